@@ -1,0 +1,93 @@
+package dev.speechscale.capacity;
+
+import java.util.List;
+
+/**
+ * A derived scaling plan. Boxed fields are {@code null} when the plan cannot honestly emit them (no
+ * measured units ratio, nothing to simulate, no throughput measured).
+ *
+ * @param verdict {@code ok}, {@code warn (N)} or {@code INFEASIBLE}
+ * @param qMax measured Q_max (0 when no rung met the SLO)
+ * @param qMaxBracketed a usable rung above Q_max breached the SLO
+ * @param qMaxRefined the breaching rung is Q_max + 1
+ * @param cScaleMax scale-out threshold in client units
+ * @param cScaleMin scale-in threshold in client units
+ * @param scalingTargetValue C_scale_max in the deployed metric's units (Maximum)
+ * @param scaleInThreshold C_scale_min in the deployed metric's units (Average)
+ * @param ratioMax the Maximum/client ratio used, or {@code null}
+ * @param ratioAverage the Average/client ratio used, or {@code null}
+ * @param minInstances the fleet floor
+ * @param maxInstances the fleet ceiling
+ * @param troughInstances instances the trough load needs (0 without a trough)
+ * @param peakInstances instances the peak load needs
+ * @param minSafeInstances N_safe, or {@code null} when no fleet size is safe
+ * @param queueMaxDepth the container's admission bound (= Q_max)
+ * @param scaleOutCooldownSeconds scale-out cooldown
+ * @param scaleInCooldownSeconds scale-in cooldown
+ * @param wMaxSeconds queueing budget, SLO − S_p95 (≥ 0)
+ * @param requestDeadlineSeconds W_max + S_p95, judged against the invocation ceiling
+ * @param tTotalSeconds T planned against (measured + policy lag bound)
+ * @param utilizationMm1 ρ at C_scale_max as M/M/1 (parity with the published figure)
+ * @param utilizationMg1 ρ at C_scale_max as M/G/1 with the measured service CV
+ * @param serviceCv the service-time coefficient of variation used
+ * @param shedProbability P(queue reaches Q_max within T) under a k× surge from C_scale_max
+ * @param recommendedCScaleMax the largest threshold whose shed probability meets the target
+ * @param throughputAtCScaleMaxPerSecond X(C_scale_max) used for sizing
+ * @param naiveMaxInstances the published sizing for the peak rate, for comparison
+ * @param firstChunkAlarmMs the first-chunk latency alarm threshold (p95 TTFAB at the lowest rung)
+ * @param findings worst first
+ */
+public record Plan(
+    String verdict,
+    int qMax,
+    boolean qMaxBracketed,
+    boolean qMaxRefined,
+    double cScaleMax,
+    double cScaleMin,
+    Double scalingTargetValue,
+    Double scaleInThreshold,
+    UnitsRatio ratioMax,
+    UnitsRatio ratioAverage,
+    int minInstances,
+    int maxInstances,
+    int troughInstances,
+    int peakInstances,
+    Integer minSafeInstances,
+    int queueMaxDepth,
+    int scaleOutCooldownSeconds,
+    int scaleInCooldownSeconds,
+    double wMaxSeconds,
+    double requestDeadlineSeconds,
+    double tTotalSeconds,
+    double utilizationMm1,
+    double utilizationMg1,
+    double serviceCv,
+    Double shedProbability,
+    Double recommendedCScaleMax,
+    Double throughputAtCScaleMaxPerSecond,
+    Integer naiveMaxInstances,
+    Double firstChunkAlarmMs,
+    List<Finding> findings) {
+
+  public Plan {
+    findings = List.copyOf(findings);
+  }
+
+  /** True when any finding is infeasible: nothing from this plan may deploy. */
+  public boolean infeasible() {
+    return findings.stream().anyMatch(f -> f.verdict() == Verdict.INFEASIBLE);
+  }
+
+  /** True when the plan can attach autoscaling: feasible and carrying converted thresholds. */
+  public boolean scalable() {
+    return !infeasible() && scalingTargetValue != null && scaleInThreshold != null;
+  }
+
+  /** The finding with this name. */
+  public Finding finding(String name) {
+    return findings.stream()
+        .filter(f -> f.name().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new CapacityException("no finding named " + name));
+  }
+}

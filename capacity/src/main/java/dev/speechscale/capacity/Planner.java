@@ -1,0 +1,228 @@
+package dev.speechscale.capacity;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * Derives a {@link Plan} from a measurement, a scale-out time and a scenario. Deterministic: the
+ * same inputs give the same plan, to the last digit, on every machine.
+ */
+public final class Planner {
+  private Planner() {}
+
+  /** Every finding name, in the order a plan lists equally severe findings. */
+  public static final List<String> FINDING_ORDER =
+      List.of(
+          "measurement_trust",
+          "curve_repeatability",
+          "slo_budget",
+          "invocation_ceiling",
+          "queue_depth",
+          "threshold_units",
+          "surge_survival",
+          "scale_in_safety",
+          "fleet_cost",
+          "fleet_capacity",
+          "provision_stage");
+
+  /** Computes the plan. */
+  public static Plan plan(Measurement m, ScaleOutTime t, Scenario s) {
+    Derivation d = derive(m, t, s);
+    List<Finding> findings = new ArrayList<>(Findings.all(d));
+    findings.sort(
+        Comparator.comparingInt((Finding f) -> -f.verdict().severity())
+            .thenComparingInt(f -> FINDING_ORDER.indexOf(f.name())));
+    return new Plan(
+        verdict(findings),
+        d.qMax(),
+        m.ladder().bracketed(),
+        m.ladder().refined(),
+        d.cScaleMax(),
+        d.cScaleMin(),
+        d.scalingTargetValue(),
+        d.scaleInThreshold(),
+        d.ratioMax().orElse(null),
+        d.ratioAverage().orElse(null),
+        d.minInstances(),
+        d.maxInstances(),
+        d.troughInstances(),
+        d.peakInstances(),
+        d.minSafe(),
+        d.qMax(),
+        d.cooldowns().scaleOutSeconds(),
+        d.cooldowns().scaleInSeconds(),
+        d.wMaxSeconds(),
+        d.wMaxSeconds() + m.sP95Seconds(),
+        t.plannedSeconds(),
+        d.qMax() > 0 ? Utilization.mm1(d.cScaleMax()) : 0,
+        d.qMax() > 0
+            ? Utilization.mg1(d.cScaleMax(), m.serviceTimes().coefficientOfVariation())
+            : 0,
+        m.serviceTimes().coefficientOfVariation(),
+        d.shedProbability(),
+        d.recommended(),
+        d.throughput(),
+        d.naiveMax(),
+        boxed(m.ladder().lowestRungTtfabP95Ms()),
+        findings);
+  }
+
+  /** {@code ok} when nothing warns, {@code warn (N)}, or {@code INFEASIBLE}. */
+  static String verdict(List<Finding> findings) {
+    if (findings.stream().anyMatch(f -> f.verdict() == Verdict.INFEASIBLE)) {
+      return "INFEASIBLE";
+    }
+    long warns = findings.stream().filter(f -> f.verdict() == Verdict.WARN).count();
+    return warns == 0 ? "ok" : "warn (" + warns + ")";
+  }
+
+  private static Derivation derive(Measurement m, ScaleOutTime t, Scenario s) {
+    if (s.sloMs() != m.ladder().sloMs()) {
+      throw new CapacityException(
+          "scenario SLO ("
+              + s.sloMs()
+              + " ms) differs from the ladder's ("
+              + m.ladder().sloMs()
+              + " ms); Q_max is only meaningful at the SLO it was measured against");
+    }
+    int qMax = m.ladder().qMax();
+    double sloSeconds = s.sloMs() / 1000.0;
+    double wMax = Math.max(0, sloSeconds - m.sP95Seconds());
+    Cooldowns cooldowns = Cooldowns.forScaleOutTime(t.plannedSeconds());
+    if (qMax < 1) {
+      return Derivation.unscalable(m, t, s, wMax, cooldowns);
+    }
+    Thresholds th = Thresholds.of(qMax, s.surgeRatio());
+    Optional<UnitsRatio> ratioMax =
+        m.ladder().ratioNear(th.cScaleMax(), UnitsRatio.Statistic.MAXIMUM);
+    Optional<UnitsRatio> ratioAvg =
+        m.ladder().ratioNear(th.cScaleMin(), UnitsRatio.Statistic.AVERAGE);
+    boolean converted = ratioMax.isPresent() && ratioAvg.isPresent();
+    ThroughputCurve curve = m.ladder().throughputCurve();
+    boolean throughputMeasured = !curve.isEmpty();
+    double xAtMax = curve.at(th.cScaleMax()).orElse(1.0 / m.sMeanSeconds());
+    double xAtQ = curve.at(qMax).orElse(1.0 / m.sMeanSeconds());
+    double capacity = curve.peak().orElse(1.0 / m.sMeanSeconds());
+    int peakN = FleetSizing.instances(s.peak(), th.cScaleMax(), xAtMax);
+    int troughN =
+        s.trough() == null ? 0 : FleetSizing.instances(s.trough(), th.cScaleMax(), xAtMax);
+    int peakAtQ = FleetSizing.instances(s.peak(), qMax, xAtQ);
+    int minN = Math.max(s.minFloor(), troughN);
+    int maxN = Math.max(minN, peakN);
+    Integer naive =
+        s.peak() instanceof Load.RequestRate r
+            ? FleetSizing.naive(r.perSecond(), m.sMeanSeconds(), th.cScaleMax())
+            : null;
+    SurgeSimulation sim =
+        new SurgeSimulation(
+            new SurgeSimulation.Model(
+                qMax,
+                t.plannedSeconds(),
+                capacity,
+                m.serviceTimes(),
+                s.surgeRatio(),
+                s.trials(),
+                s.seed()));
+    double shed = sim.shedProbability(th.cScaleMax());
+    OptionalDouble recommended = sim.largestSafeThreshold(th.cScaleMax(), s.shedTarget());
+    return new Derivation(
+        m,
+        t,
+        s,
+        qMax,
+        th.cScaleMax(),
+        th.cScaleMin(),
+        th.minSafeInstances().isPresent() ? th.minSafeInstances().getAsInt() : null,
+        wMax,
+        cooldowns,
+        ratioMax,
+        ratioAvg,
+        converted ? th.cScaleMax() * ratioMax.get().ratio() : null,
+        converted ? th.cScaleMin() * ratioAvg.get().ratio() : null,
+        throughputMeasured,
+        xAtMax,
+        capacity,
+        curve.extrapolates(th.cScaleMax()),
+        troughN,
+        peakN,
+        peakAtQ,
+        minN,
+        maxN,
+        naive,
+        shed,
+        boxed(recommended),
+        sim);
+  }
+
+  private static Double boxed(OptionalDouble v) {
+    return v.isPresent() ? v.getAsDouble() : null;
+  }
+
+  /** Every intermediate number, handed to {@link Findings} to judge and explain. */
+  record Derivation(
+      Measurement m,
+      ScaleOutTime t,
+      Scenario s,
+      int qMax,
+      double cScaleMax,
+      double cScaleMin,
+      Integer minSafe,
+      double wMaxSeconds,
+      Cooldowns cooldowns,
+      Optional<UnitsRatio> ratioMax,
+      Optional<UnitsRatio> ratioAverage,
+      Double scalingTargetValue,
+      Double scaleInThreshold,
+      boolean throughputMeasured,
+      Double throughput,
+      double capacityPerSecond,
+      boolean throughputExtrapolated,
+      int troughInstances,
+      int peakInstances,
+      int peakInstancesAtQMax,
+      int minInstances,
+      int maxInstances,
+      Integer naiveMax,
+      Double shedProbability,
+      Double recommended,
+      SurgeSimulation simulation) {
+
+    static Derivation unscalable(
+        Measurement m, ScaleOutTime t, Scenario s, double wMax, Cooldowns cooldowns) {
+      return new Derivation(
+          m,
+          t,
+          s,
+          0,
+          0,
+          0,
+          null,
+          wMax,
+          cooldowns,
+          Optional.empty(),
+          Optional.empty(),
+          null,
+          null,
+          false,
+          null,
+          0,
+          false,
+          0,
+          0,
+          0,
+          s.minFloor(),
+          s.minFloor(),
+          null,
+          null,
+          null,
+          null);
+    }
+
+    boolean scalable() {
+      return qMax > 0;
+    }
+  }
+}
