@@ -1,0 +1,65 @@
+package dev.speechscale.artifacts;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The fingerprint of what was measured: instance type, image digest and container environment.
+ *
+ * @param instanceType {@code ml.g5.xlarge}, {@code local.2cpu}, ...
+ * @param imageDigest the container image digest (or the local build digest); {@code null} if
+ *     unknown
+ * @param containerEnv the environment the container ran with
+ */
+public record DeployedConfig(
+    String instanceType, String imageDigest, Map<String, String> containerEnv) {
+
+  public DeployedConfig {
+    Objects.requireNonNull(instanceType, "instance_type");
+    containerEnv =
+        containerEnv == null
+            ? Map.of()
+            : java.util.Collections.unmodifiableMap(new TreeMap<>(containerEnv));
+  }
+
+  /**
+   * Instance type without {@code ml.} and without dots: {@code ml.g5.xlarge} → {@code g5xlarge}.
+   */
+  public String family() {
+    String t = instanceType.toLowerCase(Locale.ROOT);
+    if (t.startsWith("ml.")) {
+      t = t.substring(3);
+    }
+    return t.replace(".", "");
+  }
+
+  /** First 8 hex digits of the digest (after any {@code sha256:} prefix), or {@code nodigest}. */
+  public String digest8() {
+    if (imageDigest == null || imageDigest.isBlank()) {
+      return "nodigest";
+    }
+    String hex =
+        imageDigest.contains(":")
+            ? imageDigest.substring(imageDigest.indexOf(':') + 1)
+            : imageDigest;
+    hex = hex.toLowerCase(Locale.ROOT);
+    return hex.length() <= 8 ? hex : hex.substring(0, 8);
+  }
+
+  /** {@code <family>-<digest8>}, e.g. {@code g5xlarge-8b1b96bc}. */
+  public String slug() {
+    return family() + "-" + digest8();
+  }
+
+  /** The slug of a possibly missing fingerprint. */
+  public static String slugOf(DeployedConfig config) {
+    return config == null ? "no-fingerprint" : config.slug();
+  }
+
+  /** Whether two fingerprints describe the same deployment; a missing one never matches. */
+  public static boolean sameDeployment(DeployedConfig a, DeployedConfig b) {
+    return a != null && b != null && a.equals(b);
+  }
+}

@@ -1,0 +1,52 @@
+package dev.speechscale.artifacts;
+
+/**
+ * Whether two artifacts may be combined: they must describe the same deployment (fingerprint) and,
+ * where it matters, the same transport and SLO. {@code --allow-config-mismatch} downgrades a
+ * fingerprint mismatch to a warning; nothing downgrades a transport or SLO mismatch.
+ */
+public final class Pairing {
+  private Pairing() {}
+
+  /**
+   * The outcome of a pairing check.
+   *
+   * @param ok whether the pair may be used
+   * @param warning a message to print even when ok (a downgraded mismatch), or {@code null}
+   * @param refusal why the pair is refused, or {@code null}
+   */
+  public record Result(boolean ok, String warning, String refusal) {
+    static Result pass() {
+      return new Result(true, null, null);
+    }
+  }
+
+  /** Checks two fingerprints, naming both slugs in any message. */
+  public static Result fingerprints(
+      String aName, DeployedConfig a, String bName, DeployedConfig b, boolean allowMismatch) {
+    if (DeployedConfig.sameDeployment(a, b)) {
+      return Result.pass();
+    }
+    String why =
+        a == null || b == null
+            ? "one of them carries no fingerprint, and a missing fingerprint never pairs"
+            : "they were measured against different deployments";
+    String message =
+        aName
+            + " ("
+            + DeployedConfig.slugOf(a)
+            + ") and "
+            + bName
+            + " ("
+            + DeployedConfig.slugOf(b)
+            + ") do not match: "
+            + why;
+    if (allowMismatch) {
+      return new Result(true, message + "; continuing because of --allow-config-mismatch", null);
+    }
+    return new Result(
+        false,
+        null,
+        message + ". Re-measure against one deployment, or pass --allow-config-mismatch");
+  }
+}

@@ -1,0 +1,190 @@
+package dev.speechscale.artifacts;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A derived scaling plan: every number the endpoint deploys, the findings that judge it, the inputs
+ * it came from (measured vs chosen, with provenance) and the deployable configuration block.
+ *
+ * <p>A plan is what gates autoscaling: the platforms attach scaling only when a plan's model and
+ * fingerprint match the deployment, its verdict is not {@code INFEASIBLE}, and it carries a
+ * measured units conversion ({@code ratio_max} and {@code ratio_average}).
+ */
+public record PlanArtifact(
+    int schemaVersion,
+    String kind,
+    String toolVersion,
+    Instant createdAt,
+    Provenance provenance,
+    String model,
+    String endpoint,
+    String instanceType,
+    DeployedConfig deployedConfig,
+    String slug,
+    String verdict,
+    int qMax,
+    boolean qMaxBracketed,
+    boolean qMaxRefined,
+    double cScaleMax,
+    double cScaleMin,
+    Double scalingTargetValue,
+    Double scaleInThreshold,
+    Double ratioMax,
+    Double ratioAverage,
+    Integer ratioMaxRung,
+    Integer ratioAverageRung,
+    int minInstances,
+    int maxInstances,
+    int troughInstances,
+    int peakInstances,
+    Integer minSafeInstances,
+    int queueMaxDepth,
+    int scaleOutCooldownS,
+    int scaleInCooldownS,
+    double wMaxS,
+    double requestDeadlineS,
+    double tTotalS,
+    double utilizationMm1,
+    double utilizationMg1,
+    double serviceCv,
+    Double shedProbability,
+    Double recommendedCScaleMax,
+    Double throughputAtCScaleMaxRps,
+    Integer naiveMaxInstances,
+    Double firstChunkAlarmMs,
+    List<FindingEntry> findings,
+    Inputs inputs,
+    EndpointConfigBlock endpointConfig,
+    String configBlock)
+    implements Artifact {
+
+  public PlanArtifact {
+    findings = findings == null ? List.of() : List.copyOf(findings);
+  }
+
+  /** Whether the plan refuses deployment. */
+  public boolean infeasible() {
+    return "INFEASIBLE".equals(verdict);
+  }
+
+  /** Whether the thresholds were converted with a measured ratio. */
+  public boolean hasUnitsConversion() {
+    return ratioMax != null
+        && ratioAverage != null
+        && scalingTargetValue != null
+        && scaleInThreshold != null;
+  }
+
+  /**
+   * One finding as recorded.
+   *
+   * @param name stable identifier
+   * @param verdict {@code ok}, {@code warn}, {@code infeasible} or {@code suppressed}
+   * @param detail the numbers behind it
+   * @param recommendation what to change, or {@code null}
+   */
+  public record FindingEntry(String name, String verdict, String detail, String recommendation) {}
+
+  /**
+   * What the plan was derived from.
+   *
+   * @param measured numbers from the qmax and ttotal artifacts
+   * @param chosen numbers the operator chose on the command line
+   */
+  public record Inputs(Measured measured, Chosen chosen) {}
+
+  /**
+   * Measured inputs.
+   *
+   * @param transport the ladder's transport
+   * @param sloMs the SLO the ladder was judged against
+   * @param qMaxPerRun Q_max of each run
+   * @param sMeanS uncontended mean service time
+   * @param sP95S uncontended p95 service time
+   * @param serviceTimeSource where the surge simulation's service times came from
+   * @param charsPerRequest mean characters per request
+   * @param throughput the measured throughput curve (held concurrency, req/s)
+   * @param tTotalMeasuredS the measured part of T
+   * @param policyLagBoundS the policy detection lag bound
+   * @param tTotalMeasured false when T was assumed
+   * @param qmaxSource the qmax artifact
+   * @param ttotalSource the ttotal artifact, or {@code null} when T was assumed
+   */
+  public record Measured(
+      String transport,
+      double sloMs,
+      List<Integer> qMaxPerRun,
+      double sMeanS,
+      double sP95S,
+      String serviceTimeSource,
+      Double charsPerRequest,
+      List<List<Double>> throughput,
+      double tTotalMeasuredS,
+      double policyLagBoundS,
+      boolean tTotalMeasured,
+      SourceFile qmaxSource,
+      SourceFile ttotalSource) {}
+
+  /**
+   * Chosen inputs.
+   *
+   * @param sloMs the SLO
+   * @param surgeRatio k
+   * @param peakRps peak request rate, or {@code null}
+   * @param peakStreams peak concurrent streams, or {@code null}
+   * @param troughRps trough request rate, or {@code null}
+   * @param troughStreams trough streams, or {@code null}
+   * @param minFloor fewest instances
+   * @param shedTarget target for recommended_c_scale_max
+   * @param ceilingS invocation ceiling
+   * @param trials simulated surges
+   * @param seed simulation seed
+   */
+  public record Chosen(
+      double sloMs,
+      double surgeRatio,
+      Double peakRps,
+      Double peakStreams,
+      Double troughRps,
+      Double troughStreams,
+      int minFloor,
+      double shedTarget,
+      double ceilingS,
+      int trials,
+      long seed) {}
+
+  /**
+   * Provenance of an input artifact.
+   *
+   * @param file its path as given
+   * @param kind its kind
+   * @param createdAt when it was written
+   * @param slug its fingerprint slug
+   * @param toolVersion the tool that wrote it
+   */
+  public record SourceFile(
+      String file, String kind, Instant createdAt, String slug, String toolVersion) {}
+
+  /**
+   * The deployable endpoint configuration: the fields the endpoint config file and the AWS stacks
+   * take, exactly as derived. Thresholds are {@code null} when they could not be converted.
+   */
+  public record EndpointConfigBlock(
+      String modelName,
+      String instanceType,
+      int minInstances,
+      int maxInstances,
+      Double scalingTargetValue,
+      Double scaleInThreshold,
+      int ttfabSloMs,
+      int queueMaxDepth,
+      int scaleOutCooldownS,
+      int scaleInCooldownS,
+      Double firstChunkAlarmMs) {}
+
+  /** The default file name: {@code plan-<model>.json}. */
+  public String defaultFileName() {
+    return ArtifactNames.plan(model);
+  }
+}

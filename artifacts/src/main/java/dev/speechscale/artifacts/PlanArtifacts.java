@@ -1,0 +1,165 @@
+package dev.speechscale.artifacts;
+
+import dev.speechscale.capacity.Finding;
+import dev.speechscale.capacity.Load;
+import dev.speechscale.capacity.Measurement;
+import dev.speechscale.capacity.Plan;
+import dev.speechscale.capacity.ScaleOutTime;
+import dev.speechscale.capacity.Scenario;
+import dev.speechscale.capacity.ThroughputCurve;
+import java.time.Instant;
+import java.util.List;
+
+/** Builds a {@link PlanArtifact} from a computed plan and the artifacts it came from. */
+public final class PlanArtifacts {
+  private PlanArtifacts() {}
+
+  /**
+   * Everything a plan artifact records.
+   *
+   * @param plan the computed plan
+   * @param qmax the qmax artifact (derived values recomputed)
+   * @param qmaxFile its path as given
+   * @param measurement the planner input built from it
+   * @param ttotal the ttotal artifact, or {@code null} when T was assumed
+   * @param ttotalFile its path, or {@code null}
+   * @param scaleOut T as used
+   * @param scenario the chosen inputs
+   * @param provenance this run's provenance
+   * @param now the creation time
+   */
+  public record Sources(
+      Plan plan,
+      QmaxArtifact qmax,
+      String qmaxFile,
+      Measurement measurement,
+      TtotalArtifact ttotal,
+      String ttotalFile,
+      ScaleOutTime scaleOut,
+      Scenario scenario,
+      Provenance provenance,
+      Instant now) {}
+
+  public static PlanArtifact build(Sources in) {
+    Plan p = in.plan();
+    QmaxArtifact q = in.qmax();
+    PlanArtifact.EndpointConfigBlock block =
+        new PlanArtifact.EndpointConfigBlock(
+            q.model(),
+            q.deployedConfig() == null ? null : q.deployedConfig().instanceType(),
+            p.minInstances(),
+            p.maxInstances(),
+            p.scalingTargetValue(),
+            p.scaleInThreshold(),
+            (int) Math.round(in.scenario().sloMs()),
+            p.queueMaxDepth(),
+            p.scaleOutCooldownSeconds(),
+            p.scaleInCooldownSeconds(),
+            p.firstChunkAlarmMs());
+    return new PlanArtifact(
+        Artifact.SCHEMA_VERSION,
+        ArtifactKind.PLAN.label(),
+        ToolVersion.current(),
+        in.now(),
+        in.provenance(),
+        q.model(),
+        q.endpoint(),
+        block.instanceType(),
+        q.deployedConfig(),
+        DeployedConfig.slugOf(q.deployedConfig()),
+        p.verdict(),
+        p.qMax(),
+        p.qMaxBracketed(),
+        p.qMaxRefined(),
+        p.cScaleMax(),
+        p.cScaleMin(),
+        p.scalingTargetValue(),
+        p.scaleInThreshold(),
+        p.ratioMax() == null ? null : p.ratioMax().ratio(),
+        p.ratioAverage() == null ? null : p.ratioAverage().ratio(),
+        p.ratioMax() == null ? null : p.ratioMax().atConcurrency(),
+        p.ratioAverage() == null ? null : p.ratioAverage().atConcurrency(),
+        p.minInstances(),
+        p.maxInstances(),
+        p.troughInstances(),
+        p.peakInstances(),
+        p.minSafeInstances(),
+        p.queueMaxDepth(),
+        p.scaleOutCooldownSeconds(),
+        p.scaleInCooldownSeconds(),
+        p.wMaxSeconds(),
+        p.requestDeadlineSeconds(),
+        p.tTotalSeconds(),
+        p.utilizationMm1(),
+        p.utilizationMg1(),
+        p.serviceCv(),
+        p.shedProbability(),
+        p.recommendedCScaleMax(),
+        p.throughputAtCScaleMaxPerSecond(),
+        p.naiveMaxInstances(),
+        p.firstChunkAlarmMs(),
+        p.findings().stream().map(PlanArtifacts::entry).toList(),
+        new PlanArtifact.Inputs(measured(in), chosen(in.scenario())),
+        block,
+        ConfigBlock.render(block, p, in.scenario()));
+  }
+
+  private static PlanArtifact.FindingEntry entry(Finding f) {
+    return new PlanArtifact.FindingEntry(
+        f.name(), f.verdict().label(), f.detail(), f.recommendation());
+  }
+
+  private static PlanArtifact.Measured measured(Sources in) {
+    QmaxArtifact q = in.qmax();
+    Measurement m = in.measurement();
+    ThroughputCurve curve = m.ladder().throughputCurve();
+    List<List<Double>> points =
+        curve.points().stream().map(pt -> List.of(pt.concurrency(), pt.perSecond())).toList();
+    return new PlanArtifact.Measured(
+        q.transport(),
+        q.sloMs(),
+        m.ladder().qMaxPerRun(),
+        m.sMeanSeconds(),
+        m.sP95Seconds(),
+        m.serviceTimes().origin(),
+        m.ladder().charsPerRequest().isPresent()
+            ? m.ladder().charsPerRequest().getAsDouble()
+            : null,
+        points,
+        in.scaleOut().measuredSeconds(),
+        in.scaleOut().policyLagBoundSeconds(),
+        in.scaleOut().measured(),
+        source(in.qmaxFile(), q),
+        in.ttotal() == null ? null : source(in.ttotalFile(), in.ttotal()));
+  }
+
+  private static PlanArtifact.SourceFile source(String file, Artifact a) {
+    DeployedConfig fingerprint =
+        switch (a) {
+          case QmaxArtifact q -> q.deployedConfig();
+          case TtotalArtifact t -> t.deployedConfig();
+          case PlanArtifact p -> p.deployedConfig();
+        };
+    return new PlanArtifact.SourceFile(
+        file, a.kind(), a.createdAt(), DeployedConfig.slugOf(fingerprint), a.toolVersion());
+  }
+
+  private static PlanArtifact.Chosen chosen(Scenario s) {
+    Double peakRps = s.peak() instanceof Load.RequestRate r ? r.perSecond() : null;
+    Double peakStreams = s.peak() instanceof Load.Streams st ? st.count() : null;
+    Double troughRps = s.trough() instanceof Load.RequestRate r ? r.perSecond() : null;
+    Double troughStreams = s.trough() instanceof Load.Streams st ? st.count() : null;
+    return new PlanArtifact.Chosen(
+        s.sloMs(),
+        s.surgeRatio(),
+        peakRps,
+        peakStreams,
+        troughRps,
+        troughStreams,
+        s.minFloor(),
+        s.shedTarget(),
+        s.ceilingSeconds(),
+        s.trials(),
+        s.seed());
+  }
+}

@@ -1,0 +1,140 @@
+package dev.speechscale.artifacts;
+
+import dev.speechscale.capacity.Ladder;
+import dev.speechscale.capacity.Measurement;
+import dev.speechscale.capacity.Rung;
+import dev.speechscale.capacity.ServiceTimeDistribution;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A measured concurrency ladder: what one instance holds inside the SLO.
+ *
+ * <p>Derived fields ({@code q_max}, {@code q_max_per_run}, {@code q_max_bracketed}, {@code
+ * refined}, {@code s_mean_s}, {@code s_p95_s}, each step's {@code meets_slo}) are recomputed from
+ * {@code steps} by {@link #withDerived()}, which every reader applies.
+ *
+ * @param transport {@code http-stream}, {@code response-stream} or {@code bidi}
+ * @param sloMs the p95 TTFAB SLO the ladder was judged against
+ * @param holdS how long each rung was held
+ * @param windowS the trailing window measured at each rung
+ * @param frozen autoscaling was suspended and capacity pinned to 1
+ * @param unboundedQueue the container's queue bound was off
+ * @param loadModel how load was generated ({@code closed-loop})
+ * @param platform where it ran ({@code local}, {@code aws})
+ */
+public record QmaxArtifact(
+    int schemaVersion,
+    String kind,
+    String toolVersion,
+    Instant createdAt,
+    Provenance provenance,
+    String model,
+    String endpoint,
+    String transport,
+    double sloMs,
+    DeployedConfig deployedConfig,
+    Integer runs,
+    Double holdS,
+    Double windowS,
+    Boolean frozen,
+    Boolean unboundedQueue,
+    Integer qMax,
+    List<Integer> qMaxPerRun,
+    Boolean qMaxBracketed,
+    Boolean refined,
+    Double sMeanS,
+    Double sP95S,
+    String loadModel,
+    String platform,
+    List<QmaxStep> steps)
+    implements Artifact {
+
+  public QmaxArtifact {
+    steps = steps == null ? List.of() : List.copyOf(steps);
+    qMaxPerRun = qMaxPerRun == null ? null : List.copyOf(qMaxPerRun);
+  }
+
+  /** The steps as the planner sees them. */
+  public Ladder ladder() {
+    return Ladder.of(steps.stream().map(QmaxStep::toRung).toList(), sloMs);
+  }
+
+  /** This artifact with every derived field recomputed from its steps. */
+  public QmaxArtifact withDerived() {
+    Ladder ladder = ladder();
+    Optional<Ladder.ServiceTime> s = ladder.serviceTime();
+    return new QmaxArtifact(
+        schemaVersion,
+        kind,
+        toolVersion,
+        createdAt,
+        provenance,
+        model,
+        endpoint,
+        transport,
+        sloMs,
+        deployedConfig,
+        ladder.runs(),
+        holdS,
+        windowS,
+        frozen,
+        unboundedQueue,
+        ladder.qMax(),
+        ladder.qMaxPerRun(),
+        ladder.bracketed(),
+        ladder.refined(),
+        s.map(Ladder.ServiceTime::meanSeconds).orElse(sMeanS),
+        s.map(Ladder.ServiceTime::p95Seconds).orElse(sP95S),
+        loadModel,
+        platform,
+        steps.stream().map(step -> step.withDerived(sloMs)).toList());
+  }
+
+  /** The planner's input; S from the lowest rung, else from the top level, else refused. */
+  public Measurement measurement(String file) {
+    Ladder ladder = ladder();
+    Optional<Ladder.ServiceTime> s = ladder.serviceTime();
+    double mean = s.map(Ladder.ServiceTime::meanSeconds).orElse(sMeanS == null ? -1 : sMeanS);
+    double p95 = s.map(Ladder.ServiceTime::p95Seconds).orElse(sP95S == null ? -1 : sP95S);
+    if (mean <= 0 || p95 <= 0) {
+      throw new ArtifactException(
+          file
+              + ": no uncontended service time: give the lowest usable step latency_mean_ms and"
+              + " latency_p95_ms, or the top level s_mean_s and s_p95_s (written by "
+              + ArtifactKind.QMAX.writer()
+              + ")");
+    }
+    return new Measurement(
+        ladder,
+        mean,
+        p95,
+        serviceTimes(ladder, mean, p95),
+        Boolean.TRUE.equals(frozen),
+        Boolean.TRUE.equals(unboundedQueue),
+        qMax);
+  }
+
+  /** The lowest usable rung's latency histogram when recorded, else a lognormal fit. */
+  private ServiceTimeDistribution serviceTimes(Ladder ladder, double mean, double p95) {
+    Optional<Rung> lowest = ladder.lowestUsable();
+    if (lowest.isPresent()) {
+      for (QmaxStep step : steps) {
+        if (step.concurrency() == lowest.get().concurrency()
+            && step.isUsable()
+            && step.latencyHistogram() != null) {
+          return ServiceTimeDistribution.ofQuantiles(
+              Histograms.quantilesSeconds(Histograms.decode(step.latencyHistogram()), 1024),
+              "measured latency histogram at concurrency " + step.concurrency());
+        }
+      }
+    }
+    return ServiceTimeDistribution.lognormal(mean, p95);
+  }
+
+  /** The default file name: {@code qmax-<model>-<transport>-<slug>.json}. */
+  public String defaultFileName() {
+    return ArtifactNames.qmax(model, transport, DeployedConfig.slugOf(deployedConfig));
+  }
+}

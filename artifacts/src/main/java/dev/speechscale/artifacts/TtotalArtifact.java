@@ -1,0 +1,212 @@
+package dev.speechscale.artifacts;
+
+import dev.speechscale.capacity.ScaleOutTime;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A measured scale-out: when each stage happened, from {@code desired_set} (the clock starts) to
+ * {@code traffic_recovered} (the clock stops).
+ *
+ * <p>{@code durations} are consecutive observed stages in semantic order and sum exactly (in
+ * milliseconds: every time is truncated to the millisecond first, so the differences telescope) to
+ * {@code t_total_s}; {@link #withDerived()} recomputes them, the total, and {@code
+ * t_total_with_policy_bound_s} from the timeline.
+ *
+ * @param trigger how the scale-out was caused ({@code force-desired})
+ * @param tTotalS desired_set → traffic_recovered, seconds
+ * @param policyLagBoundS alarm period × evaluation periods + scale-out cooldown, read from the
+ *     deployed policy
+ * @param tTotalWithPolicyBoundS T: what the planner sizes against
+ * @param tTotalBounded whether the total is an upper bound rather than an observation
+ * @param timeline every stage observed, with its source
+ * @param durations consecutive stage durations
+ * @param missingStages stages not observed
+ * @param notes what a reader should know
+ */
+public record TtotalArtifact(
+    int schemaVersion,
+    String kind,
+    String toolVersion,
+    Instant createdAt,
+    Provenance provenance,
+    String model,
+    String endpoint,
+    String trigger,
+    DeployedConfig deployedConfig,
+    double tTotalS,
+    double policyLagBoundS,
+    Double tTotalWithPolicyBoundS,
+    Boolean tTotalBounded,
+    List<TimelineEntry> timeline,
+    List<StageDuration> durations,
+    List<String> missingStages,
+    List<String> notes,
+    Map<String, Object> probe)
+    implements Artifact {
+
+  /** The stages of a scale-out in the order they must happen. */
+  public static final List<String> STAGES =
+      List.of(
+          "desired_set",
+          "instance_logging",
+          "container_started",
+          "framework_init",
+          "weights_ready",
+          "warmup_done",
+          "ready",
+          "in_service",
+          "traffic_recovered");
+
+  public TtotalArtifact {
+    timeline = timeline == null ? List.of() : List.copyOf(timeline);
+    durations = durations == null ? List.of() : List.copyOf(durations);
+    missingStages = missingStages == null ? List.of() : List.copyOf(missingStages);
+    notes = notes == null ? List.of() : List.copyOf(notes);
+    probe = probe == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(probe));
+  }
+
+  /**
+   * One observed stage.
+   *
+   * @param stage a name from {@link #STAGES} (or {@code load_applied}, before the clock)
+   * @param at when it happened
+   * @param source what observed it (API call, log marker, probe)
+   * @param bounded true when {@code at} is an upper bound
+   * @param note anything a reader should know
+   */
+  public record TimelineEntry(
+      String stage, Instant at, String source, Boolean bounded, String note) {}
+
+  /**
+   * The time between two consecutive observed stages.
+   *
+   * @param from the earlier stage
+   * @param to the later stage
+   * @param seconds the duration (millisecond resolution)
+   * @param bounded whether either end is an upper bound
+   * @param share fraction of t_total_s
+   */
+  public record StageDuration(
+      String from, String to, double seconds, Boolean bounded, Double share) {}
+
+  /** The artifact with total, durations and missing stages recomputed from the timeline. */
+  public TtotalArtifact withDerived() {
+    Map<String, TimelineEntry> byStage = new TreeMap<>();
+    for (TimelineEntry e : timeline) {
+      if (STAGES.contains(e.stage()) && e.at() != null) {
+        byStage.put(e.stage(), e);
+      }
+    }
+    if (byStage.isEmpty()) {
+      return new TtotalArtifact(
+          schemaVersion,
+          kind,
+          toolVersion,
+          createdAt,
+          provenance,
+          model,
+          endpoint,
+          trigger,
+          deployedConfig,
+          tTotalS,
+          policyLagBoundS,
+          tTotalS + policyLagBoundS,
+          tTotalBounded,
+          timeline,
+          durations,
+          missingStages,
+          notes,
+          probe);
+    }
+    TimelineEntry start = byStage.get("desired_set");
+    TimelineEntry end = byStage.get("traffic_recovered");
+    if (start == null || end == null) {
+      return new TtotalArtifact(
+          schemaVersion,
+          kind,
+          toolVersion,
+          createdAt,
+          provenance,
+          model,
+          endpoint,
+          trigger,
+          deployedConfig,
+          tTotalS,
+          policyLagBoundS,
+          tTotalS + policyLagBoundS,
+          tTotalBounded,
+          timeline,
+          durations,
+          missing(byStage),
+          notes,
+          probe);
+    }
+    long totalMs = end.at().toEpochMilli() - start.at().toEpochMilli();
+    List<StageDuration> computed = new ArrayList<>();
+    TimelineEntry previous = null;
+    for (String stage : STAGES) {
+      TimelineEntry e = byStage.get(stage);
+      if (e == null) {
+        continue;
+      }
+      if (previous != null) {
+        long ms = e.at().toEpochMilli() - previous.at().toEpochMilli();
+        computed.add(
+            new StageDuration(
+                previous.stage(),
+                stage,
+                ms / 1000.0,
+                Boolean.TRUE.equals(previous.bounded()) || Boolean.TRUE.equals(e.bounded()),
+                totalMs == 0 ? 0.0 : (double) ms / totalMs));
+      }
+      previous = e;
+    }
+    double total = totalMs / 1000.0;
+    return new TtotalArtifact(
+        schemaVersion,
+        kind,
+        toolVersion,
+        createdAt,
+        provenance,
+        model,
+        endpoint,
+        trigger,
+        deployedConfig,
+        total,
+        policyLagBoundS,
+        total + policyLagBoundS,
+        Boolean.TRUE.equals(end.bounded()),
+        timeline,
+        computed,
+        missing(byStage),
+        notes,
+        probe);
+  }
+
+  private static List<String> missing(Map<String, TimelineEntry> byStage) {
+    return STAGES.stream().filter(s -> !byStage.containsKey(s)).toList();
+  }
+
+  /** The planner's view. */
+  public ScaleOutTime scaleOutTime() {
+    return new ScaleOutTime(
+        tTotalS,
+        policyLagBoundS,
+        true,
+        durations.stream()
+            .map(d ->
+                new ScaleOutTime.Stage(
+                    d.from(), d.to(), d.seconds(), Boolean.TRUE.equals(d.bounded())))
+            .toList(),
+        missingStages);
+  }
+
+  /** The default file name: {@code ttotal-<model>-<trigger>-<slug>.json}. */
+  public String defaultFileName() {
+    return ArtifactNames.ttotal(model, trigger, DeployedConfig.slugOf(deployedConfig));
+  }
+}
