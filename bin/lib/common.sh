@@ -80,7 +80,7 @@ ss_build_if_needed() {
   ss_build_is_stale "$stamp" || return 0
   ss_find_maven
   echo "building SpeechScale (first run or sources changed; takes a minute)..." >&2
-  (cd "$SS_ROOT" && mvn -B -q -ntp -DskipTests -Dspotless.check.skip=true -Denforcer.skip=true package >&2) ||
+  (cd "$SS_ROOT" && mvn -B -q -ntp -Dstyle.color=never -DskipTests -Dspotless.check.skip=true -Denforcer.skip=true package >&2) ||
     ss_die "the build failed; run bin/test to see why"
   mkdir -p "$(dirname "$stamp")" && touch "$stamp"
 }

@@ -1,5 +1,6 @@
 package dev.speechscale.artifacts;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
 import java.util.List;
 
@@ -49,8 +50,8 @@ public record PlanArtifact(
     double utilizationMg1,
     double serviceCv,
     Double shedProbability,
-    Double recommendedCScaleMax,
-    Double throughputAtCScaleMaxRps,
+    @JsonProperty("recommended_c_scale_max") Double recommendedCScaleMax,
+    @JsonProperty("throughput_at_c_scale_max_rps") Double throughputAtCScaleMaxRps,
     Integer naiveMaxInstances,
     Double firstChunkAlarmMs,
     List<FindingEntry> findings,

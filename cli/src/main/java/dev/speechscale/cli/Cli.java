@@ -1,0 +1,55 @@
+package dev.speechscale.cli;
+
+import dev.speechscale.artifacts.ArtifactException;
+import dev.speechscale.capacity.CapacityException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import picocli.CommandLine;
+
+/**
+ * Runs a picocli command with the product's exit-code contract: 0 ok, 1 refusal or failure, 2 usage
+ * error. Output streams are injected so tests read exactly what a user sees.
+ */
+final class Cli {
+  private Cli() {}
+
+  static int run(Object command, String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine cl = new CommandLine(command);
+    cl.setOut(out);
+    cl.setErr(err);
+    cl.registerConverter(Duration.class, new Durations());
+    cl.setCaseInsensitiveEnumValuesAllowed(true);
+    cl.setParameterExceptionHandler((ex, a) -> {
+      CommandLine c = ex.getCommandLine();
+      c.getErr().println("error: " + ex.getMessage());
+      c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
+      c.getErr().flush();
+      return CommandLine.ExitCode.USAGE;
+    });
+    cl.setExecutionExceptionHandler((ex, c, parsed) -> {
+      c.getErr().println("error: " + message(ex));
+      c.getErr().flush();
+      if (!(ex instanceof CliException
+          || ex instanceof ArtifactException
+          || ex instanceof CapacityException
+          || ex instanceof UncheckedIOException)) {
+        ex.printStackTrace(c.getErr());
+      }
+      return 1;
+    });
+    int code = cl.execute(args);
+    out.flush();
+    err.flush();
+    return code;
+  }
+
+  private static String message(Exception ex) {
+    return ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
+  }
+
+  /** Builds a usage error for the current command: exit code 2 with the message as given. */
+  static CommandLine.ParameterException usage(CommandLine.Model.CommandSpec spec, String message) {
+    return new CommandLine.ParameterException(spec.commandLine(), message);
+  }
+}

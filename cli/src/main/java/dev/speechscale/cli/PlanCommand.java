@@ -1,0 +1,321 @@
+package dev.speechscale.cli;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.Pairing;
+import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.PlanArtifacts;
+import dev.speechscale.artifacts.Provenance;
+import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.TtotalArtifact;
+import dev.speechscale.capacity.Load;
+import dev.speechscale.capacity.Measurement;
+import dev.speechscale.capacity.Plan;
+import dev.speechscale.capacity.Planner;
+import dev.speechscale.capacity.ScaleOutTime;
+import dev.speechscale.capacity.Scenario;
+import dev.speechscale.capacity.SurgeSimulation;
+import dev.speechscale.capacity.Thresholds;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tts-bench plan}: measured artifacts in, an explained, deployable plan out. No endpoint.
+ */
+@Command(
+    name = "plan",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Derive the scaling policy from a qmax artifact and a ttotal artifact (or an assumed T).",
+      "Reads files only; never touches an endpoint. Exit 0 ok, 1 infeasible or refused, 2 usage."
+    })
+final class PlanCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--qmax", required = true, paramLabel = "FILE", description = "qmax artifact")
+  Path qmax;
+
+  @ArgGroup(exclusive = true, multiplicity = "0..1")
+  TimeSource time;
+
+  static final class TimeSource {
+    @Option(names = "--ttotal", paramLabel = "FILE", description = "ttotal artifact (measured)")
+    Path ttotal;
+
+    @Option(
+        names = "--assume-t-total",
+        paramLabel = "DURATION",
+        description = "assumed T instead of a measurement (e.g. 320s)")
+    Duration assumed;
+  }
+
+  @ArgGroup(exclusive = true, multiplicity = "0..1")
+  LoadOption peak;
+
+  static final class LoadOption {
+    @Option(names = "--peak-rps", paramLabel = "N", description = "peak requests per second")
+    Double rps;
+
+    @Option(names = "--peak-streams", paramLabel = "N", description = "peak concurrent streams")
+    Double streams;
+  }
+
+  @ArgGroup(exclusive = true, multiplicity = "0..1")
+  TroughOption trough;
+
+  static final class TroughOption {
+    @Option(names = "--trough-rps", paramLabel = "N", description = "trough requests per second")
+    Double rps;
+
+    @Option(names = "--trough-streams", paramLabel = "N", description = "trough streams")
+    Double streams;
+  }
+
+  @Option(
+      names = "--surge-ratio",
+      defaultValue = "1.25",
+      paramLabel = "K",
+      description =
+          "traffic growth to survive within one scale-out, in [1, 1.5) (default ${DEFAULT-VALUE})")
+  double surgeRatio;
+
+  @Option(
+      names = "--min-floor",
+      defaultValue = "1",
+      paramLabel = "N",
+      description = "fewest instances to keep (default ${DEFAULT-VALUE})")
+  int minFloor;
+
+  @Option(
+      names = "--shed-target",
+      defaultValue = "0.10",
+      paramLabel = "P",
+      description = "surge shed probability for recommended_c_scale_max (default ${DEFAULT-VALUE})")
+  double shedTarget;
+
+  @Option(
+      names = "--ceiling",
+      defaultValue = "60s",
+      paramLabel = "DURATION",
+      description = "platform invocation ceiling (default ${DEFAULT-VALUE})")
+  Duration ceiling;
+
+  @Option(
+      names = "--slo",
+      paramLabel = "DURATION",
+      description = "p95 TTFAB SLO; must equal the ladder's (default: the ladder's)")
+  Duration slo;
+
+  @Option(
+      names = "--allow-config-mismatch",
+      description = "pair artifacts whose fingerprints differ (warns instead of refusing)")
+  boolean allowConfigMismatch;
+
+  @Option(
+      names = "--output",
+      paramLabel = "FILE",
+      description = "where to write the plan artifact (default plan-<model>.json)")
+  Path output;
+
+  @Option(names = "--json", description = "print the plan artifact as JSON instead of the report")
+  boolean json;
+
+  private final Clock clock;
+
+  PlanCommand() {
+    this(Clock.systemUTC());
+  }
+
+  PlanCommand(Clock clock) {
+    this.clock = clock;
+  }
+
+  @Override
+  public Integer call() {
+    Scenario scenarioShape = validateUsage();
+    QmaxArtifact q = ArtifactCodec.readQmax(qmax);
+    Measurement measurement = q.measurement(qmax.toString());
+    if (slo != null && slo.toMillis() != Math.round(q.sloMs())) {
+      throw new CliException(
+          String.format(
+              Locale.ROOT,
+              "--slo (%d ms) differs from the SLO the ladder in %s was judged against (%.0f ms);"
+                  + " Q_max only holds at its own SLO: re-run `tts-bench qmax --slo %dms`, or drop"
+                  + " --slo",
+              slo.toMillis(),
+              qmax,
+              q.sloMs(),
+              slo.toMillis()));
+    }
+    TtotalArtifact t = null;
+    ScaleOutTime scaleOut;
+    if (time.ttotal != null) {
+      t = ArtifactCodec.readTtotal(time.ttotal);
+      Pairing.Result pair =
+          Pairing.fingerprints(
+              "qmax " + qmax,
+              q.deployedConfig(),
+              "ttotal " + time.ttotal,
+              t.deployedConfig(),
+              allowConfigMismatch);
+      if (!pair.ok()) {
+        throw new CliException(pair.refusal());
+      }
+      if (pair.warning() != null) {
+        spec.commandLine().getErr().println("warning: " + pair.warning());
+      }
+      if (!q.model().equals(t.model())) {
+        throw new CliException(
+            "qmax "
+                + qmax
+                + " is for model '"
+                + q.model()
+                + "' but ttotal "
+                + time.ttotal
+                + " is for '"
+                + t.model()
+                + "'; pair artifacts of one model");
+      }
+      scaleOut = t.scaleOutTime();
+    } else {
+      scaleOut = ScaleOutTime.assumed(time.assumed.toNanos() / 1e9);
+    }
+    Scenario scenario =
+        new Scenario(
+            q.sloMs(),
+            scenarioShape.surgeRatio(),
+            scenarioShape.peak(),
+            scenarioShape.trough(),
+            scenarioShape.minFloor(),
+            scenarioShape.shedTarget(),
+            scenarioShape.ceilingSeconds(),
+            SurgeSimulation.DEFAULT_TRIALS,
+            SurgeSimulation.DEFAULT_SEED);
+    Plan plan = Planner.plan(measurement, scaleOut, scenario);
+    PlanArtifact artifact =
+        PlanArtifacts.build(
+            new PlanArtifacts.Sources(
+                plan,
+                q,
+                qmax.toString(),
+                measurement,
+                t,
+                t == null ? null : time.ttotal.toString(),
+                scaleOut,
+                scenario,
+                Provenance.capture(
+                    "tts-bench plan "
+                        + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
+                    parameters(scenario)),
+                clock.instant()));
+    Path target = output != null ? output : Path.of(artifact.defaultFileName());
+    ArtifactCodec.write(target, artifact);
+    if (json) {
+      spec.commandLine().getOut().print(ArtifactCodec.toJson(artifact));
+    } else {
+      spec.commandLine().getOut().print(PlanReport.render(artifact, plan, scaleOut, scenario));
+    }
+    spec.commandLine().getErr().println("wrote " + target);
+    return plan.infeasible() ? 1 : 0;
+  }
+
+  /** Checks everything that is a usage error (exit 2) before any file is read. */
+  private Scenario validateUsage() {
+    if (time == null) {
+      throw Cli.usage(spec, "give --ttotal FILE (measured T) or --assume-t-total DURATION");
+    }
+    if (peak == null) {
+      throw Cli.usage(spec, "give the peak load: --peak-rps N or --peak-streams N");
+    }
+    Load peakLoad =
+        peak.rps != null ? rate("--peak-rps", peak.rps) : streams("--peak-streams", peak.streams);
+    Load troughLoad = null;
+    if (trough != null) {
+      troughLoad =
+          trough.rps != null
+              ? rate("--trough-rps", trough.rps)
+              : streams("--trough-streams", trough.streams);
+      if (troughLoad.getClass() != peakLoad.getClass()) {
+        throw Cli.usage(
+            spec,
+            "state trough and peak in the same unit: --trough-rps with"
+                + " --peak-rps, --trough-streams with --peak-streams");
+      }
+      if (troughLoad.amount() > peakLoad.amount()) {
+        throw Cli.usage(
+            spec,
+            "trough ("
+                + troughLoad.describe()
+                + ") is above peak ("
+                + peakLoad.describe()
+                + "); swap them or lower the trough");
+      }
+    }
+    if (!(surgeRatio >= Thresholds.MIN_SURGE_RATIO
+        && surgeRatio < Thresholds.MAX_SURGE_RATIO_EXCLUSIVE)) {
+      throw Cli.usage(
+          spec,
+          "--surge-ratio ("
+              + surgeRatio
+              + ") must be in [1, 1.5): at 1.5 the"
+              + " scale-in threshold (1 - 2h) x Q_max reaches 0 and never fires");
+    }
+    if (minFloor < 1) {
+      throw Cli.usage(spec, "--min-floor (" + minFloor + ") must be at least 1");
+    }
+    if (!(shedTarget > 0 && shedTarget < 1)) {
+      throw Cli.usage(
+          spec, "--shed-target (" + shedTarget + ") must be between 0 and 1, e.g." + " 0.10");
+    }
+    if (ceiling.isNegative() || ceiling.isZero()) {
+      throw Cli.usage(spec, "--ceiling (" + ceiling + ") must be positive, e.g. 60s");
+    }
+    if (time.assumed != null && (time.assumed.isNegative() || time.assumed.isZero())) {
+      throw Cli.usage(spec, "--assume-t-total (" + time.assumed + ") must be positive, e.g. 320s");
+    }
+    return new Scenario(
+        1, surgeRatio, peakLoad, troughLoad, minFloor, shedTarget, ceiling.toNanos() / 1e9, 1, 0);
+  }
+
+  private Load rate(String option, double value) {
+    if (!(value >= 0) || Double.isInfinite(value)) {
+      throw Cli.usage(spec, option + " (" + value + ") must be a non-negative number");
+    }
+    return new Load.RequestRate(value);
+  }
+
+  private Load streams(String option, double value) {
+    if (!(value >= 0) || Double.isInfinite(value)) {
+      throw Cli.usage(spec, option + " (" + value + ") must be a non-negative number");
+    }
+    return new Load.Streams(value);
+  }
+
+  private Map<String, Object> parameters(Scenario s) {
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("qmax", qmax.toString());
+    p.put("ttotal", time.ttotal == null ? null : time.ttotal.toString());
+    p.put("assume_t_total_s", time.assumed == null ? null : time.assumed.toNanos() / 1e9);
+    p.put("peak", s.peak().describe());
+    p.put("trough", s.trough() == null ? null : s.trough().describe());
+    p.put("surge_ratio", s.surgeRatio());
+    p.put("min_floor", s.minFloor());
+    p.put("shed_target", s.shedTarget());
+    p.put("ceiling_s", s.ceilingSeconds());
+    p.put("slo_ms", s.sloMs());
+    p.put("allow_config_mismatch", allowConfigMismatch);
+    p.put("trials", s.trials());
+    p.put("seed", s.seed());
+    return p;
+  }
+}

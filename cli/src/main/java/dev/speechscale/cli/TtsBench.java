@@ -1,0 +1,30 @@
+package dev.speechscale.cli;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine.Command;
+
+/** {@code tts-bench}: the measurement chain. */
+@Command(
+    name = "tts-bench",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = {
+      "Measure a concurrency-bound real-time endpoint and derive its autoscaling policy.",
+      "Chain: drift -> qmax -> ttotal -> plan -> validate (thaw after a hard kill)."
+    },
+    subcommands = {PlanCommand.class})
+public final class TtsBench implements Runnable {
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  public static void main(String[] args) {
+    PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+    PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+    System.exit(Cli.run(new TtsBench(), args, out, err));
+  }
+}

@@ -1,0 +1,269 @@
+package dev.speechscale.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.ArtifactKind;
+import dev.speechscale.artifacts.PlanArtifact;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class PlanCommandTest {
+  static final Path EXAMPLES = Path.of("..", "examples", "kokoro-82m");
+  static final String QMAX =
+      EXAMPLES.resolve("qmax-kokoro-82m-response-stream-g5xlarge-8b1b96bc.json").toString();
+  static final String TTOTAL =
+      EXAMPLES.resolve("ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc.json").toString();
+
+  @TempDir Path dir;
+
+  private CliRun plan(String... args) {
+    return CliRun.of(new TtsBench(), prepend("plan", args));
+  }
+
+  private static String[] prepend(String first, String... rest) {
+    String[] all = new String[rest.length + 1];
+    all[0] = first;
+    System.arraycopy(rest, 0, all, 1, rest.length);
+    return all;
+  }
+
+  private CliRun kokoro(String... extra) {
+    String out = dir.resolve("plan.json").toString();
+    String[] base = {
+      "--qmax",
+      QMAX,
+      "--ttotal",
+      TTOTAL,
+      "--peak-rps",
+      "5000",
+      "--trough-rps",
+      "10",
+      "--output",
+      out
+    };
+    String[] all = new String[base.length + extra.length];
+    System.arraycopy(base, 0, all, 0, base.length);
+    System.arraycopy(extra, 0, all, base.length, extra.length);
+    return plan(all);
+  }
+
+  @Test
+  void plan_publishedExample_printsThePublishedPolicyAndWritesAValidArtifact() throws IOException {
+    CliRun run = kokoro();
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out())
+        .contains("verdict: warn (2)")
+        .contains("scaling_target_value: 37.500")
+        .contains("scale_in_threshold: 25.000")
+        .contains("scale_out_cooldown_s: 30")
+        .contains("scale_in_cooldown_s: 960")
+        .contains("queue_max_depth: 50")
+        .contains("max_instances: 280")
+        .contains("N_safe           3")
+        .contains("the published sizing would say 9")
+        .contains("FirstChunkLatency p95 > 65.4 ms");
+    assertThat(run.out().indexOf("measured\n")).isLessThan(run.out().indexOf("chosen\n"));
+    assertThat(run.out().indexOf("chosen\n")).isLessThan(run.out().indexOf("derived\n"));
+    assertThat(run.out().indexOf("WARN       surge_survival"))
+        .isLessThan(run.out().indexOf("OK         measurement_trust"));
+    String json = Files.readString(dir.resolve("plan.json"));
+    assertThat(ArtifactCodec.validate(ArtifactKind.PLAN, json)).isEmpty();
+    PlanArtifact p = ArtifactCodec.readPlan(dir.resolve("plan.json"));
+    assertThat(p.scalingTargetValue()).isEqualTo(37.5);
+    assertThat(p.minSafeInstances()).isEqualTo(3);
+    assertThat(p.findings())
+        .filteredOn(f -> f.name().equals("surge_survival"))
+        .extracting(PlanArtifact.FindingEntry::verdict)
+        .containsExactly("warn");
+    assertThat(run.err()).contains("wrote " + dir.resolve("plan.json"));
+  }
+
+  @Test
+  void plan_json_printsTheArtifact() {
+    CliRun run = kokoro("--json");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(ArtifactCodec.validate(ArtifactKind.PLAN, run.out())).isEmpty();
+    assertThat(run.out()).contains("\"kind\" : \"plan\"").contains("\"verdict\" : \"warn (2)\"");
+  }
+
+  @Test
+  void plan_sameInputs_giveTheSameNumbers() throws IOException {
+    kokoro();
+    PlanArtifact first = ArtifactCodec.readPlan(dir.resolve("plan.json"));
+    kokoro();
+    PlanArtifact second = ArtifactCodec.readPlan(dir.resolve("plan.json"));
+
+    assertThat(second.shedProbability()).isEqualTo(first.shedProbability());
+    assertThat(second.recommendedCScaleMax()).isEqualTo(first.recommendedCScaleMax());
+    assertThat(second.findings()).isEqualTo(first.findings());
+  }
+
+  @Test
+  void plan_assumedTotal_warnsThatTIsNotMeasured() {
+    CliRun run =
+        plan(
+            "--qmax",
+            QMAX,
+            "--assume-t-total",
+            "320s",
+            "--peak-streams",
+            "100",
+            "--output",
+            dir.resolve("p.json").toString());
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).contains("ASSUMED").contains("WARN       provision_stage");
+  }
+
+  // usage errors: exit 2
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        "no peak|--ttotal TTOTAL|give the peak load: --peak-rps N or --peak-streams N",
+        "no T|--peak-rps 10|give --ttotal FILE (measured T) or --assume-t-total DURATION",
+        "trough above peak|--ttotal TTOTAL --peak-rps 10 --trough-rps 20|trough (20 req/s) is above"
+            + " peak (10 req/s)",
+        "mixed units|--ttotal TTOTAL --peak-rps 10 --trough-streams 2|same unit",
+        "surge 1.5|--ttotal TTOTAL --peak-rps 10 --surge-ratio 1.5|--surge-ratio (1.5) must be in"
+            + " [1, 1.5)",
+        "surge 0.9|--ttotal TTOTAL --peak-rps 10 --surge-ratio 0.9|--surge-ratio (0.9) must be in"
+            + " [1, 1.5)",
+        "floor 0|--ttotal TTOTAL --peak-rps 10 --min-floor 0|--min-floor (0) must be at least 1",
+        "shed 1|--ttotal TTOTAL --peak-rps 10 --shed-target 1|--shed-target (1.0) must be between",
+        "both T|--ttotal TTOTAL --assume-t-total 10s --peak-rps 10|mutually exclusive",
+        "bad duration|--assume-t-total soon --peak-rps 10|'soon' is not a duration",
+        "negative rps|--ttotal TTOTAL --peak-rps -5|--peak-rps (-5.0) must be a non-negative",
+      })
+  void plan_usageError_exitsTwoWithTheRule(String name, String args, String message) {
+    String[] split = ("--qmax " + QMAX + " " + args.replace("TTOTAL", TTOTAL)).split(" ");
+
+    CliRun run = plan(split);
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+    assertThat(run.err()).contains(message).contains("Try 'tts-bench plan --help'");
+    assertThat(dir.resolve("plan.json")).doesNotExist();
+  }
+
+  // refusals: exit 1
+
+  @Test
+  void plan_mismatchedFingerprints_refusesNamingBothSlugs() throws IOException {
+    Path other = dir.resolve("ttotal-other.json");
+    Files.writeString(
+        other,
+        Files.readString(Path.of(TTOTAL))
+            .replace(
+                "8b1b96bc4dc0b30ddd84d8fe37af7c490937333c44a9f8f7d77b918c3d7eaced", "deadbeef00"));
+
+    CliRun refused =
+        plan(
+            "--qmax",
+            QMAX,
+            "--ttotal",
+            other.toString(),
+            "--peak-rps",
+            "10",
+            "--output",
+            dir.resolve("p.json").toString());
+    CliRun allowed =
+        plan(
+            "--qmax",
+            QMAX,
+            "--ttotal",
+            other.toString(),
+            "--peak-rps",
+            "10",
+            "--allow-config-mismatch",
+            "--output",
+            dir.resolve("p.json").toString());
+
+    assertThat(refused.exitCode()).isEqualTo(1);
+    assertThat(refused.err())
+        .contains("g5xlarge-8b1b96bc")
+        .contains("g5xlarge-deadbeef")
+        .contains("--allow-config-mismatch");
+    assertThat(allowed.exitCode()).isZero();
+    assertThat(allowed.err()).contains("warning:").contains("g5xlarge-deadbeef");
+  }
+
+  @Test
+  void plan_sloDifferingFromTheLadder_isRefused() {
+    CliRun run = kokoro("--slo", "2500ms");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).contains("--slo (2500 ms) differs").contains("(3000 ms)");
+  }
+
+  @Test
+  void plan_unreadableArtifact_namesTheFileAndTheWriter() {
+    CliRun run = plan("--qmax", TTOTAL, "--ttotal", TTOTAL, "--peak-rps", "10");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err())
+        .contains(TTOTAL)
+        .contains("not a \"qmax\" one")
+        .contains("tts-bench qmax");
+  }
+
+  @Test
+  void plan_infeasible_printsThePlanAndExitsOne() throws IOException {
+    Path slow = dir.resolve("slow.json");
+    Files.writeString(
+        slow,
+        """
+        {"schema_version": 1, "kind": "qmax", "model": "slow", "transport": "http-stream",
+         "slo_ms": 100, "frozen": true, "unbounded_queue": true,
+         "steps": [{"concurrency": 1, "ttfab_p95_ms": 90, "latency_mean_ms": 100,
+                    "latency_p95_ms": 150, "achieved_rps": 10, "concurrency_mean": 1,
+                    "server_concurrency_peak": 1, "server_concurrency_mean": 1},
+                   {"concurrency": 2, "ttfab_p95_ms": 190}]}
+        """);
+
+    CliRun run =
+        plan(
+            "--qmax",
+            slow.toString(),
+            "--assume-t-total",
+            "60s",
+            "--peak-rps",
+            "5",
+            "--output",
+            dir.resolve("p.json").toString());
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.out()).contains("verdict: INFEASIBLE").contains("INFEASIBLE slo_budget");
+    assertThat(dir.resolve("p.json")).exists();
+  }
+
+  @Test
+  void plan_help_listsEveryOption() {
+    CliRun run = plan("--help");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out())
+        .contains("--qmax")
+        .contains("--ttotal")
+        .contains("--assume-t-total")
+        .contains("--peak-rps")
+        .contains("--peak-streams")
+        .contains("--trough-rps")
+        .contains("--surge-ratio")
+        .contains("--min-floor")
+        .contains("--shed-target")
+        .contains("--ceiling")
+        .contains("--allow-config-mismatch")
+        .contains("--output")
+        .contains("--json");
+  }
+}
