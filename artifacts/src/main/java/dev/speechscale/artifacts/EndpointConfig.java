@@ -1,0 +1,116 @@
+package dev.speechscale.artifacts;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * One model's endpoint definition, what the published {@code ModelEndpointConfig} holds: the same
+ * record deploys on the local platform and on SageMaker. Validated by {@link EndpointConfigFile}.
+ *
+ * @param modelName the model's name; the endpoint is {@code speech-<model>}
+ * @param engine {@code flite}, {@code espeak} or {@code kokoro}
+ * @param engineSettings engine flags passed to speech-server (voice, segmentation, model paths)
+ * @param instanceType {@code local.<n>cpu} locally, {@code ml.*} on SageMaker
+ * @param minInstances fewest instances
+ * @param maxInstances most instances
+ * @param scalingTargetValue target tracking value in ConcurrentRequestsPerModel units, or {@code
+ *     null} to take it from the plan
+ * @param scaleInThreshold scale-in alarm threshold (Average), or {@code null} to take it from the
+ *     plan
+ * @param scaleOutCooldownS scale-out cooldown, or {@code null} to take it from the plan
+ * @param scaleInCooldownS scale-in cooldown, or {@code null} to take it from the plan
+ * @param ttfabSloMs the p95 TTFAB SLO
+ * @param queueMaxDepth the container's admission bound (0 = unbounded, as qmax needs)
+ * @param containerEnv extra container environment (part of the fingerprint)
+ * @param local local-platform settings
+ * @param aws SageMaker settings, or {@code null}
+ */
+public record EndpointConfig(
+    String modelName,
+    String engine,
+    Map<String, String> engineSettings,
+    String instanceType,
+    int minInstances,
+    int maxInstances,
+    Double scalingTargetValue,
+    Double scaleInThreshold,
+    Integer scaleOutCooldownS,
+    Integer scaleInCooldownS,
+    int ttfabSloMs,
+    int queueMaxDepth,
+    Map<String, String> containerEnv,
+    Local local,
+    Aws aws) {
+
+  public EndpointConfig {
+    Objects.requireNonNull(modelName, "model_name");
+    engineSettings = sorted(engineSettings);
+    containerEnv = sorted(containerEnv);
+    local = local == null ? Local.DEFAULTS : local;
+  }
+
+  /** {@code speech-<model>}. */
+  public String endpointName() {
+    return "speech-" + modelName;
+  }
+
+  /** CPUs per local instance ({@code local.2cpu} → 2); 0 for non-local types. */
+  public int localCpus() {
+    if (!instanceType.startsWith("local.") || !instanceType.endsWith("cpu")) {
+      return 0;
+    }
+    return Integer.parseInt(instanceType.substring(6, instanceType.length() - 3));
+  }
+
+  /** This config with the scaling values taken from a plan where the config left them out. */
+  public EndpointConfig withPlanValues(PlanArtifact plan) {
+    return new EndpointConfig(
+        modelName,
+        engine,
+        engineSettings,
+        instanceType,
+        minInstances,
+        maxInstances,
+        scalingTargetValue != null ? scalingTargetValue : plan.scalingTargetValue(),
+        scaleInThreshold != null ? scaleInThreshold : plan.scaleInThreshold(),
+        scaleOutCooldownS != null ? scaleOutCooldownS : Integer.valueOf(plan.scaleOutCooldownS()),
+        scaleInCooldownS != null ? scaleInCooldownS : Integer.valueOf(plan.scaleInCooldownS()),
+        ttfabSloMs,
+        queueMaxDepth,
+        containerEnv,
+        local,
+        aws);
+  }
+
+  private static Map<String, String> sorted(Map<String, String> in) {
+    return in == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(in));
+  }
+
+  /**
+   * Local-platform settings.
+   *
+   * @param timeScale multiplies every alarm period and evaluation wait of the local autoscaler (1.0
+   *     = AWS's 10 s / 60 s periods); tests and demos compress time with a smaller value
+   * @param healthCheckTimeoutS how long a new instance may take to pass /ping
+   */
+  public record Local(double timeScale, int healthCheckTimeoutS) {
+    public static final Local DEFAULTS = new Local(1.0, 600);
+  }
+
+  /**
+   * SageMaker settings.
+   *
+   * @param imageUri the container image in ECR
+   * @param modelRepository the Hugging Face repository the weights come from
+   * @param modelRevision the pinned revision (a commit hash)
+   * @param quotaMaxInstances the account's instance quota for this type; max_instances must fit
+   * @param variantName the production variant's name
+   */
+  public record Aws(
+      String imageUri,
+      String modelRepository,
+      String modelRevision,
+      Integer quotaMaxInstances,
+      String variantName) {}
+}

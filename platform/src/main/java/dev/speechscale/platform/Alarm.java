@@ -1,0 +1,56 @@
+package dev.speechscale.platform;
+
+import java.util.List;
+
+/**
+ * A metric alarm.
+ *
+ * @param name alarm name
+ * @param metricName the metric it watches
+ * @param statistic the statistic it evaluates
+ * @param periodSeconds seconds per datapoint
+ * @param evaluationPeriods consecutive datapoints that must breach
+ * @param threshold the threshold, in the metric's units
+ * @param comparison how the datapoint is compared with the threshold
+ * @param state the alarm's state now
+ * @param actions names of the policies it triggers
+ */
+public record Alarm(
+    String name,
+    String metricName,
+    Statistic statistic,
+    int periodSeconds,
+    int evaluationPeriods,
+    double threshold,
+    Comparison comparison,
+    AlarmState state,
+    List<String> actions) {
+  public Alarm {
+    actions = List.copyOf(actions);
+  }
+
+  /** CloudWatch alarm states. */
+  public enum AlarmState {
+    OK,
+    ALARM,
+    INSUFFICIENT_DATA
+  }
+
+  /** CloudWatch comparison operators the chain uses. */
+  public enum Comparison {
+    GREATER_THAN_THRESHOLD,
+    GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    LESS_THAN_THRESHOLD,
+    LESS_THAN_OR_EQUAL_TO_THRESHOLD;
+
+    /** Whether {@code value} breaches {@code threshold}. */
+    public boolean breaches(double value, double threshold) {
+      return switch (this) {
+        case GREATER_THAN_THRESHOLD -> value > threshold;
+        case GREATER_THAN_OR_EQUAL_TO_THRESHOLD -> value >= threshold;
+        case LESS_THAN_THRESHOLD -> value < threshold;
+        case LESS_THAN_OR_EQUAL_TO_THRESHOLD -> value <= threshold;
+      };
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package dev.speechscale.platform;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Where an endpoint runs. Every method may throw {@link PlatformException}; none retries a mutation
+ * on its own.
+ */
+public interface Platform extends AutoCloseable {
+
+  /** {@code local} or {@code aws}. */
+  String name();
+
+  /** Status and instance counts. */
+  EndpointDescription describe(String endpoint);
+
+  /** What is deployed: instance type, image digest, container environment. */
+  Fingerprint fingerprint(String endpoint);
+
+  /** Scalable target, policies, alarms and suspended flags, as deployed now. */
+  ScalingState scalingState(String endpoint);
+
+  /**
+   * Sets the suspended flags of the endpoint's scalable target (AWS semantics: a suspended
+   * direction ignores alarms; desired capacity set directly still applies).
+   *
+   * @throws PlatformException when the endpoint has no scalable target
+   */
+  void setSuspended(String endpoint, SuspendedState state);
+
+  /** Sets the desired instance count directly, bypassing the policies. */
+  void setDesiredInstances(String endpoint, int count);
+
+  /** Startup logs of every instance whose log appeared at or after {@code since}. */
+  List<InstanceLog> instanceLogs(String endpoint, Instant since);
+
+  /** One metric's datapoints. */
+  MetricSeries metric(String endpoint, MetricQuery query);
+
+  /** A client for one transport; the caller closes it. */
+  Invoker invoker(String endpoint, Transport transport);
+
+  /** Releases clients; never stops the endpoint. */
+  @Override
+  void close();
+}

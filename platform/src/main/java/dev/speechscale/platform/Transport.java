@@ -1,0 +1,34 @@
+package dev.speechscale.platform;
+
+import java.util.Locale;
+
+/** How a client reaches the container. Artifacts record the label; a ladder is per transport. */
+public enum Transport {
+  /** POST /invocations streaming straight to a container (or the local router's container path). */
+  HTTP_STREAM("http-stream"),
+  /** SageMaker Runtime InvokeEndpointWithResponseStream (AWS event-stream framing). */
+  RESPONSE_STREAM("response-stream"),
+  /** A bidirectional WebSocket session kept open across requests. */
+  BIDI("bidi");
+
+  private final String label;
+
+  Transport(String label) {
+    this.label = label;
+  }
+
+  public String label() {
+    return label;
+  }
+
+  /** Parses a label ({@code http-stream}, {@code response-stream}, {@code bidi}). */
+  public static Transport ofLabel(String label) {
+    for (Transport t : values()) {
+      if (t.label.equals(label.toLowerCase(Locale.ROOT))) {
+        return t;
+      }
+    }
+    throw new IllegalArgumentException(
+        "transport '" + label + "' is not one of http-stream, response-stream, bidi");
+  }
+}

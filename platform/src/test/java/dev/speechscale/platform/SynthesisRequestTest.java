@@ -1,0 +1,16 @@
+package dev.speechscale.platform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class SynthesisRequestTest {
+
+  @Test
+  void toJson_escapesText() {
+    assertThat(new SynthesisRequest("say \"hi\"\n\u0001", "slt", 1.5, true).toJson())
+        .isEqualTo(
+            "{\"text\":\"say \\\"hi\\\"\\n\\u0001\",\"voice\":\"slt\",\"speed\":1.5,"
+                + "\"stream\":true}");
+  }
+}
