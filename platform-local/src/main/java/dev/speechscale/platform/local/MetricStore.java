@@ -1,0 +1,113 @@
+package dev.speechscale.platform.local;
+
+import dev.speechscale.platform.MetricQuery;
+import dev.speechscale.platform.MetricSeries;
+import dev.speechscale.platform.Statistic;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The local platform's CloudWatch: one sample per second, aggregated into periods aligned to the
+ * epoch (as CloudWatch aligns them) on query. Keeps the last two hours.
+ *
+ * <p>ConcurrentRequestsPerModel is sampled every second as in-flight requests (queued + executing +
+ * still streaming) per in-service instance; a second with no in-service instance has no sample.
+ * Invocations and errors are counts per second; first-chunk latency is recorded per request in
+ * microseconds, as SageMaker reports latencies.
+ */
+final class MetricStore {
+  private static final Duration RETENTION = Duration.ofHours(2);
+
+  /**
+   * One second of the endpoint.
+   *
+   * @param at the second's start
+   * @param concurrencyPerInstance in-flight / in-service instances, or NaN with none in service
+   * @param invocations requests routed in the second
+   * @param errors4xx requests answered 4xx
+   * @param errors5xx requests answered 5xx
+   * @param firstChunkMicros first-chunk latencies of requests whose first chunk came in the second
+   */
+  record Sample(
+      Instant at,
+      double concurrencyPerInstance,
+      long invocations,
+      long errors4xx,
+      long errors5xx,
+      double[] firstChunkMicros) {}
+
+  private final Deque<Sample> samples = new ArrayDeque<>();
+
+  synchronized void record(Sample sample) {
+    samples.addLast(sample);
+    Instant horizon = sample.at().minus(RETENTION);
+    while (!samples.isEmpty() && samples.peekFirst().at().isBefore(horizon)) {
+      samples.removeFirst();
+    }
+  }
+
+  /** Datapoints for the query, one per period that had samples. */
+  synchronized MetricSeries query(MetricQuery q) {
+    long periodMs = q.period().toMillis();
+    Map<Long, List<Double>> byPeriod = new TreeMap<>();
+    for (Sample s : samples) {
+      if (s.at().isBefore(q.start()) || !s.at().isBefore(q.end())) {
+        continue;
+      }
+      long bucket = Math.floorDiv(s.at().toEpochMilli(), periodMs) * periodMs;
+      List<Double> values = byPeriod.computeIfAbsent(bucket, k -> new ArrayList<>());
+      switch (q.metric()) {
+        case CONCURRENT_REQUESTS_PER_MODEL -> {
+          if (!Double.isNaN(s.concurrencyPerInstance())) {
+            values.add(s.concurrencyPerInstance());
+          }
+        }
+        case INVOCATIONS -> values.add((double) s.invocations());
+        case INVOCATION_4XX_ERRORS -> values.add((double) s.errors4xx());
+        case INVOCATION_5XX_ERRORS -> values.add((double) s.errors5xx());
+        case FIRST_CHUNK_LATENCY -> {
+          for (double v : s.firstChunkMicros()) {
+            values.add(v);
+          }
+        }
+      }
+    }
+    List<MetricSeries.Datapoint> points = new ArrayList<>();
+    byPeriod.forEach((bucket, values) -> {
+      if (!values.isEmpty()) {
+        points.add(
+            new MetricSeries.Datapoint(
+                Instant.ofEpochMilli(bucket), aggregate(q.statistic(), values)));
+      }
+    });
+    return new MetricSeries(q, points);
+  }
+
+  static double aggregate(Statistic statistic, List<Double> values) {
+    return switch (statistic) {
+      case AVERAGE -> values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+      case MAXIMUM -> values.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+      case MINIMUM -> values.stream().mapToDouble(Double::doubleValue).min().orElse(0);
+      case SUM -> values.stream().mapToDouble(Double::doubleValue).sum();
+      case SAMPLE_COUNT -> values.size();
+      case P95 -> percentile(values, 0.95);
+    };
+  }
+
+  /** Linear interpolation between closest ranks. */
+  static double percentile(List<Double> values, double p) {
+    double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
+    Arrays.sort(sorted);
+    double rank = p * (sorted.length - 1);
+    int lo = (int) Math.floor(rank);
+    int hi = Math.min(sorted.length - 1, lo + 1);
+    return sorted[lo] + (rank - lo) * (sorted[hi] - sorted[lo]);
+  }
+}
