@@ -40,7 +40,8 @@ class MetricStoreTest {
     assertThat(invocations.datapoints())
         .extracting(MetricSeries.Datapoint::value)
         .containsExactly(20.0, 20.0, 0.0);
-    assertThat(p95.datapoints().getFirst().value()).isCloseTo(8550.0, org.assertj.core.api.Assertions.within(1e-6));
+    assertThat(p95.datapoints().getFirst().value())
+        .isCloseTo(8550.0, org.assertj.core.api.Assertions.within(1e-6));
   }
 
   @Test

@@ -1,0 +1,135 @@
+package dev.speechscale.platform.local;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.platform.MetricQuery;
+import dev.speechscale.platform.MetricSeries;
+import dev.speechscale.platform.Statistic;
+import dev.speechscale.platform.SuspendedState;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import tools.jackson.core.JacksonException;
+
+/**
+ * The supervisor's control API on loopback, JSON over HTTP, for {@code speech-infra} and the local
+ * {@code Platform}: {@code GET /status}, {@code GET /metric?...}, {@code POST /suspended}, {@code
+ * POST /desired}, {@code POST /shutdown}. Bad input answers 400 with the field named.
+ */
+final class ControlServer implements AutoCloseable {
+  private final Supervisor supervisor;
+  private final HttpServer server;
+
+  ControlServer(Supervisor supervisor) throws IOException {
+    this.supervisor = supervisor;
+    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+    server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+    server.createContext("/", this::handle);
+  }
+
+  int start() {
+    server.start();
+    return server.getAddress().getPort();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+
+  private void handle(HttpExchange ex) throws IOException {
+    try (ex) {
+      String path = ex.getRequestURI().getPath();
+      String method = ex.getRequestMethod();
+      try {
+        switch (method + " " + path) {
+          case "GET /status" -> reply(ex, 200, supervisor.status(Instant.now()));
+          case "GET /metric" -> reply(ex, 200, metric(query(ex)));
+          case "POST /suspended" -> {
+            Views.Suspended s = body(ex, Views.Suspended.class);
+            supervisor.setSuspended(
+                new SuspendedState(
+                    s.dynamicScalingIn(), s.dynamicScalingOut(), s.scheduledScaling()));
+            reply(ex, 200, supervisor.scaling());
+          }
+          case "POST /desired" -> {
+            supervisor.setDesiredDirectly(body(ex, Views.Desired.class).count());
+            reply(ex, 200, supervisor.describe());
+          }
+          case "POST /shutdown" -> {
+            reply(ex, 202, new Views.Error("shutting down"));
+            supervisor.requestShutdown();
+          }
+          default -> reply(ex, 404, new Views.Error("no route " + method + " " + path));
+        }
+      } catch (IllegalArgumentException | IllegalStateException | JacksonException e) {
+        reply(ex, 400, new Views.Error(e.getMessage()));
+      }
+    }
+  }
+
+  private Views.Points metric(Map<String, String> q) {
+    MetricQuery query =
+        new MetricQuery(
+            MetricQuery.Metric.valueOf(required(q, "metric")),
+            Statistic.valueOf(required(q, "statistic")),
+            Duration.ofMillis(Long.parseLong(required(q, "period_ms"))),
+            Instant.ofEpochMilli(Long.parseLong(required(q, "start_ms"))),
+            Instant.ofEpochMilli(Long.parseLong(required(q, "end_ms"))));
+    MetricSeries s = supervisor.metrics().query(query);
+    List<double[]> points =
+        s.datapoints().stream().map(d -> new double[] {d.at().toEpochMilli(), d.value()}).toList();
+    return new Views.Points(points);
+  }
+
+  private static String required(Map<String, String> q, String name) {
+    String v = q.get(name);
+    if (v == null) {
+      throw new IllegalArgumentException("query parameter '" + name + "' is required");
+    }
+    return v;
+  }
+
+  private static Map<String, String> query(HttpExchange ex) {
+    Map<String, String> out = new HashMap<>();
+    String raw = ex.getRequestURI().getRawQuery();
+    if (raw == null) {
+      return out;
+    }
+    for (String pair : raw.split("&")) {
+      int eq = pair.indexOf('=');
+      if (eq > 0) {
+        out.put(
+            URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+      }
+    }
+    return out;
+  }
+
+  private static <T> T body(HttpExchange ex, Class<T> type) throws IOException {
+    try (InputStream in = ex.getRequestBody()) {
+      return ArtifactCodec.mapper().readValue(in.readNBytes(64 * 1024), type);
+    }
+  }
+
+  private static void reply(HttpExchange ex, int status, Object body) throws IOException {
+    byte[] bytes = ArtifactCodec.mapper().writeValueAsBytes(body);
+    ex.getResponseHeaders().set("Content-Type", "application/json");
+    ex.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = ex.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+}

@@ -1,0 +1,226 @@
+package dev.speechscale.platform.local;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.platform.Alarm;
+import dev.speechscale.platform.EndpointDescription;
+import dev.speechscale.platform.EndpointStatus;
+import dev.speechscale.platform.Fingerprint;
+import dev.speechscale.platform.InstanceLog;
+import dev.speechscale.platform.Invoker;
+import dev.speechscale.platform.InvokerTarget;
+import dev.speechscale.platform.Invokers;
+import dev.speechscale.platform.MetricQuery;
+import dev.speechscale.platform.MetricSeries;
+import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.ScalingPolicy;
+import dev.speechscale.platform.ScalingState;
+import dev.speechscale.platform.Statistic;
+import dev.speechscale.platform.SuspendedState;
+import dev.speechscale.platform.Transport;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The platform SPI over local endpoints: talks to each endpoint's supervisor through its control
+ * API, and reads instance log streams straight from the state directory (so logs survive a dead
+ * supervisor).
+ */
+public final class LocalPlatform implements Platform {
+  private final ControlClient control;
+
+  /** Local endpoints under {@code root} (see {@link #defaultRoot()}). */
+  public LocalPlatform(Path root) {
+    this.control = new ControlClient(root);
+  }
+
+  /** {@code $SPEECHSCALE_STATE_DIR}, else {@code ~/.speechscale/local}. */
+  public static Path defaultRoot() {
+    return LocalState.defaultRoot();
+  }
+
+  @Override
+  public String name() {
+    return "local";
+  }
+
+  @Override
+  public EndpointDescription describe(String endpoint) {
+    Views.Describe d = control.get(endpoint, "/status", Views.Status.class).describe();
+    return new EndpointDescription(
+        d.name(),
+        EndpointStatus.valueOf(d.status()),
+        d.desired(),
+        d.current(),
+        d.instanceType(),
+        Instant.now());
+  }
+
+  @Override
+  public Fingerprint fingerprint(String endpoint) {
+    LocalState.EndpointRecord r = control.record(endpoint);
+    return new Fingerprint(
+        r.config().instanceType(), r.fingerprintDigest(), r.config().containerEnv());
+  }
+
+  @Override
+  public ScalingState scalingState(String endpoint) {
+    return toState(endpoint, control.get(endpoint, "/status", Views.Status.class).scaling());
+  }
+
+  static ScalingState toState(String endpoint, Views.Scaling s) {
+    if (!s.attached()) {
+      return ScalingState.none(s.reason());
+    }
+    String high = "TargetTracking-" + endpoint + "-AlarmHigh";
+    String low = endpoint + "-scale-in";
+    return new ScalingState(
+        Optional.of(
+            new ScalingState.ScalableTarget(
+                s.resourceId(),
+                s.min(),
+                s.max(),
+                new SuspendedState(s.suspendedIn(), s.suspendedOut(), s.suspendedScheduled()))),
+        List.of(
+            new ScalingPolicy.TargetTracking(
+                endpoint + "-target-tracking",
+                "ConcurrentRequestsPerModel",
+                Statistic.MAXIMUM,
+                s.trackingPeriodS(),
+                s.targetValue(),
+                s.scaleOutCooldownS(),
+                0,
+                true),
+            new ScalingPolicy.StepScaling(
+                endpoint + "-step-scale-in",
+                "ChangeInCapacity",
+                List.of(new ScalingPolicy.Step(null, 0.0, -1)),
+                s.scaleInCooldownS(),
+                List.of(low))),
+        List.of(
+            new Alarm(
+                high,
+                "ConcurrentRequestsPerModel",
+                Statistic.MAXIMUM,
+                s.trackingPeriodS(),
+                s.trackingEvaluationPeriods(),
+                s.targetValue(),
+                Alarm.Comparison.GREATER_THAN_THRESHOLD,
+                Alarm.AlarmState.valueOf(s.highAlarmState()),
+                List.of(endpoint + "-target-tracking")),
+            new Alarm(
+                low,
+                "ConcurrentRequestsPerModel",
+                Statistic.AVERAGE,
+                s.scaleInPeriodS(),
+                s.scaleInEvaluationPeriods(),
+                s.scaleInThreshold(),
+                Alarm.Comparison.LESS_THAN_OR_EQUAL_TO_THRESHOLD,
+                Alarm.AlarmState.valueOf(s.lowAlarmState()),
+                List.of(endpoint + "-step-scale-in"))),
+        s.reason());
+  }
+
+  @Override
+  public void setSuspended(String endpoint, SuspendedState state) {
+    control.post(
+        endpoint,
+        "/suspended",
+        new Views.Suspended(
+            state.dynamicScalingIn(), state.dynamicScalingOut(), state.scheduledScaling()),
+        Views.Scaling.class);
+  }
+
+  @Override
+  public void setDesiredInstances(String endpoint, int count) {
+    control.post(endpoint, "/desired", new Views.Desired(count), Views.Describe.class);
+  }
+
+  @Override
+  public List<InstanceLog> instanceLogs(String endpoint, Instant since) {
+    control.record(endpoint);
+    Path dir = LocalState.instancesDir(LocalState.endpointDir(control.root(), endpoint));
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    List<InstanceLog> logs = new ArrayList<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".log")).toList()) {
+        List<InstanceLog.LogLine> lines = new ArrayList<>();
+        for (String json : Files.readAllLines(f)) {
+          if (!json.isBlank()) {
+            InstanceProcess.LogEntry e =
+                ArtifactCodec.mapper().readValue(json, InstanceProcess.LogEntry.class);
+            lines.add(new InstanceLog.LogLine(e.at(), e.message()));
+          }
+        }
+        if (!lines.isEmpty() && !lines.getFirst().at().isBefore(since)) {
+          String id = f.getFileName().toString().replaceFirst("\\.log$", "");
+          logs.add(new InstanceLog(id, lines.getFirst().at(), lines));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    logs.sort(Comparator.comparing(InstanceLog::firstEventAt));
+    return logs;
+  }
+
+  @Override
+  public MetricSeries metric(String endpoint, MetricQuery q) {
+    Views.Points p =
+        control.get(
+            endpoint,
+            "/metric?metric="
+                + q.metric().name()
+                + "&statistic="
+                + q.statistic().name()
+                + "&period_ms="
+                + q.period().toMillis()
+                + "&start_ms="
+                + q.start().toEpochMilli()
+                + "&end_ms="
+                + q.end().toEpochMilli(),
+            Views.Points.class);
+    return new MetricSeries(
+        q,
+        p.points().stream()
+            .map(pt -> new MetricSeries.Datapoint(Instant.ofEpochMilli((long) pt[0]), pt[1]))
+            .toList());
+  }
+
+  @Override
+  public Invoker invoker(String endpoint, Transport transport) {
+    LocalState.EndpointRecord r = control.live(endpoint);
+    return Invokers.create(
+        new InvokerTarget(
+            transport,
+            endpoint,
+            URI.create("http://127.0.0.1:" + r.routerPort()),
+            "us-east-1",
+            Duration.ofSeconds(60),
+            NanoClock.SYSTEM,
+            Map.of()));
+  }
+
+  /** The router's base URL of a live endpoint. */
+  public URI routerUri(String endpoint) {
+    return URI.create("http://127.0.0.1:" + control.live(endpoint).routerPort());
+  }
+
+  @Override
+  public void close() {
+    // nothing held: every call opens and closes its own connection
+  }
+}

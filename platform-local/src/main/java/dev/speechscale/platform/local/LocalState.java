@@ -1,0 +1,164 @@
+package dev.speechscale.platform.local;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.EndpointConfig;
+import dev.speechscale.platform.PlatformException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import tools.jackson.core.JacksonException;
+
+/**
+ * The control state of local endpoints on disk, so a supervisor that dies is detected by the next
+ * command and its orphaned instance processes can be found.
+ *
+ * <pre>
+ * &lt;root&gt;/&lt;endpoint&gt;/endpoint.json   what was deployed, the supervisor's pid and ports
+ * &lt;root&gt;/&lt;endpoint&gt;/status.json     the supervisor's last published status (each second)
+ * &lt;root&gt;/&lt;endpoint&gt;/instances/*.log one log stream per instance (JSON lines: at, message)
+ * &lt;root&gt;/&lt;endpoint&gt;/supervisor.log the supervisor's own output
+ * </pre>
+ *
+ * <p>The root is {@code --state-dir}, else {@code $SPEECHSCALE_STATE_DIR}, else {@code
+ * ~/.speechscale/local}.
+ */
+public final class LocalState {
+  private LocalState() {}
+
+  /** The default root. */
+  static Path defaultRoot() {
+    String env = System.getenv("SPEECHSCALE_STATE_DIR");
+    if (env != null && !env.isBlank()) {
+      return Path.of(env);
+    }
+    return Path.of(System.getProperty("user.home"), ".speechscale", "local");
+  }
+
+  /**
+   * What deploy wrote: everything the supervisor needs to run the endpoint, and how to reach it.
+   *
+   * @param endpoint {@code speech-<model>}
+   * @param config the effective endpoint config
+   * @param configFile where it came from
+   * @param scaling the gate's decision: attached or not, and why
+   * @param fingerprintDigest the deployment's image digest (server build + engine settings)
+   * @param serverCommand the command that starts one instance, before per-instance flags
+   * @param supervisorPid the supervisor's pid once started, else 0
+   * @param supervisorStartedAt its process start time, to tell it from a recycled pid
+   * @param routerPort where the router listens once started, else 0
+   * @param controlPort where the control API listens once started, else 0
+   * @param deployedAt when deploy began
+   */
+  public record EndpointRecord(
+      String endpoint,
+      EndpointConfig config,
+      String configFile,
+      ScalingRecord scaling,
+      String fingerprintDigest,
+      List<String> serverCommand,
+      long supervisorPid,
+      Instant supervisorStartedAt,
+      int routerPort,
+      int controlPort,
+      Instant deployedAt) {}
+
+  /**
+   * The gate's decision as recorded.
+   *
+   * @param attached whether policies are attached
+   * @param reason why (or why not)
+   * @param planFile the plan behind it, or {@code null}
+   */
+  public record ScalingRecord(boolean attached, String reason, String planFile) {}
+
+  /**
+   * One instance as the supervisor last published it.
+   *
+   * @param id {@code i-local-N}
+   * @param pid its process id
+   * @param startedAt its process start time
+   * @param port where it listens (0 until known)
+   * @param phase starting, in_service, draining, stopped or failed
+   * @param inFlight requests it holds now
+   * @param requestedAt when it was asked for
+   * @param firstLogAt when its first log line appeared
+   * @param inServiceAt when it joined the router
+   * @param logFile its log stream
+   */
+  public record InstanceRecord(
+      String id,
+      long pid,
+      Instant startedAt,
+      int port,
+      String phase,
+      int inFlight,
+      Instant requestedAt,
+      Instant firstLogAt,
+      Instant inServiceAt,
+      String logFile) {}
+
+  static Path endpointDir(Path root, String endpoint) {
+    return root.resolve(endpoint);
+  }
+
+  static Path endpointFile(Path dir) {
+    return dir.resolve("endpoint.json");
+  }
+
+  static Path statusFile(Path dir) {
+    return dir.resolve("status.json");
+  }
+
+  static Path instancesDir(Path dir) {
+    return dir.resolve("instances");
+  }
+
+  static void write(Path file, Object record) {
+    ArtifactCodec.write(file, record);
+  }
+
+  static <T> Optional<T> read(Path file, Class<T> type) {
+    if (!Files.exists(file)) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(ArtifactCodec.mapper().readValue(Files.readString(file), type));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (JacksonException e) {
+      throw new PlatformException(
+          new PlatformException.Reason.Unavailable(
+              file
+                  + " is damaged ("
+                  + e.getOriginalMessage()
+                  + "); run `speech-infra destroy` to"
+                  + " clean up the endpoint's state"));
+    }
+  }
+
+  /** Whether the process with this pid is the one that started at {@code startedAt}. */
+  static boolean alive(long pid, Instant startedAt) {
+    if (pid <= 0) {
+      return false;
+    }
+    return ProcessHandle.of(pid)
+        .filter(ProcessHandle::isAlive)
+        .map(h ->
+            startedAt == null
+                || h.info().startInstant().map(s -> sameSecond(s, startedAt)).orElse(true))
+        .orElse(false);
+  }
+
+  private static boolean sameSecond(Instant a, Instant b) {
+    return Math.abs(a.toEpochMilli() - b.toEpochMilli()) < 1500;
+  }
+
+  /** The start time of a live process, if known. */
+  static Instant startOf(ProcessHandle h) {
+    return h.info().startInstant().orElse(null);
+  }
+}

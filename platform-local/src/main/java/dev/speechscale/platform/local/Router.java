@@ -1,0 +1,402 @@
+package dev.speechscale.platform.local;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.eclipse.jetty.client.BytesRequestContent;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.InputStreamResponseListener;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Blocker;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.websocket.client.WebSocketClient;
+import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
+
+/**
+ * The endpoint's front door on loopback, least-outstanding-requests across in-service instances. It
+ * serves three faces of the same endpoint:
+ *
+ * <ul>
+ *   <li>the container contract ({@code POST /invocations}, {@code GET /ping}), passed through with
+ *       the container's own status, headers and streaming body;
+ *   <li>the SageMaker Runtime API ({@code POST /endpoints/{name}/invocations} and {@code
+ *       /invocations-response-stream} in AWS event-stream framing), with container errors reported
+ *       the way the service reports them (424 ModelError carrying the original status and body), so
+ *       an unmodified AWS SDK client with an endpoint override works;
+ *   <li>the bidirectional WebSocket, relayed to one instance for the session's life.
+ * </ul>
+ *
+ * <p>Every request counts against its instance from routing until its last byte (the samples of
+ * ConcurrentRequestsPerModel); a failure after the 200 ends the stream visibly — an aborted chunked
+ * body, or an {@code InternalStreamFailure} event — never as a silent truncation. Handlers run on
+ * virtual threads and use blocking I/O.
+ */
+final class Router implements AutoCloseable {
+  static final String BIDI_PATH = "/invocations-bidirectional-stream";
+  private static final Pattern RUNTIME =
+      Pattern.compile(
+          "^/endpoints/([^/]+)/(invocations|invocations-response-stream"
+              + "|invocations-bidirectional-stream)$");
+  private static final int MAX_BODY_BYTES = 6 * 1024 * 1024;
+  private static final Duration UPSTREAM_TIMEOUT = Duration.ofSeconds(60);
+
+  private final String endpointName;
+  private final Backends backends;
+  private final RequestStats stats;
+  private final Server jetty;
+  private final ServerConnector connector;
+  private final HttpClient client;
+  private final WebSocketClient wsClient;
+
+  Router(String endpointName, String host, int port, Backends backends, RequestStats stats) {
+    this.endpointName = endpointName;
+    this.backends = backends;
+    this.stats = stats;
+    QueuedThreadPool threads = new QueuedThreadPool();
+    threads.setName("router");
+    threads.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
+    jetty = new Server(threads);
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    http.setSendDateHeader(false);
+    connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+    connector.setHost(host);
+    connector.setPort(port);
+    jetty.addConnector(connector);
+    client = new HttpClient();
+    client.setMaxConnectionsPerDestination(4096);
+    client.setMaxRequestsQueuedPerDestination(65_536);
+    client.setIdleTimeout(Duration.ofSeconds(90).toMillis());
+    client.setFollowRedirects(false);
+    wsClient = new WebSocketClient(client);
+    WebSocketUpgradeHandler ws =
+        WebSocketUpgradeHandler.from(
+            jetty,
+            container -> {
+              container.setIdleTimeout(Duration.ofMinutes(10));
+              container.setMaxTextMessageSize(MAX_BODY_BYTES);
+              container.setMaxBinaryMessageSize(MAX_BODY_BYTES);
+              container.addMapping(BIDI_PATH, (req, resp, cb) -> relay(req, resp, cb));
+              container.addMapping(
+                  "/endpoints/" + endpointName + BIDI_PATH,
+                  (req, resp, cb) -> relay(req, resp, cb));
+            });
+    ws.setHandler(new Routes());
+    jetty.setHandler(ws);
+  }
+
+  /** Starts listening; returns the bound port. */
+  int start() throws Exception {
+    client.start();
+    wsClient.start();
+    jetty.start();
+    return connector.getLocalPort();
+  }
+
+  int port() {
+    return connector.getLocalPort();
+  }
+
+  @Override
+  public void close() {
+    try {
+      jetty.stop();
+      wsClient.stop();
+      client.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("router did not stop cleanly: " + e.getMessage(), e);
+    }
+  }
+
+  private Object relay(
+      org.eclipse.jetty.websocket.server.ServerUpgradeRequest req,
+      org.eclipse.jetty.websocket.server.ServerUpgradeResponse resp,
+      Callback cb) {
+    Optional<Backend> backend = backends.acquire();
+    if (backend.isEmpty()) {
+      stats.status(503);
+      Response.writeError(req, resp, cb, 503, "no instance in service");
+      return null;
+    }
+    stats.invocation();
+    return new WsRelay(backend.get(), wsClient, () -> backend.get().release());
+  }
+
+  /** The HTTP routes; everything else is 404. */
+  private final class Routes extends Handler.Abstract {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+      String path = Request.getPathInContext(request);
+      String method = request.getMethod();
+      if ("/ping".equals(path) && HttpMethod.GET.is(method)) {
+        int status = backends.inService().isEmpty() ? 503 : 200;
+        Responses.json(
+            response,
+            callback,
+            status,
+            status == 200 ? "{\"status\":\"ok\"}" : "{\"error\":\"no_instance_in_service\"}");
+        return true;
+      }
+      if ("/invocations".equals(path) && HttpMethod.POST.is(method)) {
+        containerInvocation(request, response, callback);
+        return true;
+      }
+      Matcher m = RUNTIME.matcher(path);
+      if (m.matches() && HttpMethod.POST.is(method)) {
+        if (!m.group(1).equals(endpointName)) {
+          Responses.awsError(
+              response,
+              callback,
+              400,
+              "ValidationError",
+              "Endpoint " + m.group(1) + " of account local not found.");
+          return true;
+        }
+        if (m.group(2).equals("invocations")) {
+          runtimeInvocation(request, response, callback, false);
+        } else if (m.group(2).equals("invocations-response-stream")) {
+          runtimeInvocation(request, response, callback, true);
+        } else {
+          Responses.awsError(
+              response,
+              callback,
+              400,
+              "ValidationError",
+              "use a WebSocket upgrade for " + BIDI_PATH);
+        }
+        return true;
+      }
+      Responses.json(
+          response,
+          callback,
+          404,
+          "{\"error\":\"not_found\",\"path\":" + EventStream.quote(path) + "}");
+      return true;
+    }
+  }
+
+  /** Upstream response as it started: status, headers we pass on, and the body stream. */
+  private record Upstream(
+      int status, String contentType, String retryAfter, InputStream body, long startedNanos) {}
+
+  private Upstream forward(Backend b, byte[] body, String contentType, String accept)
+      throws Exception {
+    InputStreamResponseListener listener = new InputStreamResponseListener();
+    long started = System.nanoTime();
+    org.eclipse.jetty.client.Request upstream =
+        client
+            .newRequest(b.baseUrl() + "/invocations")
+            .method(HttpMethod.POST)
+            .timeout(UPSTREAM_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+            .body(
+                new BytesRequestContent(
+                    contentType == null ? "application/json" : contentType, body));
+    if (accept != null) {
+      upstream.headers(h -> h.put(HttpHeader.ACCEPT, accept));
+    }
+    upstream.send(listener);
+    org.eclipse.jetty.client.Response r =
+        listener.get(UPSTREAM_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    return new Upstream(
+        r.getStatus(),
+        r.getHeaders().get(HttpHeader.CONTENT_TYPE),
+        r.getHeaders().get(HttpHeader.RETRY_AFTER),
+        listener.getInputStream(),
+        started);
+  }
+
+  private void containerInvocation(Request request, Response response, Callback callback)
+      throws IOException {
+    byte[] body = Responses.readBody(request, MAX_BODY_BYTES);
+    if (body == null) {
+      Responses.json(response, callback, 413, "{\"error\":\"body_too_large\"}");
+      return;
+    }
+    Optional<Backend> picked = backends.acquire();
+    if (picked.isEmpty()) {
+      stats.status(503);
+      Responses.json(response, callback, 503, "{\"error\":\"no_instance_in_service\"}");
+      return;
+    }
+    Backend b = picked.get();
+    stats.invocation();
+    try {
+      Upstream up;
+      try {
+        up =
+            forward(
+                b,
+                body,
+                request.getHeaders().get(HttpHeader.CONTENT_TYPE),
+                request.getHeaders().get(HttpHeader.ACCEPT));
+      } catch (Exception e) {
+        stats.status(502);
+        Responses.json(
+            response,
+            callback,
+            502,
+            "{\"error\":\"instance_failed\",\"instance\":"
+                + EventStream.quote(b.instanceId())
+                + ",\"detail\":"
+                + EventStream.quote(String.valueOf(e.getMessage()))
+                + "}");
+        return;
+      }
+      stats.status(up.status());
+      response.setStatus(up.status());
+      if (up.contentType() != null) {
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, up.contentType());
+      }
+      if (up.retryAfter() != null) {
+        response.getHeaders().put(HttpHeader.RETRY_AFTER, up.retryAfter());
+      }
+      response.getHeaders().put("X-Speechscale-Instance", b.instanceId());
+      copy(up, response, callback, false);
+    } finally {
+      b.release();
+    }
+  }
+
+  private void runtimeInvocation(
+      Request request, Response response, Callback callback, boolean streaming) throws IOException {
+    byte[] body = Responses.readBody(request, MAX_BODY_BYTES);
+    if (body == null) {
+      Responses.awsError(
+          response,
+          callback,
+          413,
+          "ValidationError",
+          "Request body exceeds " + MAX_BODY_BYTES + " bytes.");
+      return;
+    }
+    Optional<Backend> picked = backends.acquire();
+    if (picked.isEmpty()) {
+      stats.status(503);
+      Responses.awsError(
+          response,
+          callback,
+          503,
+          "ServiceUnavailable",
+          "No instance of endpoint " + endpointName + " is in service.");
+      return;
+    }
+    Backend b = picked.get();
+    stats.invocation();
+    try {
+      Upstream up;
+      try {
+        up =
+            forward(
+                b,
+                body,
+                request.getHeaders().get(HttpHeader.CONTENT_TYPE),
+                request.getHeaders().get(HttpHeader.ACCEPT));
+      } catch (Exception e) {
+        stats.status(500);
+        Responses.awsError(
+            response,
+            callback,
+            500,
+            "InternalFailure",
+            "The instance " + b.instanceId() + " failed: " + e.getMessage());
+        return;
+      }
+      stats.status(up.status());
+      if (up.status() / 100 != 2) {
+        byte[] original = up.body().readAllBytes();
+        Responses.modelError(
+            response,
+            callback,
+            up.status(),
+            new String(original, StandardCharsets.UTF_8),
+            endpointName,
+            b.instanceId());
+        return;
+      }
+      response.setStatus(200);
+      response.getHeaders().put("x-Amzn-Invoked-Production-Variant", "AllTraffic");
+      if (streaming) {
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/vnd.amazon.eventstream");
+        response
+            .getHeaders()
+            .put(
+                "X-Amzn-SageMaker-Content-Type",
+                up.contentType() == null ? "application/octet-stream" : up.contentType());
+      } else {
+        response
+            .getHeaders()
+            .put(
+                HttpHeader.CONTENT_TYPE,
+                up.contentType() == null ? "application/octet-stream" : up.contentType());
+      }
+      copy(up, response, callback, streaming);
+    } finally {
+      b.release();
+    }
+  }
+
+  /**
+   * Copies the upstream body as it arrives. A failure midway ends the response visibly: in
+   * event-stream framing with an {@code InternalStreamFailure} event, otherwise by aborting the
+   * chunked body.
+   */
+  private void copy(Upstream up, Response response, Callback callback, boolean eventStream) {
+    byte[] buffer = new byte[16 * 1024];
+    boolean first = true;
+    try (InputStream in = up.body()) {
+      int n;
+      while ((n = in.read(buffer)) >= 0) {
+        if (n == 0) {
+          continue;
+        }
+        if (first) {
+          stats.firstChunk((System.nanoTime() - up.startedNanos()) / 1000);
+          first = false;
+        }
+        byte[] chunk = java.util.Arrays.copyOf(buffer, n);
+        write(response, eventStream ? EventStream.payloadPart(chunk) : chunk);
+      }
+    } catch (IOException e) {
+      if (eventStream) {
+        try {
+          write(
+              response,
+              EventStream.exception(
+                  "InternalStreamFailure",
+                  "the instance failed while streaming: " + e.getMessage(),
+                  null));
+          callback.succeeded();
+        } catch (IOException ignoredClientGone) {
+          callback.failed(ignoredClientGone);
+        }
+      } else {
+        callback.failed(e);
+      }
+      return;
+    }
+    callback.succeeded();
+  }
+
+  private static void write(Response response, byte[] bytes) throws IOException {
+    try (Blocker.Callback cb = Blocker.callback()) {
+      response.write(false, ByteBuffer.wrap(bytes), cb);
+      cb.block();
+    }
+  }
+}

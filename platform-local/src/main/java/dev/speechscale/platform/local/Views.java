@@ -1,0 +1,125 @@
+package dev.speechscale.platform.local;
+
+import java.time.Instant;
+import java.util.List;
+
+/** The control API's JSON shapes, shared by the supervisor (writer) and LocalPlatform (reader). */
+public final class Views {
+  private Views() {}
+
+  /**
+   * An endpoint's description.
+   *
+   * @param name endpoint name
+   * @param status EndpointStatus name
+   * @param desired desired instances
+   * @param current in-service instances
+   * @param instanceType local.&lt;n&gt;cpu
+   * @param failure why the endpoint failed, or {@code null}
+   */
+  public record Describe(
+      String name, String status, int desired, int current, String instanceType, String failure) {}
+
+  /**
+   * The deployed scaling state.
+   *
+   * @param attached whether policies are attached
+   * @param reason the gate's reason
+   * @param resourceId the scalable target's id
+   * @param min fewest instances
+   * @param max most instances
+   * @param suspendedIn dynamic scale-in suspended
+   * @param suspendedOut dynamic scale-out suspended
+   * @param suspendedScheduled scheduled scaling suspended
+   * @param targetValue target tracking target
+   * @param trackingPeriodS its period in seconds
+   * @param trackingEvaluationPeriods datapoints that must breach
+   * @param scaleOutCooldownS scale-out cooldown
+   * @param scaleInThreshold step scale-in alarm threshold
+   * @param scaleInPeriodS its period in seconds
+   * @param scaleInEvaluationPeriods datapoints that must breach
+   * @param scaleInCooldownS scale-in cooldown
+   * @param highAlarmState the tracking alarm's state
+   * @param lowAlarmState the scale-in alarm's state
+   * @param activities recent scaling activities
+   */
+  public record Scaling(
+      boolean attached,
+      String reason,
+      String resourceId,
+      int min,
+      int max,
+      boolean suspendedIn,
+      boolean suspendedOut,
+      boolean suspendedScheduled,
+      double targetValue,
+      int trackingPeriodS,
+      int trackingEvaluationPeriods,
+      int scaleOutCooldownS,
+      double scaleInThreshold,
+      int scaleInPeriodS,
+      int scaleInEvaluationPeriods,
+      int scaleInCooldownS,
+      String highAlarmState,
+      String lowAlarmState,
+      List<Activity> activities) {}
+
+  /**
+   * A scaling activity.
+   *
+   * @param at when
+   * @param from desired before
+   * @param to desired after
+   * @param cause why
+   */
+  public record Activity(Instant at, int from, int to, String cause) {}
+
+  /**
+   * Everything {@code status} shows.
+   *
+   * @param describe the description
+   * @param scaling the scaling state
+   * @param instances every instance, stopped ones included
+   * @param routerPort the router's port
+   * @param supervisorPid the supervisor's pid
+   * @param publishedAt when this was published
+   */
+  public record Status(
+      Describe describe,
+      Scaling scaling,
+      List<LocalState.InstanceRecord> instances,
+      int routerPort,
+      long supervisorPid,
+      Instant publishedAt) {}
+
+  /**
+   * Suspended flags as posted.
+   *
+   * @param dynamicScalingIn scale-in suspended
+   * @param dynamicScalingOut scale-out suspended
+   * @param scheduledScaling scheduled actions suspended
+   */
+  public record Suspended(
+      boolean dynamicScalingIn, boolean dynamicScalingOut, boolean scheduledScaling) {}
+
+  /**
+   * A desired count as posted.
+   *
+   * @param count instances
+   */
+  public record Desired(int count) {}
+
+  /**
+   * Datapoints.
+   *
+   * @param points [epoch millis, value] pairs
+   */
+  public record Points(List<double[]> points) {}
+
+  /**
+   * An error the control API answers with.
+   *
+   * @param error what went wrong
+   */
+  public record Error(String error) {}
+}
