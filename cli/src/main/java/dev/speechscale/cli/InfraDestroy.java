@@ -1,0 +1,38 @@
+package dev.speechscale.cli;
+
+import dev.speechscale.platform.local.LocalDeployer;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code speech-infra destroy}: stop everything of speech-model; idempotent. */
+@Command(
+    name = "destroy",
+    mixinStandardHelpOptions = true,
+    description =
+        "Stop speech-<model> (drain, stop every instance and the supervisor) and remove"
+            + " its local state. Leaves no process behind; does nothing if nothing is deployed.")
+final class InfraDestroy implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin InfraOptions common;
+
+  @Override
+  public Integer call() {
+    InfraCommands.requireLocal(spec, common);
+    LocalDeployer.Destroyed d =
+        new LocalDeployer(common.root(), line -> spec.commandLine().getErr().println(line))
+            .destroy(common.endpoint());
+    if (!d.existed()) {
+      spec.commandLine()
+          .getOut()
+          .println("nothing to destroy: " + d.endpoint() + " is not deployed locally");
+      return 0;
+    }
+    spec.commandLine()
+        .getOut()
+        .println("destroyed " + d.endpoint() + "; stopped processes " + d.stoppedPids());
+    return 0;
+  }
+}

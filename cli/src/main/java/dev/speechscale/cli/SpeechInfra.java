@@ -1,0 +1,33 @@
+package dev.speechscale.cli;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code speech-infra}: deploy one endpoint definition locally or on SageMaker. */
+@Command(
+    name = "speech-infra",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = {
+      "Deploy a speech endpoint from an endpoint config file, on this machine (local) or on AWS"
+          + " SageMaker.",
+      "Scaling is attached only behind a measured plan (tts-bench plan) that matches the config."
+    },
+    subcommands = {InfraDeploy.class, InfraStatus.class, InfraDestroy.class})
+public final class SpeechInfra implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  public static void main(String[] args) {
+    PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+    PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+    System.exit(Cli.run(new SpeechInfra(), args, out, err));
+  }
+}
