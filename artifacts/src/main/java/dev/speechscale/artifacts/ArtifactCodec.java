@@ -48,6 +48,11 @@ public final class ArtifactCodec {
     return MAPPER;
   }
 
+  /** One-line JSON (no indentation), for JSON-lines logs. */
+  public static String toJsonLine(Object value) {
+    return MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(value);
+  }
+
   /** Reads a qmax artifact and recomputes its derived values. */
   public static QmaxArtifact readQmax(Path file) {
     return read(file, ArtifactKind.QMAX, QmaxArtifact.class).withDerived();
@@ -56,6 +61,16 @@ public final class ArtifactCodec {
   /** Reads a ttotal artifact and recomputes its durations and totals. */
   public static TtotalArtifact readTtotal(Path file) {
     return read(file, ArtifactKind.TTOTAL, TtotalArtifact.class).withDerived();
+  }
+
+  /** Reads a validate artifact. */
+  public static ValidateArtifact readValidate(Path file) {
+    return read(file, ArtifactKind.VALIDATE, ValidateArtifact.class);
+  }
+
+  /** Reads a drift artifact. */
+  public static DriftArtifact readDrift(Path file) {
+    return read(file, ArtifactKind.DRIFT, DriftArtifact.class);
   }
 
   /** Reads a plan artifact. */
