@@ -68,7 +68,8 @@ final class Espeak {
             "espeak_Initialize",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
     MethodHandle setCallback =
-        NativeLibraries.function(lib, "espeak_SetSynthCallback", FunctionDescriptor.ofVoid(ADDRESS));
+        NativeLibraries.function(
+            lib, "espeak_SetSynthCallback", FunctionDescriptor.ofVoid(ADDRESS));
     MethodHandle listVoices =
         NativeLibraries.function(lib, "espeak_ListVoices", FunctionDescriptor.of(ADDRESS, ADDRESS));
     setVoiceByName =
@@ -93,22 +94,21 @@ final class Espeak {
             FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, JAVA_INT));
     int[] rate = new int[1];
     List<String> langs = new ArrayList<>();
-    onEngineThread(
-        () -> {
-          rate[0] =
-              (int)
-                  initialize.invokeExact(
-                      AUDIO_OUTPUT_SYNCHRONOUS, BUFFER_MS, MemorySegment.NULL, INITIALIZE_DONT_EXIT);
-          if (rate[0] <= 0) {
-            throw new EngineException(
-                "espeak_Initialize failed ("
-                    + rate[0]
-                    + "); check that espeak-ng-data is installed: apt-get install -y espeak-ng-data");
-          }
-          setCallback.invokeExact(callbackStub(this));
-          langs.addAll(readLanguages((MemorySegment) listVoices.invokeExact(MemorySegment.NULL)));
-          return null;
-        });
+    onEngineThread(() -> {
+      rate[0] =
+          (int)
+              initialize.invokeExact(
+                  AUDIO_OUTPUT_SYNCHRONOUS, BUFFER_MS, MemorySegment.NULL, INITIALIZE_DONT_EXIT);
+      if (rate[0] <= 0) {
+        throw new EngineException(
+            "espeak_Initialize failed ("
+                + rate[0]
+                + "); check that espeak-ng-data is installed: apt-get install -y espeak-ng-data");
+      }
+      setCallback.invokeExact(callbackStub(this));
+      langs.addAll(readLanguages((MemorySegment) listVoices.invokeExact(MemorySegment.NULL)));
+      return null;
+    });
     this.sampleRateHz = rate[0];
     this.languages = List.copyOf(langs);
   }
@@ -132,65 +132,63 @@ final class Espeak {
 
   /** Speaks {@code text} with a voice chosen by language code, delivering PCM to {@code sink}. */
   void synthesize(String text, String language, int rateWpm, PcmSink sink) {
-    onEngineThread(
-        () -> {
-          selectVoice(language);
-          int unusedRate = (int) setParameter.invokeExact(PARAM_RATE, rateWpm, 0);
-          try (Arena arena = Arena.ofConfined()) {
-            MemorySegment utf8 = arena.allocateFrom(text);
-            currentSink = sink;
-            callbackFailure = null;
-            int err =
-                (int)
-                    synth.invokeExact(
-                        utf8,
-                        utf8.byteSize(),
-                        0,
-                        POS_CHARACTER,
-                        0,
-                        CHARS_UTF8,
-                        MemorySegment.NULL,
-                        MemorySegment.NULL);
-            if (callbackFailure != null) {
-              throw new EngineException("espeak audio callback failed", callbackFailure);
-            }
-            if (err != 0) {
-              throw new EngineException("espeak_Synth returned error " + err);
-            }
-          } finally {
-            currentSink = null;
-          }
-          return null;
-        });
+    onEngineThread(() -> {
+      selectVoice(language);
+      int unusedRate = (int) setParameter.invokeExact(PARAM_RATE, rateWpm, 0);
+      try (Arena arena = Arena.ofConfined()) {
+        MemorySegment utf8 = arena.allocateFrom(text);
+        currentSink = sink;
+        callbackFailure = null;
+        int err =
+            (int)
+                synth.invokeExact(
+                    utf8,
+                    utf8.byteSize(),
+                    0,
+                    POS_CHARACTER,
+                    0,
+                    CHARS_UTF8,
+                    MemorySegment.NULL,
+                    MemorySegment.NULL);
+        if (callbackFailure != null) {
+          throw new EngineException("espeak audio callback failed", callbackFailure);
+        }
+        if (err != 0) {
+          throw new EngineException("espeak_Synth returned error " + err);
+        }
+      } finally {
+        currentSink = null;
+      }
+      return null;
+    });
   }
 
   /** Phonemizes {@code text} to IPA, clause by clause, joined with spaces. */
   String toIpa(String text, String language) {
-    return onEngineThread(
-        () -> {
-          selectVoice(language);
-          try (Arena arena = Arena.ofConfined()) {
-            MemorySegment utf8 = arena.allocateFrom(text);
-            MemorySegment cursor = arena.allocate(ADDRESS);
-            cursor.set(ADDRESS, 0, utf8);
-            StringBuilder ipa = new StringBuilder();
-            while (!cursor.get(ADDRESS, 0).equals(MemorySegment.NULL)) {
-              MemorySegment clause =
-                  (MemorySegment) textToPhonemes.invokeExact(cursor, CHARS_UTF8, PHONEMES_IPA);
-              if (clause.equals(MemorySegment.NULL)) {
-                break;
-              }
-              String part = clause.reinterpret(Integer.MAX_VALUE).getString(0).strip();
-              if (!part.isEmpty()) {
-                if (!ipa.isEmpty()) {
-                  ipa.append(' ');
-                }
-                ipa.append(part);
-              }
-            }
-            return ipa.toString();
+    return onEngineThread(() -> {
+      selectVoice(language);
+      try (Arena arena = Arena.ofConfined()) {
+        MemorySegment utf8 = arena.allocateFrom(text);
+        MemorySegment cursor = arena.allocate(ADDRESS);
+        cursor.set(ADDRESS, 0, utf8);
+        StringBuilder ipa = new StringBuilder();
+        while (!cursor.get(ADDRESS, 0).equals(MemorySegment.NULL)) {
+          MemorySegment clause =
+              (MemorySegment) textToPhonemes.invokeExact(cursor, CHARS_UTF8, PHONEMES_IPA);
+          if (clause.equals(MemorySegment.NULL)) {
+            break;
           }
-        });
+          String part = clause.reinterpret(Integer.MAX_VALUE).getString(0).strip();
+          if (!part.isEmpty()) {
+            if (!ipa.isEmpty()) {
+              ipa.append(' ');
+            }
+            ipa.append(part);
+          }
+        }
+        return ipa.toString();
+      }
+    });
   }
 
   private void selectVoice(String language) throws Throwable {
@@ -233,7 +231,8 @@ final class Espeak {
             .findVirtual(
                 Espeak.class,
                 "onAudio",
-                MethodType.methodType(int.class, MemorySegment.class, int.class, MemorySegment.class))
+                MethodType.methodType(
+                    int.class, MemorySegment.class, int.class, MemorySegment.class))
             .bindTo(owner);
     return NativeLibraries.LINKER.upcallStub(
         target, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS), Arena.global());

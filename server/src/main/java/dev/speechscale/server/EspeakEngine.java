@@ -3,8 +3,8 @@ package dev.speechscale.server;
 import java.util.List;
 
 /**
- * The espeak engine: espeak-ng's formant synthesizer at 22,050 Hz. Voices are espeak language
- * codes ({@code en-us} by default). Speed scales espeak's rate of 175 words per minute, clamped to
+ * The espeak engine: espeak-ng's formant synthesizer at 22,050 Hz. Voices are espeak language codes
+ * ({@code en-us} by default). Speed scales espeak's rate of 175 words per minute, clamped to
  * espeak's 80–450 range. Not reentrant: {@link #maxConcurrency()} is 1.
  */
 final class EspeakEngine implements SpeechEngine {

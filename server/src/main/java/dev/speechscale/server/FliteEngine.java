@@ -22,9 +22,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Flite 2.2 through FFM: the Debian {@code libflite1} libraries, voice {@code cmu_us_slt}.
  *
  * <p>One voice is registered per process and shared by every call (Flite's voice data is read-only
- * during synthesis; per-request state lives in the utterance). Audio streams through Flite's
- * {@code streaming_info} callback, set on each utterance's own features, so chunks reach the sink
- * while the rest of the utterance is still being vocoded. One upcall stub serves every call; the
+ * during synthesis; per-request state lives in the utterance). Audio streams through Flite's {@code
+ * streaming_info} callback, set on each utterance's own features, so chunks reach the sink while
+ * the rest of the utterance is still being vocoded. One upcall stub serves every call; the
  * utterance's {@code userdata} carries a call id that selects the sink.
  */
 final class FliteEngine implements SpeechEngine {
@@ -32,6 +32,7 @@ final class FliteEngine implements SpeechEngine {
   static final String VOICE = "slt";
   private static final int CONT = 0;
   private static final int STOP = -1;
+
   /** Samples Flite accumulates before calling back: 1024 at 16 kHz is 64 ms of audio. */
   private static final int MIN_BUFFER_SAMPLES = 1024;
 
@@ -69,7 +70,10 @@ final class FliteEngine implements SpeechEngine {
     SymbolLookup flite = NativeLibraries.load("libflite.so.1", "libflite1");
     SymbolLookup slt = NativeLibraries.load("libflite_cmu_us_slt.so.1", "libflite1");
     try {
-      int unused = (int) NativeLibraries.function(flite, "flite_init", FunctionDescriptor.of(JAVA_INT)).invokeExact();
+      int unused =
+          (int)
+              NativeLibraries.function(flite, "flite_init", FunctionDescriptor.of(JAVA_INT))
+                  .invokeExact();
       voice =
           (MemorySegment)
               NativeLibraries.function(
@@ -169,7 +173,8 @@ final class FliteEngine implements SpeechEngine {
   @Override
   public void synthesize(String text, String voiceName, double speed, PcmSink sink) {
     if (!VOICE.equals(voiceName)) {
-      throw new EngineException("flite has only the voice '" + VOICE + "', not '" + voiceName + "'");
+      throw new EngineException(
+          "flite has only the voice '" + VOICE + "', not '" + voiceName + "'");
     }
     Call call = new Call(sink);
     run(text, speed, call);

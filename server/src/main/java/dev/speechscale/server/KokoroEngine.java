@@ -21,12 +21,13 @@ import java.util.Map;
  * the ONNX model with inputs {@code input_ids} int64[1,T], {@code style} float32[1,256], {@code
  * speed} float32[1] and output {@code waveform} float32[N] at 24 kHz.
  *
- * <p>Inputs longer than the model's 512-token context are cut at word boundaries and run one
- * after another; each run's audio is handed to the sink in 100 ms chunks, so cancellation takes
- * effect within a chunk of audio and at the latest after the current model run.
+ * <p>Inputs longer than the model's 512-token context are cut at word boundaries and run one after
+ * another; each run's audio is handed to the sink in 100 ms chunks, so cancellation takes effect
+ * within a chunk of audio and at the latest after the current model run.
  */
 final class KokoroEngine implements SpeechEngine {
   static final int SAMPLE_RATE_HZ = 24_000;
+
   /** Tokens per run, leaving room for the two pad tokens of a 512-token context. */
   static final int MAX_TOKENS = 510;
 
@@ -74,9 +75,7 @@ final class KokoroEngine implements SpeechEngine {
   private static void expect(
       Path model, Map<String, NodeInfo> nodes, String name, OnnxJavaType type) {
     NodeInfo node = nodes.get(name);
-    if (node == null
-        || !(node.getInfo() instanceof TensorInfo info)
-        || info.type != type) {
+    if (node == null || !(node.getInfo() instanceof TensorInfo info) || info.type != type) {
       throw new EngineException(
           "model "
               + model
@@ -161,9 +160,11 @@ final class KokoroEngine implements SpeechEngine {
             OnnxTensor.createTensor(
                 env, FloatBuffer.wrap(style), new long[] {1, KokoroVoices.STYLE_DIM});
         OnnxTensor speedTensor =
-            OnnxTensor.createTensor(env, FloatBuffer.wrap(new float[] {(float) speed}), new long[] {1});
+            OnnxTensor.createTensor(
+                env, FloatBuffer.wrap(new float[] {(float) speed}), new long[] {1});
         OrtSession.Result result =
-            session.run(Map.of("input_ids", inputIds, "style", styleTensor, "speed", speedTensor))) {
+            session.run(
+                Map.of("input_ids", inputIds, "style", styleTensor, "speed", speedTensor))) {
       OnnxValue value =
           result
               .get("waveform")

@@ -10,9 +10,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Kokoro's IPA-symbol → token-id table, read from the {@code vocab} object of the model
- * directory's {@code config.json} (as published with the weights). Symbols missing from the table
- * are dropped, as Kokoro's own tokenizer does.
+ * Kokoro's IPA-symbol → token-id table, read from the {@code vocab} object of the model directory's
+ * {@code config.json} (as published with the weights). Symbols missing from the table are dropped,
+ * as Kokoro's own tokenizer does.
  */
 final class KokoroVocab {
   /** Token 0 pads both ends of every input. */

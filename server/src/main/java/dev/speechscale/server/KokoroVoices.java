@@ -47,9 +47,13 @@ final class KokoroVoices {
     for (Path path : paths) {
       if (Files.isDirectory(path)) {
         try (Stream<Path> listing = Files.list(path)) {
-          listing.filter(p -> p.getFileName().toString().endsWith(".bin")).sorted().forEach(files::add);
+          listing
+              .filter(p -> p.getFileName().toString().endsWith(".bin"))
+              .sorted()
+              .forEach(files::add);
         } catch (IOException e) {
-          throw new EngineException("cannot list voice directory " + path + ": " + e.getMessage(), e);
+          throw new EngineException(
+              "cannot list voice directory " + path + ": " + e.getMessage(), e);
         }
       } else if (path.getFileName().toString().endsWith(".bin")) {
         files.add(path);

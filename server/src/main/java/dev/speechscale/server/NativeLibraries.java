@@ -20,16 +20,15 @@ final class NativeLibraries {
    */
   static SymbolLookup load(String soname, String debianPackage) {
     return tryLoad(soname)
-        .orElseThrow(
-            () ->
-                new EngineException(
-                    "cannot load "
-                        + soname
-                        + " (from the Debian package "
-                        + debianPackage
-                        + "); install it: apt-get install -y "
-                        + debianPackage
-                        + " (bin/speech-server does this when run as root)"));
+        .orElseThrow(() ->
+            new EngineException(
+                "cannot load "
+                    + soname
+                    + " (from the Debian package "
+                    + debianPackage
+                    + "); install it: apt-get install -y "
+                    + debianPackage
+                    + " (bin/speech-server does this when run as root)"));
   }
 
   static Optional<SymbolLookup> tryLoad(String soname) {
