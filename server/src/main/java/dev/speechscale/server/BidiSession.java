@@ -34,7 +34,7 @@ import tools.jackson.databind.JsonNode;
  * until its last frame is sent. Messages of one session are handled in order by one virtual thread;
  * a session that disconnects cancels its current synthesis at the next chunk.
  */
-final class BidiSession implements Session.Listener.AutoDemanding {
+public final class BidiSession implements Session.Listener.AutoDemanding {
   static final String TRANSPORT = "websocket";
   private static final int PENDING_MESSAGES = 16;
   private static final long SEND_TIMEOUT_S = 30;
@@ -183,7 +183,10 @@ final class BidiSession implements Session.Listener.AutoDemanding {
       }
       case Turn.Started started -> {}
     }
-    if (!send(Map.of("type", "synthesis_start", "request_id", request.requestId()))) {
+    Map<String, Object> start = new LinkedHashMap<>();
+    start.put("type", "synthesis_start");
+    start.put("request_id", request.requestId());
+    if (!send(start)) {
       return false;
     }
     ChunkBuffer buffer = runtime.newBuffer();

@@ -109,6 +109,10 @@ final class SpeechRuntime implements AutoCloseable {
 
   /** One discarded synthesis so the first real request does not pay for cold caches. */
   void warmup() {
+    // the request path too: parsing the first request must not pay for class loading
+    parser.parse(
+        ("{\"text\":\"" + config.warmupText().replace("\"", "") + "\",\"speed\":1.0}")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8));
     try {
       long[] samples = {0};
       engine.synthesize(

@@ -12,7 +12,10 @@ class AudioUnitsTest {
   void streamingHeader_hasPlaceholderSizesAndPcmFormat() {
     ByteBuffer h = ByteBuffer.wrap(WavHeader.streaming(16_000)).order(ByteOrder.LITTLE_ENDIAN);
     assertThat(h.capacity()).isEqualTo(44);
-    assertThat(new String(WavHeader.streaming(16_000), 0, 4, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("RIFF");
+    assertThat(
+            new String(
+                WavHeader.streaming(16_000), 0, 4, java.nio.charset.StandardCharsets.US_ASCII))
+        .isEqualTo("RIFF");
     assertThat(h.getInt(4)).isEqualTo(0xFFFFFFFF);
     assertThat(h.getShort(20)).isEqualTo((short) 1);
     assertThat(h.getShort(22)).isEqualTo((short) 1);
@@ -34,7 +37,9 @@ class AudioUnitsTest {
     float[] in = {2.5f, -3f, 1f, -1f, 0.5f, Float.NaN};
     short[] out = new short[in.length];
     Pcm.toInt16(in, 0, out, 0, in.length);
-    assertThat(out).containsExactly((short) 32767, (short) -32768, (short) 32767, (short) -32767, (short) 16384, (short) 0);
+    assertThat(out)
+        .containsExactly(
+            (short) 32767, (short) -32768, (short) 32767, (short) -32767, (short) 16384, (short) 0);
   }
 
   @Test
@@ -112,7 +117,8 @@ class AudioUnitsTest {
     short[] four = new short[4];
     assertThat(buffer.offer(four, 0, 4)).isTrue();
     assertThat(buffer.offer(four, 0, 2)).isFalse();
-    assertThat(buffer.take(java.time.Duration.ofSeconds(1))).isInstanceOf(ChunkBuffer.Item.Chunk.class);
+    assertThat(buffer.take(java.time.Duration.ofSeconds(1)))
+        .isInstanceOf(ChunkBuffer.Item.Chunk.class);
     assertThat(buffer.offer(four, 0, 4)).isTrue();
   }
 
@@ -128,12 +134,15 @@ class AudioUnitsTest {
 
   @Test
   void chunkBuffer_empty_takeTimesOutAsIdle() throws Exception {
-    assertThat(new ChunkBuffer(100).take(java.time.Duration.ofMillis(1))).isInstanceOf(ChunkBuffer.Item.Idle.class);
+    assertThat(new ChunkBuffer(100).take(java.time.Duration.ofMillis(1)))
+        .isInstanceOf(ChunkBuffer.Item.Idle.class);
   }
 
   @Test
   void mp3_encodeAndFlush_producesMpegFrames() {
-    assertThat(Mp3Encoder.LAME).as("libmp3lame0 must be installed (bin/test installs it)").isPresent();
+    assertThat(Mp3Encoder.LAME)
+        .as("libmp3lame0 must be installed (bin/test installs it)")
+        .isPresent();
     try (Mp3Encoder mp3 = new Mp3Encoder(16_000)) {
       var out = new java.io.ByteArrayOutputStream();
       short[] t = tone(440, 16_000, 16_000);

@@ -46,7 +46,9 @@ class EngineContractTest {
 
   Stream<org.junit.jupiter.params.provider.Arguments> engines() {
     return engines.stream()
-        .map(e -> org.junit.jupiter.params.provider.Arguments.of(org.junit.jupiter.api.Named.of(e.name(), e)));
+        .map(e ->
+            org.junit.jupiter.params.provider.Arguments.of(
+                org.junit.jupiter.api.Named.of(e.name(), e)));
   }
 
   private static short[] synthesize(SpeechEngine engine, String text, double speed) {
@@ -61,7 +63,10 @@ class EngineContractTest {
         });
     byte[] b = out.toByteArray();
     short[] samples = new short[b.length / 2];
-    java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN).asShortBuffer().get(samples);
+    java.nio.ByteBuffer.wrap(b)
+        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+        .asShortBuffer()
+        .get(samples);
     return samples;
   }
 
@@ -87,14 +92,17 @@ class EngineContractTest {
   void synthesize_sentence_producesNonSilentAudioOfPlausibleLength(SpeechEngine engine) {
     short[] audio = synthesize(engine, SHORT, 1.0);
     double seconds = audio.length / (double) engine.sampleRateHz();
-    assertThat(seconds).as("seconds of audio for %d characters", SHORT.length()).isBetween(0.3, 10.0);
+    assertThat(seconds)
+        .as("seconds of audio for %d characters", SHORT.length())
+        .isBetween(0.3, 10.0);
     assertThat(rms(audio)).as("RMS amplitude (int16)").isGreaterThan(300);
   }
 
   @ParameterizedTest(name = "{0}", autoCloseArguments = false)
   @MethodSource("engines")
   void synthesize_threeTimesTheText_producesAboutThreeTimesTheAudio(SpeechEngine engine) {
-    double ratio = synthesize(engine, LONG, 1.0).length / (double) synthesize(engine, SHORT, 1.0).length;
+    double ratio =
+        synthesize(engine, LONG, 1.0).length / (double) synthesize(engine, SHORT, 1.0).length;
     assertThat(ratio).isBetween(2.2, 3.8);
   }
 
@@ -110,13 +118,15 @@ class EngineContractTest {
   @MethodSource("engines")
   void synthesize_sinkReturnsFalse_stopsAtThatChunkBoundary(SpeechEngine engine) {
     AtomicInteger calls = new AtomicInteger();
-    engine.synthesize(LONG + " " + LONG, engine.defaultVoice(), 1.0, (s, o, l) -> calls.incrementAndGet() < 2);
+    engine.synthesize(
+        LONG + " " + LONG, engine.defaultVoice(), 1.0, (s, o, l) -> calls.incrementAndGet() < 2);
     assertThat(calls.get()).isEqualTo(2);
   }
 
   @ParameterizedTest(name = "{0}", autoCloseArguments = false)
   @MethodSource("engines")
-  void synthesize_concurrentCallsUpToMaxConcurrency_allSucceed(SpeechEngine engine) throws Exception {
+  void synthesize_concurrentCallsUpToMaxConcurrency_allSucceed(SpeechEngine engine)
+      throws Exception {
     int n = Math.max(2, engine.maxConcurrency());
     try (var pool = java.util.concurrent.Executors.newFixedThreadPool(n)) {
       List<java.util.concurrent.Future<Integer>> results =

@@ -14,9 +14,9 @@ import java.util.List;
  * float32[N]), a {@code config.json} with a small IPA {@code vocab}, and voice files in the
  * kokoro-js layout.
  *
- * <p>The graph makes real, checkable audio: each token becomes {@code ceil(240 / speed)} samples
- * of a tone whose pitch depends on the token id, with an amplitude set by the style vector's mean,
- * so output length is proportional to the token count and inversely to speed.
+ * <p>The graph makes real, checkable audio: each token becomes {@code ceil(240 / speed)} samples of
+ * a tone whose pitch depends on the token id, with an amplitude set by the style vector's mean, so
+ * output length is proportional to the token count and inversely to speed.
  */
 final class KokoroStandIn {
   static final int SAMPLES_PER_TOKEN = 240;
@@ -38,7 +38,8 @@ final class KokoroStandIn {
 
   /** The vocab: every IPA symbol espeak-ng emits for English, plus space and stress marks. */
   static String configJson() {
-    String symbols = " ;:,.!?-\"()abcdefhijklmnopqrstuvwxyzɑɐɒæβɔɕçɖðʤəɚɛɜɝɞɟʄɡɠɢʛɦɧħɥʜɨɪʝɭɬɫɮʟɱɯɰŋɳɲɴøɵɸθœɶʘɹɺɾɻʀʁɽʂʃʈʧʉʊʋⱱʌɣɤʍχʎʏʑʐʒʔʡʕʢǀǁǂǃˈˌːˑʼʴʰʱʲʷˠˤ˞↓↑→↗↘ᵻ";
+    String symbols =
+        " ;:,.!?-\"()abcdefhijklmnopqrstuvwxyzɑɐɒæβɔɕçɖðʤəɚɛɜɝɞɟʄɡɠɢʛɦɧħɥʜɨɪʝɭɬɫɮʟɱɯɰŋɳɲɴøɵɸθœɶʘɹɺɾɻʀʁɽʂʃʈʧʉʊʋⱱʌɣɤʍχʎʏʑʐʒʔʡʕʢǀǁǂǃˈˌːˑʼʴʰʱʲʷˠˤ˞↓↑→↗↘ᵻ";
     StringBuilder vocab = new StringBuilder("{\"model\":\"stand-in\",\"vocab\":{");
     int id = 1;
     int[] cps = symbols.codePoints().toArray();
@@ -66,19 +67,36 @@ final class KokoroStandIn {
   /** The ONNX model bytes; {@code kokoroNames=false} renames the output (a wrong signature). */
   static byte[] model(boolean kokoroNames) {
     List<OnnxWriter> nodes = new ArrayList<>();
-    nodes.add(OnnxWriter.node("Cast", new String[] {"input_ids"}, "ids_f", OnnxWriter.intAttribute("to", OnnxWriter.FLOAT)));
+    nodes.add(
+        OnnxWriter.node(
+            "Cast",
+            new String[] {"input_ids"},
+            "ids_f",
+            OnnxWriter.intAttribute("to", OnnxWriter.FLOAT)));
     nodes.add(OnnxWriter.node("Reshape", new String[] {"ids_f", "col_shape"}, "ids_col"));
     nodes.add(OnnxWriter.node("Div", new String[] {"per_token", "speed"}, "reps_f"));
     nodes.add(OnnxWriter.node("Ceil", new String[] {"reps_f"}, "reps_c"));
-    nodes.add(OnnxWriter.node("Cast", new String[] {"reps_c"}, "reps_i", OnnxWriter.intAttribute("to", OnnxWriter.INT64)));
-    nodes.add(OnnxWriter.node("Concat", new String[] {"one", "reps_i"}, "repeats", OnnxWriter.intAttribute("axis", 0)));
+    nodes.add(
+        OnnxWriter.node(
+            "Cast",
+            new String[] {"reps_c"},
+            "reps_i",
+            OnnxWriter.intAttribute("to", OnnxWriter.INT64)));
+    nodes.add(
+        OnnxWriter.node(
+            "Concat",
+            new String[] {"one", "reps_i"},
+            "repeats",
+            OnnxWriter.intAttribute("axis", 0)));
     nodes.add(OnnxWriter.node("Tile", new String[] {"ids_col", "repeats"}, "tiled"));
     nodes.add(OnnxWriter.node("Reshape", new String[] {"tiled", "flat_shape"}, "flat"));
     nodes.add(OnnxWriter.node("Mul", new String[] {"flat", "pitch_step"}, "pitch"));
     nodes.add(OnnxWriter.node("Add", new String[] {"pitch", "base_pitch"}, "freq"));
     nodes.add(OnnxWriter.node("CumSum", new String[] {"freq", "axis0"}, "phase"));
     nodes.add(OnnxWriter.node("Sin", new String[] {"phase"}, "tone"));
-    nodes.add(OnnxWriter.node("ReduceMean", new String[] {"style"}, "level", OnnxWriter.intAttribute("keepdims", 0)));
+    nodes.add(
+        OnnxWriter.node(
+            "ReduceMean", new String[] {"style"}, "level", OnnxWriter.intAttribute("keepdims", 0)));
     nodes.add(OnnxWriter.node("Mul", new String[] {"level", "gain"}, "amp"));
     String out = kokoroNames ? "waveform" : "audio";
     nodes.add(OnnxWriter.node("Mul", new String[] {"tone", "amp"}, out));

@@ -3,9 +3,9 @@ package dev.speechscale.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class RequestParserTest {
   private final ScriptedEngine engine = new ScriptedEngine(1, 1);

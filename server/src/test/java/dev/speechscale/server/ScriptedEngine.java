@@ -7,10 +7,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A test engine the test drives: each call emits one chunk at once, then one more chunk per
- * permit the test releases ({@link #allow}), up to {@code chunksPerCall}; it honours cancellation
- * at every chunk boundary. Lets gate and streaming tests hold requests in known states without
- * sleeping.
+ * A test engine the test drives: each call emits one chunk at once, then one more chunk per permit
+ * the test releases ({@link #allow}), up to {@code chunksPerCall}; it honours cancellation at every
+ * chunk boundary. Lets gate and streaming tests hold requests in known states without sleeping.
  */
 final class ScriptedEngine implements SpeechEngine {
   static final int RATE = 16_000;

@@ -23,7 +23,10 @@ final class Sox {
     String rate = run(List.of("sox", "--i", "-r", file.toString())).strip();
     // `stat` decodes every sample; a streaming header makes sox warn about the size, not fail
     String stat = run(List.of("sox", file.toString(), "-n", "stat"));
-    return new Info(Integer.parseInt(rate), value(stat, "Length (seconds):"), value(stat, "RMS     amplitude:"));
+    return new Info(
+        Integer.parseInt(rate),
+        value(stat, "Length (seconds):"),
+        value(stat, "RMS     amplitude:"));
   }
 
   private static double value(String stat, String label) {

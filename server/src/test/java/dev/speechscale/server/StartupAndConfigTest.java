@@ -32,7 +32,10 @@ class StartupAndConfigTest {
     var out = new ByteArrayOutputStream();
     Clock clock = Clock.fixed(Instant.parse("2026-01-02T03:04:05Z"), ZoneOffset.UTC);
     StageMarkers markers =
-        new StageMarkers(clock, Instant.parse("2026-01-02T03:04:04.5Z"), new PrintStream(out, true, StandardCharsets.UTF_8));
+        new StageMarkers(
+            clock,
+            Instant.parse("2026-01-02T03:04:04.5Z"),
+            new PrintStream(out, true, StandardCharsets.UTF_8));
     for (String s : List.of("framework_init", "weights_ready", "warmup_done", "ready")) {
       markers.mark(s);
     }
@@ -66,7 +69,14 @@ class StartupAndConfigTest {
   void parse_flagsAndEnv_flagsWin() {
     ServerConfig c =
         ServerConfig.parse(
-            List.of("--max-queue-depth", "7", "--port=0", "--engine", "espeak", "--segmentation", "sentence"),
+            List.of(
+                "--max-queue-depth",
+                "7",
+                "--port=0",
+                "--engine",
+                "espeak",
+                "--segmentation",
+                "sentence"),
             Map.of("MAX_QUEUE_DEPTH", "50"));
     assertThat(c.maxQueueDepth()).isEqualTo(7);
     assertThat(c.port()).isZero();
@@ -101,34 +111,45 @@ class StartupAndConfigTest {
             new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8));
     assertThat(code).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8)).contains("--port (nope) must be a whole number");
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("--port (nope) must be a whole number");
   }
 
   @Test
   void run_help_printsUsageAndExits0() {
     var out = new ByteArrayOutputStream();
-    int code = Main.run(new String[] {"--help"}, Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+    int code =
+        Main.run(
+            new String[] {"--help"},
+            Map.of(),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            System.err);
     assertThat(code).isZero();
-    assertThat(out.toString(StandardCharsets.UTF_8)).contains("--max-queue-depth").contains("CONTAINER_START_EPOCH");
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .contains("--max-queue-depth")
+        .contains("CONTAINER_START_EPOCH");
   }
 
   @Test
   void kokoro_voiceFileOfWrongSize_isRefusedWithSizeAndFix(@TempDir Path dir) throws Exception {
     var files = KokoroStandIn.write(dir);
     Files.write(files.voices().resolve("af_short.bin"), new byte[1024]);
-    assertThatThrownBy(
-            () -> new KokoroEngine(files.model(), files.config(), List.of(files.voices()), Phonemizer.espeak()))
+    assertThatThrownBy(() ->
+            new KokoroEngine(
+                files.model(), files.config(), List.of(files.voices()), Phonemizer.espeak()))
         .isInstanceOf(EngineException.class)
         .hasMessageContaining("af_short.bin has 1024 bytes")
         .hasMessageContaining("510x256 float32");
   }
 
   @Test
-  void kokoro_modelWithoutWaveformOutput_isRefusedNamingTheTensor(@TempDir Path dir) throws Exception {
+  void kokoro_modelWithoutWaveformOutput_isRefusedNamingTheTensor(@TempDir Path dir)
+      throws Exception {
     var files = KokoroStandIn.write(dir);
     Files.write(files.model(), KokoroStandIn.model(false));
-    assertThatThrownBy(
-            () -> new KokoroEngine(files.model(), files.config(), List.of(files.voices()), Phonemizer.espeak()))
+    assertThatThrownBy(() ->
+            new KokoroEngine(
+                files.model(), files.config(), List.of(files.voices()), Phonemizer.espeak()))
         .isInstanceOf(EngineException.class)
         .hasMessageContaining("'waveform'")
         .hasMessageContaining("not Kokoro-shaped");
@@ -138,23 +159,29 @@ class StartupAndConfigTest {
   void kokoro_configWithoutVocab_isRefused(@TempDir Path dir) throws Exception {
     var files = KokoroStandIn.write(dir);
     Files.writeString(files.config(), "{\"model\":\"x\"}");
-    assertThatThrownBy(
-            () -> new KokoroEngine(files.model(), files.config(), List.of(files.voices()), Phonemizer.espeak()))
+    assertThatThrownBy(() ->
+            new KokoroEngine(
+                files.model(), files.config(), List.of(files.voices()), Phonemizer.espeak()))
         .hasMessageContaining("no non-empty \"vocab\"");
   }
 
   @Test
-  void kokoro_textLongerThanContext_isRunInSeveralPiecesWithAllAudio(@TempDir Path dir) throws Exception {
+  void kokoro_textLongerThanContext_isRunInSeveralPiecesWithAllAudio(@TempDir Path dir)
+      throws Exception {
     var files = KokoroStandIn.write(dir);
     // a phonemizer that returns a fixed, long IPA string: 700 tokens incl. spaces
     String ipa = "ab ".repeat(233) + "a";
     try (KokoroEngine engine =
         new KokoroEngine(files.model(), files.config(), List.of(files.voices()), (t, l) -> ipa)) {
       long[] samples = {0};
-      engine.synthesize("ignored", "af_heart", 1.0, (s, o, n) -> {
-        samples[0] += n;
-        return true;
-      });
+      engine.synthesize(
+          "ignored",
+          "af_heart",
+          1.0,
+          (s, o, n) -> {
+            samples[0] += n;
+            return true;
+          });
       int tokens = ipa.length();
       // two model runs, each padded with two tokens
       assertThat(samples[0]).isEqualTo((long) (tokens + 4) * KokoroStandIn.SAMPLES_PER_TOKEN);
@@ -173,12 +200,16 @@ class StartupAndConfigTest {
 
   private static int peak(KokoroEngine engine, String voice) {
     int[] peak = {0};
-    engine.synthesize("x", voice, 1.0, (s, o, n) -> {
-      for (int i = o; i < o + n; i++) {
-        peak[0] = Math.max(peak[0], Math.abs(s[i]));
-      }
-      return true;
-    });
+    engine.synthesize(
+        "x",
+        voice,
+        1.0,
+        (s, o, n) -> {
+          for (int i = o; i < o + n; i++) {
+            peak[0] = Math.max(peak[0], Math.abs(s[i]));
+          }
+          return true;
+        });
     return peak[0];
   }
 }

@@ -19,13 +19,20 @@ final class TestServer implements AutoCloseable {
   final SpeechServer server;
   final SpeechRuntime runtime;
   final URI base;
-  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(10))
+          .build();
   private final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
 
   private TestServer(ServerConfig config, SpeechEngine engine) throws Exception {
     server =
         new SpeechServer(
-            config, new PrintStream(stdout, true, StandardCharsets.UTF_8), Ticker.system(), Clock.systemUTC());
+            config,
+            new PrintStream(stdout, true, StandardCharsets.UTF_8),
+            Ticker.system(),
+            Clock.systemUTC());
     int port = server.start();
     runtime = server.attach(engine);
     server.markReady();
@@ -70,7 +77,7 @@ final class TestServer implements AutoCloseable {
 
   @Override
   public void close() {
-    http.close();
+    http.shutdownNow();
     server.shutdown(Duration.ofSeconds(10));
   }
 }
