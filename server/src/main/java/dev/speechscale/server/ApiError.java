@@ -40,6 +40,11 @@ record ApiError(int status, String reason, Map<String, Object> body) {
     return new ApiError(503, "queue_saturated", body);
   }
 
+  /** The same body with another status and metric reason. */
+  ApiError withStatus(int newStatus, String newReason) {
+    return new ApiError(newStatus, newReason, body);
+  }
+
   String error() {
     return String.valueOf(body.get("error"));
   }

@@ -17,25 +17,42 @@ import org.eclipse.jetty.util.Callback;
 final class HttpIo {
   private HttpIo() {}
 
-  /** The body bytes, or empty when it exceeds {@code maxBytes} (the rest is left unread). */
-  static java.util.Optional<byte[]> readBody(Request request, int maxBytes) throws IOException {
-    long declared = request.getLength();
-    if (declared > maxBytes) {
-      return java.util.Optional.empty();
+  /**
+   * A request body: {@code bytes} when within the bound, else null; {@code drained} tells whether
+   * an oversized body was read to its end (so the connection can stay open and the client, still
+   * sending, is sure to see the 413 instead of a reset).
+   */
+  record Body(byte[] bytes, boolean drained) {
+    boolean tooLarge() {
+      return bytes == null;
     }
-    ByteArrayOutputStream body =
-        new ByteArrayOutputStream((int) Math.max(0, Math.min(declared, maxBytes)));
+  }
+
+  /**
+   * Reads the body up to {@code maxBytes}; an oversized one is read and discarded up to {@code
+   * drainBytes} more, then left.
+   */
+  static Body readBody(Request request, int maxBytes, long drainBytes) throws IOException {
+    long declared = request.getLength();
+    ByteArrayOutputStream body = new ByteArrayOutputStream((int) Math.clamp(declared, 0, maxBytes));
+    long total = 0;
     try (InputStream in = Content.Source.asInputStream(request)) {
+      if (declared > maxBytes + drainBytes) {
+        return new Body(null, false);
+      }
       byte[] buffer = new byte[8192];
       int n;
       while ((n = in.read(buffer)) >= 0) {
-        if (body.size() + n > maxBytes) {
-          return java.util.Optional.empty();
+        total += n;
+        if (total > maxBytes + drainBytes) {
+          return new Body(null, false);
         }
-        body.write(buffer, 0, n);
+        if (total <= maxBytes) {
+          body.write(buffer, 0, n);
+        }
       }
     }
-    return java.util.Optional.of(body.toByteArray());
+    return total > maxBytes ? new Body(null, true) : new Body(body.toByteArray(), true);
   }
 
   /** Writes bytes and waits until Jetty accepted them; throws when the client is gone. */
@@ -59,6 +76,17 @@ final class HttpIo {
     byte[] bytes =
         (RequestParser.JSON.writeValueAsString(body) + "\n").getBytes(StandardCharsets.UTF_8);
     response.write(true, ByteBuffer.wrap(bytes), callback);
+  }
+
+  /** JSON objects list {@code error} first, so every error body reads {"error": ...}. */
+  private static Object errorFirst(Object body) {
+    if (!(body instanceof Map<?, ?> map) || !map.containsKey("error")) {
+      return body;
+    }
+    Map<Object, Object> ordered = new java.util.LinkedHashMap<>();
+    ordered.put("error", map.get("error"));
+    map.forEach(ordered::putIfAbsent);
+    return ordered;
   }
 
   static void text(

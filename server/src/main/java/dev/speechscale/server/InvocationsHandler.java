@@ -32,6 +32,9 @@ final class InvocationsHandler {
   /** How long a cancelled job may take to reach its next chunk boundary. */
   static final Duration CANCEL_WAIT = Duration.ofSeconds(30);
 
+  /** An oversized body up to this many times the bound is read and discarded before the 413. */
+  static final long DRAIN_FACTOR = 16;
+
   private final SpeechRuntime runtime;
 
   InvocationsHandler(SpeechRuntime runtime) {
@@ -60,25 +63,25 @@ final class InvocationsHandler {
       Request request, Response response, Callback callback, Permit permit, long arrivalNanos) {
     byte[] body;
     try {
-      var read = HttpIo.readBody(request, runtime.config.maxBodyBytes());
-      if (read.isEmpty()) {
-        response.getHeaders().put(HttpHeader.CONNECTION, "close");
+      HttpIo.Body read =
+          HttpIo.readBody(
+              request, runtime.config.maxBodyBytes(), DRAIN_FACTOR * runtime.config.maxBodyBytes());
+      if (read.tooLarge()) {
+        if (!read.drained()) {
+          response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        }
         reject(
             response,
             callback,
-            new ApiError(
-                413,
-                "body_too_large",
-                Map.of(
-                    "error",
+            ApiError.badField(
+                    "body",
                     "the request body is larger than "
                         + runtime.config.maxBodyBytes()
-                        + " bytes (--max-body-bytes); send at most --max-text-chars of text",
-                    "field",
-                    "body")));
+                        + " bytes (--max-body-bytes); send at most --max-text-chars of text")
+                .withStatus(413, "body_too_large"));
         return;
       }
-      body = read.get();
+      body = read.bytes();
     } catch (IOException | RuntimeException e) {
       // the client hung up (or broke the framing) mid-body: nobody is left to answer
       runtime.metrics.streamFailed(StreamFailure.CLIENT_DISCONNECTED);
