@@ -16,7 +16,7 @@ final class ServerMetrics {
 
   private final Map<String, LongAdder> rejected = new ConcurrentHashMap<>();
   private final Map<StreamFailure, LongAdder> streamFailures = new EnumMap<>(StreamFailure.class);
-  private final Map<String, LongAdder> responses = new ConcurrentHashMap<>();
+  private final Map<String, Map<Integer, LongAdder>> responses = new ConcurrentHashMap<>();
   private final LongAdder audioSamplesAtNative = new LongAdder();
   private final LongAdder completed = new LongAdder();
   final Histogram ttfab =
@@ -46,7 +46,10 @@ final class ServerMetrics {
   }
 
   void response(String transport, int status) {
-    responses.computeIfAbsent(transport + "|" + status, k -> new LongAdder()).increment();
+    responses
+        .computeIfAbsent(transport, t -> new ConcurrentHashMap<>())
+        .computeIfAbsent(status, k -> new LongAdder())
+        .increment();
   }
 
   void streamFailed(StreamFailure failure) {
@@ -64,9 +67,10 @@ final class ServerMetrics {
   }
 
   long responsesWithStatus(int status) {
-    return responses.entrySet().stream()
-        .filter(e -> e.getKey().endsWith("|" + status))
-        .mapToLong(e -> e.getValue().sum())
+    return responses.values().stream()
+        .map(byStatus -> byStatus.get(status))
+        .filter(java.util.Objects::nonNull)
+        .mapToLong(LongAdder::sum)
         .sum();
   }
 
@@ -122,19 +126,18 @@ final class ServerMetrics {
         .append(PREFIX)
         .append("responses_total Responses by transport and status.\n");
     out.append("# TYPE ").append(PREFIX).append("responses_total counter\n");
-    responses.entrySet().stream()
-        .sorted(Map.Entry.comparingByKey())
-        .forEach(e -> {
-          String[] parts = e.getKey().split("\\|", 2);
-          out.append(PREFIX)
-              .append("responses_total{transport=\"")
-              .append(parts[0])
-              .append("\",status=\"")
-              .append(parts[1])
-              .append("\"} ")
-              .append(e.getValue().sum())
-              .append('\n');
-        });
+    new java.util.TreeMap<>(responses)
+        .forEach((transport, byStatus) ->
+            new java.util.TreeMap<>(byStatus)
+                .forEach((status, count) ->
+                    out.append(PREFIX)
+                        .append("responses_total{transport=\"")
+                        .append(transport)
+                        .append("\",status=\"")
+                        .append(status)
+                        .append("\"} ")
+                        .append(count.sum())
+                        .append('\n')));
     out.append("# HELP ")
         .append(PREFIX)
         .append(

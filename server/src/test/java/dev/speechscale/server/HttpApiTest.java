@@ -58,7 +58,8 @@ class HttpApiTest {
     assertThat(b.getInt(4)).isEqualTo(36 + data);
     assertThat(b.getInt(40)).isEqualTo(data);
     double duration = Double.parseDouble(r.headers().firstValue("X-Audio-Duration").orElseThrow());
-    assertThat(duration).isCloseTo(data / 2 / 16_000.0, org.assertj.core.data.Offset.offset(0.001));
+    assertThat(duration)
+        .isCloseTo(data / 2.0 / 16_000.0, org.assertj.core.data.Offset.offset(0.001));
     assertThat(r.headers().firstValue("X-Inference-Time-Ms")).isPresent();
     assertThat(r.headers().firstValue("X-RTF")).isPresent();
     assertThat(r.headers().firstValue("X-Characters-Processed")).hasValue("12");

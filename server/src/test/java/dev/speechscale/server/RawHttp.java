@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 final class RawHttp {
   private RawHttp() {}
 
+  @SuppressWarnings("ArrayRecordComponent") // a test value, never compared or hashed
   record Reply(int status, byte[] body) {}
 
   static byte[] head(int contentLength) {
@@ -26,7 +27,7 @@ final class RawHttp {
 
   /** Sends a complete request with an arbitrary body and reads the whole reply. */
   static Reply post(int port, byte[] body) throws IOException {
-    try (Socket socket = new Socket("127.0.0.1", port)) {
+    try (Socket socket = new Socket(java.net.InetAddress.getLoopbackAddress(), port)) {
       socket.setSoTimeout(60_000);
       OutputStream out = socket.getOutputStream();
       out.write(head(body.length));
@@ -38,7 +39,7 @@ final class RawHttp {
 
   /** Declares {@code declared} bytes, sends only {@code sent}, then hangs up. */
   static void hangUpMidBody(int port, int declared, byte[] sent) throws IOException {
-    try (Socket socket = new Socket("127.0.0.1", port)) {
+    try (Socket socket = new Socket(java.net.InetAddress.getLoopbackAddress(), port)) {
       OutputStream out = socket.getOutputStream();
       out.write(head(declared));
       out.write(sent);
@@ -48,7 +49,7 @@ final class RawHttp {
 
   /** Sends a valid streaming request, reads until some audio arrived, then hangs up. */
   static int hangUpMidStream(int port, String json) throws IOException {
-    try (Socket socket = new Socket("127.0.0.1", port)) {
+    try (Socket socket = new Socket(java.net.InetAddress.getLoopbackAddress(), port)) {
       socket.setSoTimeout(60_000);
       byte[] body = json.getBytes(StandardCharsets.UTF_8);
       OutputStream out = socket.getOutputStream();
