@@ -318,7 +318,6 @@ class AdmissionGateTest {
                   if (r.nextInt(5) == 0) {
                     throw new IllegalStateException("simulated failure");
                   }
-                  Thread.yield();
                 }
               }
             }));

@@ -72,6 +72,7 @@ public final class Main {
     markers.mark(StageMarkers.WEIGHTS_READY);
     SpeechRuntime runtime = server.attach(engine);
     runtime.warmup();
+    server.warmHttpPath();
     markers.mark(StageMarkers.WARMUP_DONE);
     server.markReady();
     markers.mark(StageMarkers.READY);

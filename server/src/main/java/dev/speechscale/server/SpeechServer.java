@@ -48,6 +48,7 @@ public final class SpeechServer implements AutoCloseable {
   private final ServerConnector connector;
   private volatile SpeechRuntime runtime;
   private volatile boolean ready;
+  private volatile boolean warming;
 
   SpeechServer(ServerConfig config, PrintStream stdout, Ticker ticker, Clock wallClock) {
     this.config = config;
@@ -116,6 +117,50 @@ public final class SpeechServer implements AutoCloseable {
 
   void markReady() {
     ready = true;
+  }
+
+  /**
+   * Sends one streaming request to this server over loopback before {@code ready}, so the first
+   * real request does not pay for loading and compiling the HTTP, JSON and streaming path (a cold
+   * first request took about a second here). Non-fatal: failures are logged.
+   */
+  void warmHttpPath() {
+    SpeechRuntime current = runtime;
+    if (current == null) {
+      return;
+    }
+    String host =
+        config.host().equals("0.0.0.0") || config.host().equals("::") ? "127.0.0.1" : config.host();
+    var uri =
+        java.net.URI.create(
+            "http://"
+                + (host.contains(":") ? "[" + host + "]" : host)
+                + ":"
+                + port()
+                + "/invocations");
+    String body =
+        "{\"text\":\""
+            + config.warmupText().replace("\"", "").replace("\\", "")
+            + "\",\"request_id\":\"warmup\"}";
+    warming = true;
+    try (var http = java.net.http.HttpClient.newHttpClient()) {
+      var reply =
+          http.send(
+              java.net.http.HttpRequest.newBuilder(uri)
+                  .timeout(Duration.ofSeconds(60))
+                  .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body))
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.discarding());
+      if (reply.statusCode() != 200) {
+        LOG.log(System.Logger.Level.WARNING, "warm-up request answered {0}", reply.statusCode());
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "warm-up request failed; serving anyway", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      warming = false;
+    }
   }
 
   boolean isReady() {
@@ -205,7 +250,7 @@ public final class SpeechServer implements AutoCloseable {
           if (!method.equals("POST")) {
             return methodNotAllowed(response, callback, "POST");
           }
-          if (current == null || !ready) {
+          if (current == null || !(ready || warming)) {
             metrics.rejected("not_ready");
             HttpIo.json(
                 response,

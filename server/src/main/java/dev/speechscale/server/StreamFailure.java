@@ -10,9 +10,7 @@ enum StreamFailure {
   /** The client read so slowly that the bounded buffer filled; synthesis was cancelled. */
   CLIENT_TOO_SLOW("client_too_slow"),
   /** The engine failed. */
-  ENGINE_ERROR("engine_error"),
-  /** The server shut down before the stream finished draining. */
-  SHUTDOWN("shutdown");
+  ENGINE_ERROR("engine_error");
 
   final String code;
 
