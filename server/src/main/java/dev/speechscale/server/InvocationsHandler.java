@@ -41,7 +41,16 @@ final class InvocationsHandler {
     this.runtime = runtime;
   }
 
-  void handle(Request request, Response response, Callback callback, long arrivalNanos) {
+  /**
+   * Decides admission on the calling (I/O) thread, so refusals never cost a thread; an admitted
+   * request continues on {@code blocking} (a virtual thread), which owns and closes its permit.
+   */
+  void handle(
+      Request request,
+      Response response,
+      Callback callback,
+      long arrivalNanos,
+      java.util.concurrent.Executor blocking) {
     switch (runtime.gate.admit()) {
       case Admission.Saturated(int inFlight, int max) ->
           rejectSaturated(response, callback, inFlight, max);
@@ -52,8 +61,15 @@ final class InvocationsHandler {
               ApiError.of(
                   503, "shutting_down", "the server is draining; retry on another instance"));
       case Admission.Admitted(Permit permit) -> {
-        try (permit) {
-          serve(request, response, callback, permit, arrivalNanos);
+        try {
+          blocking.execute(() -> {
+            try (permit) {
+              serve(request, response, callback, permit, arrivalNanos);
+            }
+          });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+          permit.close();
+          callback.failed(e);
         }
       }
     }

@@ -22,8 +22,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
 /**
- * The HTTP/WebSocket front of speech-server on Jetty 12's core API, with every request handled on
- * its own virtual thread.
+ * The HTTP/WebSocket front of speech-server on Jetty 12's core API: refusals and the small
+ * endpoints are answered on the I/O thread, each admitted synthesis runs on its own virtual thread.
  *
  * <p>Lifecycle: {@link #start()} binds and prints the listening line (so a supervisor that passed
  * {@code --port 0} learns the port) while {@code /ping} still answers 503; {@link #attach} hands it
@@ -46,6 +46,7 @@ public final class SpeechServer implements AutoCloseable {
   private final Clock wallClock;
   private final Server jetty;
   private final ServerConnector connector;
+  private final java.util.concurrent.ExecutorService virtualThreads;
   private volatile SpeechRuntime runtime;
   private volatile boolean ready;
   private volatile boolean warming;
@@ -57,7 +58,8 @@ public final class SpeechServer implements AutoCloseable {
     this.wallClock = wallClock;
     QueuedThreadPool threads = new QueuedThreadPool();
     threads.setName("speech-server");
-    threads.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
+    this.virtualThreads = Executors.newVirtualThreadPerTaskExecutor();
+    threads.setVirtualThreadsExecutor(virtualThreads);
     this.jetty = new Server(threads);
     HttpConfiguration http = new HttpConfiguration();
     http.setSendServerVersion(false);
@@ -201,6 +203,7 @@ public final class SpeechServer implements AutoCloseable {
     if (current != null) {
       current.close();
     }
+    virtualThreads.shutdown();
     return drained;
   }
 
@@ -223,10 +226,14 @@ public final class SpeechServer implements AutoCloseable {
     return new BidiSession(current);
   }
 
-  /** Routes the plain HTTP paths; runs each request on a virtual thread (BLOCKING). */
+  /**
+   * Routes the plain HTTP paths. It never blocks, so Jetty may run it on the I/O thread: /ping,
+   * /stats, /metrics and every refusal (503, 405, 404) are answered there with non-blocking writes,
+   * and only an admitted synthesis moves to a virtual thread.
+   */
   private final class Router extends Handler.Abstract {
     Router() {
-      super(Invocable.InvocationType.BLOCKING);
+      super(Invocable.InvocationType.NON_BLOCKING);
     }
 
     @Override
@@ -260,7 +267,8 @@ public final class SpeechServer implements AutoCloseable {
                     "error", "not_ready", "message", "the engine is still loading; poll GET /ping"),
                 Map.of("Retry-After", "1"));
           } else {
-            new InvocationsHandler(current).handle(request, response, callback, arrival);
+            new InvocationsHandler(current)
+                .handle(request, response, callback, arrival, virtualThreads);
           }
         }
         case "/metrics" -> {
