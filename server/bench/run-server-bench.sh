@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures speech-server's serving overhead at concurrency 1 and its 503 rejection rate on one
-# core, each beside the engine's bare cost. Writes raw outputs to measurements/raw/ (or $1) and
+# core, each beside the engine's bare cost. Writes raw outputs to target/bench/server/ (or $1) and
 # prints them; measurements/server-overhead.md records a run.
 #   server/bench/run-server-bench.sh [output-dir]
 set -euo pipefail
@@ -14,7 +14,7 @@ ss_build_if_needed
 [ -d "$SS_ROOT/server/target/test-classes/dev/speechscale/server/bench" ] ||
   (cd "$SS_ROOT" && mvn -B -q -ntp -DskipTests -Dspotless.check.skip=true -Denforcer.skip=true package >&2)
 
-out="${1:-$SS_ROOT/measurements/raw}"
+out="${1:-$SS_ROOT/target/bench/server}"
 mkdir -p "$out"
 cp="$SS_ROOT/server/target/test-classes:$(ss_server_classpath)"
 requests="${BENCH_REQUESTS:-500}"
