@@ -57,10 +57,10 @@ class AbuseSuiteTest {
 
   @Test
   void tenThousandMixedRequests_leaveNoLeakNo500AndAudioForEveryValidOne() throws Exception {
-    // a bound of 4x the clients: rude clients overlap their next request with the server noticing
+    // a bound of 8x the clients: rude clients overlap their next request with the server noticing
     // the hang-up, but one leaked permit per bad request would still exhaust it within a second
     try (TestServer s =
-        TestServer.start(new FliteEngine(2), "--max-queue-depth", Integer.toString(4 * CLIENTS))) {
+        TestServer.start(new FliteEngine(2), "--max-queue-depth", Integer.toString(8 * CLIENTS))) {
       for (int i = 0; i < 5; i++) {
         assertThat(s.post("{\"text\":\"Warm up.\"}").statusCode()).isEqualTo(200);
       }

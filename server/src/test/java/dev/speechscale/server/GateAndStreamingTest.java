@@ -1,6 +1,7 @@
 package dev.speechscale.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.speechscale.admission.Ticker;
 import java.io.InputStream;
@@ -165,6 +166,7 @@ class GateAndStreamingTest {
     try (TestServer s = TestServer.start(engine, "--max-request-age-s", "1")) {
       engine.allow(1);
       assertThat(s.post("{\"text\":\"warm the request path first\"}").statusCode()).isEqualTo(200);
+      engine.firstChunkSent = new java.util.concurrent.CountDownLatch(1); // the warm-up counted it
       var held = stream(s, "held");
       assertThat(engine.firstChunkSent.await(30, TimeUnit.SECONDS)).as("first chunk sent").isTrue();
       HttpResponse<byte[]> shed =
@@ -245,6 +247,37 @@ class GateAndStreamingTest {
       assertThat(drained.get(30, TimeUnit.SECONDS)).isTrue();
     } finally {
       s.close();
+    }
+  }
+
+  @Test
+  void invocations_engineFailsAfterThe200_abortsTheStreamVisibly() throws Exception {
+    ScriptedEngine engine = new ScriptedEngine(3, 1);
+    engine.failAfterFirstChunk = true;
+    try (TestServer s = TestServer.start(engine)) {
+      HttpResponse<InputStream> r = stream(s, "doomed").get(30, TimeUnit.SECONDS);
+      assertThat(r.statusCode()).isEqualTo(200);
+      // no clean end of stream: the chunked body is cut without its terminating chunk
+      assertThatThrownBy(() -> r.body().readAllBytes()).isInstanceOf(java.io.IOException.class);
+      s.awaitIdle();
+      assertThat(s.get("/metrics").body())
+          .contains("speech_server_stream_failures_total{reason=\"engine_error\"} 1");
+    }
+  }
+
+  @Test
+  void websocket_clientDisconnectsMidSynthesis_cancelsAndFreesPermit() throws Exception {
+    ScriptedEngine engine = new ScriptedEngine(100_000, 1);
+    try (TestServer s = TestServer.start(engine, "--max-queue-depth", "1")) {
+      try (WsClient ws = new WsClient(s.port())) {
+        ws.sendText("{\"text\":\"long\"}");
+        assertThat(ws.nextText()).contains("synthesis_start");
+        assertThat(ws.next()).isInstanceOf(byte[].class);
+      } // aborts the connection mid-synthesis
+      engine.allow(100_000);
+      s.awaitIdle();
+      assertThat(engine.cancelled.get()).isEqualTo(1);
+      assertThat(engine.running.get()).isZero();
     }
   }
 }

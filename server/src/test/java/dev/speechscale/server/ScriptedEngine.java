@@ -23,6 +23,9 @@ final class ScriptedEngine implements SpeechEngine {
   final AtomicInteger calls = new AtomicInteger();
   volatile CountDownLatch firstChunkSent = new CountDownLatch(1);
 
+  /** When set, every call fails right after its first chunk (a mid-stream engine failure). */
+  volatile boolean failAfterFirstChunk;
+
   ScriptedEngine(int chunksPerCall, int concurrency) {
     this.chunksPerCall = chunksPerCall;
     this.concurrency = concurrency;
@@ -77,6 +80,9 @@ final class ScriptedEngine implements SpeechEngine {
         }
         if (c == 0) {
           firstChunkSent.countDown();
+          if (failAfterFirstChunk) {
+            throw new EngineException("scripted failure after the first chunk");
+          }
         }
       }
     } catch (InterruptedException e) {
