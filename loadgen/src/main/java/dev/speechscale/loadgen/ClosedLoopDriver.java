@@ -101,6 +101,11 @@ public final class ClosedLoopDriver implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     long end = clock.nanoTime();
+    try {
+      listener.flush();
+    } catch (RuntimeException e) {
+      listenerFailure.compareAndSet(null, e);
+    }
     if (listenerFailure.get() != null) {
       throw new LoadgenException(
           "the request listener failed during rung N="

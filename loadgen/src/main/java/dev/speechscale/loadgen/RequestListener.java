@@ -19,4 +19,7 @@ public interface RequestListener {
    * @param intendedNanos when it should have been sent
    */
   default void dropped(int phaseIndex, long seq, long intendedNanos) {}
+
+  /** A rung or open-loop run ended: a good moment to write buffered output. */
+  default void flush() {}
 }
