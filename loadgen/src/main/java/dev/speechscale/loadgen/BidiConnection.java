@@ -18,18 +18,18 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One worker's WebSocket session on {@code /invocations-bidirectional-stream}, kept open across
- * requests, on a plain socket read from the worker's own thread (see {@link
- * HttpStreamConnection} for why no client library).
+ * requests, on a plain socket read from the worker's own thread (see {@link HttpStreamConnection}
+ * for why no client library).
  *
  * <p>Per request: send one JSON text message ({@code text}, {@code voice}, {@code speed}, {@code
  * request_id}), then read {@code synthesis_start}, binary PCM frames (TTFAB = arrival of the first
  * binary frame; PCM has no header), and {@code synthesis_complete}. An {@code error} message ends
- * the request and keeps the session: its {@code status} (503/408/429 → rejected, other 4xx →
- * client error) or, without one, its code ({@code invalid_request}, {@code session_busy} → client
- * error; {@code engine_error}, {@code client_too_slow}, anything else → server error) decides the
- * outcome. A session that closes mid-request is a server error after {@code synthesis_start} and a
- * transport error before it. Messages carrying another request's id (a late reply to a request
- * that timed out) are skipped — but a timeout closes the session anyway, so they are rare.
+ * the request and keeps the session: its {@code status} (503/408/429 → rejected, other 4xx → client
+ * error) or, without one, its code ({@code invalid_request}, {@code session_busy} → client error;
+ * {@code engine_error}, {@code client_too_slow}, anything else → server error) decides the outcome.
+ * A session that closes mid-request is a server error after {@code synthesis_start} and a transport
+ * error before it. Messages carrying another request's id (a late reply to a request that timed
+ * out) are skipped — but a timeout closes the session anyway, so they are rare.
  */
 final class BidiConnection implements Invoker.Connection {
   static final JsonMapper JSON = JsonMapper.builder().build();
@@ -41,8 +41,10 @@ final class BidiConnection implements Invoker.Connection {
   private final NanoClock clock;
   private final Runnable onClose;
   private final String idPrefix;
+  private final Watchdog watchdog;
   private long requests;
   private Socket socket;
+  private Watchdog.Guard guard;
   private SocketInput in;
   private OutputStream out;
 
@@ -53,6 +55,7 @@ final class BidiConnection implements Invoker.Connection {
       long timeoutNanos,
       NanoClock clock,
       String idPrefix,
+      Watchdog watchdog,
       Runnable onClose) {
     this.address = address;
     this.hostHeader = hostHeader;
@@ -60,6 +63,7 @@ final class BidiConnection implements Invoker.Connection {
     this.timeoutNanos = timeoutNanos;
     this.clock = clock;
     this.idPrefix = idPrefix;
+    this.watchdog = watchdog;
     this.onClose = onClose;
   }
 
@@ -72,23 +76,29 @@ final class BidiConnection implements Invoker.Connection {
     Exchange exchange = new Exchange(sent);
     try {
       if (socket == null) {
-        Invocation refused = open(sent, deadline);
+        Invocation refused = open(sent, deadline); // arms the guard for the handshake too
         if (refused != null) {
           return refused;
         }
+      } else {
+        guard.arm(deadline);
       }
-      in.deadline(deadline);
       WebSocketFrames.write(out, WebSocketFrames.TEXT, message, true);
-      return exchange.readUntilDone(requestId);
-    } catch (SocketTimeoutException e) {
-      closeSocket();
-      return exchange.fail(
-          Outcome.TRANSPORT_ERROR,
-          "timed out: no synthesis_complete within the request timeout ("
-              + timeoutNanos / 1_000_000
-              + " ms)");
+      Invocation result = exchange.readUntilDone(requestId);
+      if (guard != null && guard.disarm()) {
+        closeSocket(); // the deadline fired as the response ended: the socket is gone
+      }
+      return result;
     } catch (IOException e) {
+      boolean fired = (guard != null && guard.disarm()) || e instanceof SocketTimeoutException;
       closeSocket();
+      if (fired) {
+        return exchange.fail(
+            Outcome.TRANSPORT_ERROR,
+            "timed out: no synthesis_complete within the request timeout ("
+                + timeoutNanos / 1_000_000
+                + " ms)");
+      }
       return exchange.fail(
           exchange.started ? Outcome.SERVER_ERROR : Outcome.TRANSPORT_ERROR,
           (exchange.started ? "the session broke mid-stream: " : "")
@@ -124,8 +134,7 @@ final class BidiConnection implements Invoker.Connection {
       int messageType = -1; // the opcode of the fragmented message in progress
       StringBuilder text = null;
       while (true) {
-        WebSocketFrames.Frame frame =
-            WebSocketFrames.read(in, messageType == WebSocketFrames.TEXT);
+        WebSocketFrames.Frame frame = WebSocketFrames.read(in, messageType == WebSocketFrames.TEXT);
         String complete = null;
         switch (frame.opcode()) {
           case WebSocketFrames.BINARY -> {
@@ -198,27 +207,25 @@ final class BidiConnection implements Invoker.Connection {
         return null; // a late message for an earlier request
       }
       String type = node.path("type").asString("");
-      switch (type) {
+      return switch (type) {
         case "synthesis_start" -> {
           started = true;
-          return null;
+          yield null;
         }
-        case "synthesis_complete" -> {
-          long done = clock.nanoTime();
-          return new Invocation(
-              audioBytes > 0 ? Outcome.OK : Outcome.SERVER_ERROR,
-              200,
-              sent,
-              firstAudio,
-              done,
-              audioBytes,
-              audioBytes > 0 ? null : "synthesis_complete without any audio frame");
-        }
+        case "synthesis_complete" ->
+            new Invocation(
+                audioBytes > 0 ? Outcome.OK : Outcome.SERVER_ERROR,
+                200,
+                sent,
+                firstAudio,
+                clock.nanoTime(),
+                audioBytes,
+                audioBytes > 0 ? null : "synthesis_complete without any audio frame");
         case "error" -> {
           int status = node.path("status").asInt(0);
-          String code = node.path("error").asString("error");
-          Outcome outcome = status > 0 ? Outcomes.ofStatus(status) : ofCode(code);
-          return new Invocation(
+          Outcome outcome =
+              status > 0 ? Outcomes.ofStatus(status) : ofCode(node.path("error").asString(""));
+          yield new Invocation(
               outcome == Outcome.OK ? Outcome.SERVER_ERROR : outcome,
               status,
               sent,
@@ -227,10 +234,8 @@ final class BidiConnection implements Invoker.Connection {
               audioBytes,
               "error message: " + HttpHead.abbreviate(message));
         }
-        default -> {
-          return null; // a message type this client does not need
-        }
-      }
+        default -> null; // a message type this client does not need
+      };
     }
 
     Invocation fail(Outcome outcome, String error) {
@@ -263,8 +268,9 @@ final class BidiConnection implements Invoker.Connection {
       s.setKeepAlive(true);
       long remainingMs = Math.max(1, (deadline - clock.nanoTime()) / 1_000_000);
       s.connect(address, (int) Math.min(Integer.MAX_VALUE, remainingMs));
+      guard = watchdog.guard(s);
+      guard.arm(deadline);
       SocketInput input = new SocketInput(s, clock);
-      input.deadline(deadline);
       OutputStream output = s.getOutputStream();
       String key = WebSocketFrames.newKey();
       output.write(
@@ -281,6 +287,7 @@ final class BidiConnection implements Invoker.Connection {
       if (head.status() != 101) {
         HttpBody.Capture capture = new HttpBody.Capture();
         HttpBody.read(input, head, capture);
+        releaseGuard();
         s.close();
         Outcome outcome = Outcomes.ofStatus(head.status());
         return Outcomes.failed(
@@ -309,10 +316,18 @@ final class BidiConnection implements Invoker.Connection {
     }
   }
 
+  private void releaseGuard() {
+    if (guard != null) {
+      guard.release();
+      guard = null;
+    }
+  }
+
   private void closeSocket() {
     Socket s = socket;
     socket = null;
     out = null;
+    releaseGuard();
     Endpoints.closeQuietly(s);
   }
 

@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@link Transport#BIDI}: one WebSocket session on {@code <base>/invocations-bidirectional-stream}
- * per {@link Invoker.Connection}, kept open across requests; TTFAB is the first binary frame.
- * Found by {@link java.util.ServiceLoader}.
+ * per {@link Invoker.Connection}, kept open across requests; TTFAB is the first binary frame. Found
+ * by {@link java.util.ServiceLoader}.
  */
 public final class BidiInvokerProvider implements InvokerProvider {
   /** Path appended to the target's base URI. */
@@ -35,6 +35,7 @@ public final class BidiInvokerProvider implements InvokerProvider {
     private final InetSocketAddress address;
     private final Set<BidiConnection> open = ConcurrentHashMap.newKeySet();
     private final AtomicInteger sessions = new AtomicInteger();
+    private final Watchdog watchdog;
 
     BidiInvoker(InvokerTarget target) {
       if (target.transport() != Transport.BIDI) {
@@ -43,6 +44,7 @@ public final class BidiInvokerProvider implements InvokerProvider {
       }
       this.target = target;
       this.address = Endpoints.address(target.baseUri());
+      this.watchdog = new Watchdog(target.clock(), target.requestTimeout(), "bidi");
     }
 
     @Override
@@ -61,6 +63,7 @@ public final class BidiInvokerProvider implements InvokerProvider {
               target.requestTimeout().toNanos(),
               target.clock(),
               "lg" + sessions.getAndIncrement(),
+              watchdog,
               () -> open.remove(self[0]));
       self[0] = c;
       open.add(c);
@@ -72,6 +75,7 @@ public final class BidiInvokerProvider implements InvokerProvider {
       for (BidiConnection c : Set.copyOf(open)) {
         c.close();
       }
+      watchdog.close();
     }
   }
 }

@@ -9,21 +9,24 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Holds N requests outstanding: N workers (virtual threads), each with exactly one request in
- * flight and its own connection, sending the next the moment the previous ends — so queued +
- * executing = N by construction, with no arrival schedule. Worker i keeps connection i across
- * rungs (keep-alive HTTP, or one WebSocket session).
+ * Holds N requests outstanding: N workers (platform threads by default, see {@link Workers}), each
+ * with exactly one request in flight and its own connection, sending the next the moment the
+ * previous ends — so queued + executing = N by construction, with no arrival schedule. Worker i
+ * keeps connection i across rungs (keep-alive HTTP, or one WebSocket session).
  *
- * <p>Virtual threads bound nothing here: the bound is the worker count. A worker stops sending at
- * the end of the hold and its in-flight request is allowed to finish (a cut-off latency is a wrong
- * latency), so {@link RungRecording#endNanos()} is later than the hold's end by up to one response
- * time. After a transport error a worker pauses up to 10 ms before retrying, so a dead endpoint
- * costs a rung's hold, not a CPU spinning on refused connections.
+ * <p>The hold starts when all N workers are running (starting N threads takes time that must not
+ * eat into a short hold), and every worker sends at least one request. Threads bound nothing here:
+ * the bound is the worker count. A worker stops sending at the end of the hold and its in-flight
+ * request is allowed to finish (a cut-off latency is a wrong latency), so {@link
+ * RungRecording#endNanos()} is later than the hold's end by up to one response time. After a
+ * transport error a worker pauses up to 10 ms before retrying, so a dead endpoint costs a rung's
+ * hold, not a CPU spinning on refused connections.
  *
  * <p>Use from one thread; {@link #stop()} may be called from any thread and is final.
  */
@@ -34,6 +37,7 @@ public final class ClosedLoopDriver implements AutoCloseable {
   private final TextPool texts;
   private final NanoClock clock;
   private final RequestListener listener;
+  private final Workers threads;
   private final List<Invoker.Connection> connections = new ArrayList<>();
   private volatile long stopNanos = Long.MAX_VALUE;
 
@@ -45,17 +49,47 @@ public final class ClosedLoopDriver implements AutoCloseable {
    */
   public ClosedLoopDriver(
       Invoker invoker, TextPool texts, NanoClock clock, RequestListener listener) {
+    this(invoker, texts, clock, listener, Workers.PLATFORM);
+  }
+
+  /**
+   * @param threads what the workers run on; {@link Workers#PLATFORM} unless measuring the
+   *     difference
+   */
+  public ClosedLoopDriver(
+      Invoker invoker, TextPool texts, NanoClock clock, RequestListener listener, Workers threads) {
     this.invoker = invoker;
     this.texts = texts;
     this.clock = clock;
     this.listener = listener;
+    this.threads = threads;
+  }
+
+  /**
+   * What worker loops run on.
+   *
+   * <p>Platform threads by default, measured (measurements/loadgen-vs-wrk.md): a worker spends its
+   * life blocked in one socket read per response, which on a platform thread is one system call and
+   * one kernel wake-up; on a virtual thread the same read parks, registers the socket with the
+   * JDK's poller and is resumed through the carrier pool — extra system calls and a scheduling hop
+   * that cost request rate on 2 cores and add scheduling delay to the timestamp of the first audio
+   * byte. N is bounded by the rung (hundreds at most), so N platform threads are cheap. Neither
+   * kind bounds anything: the worker count does.
+   */
+  public enum Workers {
+    PLATFORM,
+    VIRTUAL;
+
+    Thread.Builder builder() {
+      return this == PLATFORM ? Thread.ofPlatform().daemon() : Thread.ofVirtual();
+    }
   }
 
   /**
    * Runs one rung: N workers for {@code hold}, then waits for their last requests to end.
    *
-   * @throws LoadgenException when N or the hold is not positive, after {@link #stop()}, or when
-   *     the request listener failed (the first failure, after the rung ended)
+   * @throws LoadgenException when N or the hold is not positive, after {@link #stop()}, or when the
+   *     request listener failed (the first failure, after the rung ended)
    */
   public RungRecording run(int runIndex, int stepIndex, int concurrency, Duration hold) {
     if (concurrency < 1) {
@@ -74,18 +108,38 @@ public final class ClosedLoopDriver implements AutoCloseable {
     AtomicReference<RuntimeException> listenerFailure = new AtomicReference<>();
     List<List<RequestEvent>> perWorker = new ArrayList<>(concurrency);
     List<Thread> workers = new ArrayList<>(concurrency);
-    long start = clock.nanoTime();
-    long holdEnd = start + hold.toNanos();
+    StartGate gate = new StartGate(concurrency);
     for (int w = 0; w < concurrency; w++) {
       List<RequestEvent> mine = new ArrayList<>();
       perWorker.add(mine);
       Worker worker =
           new Worker(
-              w, runIndex, stepIndex, concurrency, connections.get(w), seq, holdEnd, mine,
+              w,
+              runIndex,
+              stepIndex,
+              concurrency,
+              connections.get(w),
+              seq,
+              gate,
+              mine,
               listenerFailure);
-      workers.add(Thread.ofVirtual().name("loadgen-worker-" + w).start(worker));
+      workers.add(threads.builder().name("loadgen-worker-" + w).start(worker));
     }
     boolean interrupted = false;
+    // the hold starts when every worker is running, however long starting N threads took
+    while (true) {
+      try {
+        gate.ready.await();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+        stop();
+      }
+    }
+    long start = clock.nanoTime();
+    long holdEnd = start + hold.toNanos();
+    gate.holdEnd = holdEnd;
+    gate.go.countDown();
     for (Thread t : workers) {
       while (true) {
         try {
@@ -142,6 +196,17 @@ public final class ClosedLoopDriver implements AutoCloseable {
     connections.clear();
   }
 
+  /** Releases the workers together once all N are running; the hold starts then. */
+  private static final class StartGate {
+    final CountDownLatch ready;
+    final CountDownLatch go = new CountDownLatch(1);
+    long holdEnd; // written before go opens, read after: the latch orders them
+
+    StartGate(int workers) {
+      this.ready = new CountDownLatch(workers);
+    }
+  }
+
   /** One worker's loop; it owns its connection and its event list. */
   private final class Worker implements Runnable {
     private final int index;
@@ -150,7 +215,7 @@ public final class ClosedLoopDriver implements AutoCloseable {
     private final int concurrency;
     private final Invoker.Connection connection;
     private final AtomicLong seq;
-    private final long holdEnd;
+    private final StartGate gate;
     private final List<RequestEvent> events;
     private final AtomicReference<RuntimeException> listenerFailure;
 
@@ -161,7 +226,7 @@ public final class ClosedLoopDriver implements AutoCloseable {
         int concurrency,
         Invoker.Connection connection,
         AtomicLong seq,
-        long holdEnd,
+        StartGate gate,
         List<RequestEvent> events,
         AtomicReference<RuntimeException> listenerFailure) {
       this.index = index;
@@ -170,16 +235,28 @@ public final class ClosedLoopDriver implements AutoCloseable {
       this.concurrency = concurrency;
       this.connection = connection;
       this.seq = seq;
-      this.holdEnd = holdEnd;
+      this.gate = gate;
       this.events = events;
       this.listenerFailure = listenerFailure;
     }
 
     @Override
     public void run() {
-      while (true) {
+      gate.ready.countDown();
+      try {
+        gate.go.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      long holdEnd = gate.holdEnd;
+      // every worker sends its first request, so a rung always has N requests however short
+      for (boolean first = true; ; first = false) {
         long now = clock.nanoTime();
-        if (now >= holdEnd || now >= stopNanos) {
+        if (!first && (now >= holdEnd || now >= stopNanos)) {
+          return;
+        }
+        if (stopped()) {
           return;
         }
         long n = seq.getAndIncrement();
@@ -193,7 +270,7 @@ public final class ClosedLoopDriver implements AutoCloseable {
                 concurrency,
                 n,
                 index,
-                inv.sentNanos(),
+                now, // intended: the moment the worker was free to send
                 texts.chars(n),
                 inv);
         events.add(event);
@@ -203,7 +280,7 @@ public final class ClosedLoopDriver implements AutoCloseable {
           listenerFailure.compareAndSet(null, e);
         }
         if (inv.outcome() == Outcome.TRANSPORT_ERROR) {
-          long pause = Math.min(TRANSPORT_ERROR_PAUSE_NANOS, holdEnd - clock.nanoTime());
+          long pause = Math.min(TRANSPORT_ERROR_PAUSE_NANOS, gate.holdEnd - clock.nanoTime());
           if (pause > 0) {
             LockSupport.parkNanos(pause);
           }

@@ -95,17 +95,16 @@ final class DriverMeasurer implements RungMeasurer {
       poller =
           Thread.ofVirtual()
               .name("loadgen-capacity")
-              .start(
-                  () -> {
-                    try {
-                      while (true) {
-                        Thread.sleep(poll);
-                        sample();
-                      }
-                    } catch (InterruptedException e) {
-                      Thread.currentThread().interrupt(); // the rung ended
-                    }
-                  });
+              .start(() -> {
+                try {
+                  while (true) {
+                    Thread.sleep(poll);
+                    sample();
+                  }
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt(); // the rung ended
+                }
+              });
     }
 
     private void sample() {

@@ -7,8 +7,8 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * What a ladder would cost, without sending anything: wall clock and request counts from an
- * assumed service time S and service parallelism P.
+ * What a ladder would cost, without sending anything: wall clock and request counts from an assumed
+ * service time S and service parallelism P.
  *
  * <p>The model is a closed loop of N workers against P service slots, each request taking S (its
  * first audio after F): throughput X(N) = min(N, P)/S, TTFAB(N) = F + max(0, N/P − 1)·S. A serial
@@ -65,7 +65,7 @@ public final class DryRun {
     }
 
     Duration drain(int n) {
-      long rounds = (n + parallelism - 1) / parallelism;
+      long rounds = ((long) n + parallelism - 1) / parallelism;
       return serviceTime.multipliedBy(rounds);
     }
   }
@@ -100,8 +100,7 @@ public final class DryRun {
    * @param rows every rung, in order
    * @param wallClock the ladder's total wall time
    * @param requests requests it would send
-   * @param predictedQmax the highest N with predicted TTFAB within the SLO (0 when even N=1
-   *     misses)
+   * @param predictedQmax the highest N with predicted TTFAB within the SLO (0 when even N=1 misses)
    * @param model the assumption, in words
    */
   public record Estimate(

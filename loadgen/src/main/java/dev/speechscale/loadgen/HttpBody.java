@@ -11,9 +11,9 @@ final class HttpBody {
     /** The framing said the body was complete (terminating chunk, full length, or close). */
     COMPLETE,
     /**
-     * The connection closed before the framing said the body was complete: for a 200 stream this
-     * is the container's in-band failure signal (a chunked response aborted without its
-     * terminating chunk).
+     * The connection closed before the framing said the body was complete: for a 200 stream this is
+     * the container's in-band failure signal (a chunked response aborted without its terminating
+     * chunk).
      */
     TRUNCATED
   }

@@ -64,36 +64,38 @@ record HttpHead(
         if (colon <= 0) {
           continue;
         }
-        String name = line.substring(0, colon).trim().toLowerCase(Locale.ROOT);
-        String value = line.substring(colon + 1).trim();
-        switch (name) {
-          case "content-type" -> contentType = value;
-          case "content-length" -> contentLength = parseLength(value);
-          case "transfer-encoding" ->
-              chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
-          case "connection" -> {
-            String v = value.toLowerCase(Locale.ROOT);
-            if (v.contains("close")) {
-              close = true;
-            } else if (v.contains("keep-alive") && close == null) {
-              close = false;
-            }
+        // names compared in place (no lower-cased copy per header): this runs per response
+        if (named(line, colon, "content-type")) {
+          contentType = value(line, colon);
+        } else if (named(line, colon, "content-length")) {
+          contentLength = parseLength(value(line, colon));
+        } else if (named(line, colon, "transfer-encoding")) {
+          chunked = value(line, colon).toLowerCase(Locale.ROOT).contains("chunked");
+        } else if (named(line, colon, "connection")) {
+          String v = value(line, colon).toLowerCase(Locale.ROOT);
+          if (v.contains("close")) {
+            close = true;
+          } else if (v.contains("keep-alive") && close == null) {
+            close = false;
           }
-          case "sec-websocket-accept" -> accept = value;
-          default -> {}
+        } else if (named(line, colon, "sec-websocket-accept")) {
+          accept = value(line, colon);
         }
       }
       if (status >= 100 && status < 200 && status != 101) {
         continue;
       }
       return new HttpHead(
-          status,
-          contentType,
-          contentLength,
-          chunked,
-          close == null ? http10 : close,
-          accept);
+          status, contentType, contentLength, chunked, close == null ? http10 : close, accept);
     }
+  }
+
+  private static boolean named(String line, int colon, String name) {
+    return colon == name.length() && line.regionMatches(true, 0, name, 0, colon);
+  }
+
+  private static String value(String line, int colon) {
+    return line.substring(colon + 1).trim();
   }
 
   private static long parseLength(String value) throws IOException {

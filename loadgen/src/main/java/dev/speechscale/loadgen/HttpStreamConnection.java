@@ -12,34 +12,40 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.IdentityHashMap;
 import java.util.Locale;
 
 /**
  * One worker's keep-alive HTTP/1.1 connection to {@code POST /invocations}, on a plain blocking
- * socket read from the worker's own (virtual) thread.
+ * socket read from the worker's own thread.
  *
- * <p>Why a raw socket and not {@code java.net.http.HttpClient}: (1) accuracy — the first audio
- * byte is stamped when the read that carried it returned on this thread, with no hand-off through
- * the client's selector thread and body subscribers; (2) the container's in-band failure is a
- * chunked body aborted without its terminating chunk, which this parser sees as exactly that
- * ({@link HttpBody.End#TRUNCATED}) instead of a generic I/O error; (3) one socket per worker,
- * pinned, so N workers are exactly N connections (a shared pool can queue requests inside the
- * client, which looks exactly like server queueing); (4) speed — no per-request futures or
- * publishers, which is what keeps the generator at wrk's request rate
+ * <p>Why a raw socket and not {@code java.net.http.HttpClient}: (1) accuracy — the first audio byte
+ * is stamped when the read that carried it returned on this thread, with no hand-off through the
+ * client's selector thread and body subscribers; (2) the container's in-band failure is a chunked
+ * body aborted without its terminating chunk, which this parser sees as exactly that ({@link
+ * HttpBody.End#TRUNCATED}) instead of a generic I/O error; (3) one socket per worker, pinned, so N
+ * workers are exactly N connections (a shared pool can queue requests inside the client, which
+ * looks exactly like server queueing); (4) speed — one blocking read per response with no socket
+ * timeout (deadlines are a {@link Watchdog}'s), no per-request futures or publishers, the request
+ * bytes built once per text: this is what keeps the generator near wrk's request rate
  * (measurements/loadgen-vs-wrk.md).
  *
- * <p>A request that finds its reused keep-alive connection closed by the server before any
- * response byte is resent once on a fresh connection, keeping the original send time (so the
- * reconnect counts in its latency). Any other failure closes the socket; the next request
- * reconnects.
+ * <p>A request that finds its reused keep-alive connection closed by the server before any response
+ * byte is resent once on a fresh connection, keeping the original send time (so the reconnect
+ * counts in its latency). Any other failure closes the socket; the next request reconnects.
  */
 final class HttpStreamConnection implements Invoker.Connection {
+  private static final int MAX_CACHED_MESSAGES = 4096;
+
   private final InetSocketAddress address;
   private final byte[] headPrefix;
   private final long timeoutNanos;
   private final NanoClock clock;
+  private final Watchdog watchdog;
   private final Runnable onClose;
+  private final IdentityHashMap<SynthesisRequest, byte[]> messages = new IdentityHashMap<>();
   private Socket socket;
+  private Watchdog.Guard guard;
   private SocketInput in;
   private OutputStream out;
   private boolean closed;
@@ -50,10 +56,12 @@ final class HttpStreamConnection implements Invoker.Connection {
       String path,
       long timeoutNanos,
       NanoClock clock,
+      Watchdog watchdog,
       Runnable onClose) {
     this.address = address;
     this.timeoutNanos = timeoutNanos;
     this.clock = clock;
+    this.watchdog = watchdog;
     this.onClose = onClose;
     this.headPrefix =
         ("POST "
@@ -67,33 +75,36 @@ final class HttpStreamConnection implements Invoker.Connection {
 
   @Override
   public Invocation invoke(SynthesisRequest request) {
-    byte[] message = message(request.toJson().getBytes(StandardCharsets.UTF_8));
+    byte[] message = message(request);
     long sent = clock.nanoTime();
     long deadline = sent + timeoutNanos;
     for (int attempt = 0; ; attempt++) {
       boolean reused = socket != null;
+      Watchdog.Guard g = null;
       try {
         if (socket == null) {
           open(deadline);
         }
-        in.deadline(deadline);
+        g = guard;
+        g.arm(deadline);
         in.resetCount();
         out.write(message);
         out.flush();
-        return response(sent);
+        Invocation result = response(sent);
+        if (g.disarm()) {
+          closeSocket(); // the deadline fired as the response ended: the socket is gone
+        }
+        return result;
       } catch (SocketTimeoutException e) {
         closeSocket();
-        return Outcomes.failed(
-            Outcome.TRANSPORT_ERROR,
-            0,
-            sent,
-            clock.nanoTime(),
-            "timed out: no complete response within the request timeout ("
-                + timeoutNanos / 1_000_000
-                + " ms)");
+        return timedOut(sent);
       } catch (IOException e) {
+        boolean fired = g != null && g.disarm();
         boolean nothingReceived = in == null || in.bytesRead() == 0;
         closeSocket();
+        if (fired) {
+          return timedOut(sent);
+        }
         if (reused && nothingReceived && attempt == 0 && !closed) {
           continue; // the server closed an idle keep-alive connection: resend once
         }
@@ -103,13 +114,34 @@ final class HttpStreamConnection implements Invoker.Connection {
     }
   }
 
-  private byte[] message(byte[] body) {
+  private Invocation timedOut(long sent) {
+    return Outcomes.failed(
+        Outcome.TRANSPORT_ERROR,
+        0,
+        sent,
+        clock.nanoTime(),
+        "timed out: no complete response within the request timeout ("
+            + timeoutNanos / 1_000_000
+            + " ms)");
+  }
+
+  /** The request's bytes, built once per distinct request object (the text pool reuses them). */
+  private byte[] message(SynthesisRequest request) {
+    byte[] cached = messages.get(request);
+    if (cached != null) {
+      return cached;
+    }
+    byte[] body = request.toJson().getBytes(StandardCharsets.UTF_8);
     byte[] length =
         (Integer.toString(body.length) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
     byte[] message = new byte[headPrefix.length + length.length + body.length];
     System.arraycopy(headPrefix, 0, message, 0, headPrefix.length);
     System.arraycopy(length, 0, message, headPrefix.length, length.length);
     System.arraycopy(body, 0, message, headPrefix.length + length.length, body.length);
+    if (messages.size() >= MAX_CACHED_MESSAGES) {
+      messages.clear();
+    }
+    messages.put(request, message);
     return message;
   }
 
@@ -127,11 +159,14 @@ final class HttpStreamConnection implements Invoker.Connection {
         outcome = Outcome.SERVER_ERROR; // a 2xx other than 200 is not the streaming contract
       }
       return Outcomes.failed(
-          outcome, head.status(), sent, done, "HTTP " + head.status() + ": " + abbrev(capture));
+          outcome,
+          head.status(),
+          sent,
+          done,
+          "HTTP " + head.status() + ": " + HttpHead.abbreviate(capture.text()));
     }
     boolean wav =
-        head.contentType() != null
-            && head.contentType().toLowerCase(Locale.ROOT).contains("wav");
+        head.contentType() != null && head.contentType().toLowerCase(Locale.ROOT).contains("wav");
     AudioMeter meter = new AudioMeter(wav);
     HttpBody.End end = HttpBody.read(in, head, meter);
     long done = clock.nanoTime();
@@ -159,10 +194,6 @@ final class HttpStreamConnection implements Invoker.Connection {
         error);
   }
 
-  private static String abbrev(HttpBody.Capture capture) {
-    return HttpHead.abbreviate(capture.text());
-  }
-
   static String describe(IOException e, InetSocketAddress address) {
     String what = e instanceof EOFException ? "connection closed" : e.getClass().getSimpleName();
     return what + " talking to " + address + ": " + e.getMessage();
@@ -177,6 +208,7 @@ final class HttpStreamConnection implements Invoker.Connection {
       s.connect(address, (int) Math.min(Integer.MAX_VALUE, remainingMs));
       in = new SocketInput(s, clock);
       out = s.getOutputStream();
+      guard = watchdog.guard(s);
       socket = s;
     } catch (IOException e) {
       s.close();
@@ -188,6 +220,10 @@ final class HttpStreamConnection implements Invoker.Connection {
     Socket s = socket;
     socket = null;
     out = null;
+    if (guard != null) {
+      guard.release();
+      guard = null;
+    }
     Endpoints.closeQuietly(s);
   }
 

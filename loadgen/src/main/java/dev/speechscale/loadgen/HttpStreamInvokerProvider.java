@@ -33,6 +33,7 @@ public final class HttpStreamInvokerProvider implements InvokerProvider {
     private final InvokerTarget target;
     private final InetSocketAddress address;
     private final Set<HttpStreamConnection> open = ConcurrentHashMap.newKeySet();
+    private final Watchdog watchdog;
 
     HttpStreamInvoker(InvokerTarget target) {
       if (target.transport() != Transport.HTTP_STREAM) {
@@ -41,6 +42,7 @@ public final class HttpStreamInvokerProvider implements InvokerProvider {
       }
       this.target = target;
       this.address = Endpoints.address(target.baseUri());
+      this.watchdog = new Watchdog(target.clock(), target.requestTimeout(), "http-stream");
     }
 
     @Override
@@ -58,6 +60,7 @@ public final class HttpStreamInvokerProvider implements InvokerProvider {
               Endpoints.path(target.baseUri(), PATH),
               target.requestTimeout().toNanos(),
               target.clock(),
+              watchdog,
               () -> open.remove(self[0]));
       self[0] = c;
       open.add(c);
@@ -69,6 +72,7 @@ public final class HttpStreamInvokerProvider implements InvokerProvider {
       for (HttpStreamConnection c : Set.copyOf(open)) {
         c.close();
       }
+      watchdog.close();
     }
   }
 }

@@ -12,8 +12,8 @@ import java.util.Optional;
  *
  * @param clock the monotonic clock requests are timed on (the invoker's)
  * @param wallClock wall time, only to name measurement windows for metric queries and logs
- * @param capacity the endpoint's current instance count, or {@code null} when not watched (a
- *     rung is unusable when it changes during the rung)
+ * @param capacity the endpoint's current instance count, or {@code null} when not watched (a rung
+ *     is unusable when it changes during the rung)
  * @param serverConcurrency the server's ConcurrentRequestsPerModel for a window, or {@code null}
  *     (the steps then carry no server concurrency and the planner has no units ratio)
  * @param listener progress and notes, e.g. a {@link ProgressPrinter} on stderr

@@ -39,9 +39,9 @@ public record LadderResult(
   }
 
   /**
-   * This result with the server's concurrency joined afterwards, for platforms whose metrics
-   * arrive late: each rung's window is asked for again; rungs the source has nothing for keep
-   * what they had.
+   * This result with the server's concurrency joined afterwards, for platforms whose metrics arrive
+   * late: each rung's window is asked for again; rungs the source has nothing for keep what they
+   * had.
    */
   public LadderResult withServerConcurrency(LadderHooks.ServerConcurrencySource source) {
     List<RungReport> joined = new ArrayList<>(reports.size());

@@ -8,14 +8,14 @@ import java.util.OptionalInt;
 
 /**
  * Walks a closed-loop ladder: per run, the coarse rungs in ascending order, then (unless {@link
- * LadderSpec#refine()} is off) a bisection between the run's last passing rung and the first
- * usable rung above it that breaches the SLO, until the two are adjacent — so Q_max is exact to
- * ±1, not to the rung spacing. {@link LadderSpec#saturatedToStop()} consecutive saturated rungs
- * end a run (coarse or bisection). Which rung passes, Q_max and bracketing are read through
- * {@link dev.speechscale.capacity.Ladder}, the planner's own arithmetic.
+ * LadderSpec#refine()} is off) a bisection between the run's last passing rung and the first usable
+ * rung above it that breaches the SLO, until the two are adjacent — so Q_max is exact to ±1, not to
+ * the rung spacing. {@link LadderSpec#saturatedToStop()} consecutive saturated rungs end a run
+ * (coarse or bisection). Which rung passes, Q_max and bracketing are read through {@link
+ * dev.speechscale.capacity.Ladder}, the planner's own arithmetic.
  *
- * <p>A bisection rung that is unusable (not settled, client-bound, ...) stops that run's
- * bisection rather than guessing a direction; the artifact then shows Q_max unrefined.
+ * <p>A bisection rung that is unusable (not settled, client-bound, ...) stops that run's bisection
+ * rather than guessing a direction; the artifact then shows Q_max unrefined.
  *
  * <p>{@link #stop()} (e.g. from a SIGINT hook) ends the rung in progress — its in-flight requests
  * finish, it is discarded — and returns what was measured so far.

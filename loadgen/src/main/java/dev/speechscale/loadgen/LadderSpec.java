@@ -13,14 +13,14 @@ import java.util.Objects;
  * @param settle idle time after each rung before the next (the drain of in-flight requests is
  *     waited for anyway; this is extra quiet time for the server)
  * @param runs how many passes of the whole ladder
- * @param refine bisect between the last passing and the first breaching rung of each run until
- *     they are adjacent (Q_max exact to ±1)
+ * @param refine bisect between the last passing and the first breaching rung of each run until they
+ *     are adjacent (Q_max exact to ±1)
  * @param sloMs the p95 TTFAB SLO rungs are judged against
- * @param stopAfterBreach end a run's coarse pass at its first usable rung that breaches the SLO
- *     (it already brackets Q_max); {@code false} walks every coarse rung, as DESIGN §3 describes
+ * @param stopAfterBreach end a run's coarse pass at its first usable rung that breaches the SLO (it
+ *     already brackets Q_max); {@code false} walks every coarse rung, as DESIGN §3 describes
  * @param saturatedToStop consecutive saturated rungs that end a run (2 in DESIGN §3)
- * @param capacityPoll how often the instance count is sampled during a rung (it is also sampled
- *     at each rung's start and end)
+ * @param capacityPoll how often the instance count is sampled during a rung (it is also sampled at
+ *     each rung's start and end)
  */
 public record LadderSpec(
     List<Integer> rungs,
@@ -92,25 +92,57 @@ public record LadderSpec(
 
   public LadderSpec withRefine(boolean refine) {
     return new LadderSpec(
-        rungs, hold, window, settle, runs, refine, sloMs, stopAfterBreach, saturatedToStop,
+        rungs,
+        hold,
+        window,
+        settle,
+        runs,
+        refine,
+        sloMs,
+        stopAfterBreach,
+        saturatedToStop,
         capacityPoll);
   }
 
   public LadderSpec withSettle(Duration settle) {
     return new LadderSpec(
-        rungs, hold, window, settle, runs, refine, sloMs, stopAfterBreach, saturatedToStop,
+        rungs,
+        hold,
+        window,
+        settle,
+        runs,
+        refine,
+        sloMs,
+        stopAfterBreach,
+        saturatedToStop,
         capacityPoll);
   }
 
   public LadderSpec withStopAfterBreach(boolean stopAfterBreach) {
     return new LadderSpec(
-        rungs, hold, window, settle, runs, refine, sloMs, stopAfterBreach, saturatedToStop,
+        rungs,
+        hold,
+        window,
+        settle,
+        runs,
+        refine,
+        sloMs,
+        stopAfterBreach,
+        saturatedToStop,
         capacityPoll);
   }
 
   public LadderSpec withCapacityPoll(Duration capacityPoll) {
     return new LadderSpec(
-        rungs, hold, window, settle, runs, refine, sloMs, stopAfterBreach, saturatedToStop,
+        rungs,
+        hold,
+        window,
+        settle,
+        runs,
+        refine,
+        sloMs,
+        stopAfterBreach,
+        saturatedToStop,
         capacityPoll);
   }
 }

@@ -27,9 +27,9 @@ import org.HdrHistogram.Histogram;
  *
  * <p>The client is bounded by {@link OpenLoopSpec#maxInFlight()} (a semaphore — virtual threads
  * bound nothing): an arrival that finds the bound reached is <em>dropped and counted</em>, and
- * sends later than {@link OpenLoopSpec#lateThreshold()} are counted as late, so a client that
- * could not keep the schedule says so. Connections are pooled (at most {@code maxInFlight}), each
- * used by one request at a time.
+ * sends later than {@link OpenLoopSpec#lateThreshold()} are counted as late, so a client that could
+ * not keep the schedule says so. Connections are pooled (at most {@code maxInFlight}), each used by
+ * one request at a time.
  */
 public final class OpenLoopDriver implements AutoCloseable {
   private final Invoker invoker;
@@ -72,12 +72,15 @@ public final class OpenLoopDriver implements AutoCloseable {
       OpenLoopSpec.Phase phase = spec.phases().get(p);
       long phaseEnd = phaseStart + phase.duration().toNanos();
       double gapNanos = phase.ratePerSecond() > 0 ? 1e9 / phase.ratePerSecond() : Double.NaN;
-      double next = phaseStart;
-      while (!Double.isNaN(gapNanos)) {
+      double poissonAt = phaseStart;
+      for (long k = 0; !Double.isNaN(gapNanos); k++) {
+        long at;
         if (spec.arrivals() == OpenLoopSpec.Arrivals.POISSON) {
-          next += -Math.log1p(-rng.nextDouble()) * gapNanos;
+          poissonAt += -Math.log1p(-rng.nextDouble()) * gapNanos;
+          at = (long) poissonAt;
+        } else {
+          at = phaseStart + Math.round(k * gapNanos); // no accumulated rounding error
         }
-        long at = (long) next;
         if (at >= phaseEnd) {
           break;
         }
@@ -93,10 +96,11 @@ public final class OpenLoopDriver implements AutoCloseable {
               .start(() -> send(phaseIndex, spec.maxInFlight(), n, at, permits, events));
         } else {
           dropped[p]++;
-          listener.dropped(p, n, at);
-        }
-        if (spec.arrivals() == OpenLoopSpec.Arrivals.CONSTANT) {
-          next += gapNanos;
+          try {
+            listener.dropped(p, n, at);
+          } catch (RuntimeException e) {
+            listenerFailure.compareAndSet(null, e);
+          }
         }
       }
       phaseStart = phaseEnd;
@@ -110,8 +114,7 @@ public final class OpenLoopDriver implements AutoCloseable {
     RuntimeException failure = listenerFailure.getAndSet(null);
     if (failure != null) {
       throw new LoadgenException(
-          "the request listener failed during the open-loop run: " + failure.getMessage(),
-          failure);
+          "the request listener failed during the open-loop run: " + failure.getMessage(), failure);
     }
     List<RequestEvent> sorted = new ArrayList<>(events);
     sorted.sort(Comparator.comparingLong(RequestEvent::intendedNanos));

@@ -10,8 +10,8 @@ import java.util.Objects;
  *
  * @param phases the phases, back to back
  * @param arrivals how arrivals are spaced within a phase
- * @param maxInFlight the most requests outstanding at once; an arrival that finds the bound
- *     reached is dropped and counted (never queued inside the client, never silently skipped)
+ * @param maxInFlight the most requests outstanding at once; an arrival that finds the bound reached
+ *     is dropped and counted (never queued inside the client, never silently skipped)
  * @param seed seeds the Poisson gaps (SplitMix64), so a schedule is reproducible
  * @param lateThreshold a request sent later than this after its intended time counts as late
  */

@@ -9,9 +9,9 @@ import java.util.Objects;
  * dev.speechscale.platform.NanoClock}.
  *
  * <p>{@code intendedNanos} is when the request <em>should</em> have gone out: in a closed loop the
- * moment its worker became free (equal to the send time), in an open loop its slot in the arrival
- * schedule. Latency and TTFAB are measured from it, so a late send (client backlog, coordinated
- * omission) shows up in the numbers instead of vanishing.
+ * moment its worker became free (a few microseconds before the send: building the request counts),
+ * in an open loop its slot in the arrival schedule. Latency and TTFAB are measured from it, so a
+ * late send (client backlog, coordinated omission) shows up in the numbers instead of vanishing.
  *
  * @param loadModel {@link LoadModel#CLOSED_LOOP} or {@link LoadModel#OPEN_LOOP}
  * @param runIndex the ladder run (0 outside a ladder)

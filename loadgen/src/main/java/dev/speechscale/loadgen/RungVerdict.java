@@ -9,9 +9,8 @@ import java.util.Map;
  * Whether a rung's window can be trusted as a measurement of the endpoint at concurrency N, and if
  * not, the first reason why (checked in the order of the records below).
  *
- * <p>The thresholds are DESIGN §3's; {@link Failing} is an addition: percentiles over the
- * survivors of a server that fails more than 1% of requests describe the survivors, not the
- * endpoint.
+ * <p>The thresholds are DESIGN §3's; {@link Failing} is an addition: percentiles over the survivors
+ * of a server that fails more than 1% of requests describe the survivors, not the endpoint.
  */
 public sealed interface RungVerdict {
   /** Client mean concurrency may fall at most this fraction short of N. */
@@ -137,8 +136,8 @@ public sealed interface RungVerdict {
    *
    * @param stats the window
    * @param overlaps {@link WindowStats#workerOverlaps} over the whole rung
-   * @param instanceCounts distinct instance counts seen during the rung, in order (empty when
-   *     not watched)
+   * @param instanceCounts distinct instance counts seen during the rung, in order (empty when not
+   *     watched)
    */
   static RungVerdict judge(WindowStats stats, int overlaps, List<Integer> instanceCounts) {
     if (instanceCounts.size() > 1) {

@@ -5,37 +5,28 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 
 /**
  * A buffered reader over one socket that remembers <em>when</em> each buffer fill arrived, so a
  * byte that came in the same read as the response headers is timed at that read, not at the moment
- * the parser reached it. Every read is bounded by a deadline on the invoker's clock (the socket
- * timeout is re-armed before each read). Not thread-safe: one worker owns it.
+ * the parser reached it. Reads block without a socket timeout; deadlines are a {@link Watchdog}'s
+ * job. Not thread-safe: one worker owns it.
  */
 final class SocketInput {
   private static final int MAX_LINE_BYTES = 16 * 1024;
 
-  private final Socket socket;
   private final InputStream in;
   private final NanoClock clock;
   private final byte[] buf = new byte[16 * 1024];
   private int pos;
   private int limit;
   private long fillNanos = -1;
-  private long deadlineNanos = Long.MAX_VALUE;
   private long bytesRead;
 
   SocketInput(Socket socket, NanoClock clock) throws IOException {
-    this.socket = socket;
     this.in = socket.getInputStream();
     this.clock = clock;
-  }
-
-  /** Reads after this instant (on the invoker's clock) fail with a timeout. */
-  void deadline(long deadlineNanos) {
-    this.deadlineNanos = deadlineNanos;
   }
 
   /** Bytes taken off the socket since {@link #resetCount()}. */
@@ -62,11 +53,6 @@ final class SocketInput {
     if (pos < limit) {
       return true;
     }
-    long remainingNanos = deadlineNanos - clock.nanoTime();
-    if (remainingNanos <= 0) {
-      throw new SocketTimeoutException("request deadline passed");
-    }
-    socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, remainingNanos / 1_000_000)));
     int n = in.read(buf, 0, buf.length);
     fillNanos = clock.nanoTime();
     pos = 0;
@@ -105,12 +91,20 @@ final class SocketInput {
    * ends before the first byte of the line.
    */
   String readLine() throws IOException {
+    if (!ensure()) {
+      return null;
+    }
+    for (int i = pos; i < limit; i++) {
+      if (buf[i] == '\n') { // fast path: the whole line is buffered
+        int end = i > pos && buf[i - 1] == '\r' ? i - 1 : i;
+        String line = new String(buf, pos, end - pos, StandardCharsets.ISO_8859_1);
+        pos = i + 1;
+        return line;
+      }
+    }
     StringBuilder line = new StringBuilder(64);
     while (true) {
       if (!ensure()) {
-        if (line.isEmpty()) {
-          return null;
-        }
         throw new EOFException("connection closed inside a line: " + line);
       }
       int start = pos;

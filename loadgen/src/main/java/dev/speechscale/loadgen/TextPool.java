@@ -16,15 +16,15 @@ import java.util.List;
  */
 public final class TextPool {
   private final List<String> texts;
+  private final List<SynthesisRequest> requests;
   private final int[] chars;
-  private final String voice;
-  private final Double speed;
 
   private TextPool(List<String> texts, String voice, Double speed) {
     this.texts = List.copyOf(texts);
+    // one request object per text, reused at every rung: invokers cache their wire bytes by it
+    this.requests =
+        this.texts.stream().map(t -> new SynthesisRequest(t, voice, speed, true)).toList();
     this.chars = this.texts.stream().mapToInt(t -> t.codePointCount(0, t.length())).toArray();
-    this.voice = voice;
-    this.speed = speed;
   }
 
   /**
@@ -68,7 +68,7 @@ public final class TextPool {
 
   /** The streaming request for sequence number {@code seq}. */
   public SynthesisRequest request(long seq) {
-    return new SynthesisRequest(texts.get(index(seq)), voice, speed, true);
+    return requests.get(index(seq));
   }
 
   /** Characters (code points) of request {@code seq}'s text. */

@@ -37,14 +37,14 @@ final class WebSocketFrames {
    * @param payload the (unmasked) payload, or {@code null} when a binary payload was skipped
    * @param arrivalNanos when the buffer fill carrying the frame's first byte arrived
    */
+  @SuppressWarnings("ArrayRecordComponent") // read once by its one consumer, never compared
   record Frame(boolean fin, int opcode, long length, byte[] payload, long arrivalNanos) {
     String text() {
       return new String(payload, StandardCharsets.UTF_8);
     }
   }
 
-  static void write(OutputStream out, int opcode, byte[] payload, boolean mask)
-      throws IOException {
+  static void write(OutputStream out, int opcode, byte[] payload, boolean mask) throws IOException {
     int n = payload.length;
     int headerLength = 2 + (n < 126 ? 0 : n < 65536 ? 2 : 8) + (mask ? 4 : 0);
     byte[] frame = new byte[headerLength + n];

@@ -12,24 +12,24 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * What one measurement window of a closed-loop rung holds — pure arithmetic over request events,
- * no clock.
+ * What one measurement window of a closed-loop rung holds — pure arithmetic over request events, no
+ * clock.
  *
  * <ul>
  *   <li><b>Attribution by end time</b>: a request belongs to the window [start, end) when its
  *       response <em>ended</em> inside it, so {@code achievedRps} is a throughput.
  *   <li><b>Percentiles over successful requests only</b> ({@link Percentiles#linear(long[],
- *       double)} on the raw samples): a fast 503 must not pull p95 down under overload;
- *       rejections are counted apart.
+ *       double)} on the raw samples): a fast 503 must not pull p95 down under overload; rejections
+ *       are counted apart.
  *   <li><b>Client mean concurrency</b> is time-weighted: the sum over <em>all</em> requests (any
  *       outcome, ended inside the window or not) of the time each was outstanding — from its send
  *       to its end — inside the window, divided by the window's length. In a closed loop it falls
- *       short of N exactly by the time workers spend between one response's end and the next
- *       send: the client's own turnaround.
+ *       short of N exactly by the time workers spend between one response's end and the next send:
+ *       the client's own turnaround.
  *   <li><b>TTFAB drift</b>: order the window's successful requests by end time, take the first
- *       ⌊n/3⌋ and the last ⌊n/3⌋, and subtract the median TTFAB of the first third from the
- *       median of the last third. Positive = still climbing (a queue still filling), negative =
- *       still draining. Needs n ≥ 3; otherwise {@code null}.
+ *       ⌊n/3⌋ and the last ⌊n/3⌋, and subtract the median TTFAB of the first third from the median
+ *       of the last third. Positive = still climbing (a queue still filling), negative = still
+ *       draining. Needs n ≥ 3; otherwise {@code null}.
  * </ul>
  *
  * @param concurrency the rung's N
@@ -198,8 +198,8 @@ public record WindowStats(
   }
 
   /**
-   * Times a worker started a request before its previous one ended — impossible in a correct
-   * closed loop, so any count above zero is a bug flag (outstanding requests exceeded N).
+   * Times a worker started a request before its previous one ended — impossible in a correct closed
+   * loop, so any count above zero is a bug flag (outstanding requests exceeded N).
    */
   public static int workerOverlaps(List<RequestEvent> events) {
     Map<Integer, List<RequestEvent>> byWorker = new HashMap<>();

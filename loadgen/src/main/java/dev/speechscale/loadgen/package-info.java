@@ -5,14 +5,14 @@
  *
  * <p>Q_max is a concurrency, so the ladder sets concurrency directly: {@link
  * dev.speechscale.loadgen.ClosedLoopDriver} runs N workers, each with exactly one request
- * outstanding and its own connection, so queued + executing = N by construction — no arrival
- * rate, no λ = C/S conversion. Each rung is held for {@code hold}; only the trailing {@code
- * window} is measured (the start is warm-up: all N workers start at once). Requests are attributed
- * to the window by their <em>end</em> time, so ok completions per second is a throughput.
- * Percentiles are over successful requests only, by linear interpolation between closest ranks
- * ({@link dev.speechscale.loadgen.Percentiles}), computed from raw samples; every rung also keeps
- * whole HdrHistograms (microseconds) of TTFAB and full latency so runs merge by adding histograms,
- * never by averaging percentiles.
+ * outstanding and its own connection, so queued + executing = N by construction — no arrival rate,
+ * no λ = C/S conversion. Each rung is held for {@code hold}; only the trailing {@code window} is
+ * measured (the start is warm-up: all N workers start at once). Requests are attributed to the
+ * window by their <em>end</em> time, so ok completions per second is a throughput. Percentiles are
+ * over successful requests only, by linear interpolation between closest ranks ({@link
+ * dev.speechscale.loadgen.Percentiles}), computed from raw samples; every rung also keeps whole
+ * HdrHistograms (microseconds) of TTFAB and full latency so runs merge by adding histograms, never
+ * by averaging percentiles.
  *
  * <p>A rung is trusted only if it passes every check of {@link dev.speechscale.loadgen.RungVerdict}
  * — capacity unchanged, something completed, no worker overlapped itself, under 1% rejections and

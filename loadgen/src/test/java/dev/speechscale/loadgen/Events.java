@@ -21,7 +21,13 @@ final class Events {
   }
 
   static RequestEvent event(
-      int worker, long sentMs, long firstAudioMs, long endMs, Outcome outcome, int status, int chars) {
+      int worker,
+      long sentMs,
+      long firstAudioMs,
+      long endMs,
+      Outcome outcome,
+      int status,
+      int chars) {
     return new RequestEvent(
         RequestEvent.LoadModel.CLOSED_LOOP,
         0,

@@ -136,7 +136,7 @@ final class FakeTtsServer implements AutoCloseable {
           return;
         }
         if ("websocket".equalsIgnoreCase(headers.get("upgrade"))) {
-          webSocket(s, in, out, headers.get("sec-websocket-key"));
+          webSocket(s, out, headers.get("sec-websocket-key"));
           return;
         }
         int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
@@ -198,8 +198,7 @@ final class FakeTtsServer implements AutoCloseable {
     }
   }
 
-  private void webSocket(Socket s, InputStream raw, OutputStream out, String key)
-      throws IOException {
+  private void webSocket(Socket s, OutputStream out, String key) throws IOException {
     out.write(
         ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                 + "Sec-WebSocket-Accept: "
@@ -220,7 +219,10 @@ final class FakeTtsServer implements AutoCloseable {
       String message = frame.text();
       if (message.contains("\"type\":\"close\"")) {
         WebSocketFrames.write(
-            out, WebSocketFrames.CLOSE, WebSocketFrames.closePayload(1000, "close requested"), false);
+            out,
+            WebSocketFrames.CLOSE,
+            WebSocketFrames.closePayload(1000, "close requested"),
+            false);
         return;
       }
       String id = requestId(message);
@@ -256,8 +258,7 @@ final class FakeTtsServer implements AutoCloseable {
             }
             pause(rest);
             for (int i = 1; i < CHUNKS; i++) {
-              WebSocketFrames.write(
-                  out, WebSocketFrames.BINARY, new byte[PCM_CHUNK_BYTES], false);
+              WebSocketFrames.write(out, WebSocketFrames.BINARY, new byte[PCM_CHUNK_BYTES], false);
             }
             text(
                 out,
@@ -307,8 +308,7 @@ final class FakeTtsServer implements AutoCloseable {
   }
 
   private static void text(OutputStream out, String json) throws IOException {
-    WebSocketFrames.write(
-        out, WebSocketFrames.TEXT, json.getBytes(StandardCharsets.UTF_8), false);
+    WebSocketFrames.write(out, WebSocketFrames.TEXT, json.getBytes(StandardCharsets.UTF_8), false);
   }
 
   private static void json(OutputStream out, int status, String body) throws IOException {
@@ -326,8 +326,7 @@ final class FakeTtsServer implements AutoCloseable {
   }
 
   private static void chunk(OutputStream out, byte[] data) throws IOException {
-    out.write(
-        (Integer.toHexString(data.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+    out.write((Integer.toHexString(data.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
     out.write(data);
     out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
     out.flush();

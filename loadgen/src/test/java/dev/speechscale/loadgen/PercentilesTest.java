@@ -9,9 +9,9 @@ import dev.speechscale.capacity.SplitMix64;
 import java.util.Arrays;
 import java.util.stream.LongStream;
 import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class PercentilesTest {
   @Test

@@ -104,7 +104,7 @@ class RungVerdictTest {
   void judge_climbingTtfab_notSettled() {
     List<RequestEvent> events = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
-      events.add(Events.ok(0, i * 100, 10 + i * 10, i * 100 + 100));
+      events.add(Events.ok(0, i * 100L, 10 + i * 10L, i * 100L + 100));
     }
     events.add(Events.ok(0, 1000, 5, 1100)); // in flight at the window's end
 

@@ -11,13 +11,13 @@ class TextPoolTest {
 
   @Test
   void shuffled_seed42_isPinnedOnEveryPlatform() {
-    assertThat(TextPool.shuffled(TEXTS, 42).order()).containsExactly("f", "e", "c", "b", "a", "g", "h", "d");
+    assertThat(TextPool.shuffled(TEXTS, 42).order())
+        .containsExactly("f", "e", "c", "b", "a", "g", "h", "d");
   }
 
   @Test
   void shuffled_sameSeed_sameOrder() {
-    assertThat(TextPool.shuffled(TEXTS, 7).order())
-        .isEqualTo(TextPool.shuffled(TEXTS, 7).order());
+    assertThat(TextPool.shuffled(TEXTS, 7).order()).isEqualTo(TextPool.shuffled(TEXTS, 7).order());
   }
 
   @Test

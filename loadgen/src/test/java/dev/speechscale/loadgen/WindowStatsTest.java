@@ -31,7 +31,7 @@ class WindowStatsTest {
   void compute_percentilesOverSuccessesOnly() {
     List<RequestEvent> events = new ArrayList<>();
     for (int i = 1; i <= 4; i++) {
-      events.add(Events.ok(0, i * 10, i * 10, i * 10 + 50));
+      events.add(Events.ok(0, i * 10L, i * 10L, i * 10L + 50));
     }
     events.add(Events.rejected(1, 20, 21)); // a fast 503 must not pull p95 down
 
@@ -58,8 +58,7 @@ class WindowStatsTest {
   @Test
   void compute_concurrencyMean_isTimeWeightedInFlight() {
     // window [100, 200): worker 0 in flight the whole window; worker 1 half of it
-    List<RequestEvent> events =
-        List.of(Events.ok(0, 50, 10, 250), Events.ok(1, 120, 10, 170));
+    List<RequestEvent> events = List.of(Events.ok(0, 50, 10, 250), Events.ok(1, 120, 10, 170));
 
     WindowStats s = WindowStats.compute(events, 2, 100 * MS, 200 * MS);
 
@@ -68,8 +67,7 @@ class WindowStatsTest {
 
   @Test
   void compute_concurrencyMean_countsEveryOutcome() {
-    List<RequestEvent> events =
-        List.of(Events.rejected(0, 0, 100), Events.failed(1, 0, 100));
+    List<RequestEvent> events = List.of(Events.rejected(0, 0, 100), Events.failed(1, 0, 100));
 
     WindowStats s = WindowStats.compute(events, 2, 0, 200 * MS);
 
@@ -83,7 +81,7 @@ class WindowStatsTest {
     List<RequestEvent> events = new ArrayList<>();
     long[] ttfab = {10, 12, 11, 20, 21, 22, 40, 41, 42};
     for (int i = 0; i < ttfab.length; i++) {
-      events.add(Events.ok(0, i * 100, ttfab[i], i * 100 + 50));
+      events.add(Events.ok(0, i * 100L, ttfab[i], i * 100L + 50));
     }
 
     WindowStats s = WindowStats.compute(events, 1, 0, 10_000 * MS);
@@ -105,7 +103,8 @@ class WindowStatsTest {
   @Test
   void compute_fewerThanThreeSuccesses_noDrift() {
     WindowStats s =
-        WindowStats.compute(List.of(Events.ok(0, 0, 5, 10), Events.ok(0, 10, 5, 20)), 1, 0, MS * 100);
+        WindowStats.compute(
+            List.of(Events.ok(0, 0, 5, 10), Events.ok(0, 10, 5, 20)), 1, 0, MS * 100);
 
     assertThat(s.ttfabDriftMs()).isNull();
   }
