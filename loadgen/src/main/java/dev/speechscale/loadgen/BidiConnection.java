@@ -25,11 +25,18 @@ import tools.jackson.databind.node.ObjectNode;
  * request_id}), then read {@code synthesis_start}, binary PCM frames (TTFAB = arrival of the first
  * binary frame; PCM has no header), and {@code synthesis_complete}. An {@code error} message ends
  * the request and keeps the session: its {@code status} (503/408/429 → rejected, other 4xx → client
- * error) or, without one, its code ({@code invalid_request}, {@code session_busy} → client error;
- * {@code engine_error}, {@code client_too_slow}, anything else → server error) decides the outcome.
- * A session that closes mid-request is a server error after {@code synthesis_start} and a transport
- * error before it. Messages carrying another request's id (a late reply to a request that timed
- * out) are skipped — but a timeout closes the session anyway, so they are rare.
+ * error) or, without one, its code ({@code queue_saturated}, {@code request_stale}, {@code
+ * shutting_down} → rejected; {@code invalid_request}, {@code session_busy} → client error; {@code
+ * engine_error}, {@code client_too_slow}, anything else → server error) decides the outcome. A
+ * session that closes mid-request is a server error after {@code synthesis_start} and a transport
+ * error before it; a request that finds its reused session already closed (an idle timeout) before
+ * anything arrived is resent once on a fresh session, keeping its send time. Messages carrying
+ * another request's id (a late reply to a request that timed out) are skipped — but a timeout
+ * closes the session anyway, so they are rare.
+ *
+ * <p>One unit although longer than most classes here: the session's lifecycle (upgrade, deadline
+ * guard, close) and the per-request reading share the socket state, and splitting them would only
+ * pass that state around.
  */
 final class BidiConnection implements Invoker.Connection {
   static final JsonMapper JSON = JsonMapper.builder().build();
@@ -73,10 +80,28 @@ final class BidiConnection implements Invoker.Connection {
     byte[] message = message(request, requestId);
     long sent = clock.nanoTime();
     long deadline = sent + timeoutNanos;
-    Exchange exchange = new Exchange(sent);
+    for (int attempt = 0; ; attempt++) {
+      boolean reused = socket != null;
+      Exchange exchange = new Exchange(sent);
+      Invocation result = attempt(exchange, requestId, message, deadline);
+      boolean stale =
+          reused
+              && attempt == 0
+              && result.outcome() == Outcome.TRANSPORT_ERROR
+              && !exchange.started
+              && !exchange.timedOut;
+      if (!stale) {
+        return result;
+      }
+      // the server closed an idle session before this request got anything: resend once on a
+      // fresh session, keeping the original send time
+    }
+  }
+
+  private Invocation attempt(Exchange exchange, String requestId, byte[] message, long deadline) {
     try {
       if (socket == null) {
-        Invocation refused = open(sent, deadline); // arms the guard for the handshake too
+        Invocation refused = open(exchange.sent, deadline); // arms the guard for the handshake too
         if (refused != null) {
           return refused;
         }
@@ -93,6 +118,7 @@ final class BidiConnection implements Invoker.Connection {
       boolean fired = (guard != null && guard.disarm()) || e instanceof SocketTimeoutException;
       closeSocket();
       if (fired) {
+        exchange.timedOut = true;
         return exchange.fail(
             Outcome.TRANSPORT_ERROR,
             "timed out: no synthesis_complete within the request timeout ("
@@ -123,6 +149,7 @@ final class BidiConnection implements Invoker.Connection {
   private final class Exchange {
     final long sent;
     boolean started;
+    boolean timedOut;
     long firstAudio = -1;
     long audioBytes;
 
@@ -272,18 +299,7 @@ final class BidiConnection implements Invoker.Connection {
       guard.arm(deadline);
       SocketInput input = new SocketInput(s, clock);
       OutputStream output = s.getOutputStream();
-      String key = WebSocketFrames.newKey();
-      output.write(
-          ("GET "
-                  + path
-                  + " HTTP/1.1\r\nHost: "
-                  + hostHeader
-                  + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: "
-                  + key
-                  + "\r\nSec-WebSocket-Version: 13\r\nUser-Agent: speechscale-loadgen\r\n\r\n")
-              .getBytes(StandardCharsets.US_ASCII));
-      output.flush();
-      HttpHead head = HttpHead.read(input);
+      HttpHead head = WebSocketFrames.handshake(input, output, hostHeader, path);
       if (head.status() != 101) {
         HttpBody.Capture capture = new HttpBody.Capture();
         HttpBody.read(input, head, capture);
@@ -299,12 +315,6 @@ final class BidiConnection implements Invoker.Connection {
                 + head.status()
                 + ": "
                 + HttpHead.abbreviate(capture.text()));
-      }
-      if (!WebSocketFrames.accept(key).equals(head.webSocketAccept())) {
-        throw new IOException(
-            "the WebSocket upgrade answered Sec-WebSocket-Accept "
-                + head.webSocketAccept()
-                + ", not the value for our key");
       }
       socket = s;
       in = input;

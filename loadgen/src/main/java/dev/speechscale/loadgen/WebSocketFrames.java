@@ -124,6 +124,35 @@ final class WebSocketFrames {
     return new Frame(fin, opcode, length, payload, arrival);
   }
 
+  /**
+   * Sends the upgrade request for {@code path} and reads the answer. A 101 is checked against our
+   * key; any other status is returned for the caller to report (its body still unread).
+   *
+   * @throws IOException when the 101 carries the wrong Sec-WebSocket-Accept, or the I/O fails
+   */
+  static HttpHead handshake(SocketInput in, OutputStream out, String hostHeader, String path)
+      throws IOException {
+    String key = newKey();
+    out.write(
+        ("GET "
+                + path
+                + " HTTP/1.1\r\nHost: "
+                + hostHeader
+                + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: "
+                + key
+                + "\r\nSec-WebSocket-Version: 13\r\nUser-Agent: speechscale-loadgen\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
+    out.flush();
+    HttpHead head = HttpHead.read(in);
+    if (head.status() == 101 && !accept(key).equals(head.webSocketAccept())) {
+      throw new IOException(
+          "the WebSocket upgrade answered Sec-WebSocket-Accept "
+              + head.webSocketAccept()
+              + ", not the value for our key");
+    }
+    return head;
+  }
+
   /** A fresh Sec-WebSocket-Key. */
   static String newKey() {
     byte[] nonce = new byte[16];

@@ -43,6 +43,33 @@ class BidiInvokerTest {
   }
 
   @Test
+  void invoke_serverClosedIdleSession_resendsOnAFreshOne() throws Exception {
+    try (FakeTtsServer server = FakeTtsServer.fast();
+        Invoker invoker = Targets.invoker(Transport.BIDI, server.baseUri());
+        Invoker.Connection c = invoker.connect()) {
+      assertThat(c.invoke(HELLO).outcome()).isEqualTo(Outcome.OK);
+      server.dropConnections();
+
+      assertThat(c.invoke(HELLO).outcome()).isEqualTo(Outcome.OK);
+      assertThat(server.connections()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void invoke_slowerThanTheTimeout_isTransportError() throws Exception {
+    try (FakeTtsServer server =
+            new FakeTtsServer(1, Duration.ofSeconds(2), Duration.ZERO, n -> Reply.OK);
+        Invoker invoker =
+            Targets.invoker(Transport.BIDI, server.baseUri(), Duration.ofMillis(100));
+        Invoker.Connection c = invoker.connect()) {
+      Invocation inv = c.invoke(HELLO);
+
+      assertThat(inv.outcome()).isEqualTo(Outcome.TRANSPORT_ERROR);
+      assertThat(inv.error()).contains("timed out");
+    }
+  }
+
+  @Test
   void invoke_errorWithStatus503_isRejectedAndTheSessionStaysOpen() throws Exception {
     try (FakeTtsServer server =
             new FakeTtsServer(
