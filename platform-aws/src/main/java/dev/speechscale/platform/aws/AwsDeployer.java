@@ -1,11 +1,14 @@
 package dev.speechscale.platform.aws;
 
+import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.EndpointConfig;
+import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.ScalingGate;
 import dev.speechscale.platform.PlatformException;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,6 +81,20 @@ public final class AwsDeployer {
       stacks.add(StackSummary.read(outDir, name));
     }
     return new Synthesis(outDir, app.spec(), app.decision(), stacks, app.targetDescription());
+  }
+
+  /**
+   * {@link #synth} from files, as {@code speech-infra synth --platform aws} runs it: the endpoint
+   * config file, the model in it, and the plan artifact if the file exists (a missing plan is not
+   * an error: the gate then withholds scaling and says so).
+   *
+   * @throws dev.speechscale.artifacts.ArtifactException when the config or the plan is invalid
+   */
+  public Synthesis synth(
+      Path configFile, String model, Path planFile, Map<String, String> context, Path outDir) {
+    EndpointConfig config = EndpointConfigFile.read(configFile).model(model);
+    PlanArtifact plan = Files.isRegularFile(planFile) ? ArtifactCodec.readPlan(planFile) : null;
+    return synth(config, plan, planFile.toString(), context, outDir);
   }
 
   /**
