@@ -6,7 +6,6 @@ import dev.speechscale.platform.PlatformException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -194,16 +193,5 @@ public record AwsEndpointSpec(
   /** The CloudWatch Logs group SageMaker writes the containers' output to. */
   public String logGroupName() {
     return AwsNames.logGroup(endpointName);
-  }
-
-  /** A CloudFormation-safe fragment of the model name ({@code kokoro-82m} → {@code Kokoro82m}). */
-  public String idFragment() {
-    StringBuilder b = new StringBuilder();
-    for (String part : modelName().split("-")) {
-      if (!part.isEmpty()) {
-        b.append(part.substring(0, 1).toUpperCase(Locale.ROOT)).append(part.substring(1));
-      }
-    }
-    return b.toString();
   }
 }

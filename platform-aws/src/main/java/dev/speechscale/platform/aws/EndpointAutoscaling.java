@@ -124,7 +124,7 @@ public final class EndpointAutoscaling extends Construct {
 
   /** The dimensions of a variant's invocation metrics. */
   static Map<String, String> dimensions(AwsEndpointSpec spec) {
-    return Map.of("EndpointName", spec.endpointName(), "VariantName", spec.variantName());
+    return Ordered.map("EndpointName", spec.endpointName(), "VariantName", spec.variantName());
   }
 
   public ScalableTarget target() {

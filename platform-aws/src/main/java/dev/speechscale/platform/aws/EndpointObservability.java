@@ -4,7 +4,6 @@ import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.ScalingGate;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
@@ -79,7 +78,7 @@ public final class EndpointObservability extends Construct {
     MathExpression realErrors =
         MathExpression.Builder.create()
             .expression("FILL(errors, 0) - FILL(shed, 0)")
-            .usingMetrics(Map.of("errors", errors5xx, "shed", shed))
+            .usingMetrics(Ordered.<IMetric>map("errors", errors5xx, "shed", shed))
             .period(MINUTE)
             .label("5xx that are not load shedding")
             .build();
@@ -151,7 +150,7 @@ public final class EndpointObservability extends Construct {
             List.of(labelled(firstChunk, "FirstChunkLatency p95 (µs)")),
             firstChunkMs == null
                 ? null
-                : annotation(microseconds(firstChunkMs), "first_chunk_alarm (µs)")),
+                : annotation((double) microseconds(firstChunkMs), "first_chunk_alarm (µs)")),
         graph(
             "Invocations and errors (per minute)",
             List.of(

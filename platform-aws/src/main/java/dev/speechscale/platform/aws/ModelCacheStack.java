@@ -128,19 +128,19 @@ public final class ModelCacheStack extends Stack {
             .timeout(Duration.hours(2))
             .buildSpec(
                 BuildSpec.fromObject(
-                    Map.of(
+                    Ordered.map(
                         "version",
                         "0.2",
                         "env",
-                        Map.of("shell", "bash", "variables", variables),
+                        Ordered.map("shell", "bash", "variables", variables),
                         "phases",
-                        Map.of(
+                        Ordered.map(
                             "install",
-                            Map.of(
+                            Ordered.map(
                                 "commands",
                                 List.of("pip install --quiet 'huggingface_hub>=0.23,<3'")),
                             "build",
-                            Map.of("commands", List.of(SYNC_SCRIPT))))))
+                            Ordered.map("commands", List.of(SYNC_SCRIPT))))))
             .logging(
                 LoggingOptions.builder()
                     .cloudWatch(
@@ -193,7 +193,7 @@ public final class ModelCacheStack extends Stack {
             .serviceToken(provider.getServiceToken())
             .resourceType("Custom::SpeechScaleWeights")
             .properties(
-                Map.of(
+                Ordered.map(
                     "Repository", spec.modelRepository(),
                     "Revision", spec.modelRevision(),
                     "WeightsUri", weightsUri))

@@ -180,7 +180,9 @@ final class ResponseStreamInvoker implements Invoker {
   /** How a failed invocation ends, from what the SDK reported. */
   static Invocation classify(Throwable t, WavAudioMeter meter, long sent, NanoClock clock) {
     Throwable e = t;
-    while (e.getCause() != null && !(e instanceof AwsServiceException) && e.getCause() != e) {
+    for (int depth = 0;
+        depth < 8 && !(e instanceof AwsServiceException) && e.getCause() != null;
+        depth++) {
       e = e.getCause();
     }
     if (e instanceof ModelStreamErrorException mse) {

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.services.applicationautoscaling.model.Alarm;
 import software.amazon.awssdk.services.applicationautoscaling.model.ApplicationAutoScalingException;
 import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalableTargetsRequest;
 import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalableTargetsResponse;
@@ -285,7 +286,7 @@ final class FakeAws {
                             .targetValue(37.5)
                             .scaleOutCooldown(30)
                             .disableScaleIn(true))
-                    .alarms(a -> a.alarmName(HIGH_ALARM))
+                    .alarms(Alarm.builder().alarmName(HIGH_ALARM).build())
                     .build();
             ScalingPolicy step =
                 ScalingPolicy.builder()
@@ -301,7 +302,7 @@ final class FakeAws {
                                     .metricIntervalUpperBound(0.0)
                                     .scalingAdjustment(-1)
                                     .build()))
-                    .alarms(a -> a.alarmName(SCALE_IN_ALARM))
+                    .alarms(Alarm.builder().alarmName(SCALE_IN_ALARM).build())
                     .build();
             // One policy per page: the second page is asked for with the first page's token.
             return r.nextToken() == null

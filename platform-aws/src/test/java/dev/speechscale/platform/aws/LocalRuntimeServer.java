@@ -27,7 +27,7 @@ final class LocalRuntimeServer implements AutoCloseable {
     record Stream(List<byte[]> frames) implements Reply {}
 
     /** An error response. */
-    record Error(int status, String errorType, String jsonBody) implements Reply {}
+    record Failure(int status, String errorType, String jsonBody) implements Reply {}
   }
 
   private final HttpServer server;
@@ -101,7 +101,7 @@ final class LocalRuntimeServer implements AutoCloseable {
             out.flush();
           }
         }
-        case Reply.Error e -> {
+        case Reply.Failure e -> {
           byte[] body = e.jsonBody().getBytes(StandardCharsets.UTF_8);
           exchange.getResponseHeaders().set("Content-Type", "application/json");
           exchange.getResponseHeaders().set("x-amzn-ErrorType", e.errorType());

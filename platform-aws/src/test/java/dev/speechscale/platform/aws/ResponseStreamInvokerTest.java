@@ -109,7 +109,7 @@ class ResponseStreamInvokerTest {
   @Test
   void invoke_containerQueueSaturated_isRejectedWithTheOriginalStatus() {
     server.reply(
-        new LocalRuntimeServer.Reply.Error(
+        new LocalRuntimeServer.Reply.Failure(
             424,
             "ModelError",
             "{\"Message\":\"Received server error (503) from primary with message"
@@ -126,7 +126,7 @@ class ResponseStreamInvokerTest {
   @Test
   void invoke_containerBadRequest_isAClientError() {
     server.reply(
-        new LocalRuntimeServer.Reply.Error(
+        new LocalRuntimeServer.Reply.Failure(
             424,
             "ModelError",
             "{\"Message\":\"Received client error (400)\",\"OriginalStatusCode\":400,"
@@ -141,7 +141,7 @@ class ResponseStreamInvokerTest {
   @Test
   void invoke_serviceUnavailable_isSentOnceBecauseRetriesAreOff() {
     server.reply(
-        new LocalRuntimeServer.Reply.Error(
+        new LocalRuntimeServer.Reply.Failure(
             503, "ServiceUnavailable", "{\"Message\":\"the service is unavailable\"}"));
     int before = server.requests();
 
