@@ -32,7 +32,7 @@ final class AlarmReader {
                 .nextToken(token)
                 .build();
         DescribeAlarmsResponse page =
-            AwsPlatform.call(
+            AwsErrors.call(
                 "DescribeAlarms", "alarms " + batch, () -> cloudWatch.describeAlarms(request));
         for (MetricAlarm a : page.metricAlarms()) {
           out.add(ScalingMapper.alarm(a));

@@ -3,6 +3,7 @@ package dev.speechscale.platform.aws;
 import dev.speechscale.platform.PlatformException;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -39,6 +40,17 @@ final class AwsErrors {
   static PlatformException map(
       String operation, String subject, int requested, RuntimeException e) {
     return new PlatformException(reason(operation, subject, requested, e), e);
+  }
+
+  /** Runs one read-only AWS call, mapping what it throws. */
+  static <T> T call(String operation, String subject, Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (PlatformException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw AwsErrors.map(operation, subject, 0, e);
+    }
   }
 
   static PlatformException.Reason reason(

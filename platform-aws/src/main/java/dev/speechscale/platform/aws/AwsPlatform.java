@@ -1,7 +1,6 @@
 package dev.speechscale.platform.aws;
 
 import dev.speechscale.platform.EndpointDescription;
-import dev.speechscale.platform.EndpointStatus;
 import dev.speechscale.platform.Fingerprint;
 import dev.speechscale.platform.InstanceLog;
 import dev.speechscale.platform.Invoker;
@@ -24,8 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -36,10 +33,6 @@ import software.amazon.awssdk.services.applicationautoscaling.model.RegisterScal
 import software.amazon.awssdk.services.applicationautoscaling.model.ScalableTarget;
 import software.amazon.awssdk.services.applicationautoscaling.model.ServiceNamespace;
 import software.amazon.awssdk.services.sagemaker.model.ContainerDefinition;
-import software.amazon.awssdk.services.sagemaker.model.DeployedImage;
-import software.amazon.awssdk.services.sagemaker.model.DescribeEndpointConfigRequest;
-import software.amazon.awssdk.services.sagemaker.model.DescribeEndpointConfigResponse;
-import software.amazon.awssdk.services.sagemaker.model.DescribeEndpointRequest;
 import software.amazon.awssdk.services.sagemaker.model.DescribeEndpointResponse;
 import software.amazon.awssdk.services.sagemaker.model.DescribeModelRequest;
 import software.amazon.awssdk.services.sagemaker.model.DescribeModelResponse;
@@ -72,7 +65,9 @@ import software.amazon.awssdk.services.sagemaker.model.UpdateEndpointWeightsAndC
  * </ul>
  *
  * Errors become {@link PlatformException} reasons: NotFound, MissingCredentials, Throttled,
- * QuotaExceeded, InvalidRequest, Unavailable. Nothing here retries a mutation.
+ * QuotaExceeded, InvalidRequest, Unavailable. Nothing here retries a mutation. A little over the
+ * house size because it is the whole SPI in one place; the per-service reading lives in {@link
+ * EndpointReader}, {@link AlarmReader}, {@link InstanceLogReader} and {@link MetricReader}.
  */
 public final class AwsPlatform implements Platform {
   private static final ServiceNamespace SAGEMAKER = ServiceNamespace.SAGEMAKER;
@@ -80,7 +75,7 @@ public final class AwsPlatform implements Platform {
   private final AwsApis.Clients clients;
   private final Settings settings;
   private final Clock clock;
-  private final Map<String, String> variants = new ConcurrentHashMap<>();
+  private final EndpointReader endpoints;
 
   /**
    * How to reach AWS.
@@ -121,6 +116,7 @@ public final class AwsPlatform implements Platform {
     this.clients = clients;
     this.settings = settings;
     this.clock = clock;
+    this.endpoints = new EndpointReader(clients.sageMaker());
   }
 
   /** A platform over real SDK clients: the profile's credentials, or the default chain. */
@@ -140,12 +136,12 @@ public final class AwsPlatform implements Platform {
 
   @Override
   public EndpointDescription describe(String endpoint) {
-    DescribeEndpointResponse ep = describeEndpoint(endpoint);
-    ProductionVariantSummary v = variant(ep);
-    ProductionVariant configured = configuredVariant(ep, v.variantName());
+    DescribeEndpointResponse ep = endpoints.describeEndpoint(endpoint);
+    ProductionVariantSummary v = endpoints.variant(ep);
+    ProductionVariant configured = endpoints.configuredVariant(ep, v.variantName());
     return new EndpointDescription(
         endpoint,
-        status(ep.endpointStatusAsString()),
+        EndpointReader.status(ep.endpointStatusAsString()),
         orZero(v.desiredInstanceCount()),
         orZero(v.currentInstanceCount()),
         configured.instanceTypeAsString(),
@@ -154,11 +150,11 @@ public final class AwsPlatform implements Platform {
 
   @Override
   public Fingerprint fingerprint(String endpoint) {
-    DescribeEndpointResponse ep = describeEndpoint(endpoint);
-    ProductionVariantSummary v = variant(ep);
-    ProductionVariant configured = configuredVariant(ep, v.variantName());
+    DescribeEndpointResponse ep = endpoints.describeEndpoint(endpoint);
+    ProductionVariantSummary v = endpoints.variant(ep);
+    ProductionVariant configured = endpoints.configuredVariant(ep, v.variantName());
     DescribeModelResponse model =
-        call(
+        AwsErrors.call(
             "DescribeModel",
             "model " + configured.modelName(),
             () ->
@@ -177,7 +173,8 @@ public final class AwsPlatform implements Platform {
       env.putAll(container.environment());
     }
     AwsEndpointSpec.PLATFORM_VARIABLES.forEach(env::remove);
-    return new Fingerprint(configured.instanceTypeAsString(), digest(v, container), env);
+    return new Fingerprint(
+        configured.instanceTypeAsString(), EndpointReader.digest(v, container), env);
   }
 
   @Override
@@ -190,7 +187,7 @@ public final class AwsPlatform implements Platform {
     do {
       String next = token;
       DescribeScalingPoliciesResponse page =
-          call(
+          AwsErrors.call(
               "DescribeScalingPolicies",
               resourceId,
               () ->
@@ -258,7 +255,7 @@ public final class AwsPlatform implements Platform {
                     .dynamicScalingOutSuspended(state.dynamicScalingOut())
                     .scheduledScalingSuspended(state.scheduledScaling()))
             .build();
-    call(
+    AwsErrors.call(
         "RegisterScalableTarget",
         resourceId,
         () -> {
@@ -274,7 +271,7 @@ public final class AwsPlatform implements Platform {
           new PlatformException.Reason.InvalidRequest(
               "desired instance count (" + count + ") must be 0 or more"));
     }
-    String variant = variantName(endpoint);
+    String variant = endpoints.variantName(endpoint);
     DesiredWeightAndCapacity capacity =
         DesiredWeightAndCapacity.builder().variantName(variant).desiredInstanceCount(count).build();
     try {
@@ -297,7 +294,8 @@ public final class AwsPlatform implements Platform {
 
   @Override
   public MetricSeries metric(String endpoint, MetricQuery query) {
-    return new MetricReader(clients.cloudWatch()).read(endpoint, variantName(endpoint), query);
+    return new MetricReader(clients.cloudWatch())
+        .read(endpoint, endpoints.variantName(endpoint), query);
   }
 
   @Override
@@ -328,66 +326,12 @@ public final class AwsPlatform implements Platform {
     clients.close();
   }
 
-  private DescribeEndpointResponse describeEndpoint(String endpoint) {
-    return call(
-        "DescribeEndpoint",
-        "endpoint " + endpoint,
-        () ->
-            clients
-                .sageMaker()
-                .describeEndpoint(
-                    DescribeEndpointRequest.builder().endpointName(endpoint).build()));
-  }
-
-  private ProductionVariantSummary variant(DescribeEndpointResponse ep) {
-    if (!ep.hasProductionVariants() || ep.productionVariants().isEmpty()) {
-      throw new PlatformException(
-          new PlatformException.Reason.Unavailable(
-              "endpoint "
-                  + ep.endpointName()
-                  + " reports no production variant yet (status "
-                  + ep.endpointStatusAsString()
-                  + "); wait until it is InService"));
-    }
-    ProductionVariantSummary v = ep.productionVariants().getFirst();
-    variants.put(ep.endpointName(), v.variantName());
-    return v;
-  }
-
-  private ProductionVariant configuredVariant(DescribeEndpointResponse ep, String variantName) {
-    DescribeEndpointConfigResponse config =
-        call(
-            "DescribeEndpointConfig",
-            "endpoint config " + ep.endpointConfigName(),
-            () ->
-                clients
-                    .sageMaker()
-                    .describeEndpointConfig(
-                        DescribeEndpointConfigRequest.builder()
-                            .endpointConfigName(ep.endpointConfigName())
-                            .build()));
-    return config.productionVariants().stream()
-        .filter(p -> p.variantName().equals(variantName))
-        .findFirst()
-        .orElseThrow(() ->
-            new PlatformException(
-                new PlatformException.Reason.NotFound(
-                    "variant " + variantName + " in endpoint config " + ep.endpointConfigName(),
-                    "the endpoint is mid-update; run the command again when it is InService")));
-  }
-
-  /** The variant's name, remembered after the first description of the endpoint. */
-  private String variantName(String endpoint) {
-    String known = variants.get(endpoint);
-    return known != null ? known : variant(describeEndpoint(endpoint)).variantName();
-  }
-
   private String resourceId(String endpoint) {
-    return "endpoint/" + endpoint + "/variant/" + variantName(endpoint);
+    return "endpoint/" + endpoint + "/variant/" + endpoints.variantName(endpoint);
   }
 
   private Optional<ScalableTarget> target(String resourceId) {
-    return call(
+    return AwsErrors.call(
             "DescribeScalableTargets",
             resourceId,
             () ->
@@ -402,49 +346,6 @@ public final class AwsPlatform implements Platform {
         .scalableTargets()
         .stream()
         .findFirst();
-  }
-
-  /** The sha256 digest (hex) SageMaker resolved the image to, else the one the image names. */
-  private static String digest(ProductionVariantSummary v, ContainerDefinition container) {
-    List<String> candidates = new ArrayList<>();
-    if (v.hasDeployedImages()) {
-      for (DeployedImage i : v.deployedImages()) {
-        candidates.add(i.resolvedImage());
-        candidates.add(i.specifiedImage());
-      }
-    }
-    if (container != null) {
-      candidates.add(container.image());
-    }
-    for (String image : candidates) {
-      if (image != null && image.contains("@sha256:")) {
-        return image.substring(image.indexOf("@sha256:") + "@sha256:".length());
-      }
-    }
-    return null;
-  }
-
-  private static EndpointStatus status(String s) {
-    return switch (s == null ? "" : s) {
-      case "Creating" -> EndpointStatus.CREATING;
-      case "InService" -> EndpointStatus.IN_SERVICE;
-      case "Updating" -> EndpointStatus.UPDATING;
-      case "SystemUpdating" -> EndpointStatus.SYSTEM_UPDATING;
-      case "RollingBack" -> EndpointStatus.ROLLING_BACK;
-      case "OutOfService" -> EndpointStatus.OUT_OF_SERVICE;
-      case "Deleting" -> EndpointStatus.DELETING;
-      default -> EndpointStatus.FAILED;
-    };
-  }
-
-  static <T> T call(String operation, String subject, Supplier<T> call) {
-    try {
-      return call.get();
-    } catch (PlatformException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw AwsErrors.map(operation, subject, 0, e);
-    }
   }
 
   private static int orZero(Integer i) {

@@ -33,7 +33,7 @@ final class InstanceLogReader {
       DescribeLogStreamsRequest request =
           DescribeLogStreamsRequest.builder().logGroupName(group).nextToken(token).build();
       DescribeLogStreamsResponse page =
-          AwsPlatform.call(
+          AwsErrors.call(
               "DescribeLogStreams", "log group " + group, () -> logs.describeLogStreams(request));
       for (LogStream s : page.logStreams()) {
         if (s.firstEventTimestamp() != null && s.firstEventTimestamp() >= since.toEpochMilli()) {
@@ -68,7 +68,7 @@ final class InstanceLogReader {
               .nextToken(token)
               .build();
       GetLogEventsResponse page =
-          AwsPlatform.call(
+          AwsErrors.call(
               "GetLogEvents",
               "log stream " + group + "/" + stream,
               () -> logs.getLogEvents(request));

@@ -58,7 +58,7 @@ final class MetricReader {
               .nextToken(token)
               .build();
       GetMetricDataResponse page =
-          AwsPlatform.call(
+          AwsErrors.call(
               "GetMetricData",
               query.metric().cloudWatchName() + " of " + endpoint,
               () -> cloudWatch.getMetricData(request));
