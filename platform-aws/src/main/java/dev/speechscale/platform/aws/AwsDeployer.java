@@ -8,6 +8,7 @@ import dev.speechscale.artifacts.ScalingGate;
 import dev.speechscale.platform.PlatformException;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -74,13 +75,34 @@ public final class AwsDeployer {
       String planSource,
       Map<String, String> context,
       Path outDir) {
-    SpeechInfraApp app = SpeechInfraApp.build(config, plan, planSource, context, outDir);
-    app.app().synth();
+    SpeechInfraApp app;
+    try {
+      app = SpeechInfraApp.build(config, plan, planSource, context, outDir);
+      app.app().synth();
+    } catch (UncheckedIOException e) {
+      throw nodeMissing(e);
+    }
     List<StackSummary> stacks = new ArrayList<>();
     for (String name : app.stackNames()) {
       stacks.add(StackSummary.read(outDir, name));
     }
     return new Synthesis(outDir, app.spec(), app.decision(), stacks, app.targetDescription());
+  }
+
+  /**
+   * CDK for Java runs the construct library in node (through jsii): without node the first
+   * construct fails to start it. Says how to fix that; anything else passes through.
+   */
+  static RuntimeException nodeMissing(UncheckedIOException e) {
+    String text = String.valueOf(e.getMessage());
+    if (text.contains("\"node\"")) {
+      return new PlatformException(
+          new PlatformException.Reason.InvalidRequest(
+              "CDK synthesis runs in Node.js and `node` was not found on PATH (or JSII_NODE):"
+                  + " install Node.js 20 or newer (apt-get install nodejs) and run synth again"),
+          e);
+    }
+    return e;
   }
 
   /**

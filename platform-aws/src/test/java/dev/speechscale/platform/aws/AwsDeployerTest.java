@@ -214,6 +214,22 @@ class AwsDeployerTest {
   }
 
   @Test
+  void synth_nodeMissing_saysToInstallNode() {
+    java.io.UncheckedIOException jsii =
+        new java.io.UncheckedIOException(
+            new IOException(
+                "Cannot run program \"node\": Exec failed, error: 2 (No such file or directory)"));
+
+    assertThat(AwsDeployer.nodeMissing(jsii))
+        .isInstanceOf(PlatformException.class)
+        .hasMessageContaining("`node` was not found on PATH")
+        .hasMessageContaining("install Node.js 20 or newer");
+    java.io.UncheckedIOException other =
+        new java.io.UncheckedIOException(new IOException("disk full"));
+    assertThat(AwsDeployer.nodeMissing(other)).isSameAs(other);
+  }
+
+  @Test
   void credentialSources_eachKind_isFoundWithoutAnyNetworkCall() throws IOException {
     Path none = work.resolve("no-home");
     Path withDefault = work.resolve("default-home");
