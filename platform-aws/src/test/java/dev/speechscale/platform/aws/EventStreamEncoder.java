@@ -25,13 +25,13 @@ import java.util.zip.CRC32;
  * payload; a mid-stream failure is an exception message ({@code :message-type exception}, {@code
  * :exception-type ModelStreamError}) with a JSON payload {@code {"Message":..., "ErrorCode":...}}.
  */
-final class EventStreamEncoder {
+public final class EventStreamEncoder {
   private static final byte STRING = 7;
 
   private EventStreamEncoder() {}
 
   /** A PayloadPart event carrying {@code bytes}. */
-  static byte[] payloadPart(byte[] bytes) {
+  public static byte[] payloadPart(byte[] bytes) {
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put(":event-type", "PayloadPart");
     headers.put(":content-type", "application/octet-stream");
@@ -40,7 +40,7 @@ final class EventStreamEncoder {
   }
 
   /** A ModelStreamError exception event. */
-  static byte[] modelStreamError(String errorCode, String message) {
+  public static byte[] modelStreamError(String errorCode, String message) {
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put(":exception-type", "ModelStreamError");
     headers.put(":content-type", "application/json");
@@ -50,7 +50,7 @@ final class EventStreamEncoder {
   }
 
   /** One message with string headers, in the order given. */
-  static byte[] message(Map<String, String> headers, byte[] payload) {
+  public static byte[] message(Map<String, String> headers, byte[] payload) {
     ByteArrayOutputStream h = new ByteArrayOutputStream();
     for (Map.Entry<String, String> e : headers.entrySet()) {
       byte[] name = e.getKey().getBytes(StandardCharsets.UTF_8);

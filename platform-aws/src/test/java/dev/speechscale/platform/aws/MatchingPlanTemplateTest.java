@@ -45,6 +45,14 @@ class MatchingPlanTemplateTest {
   }
 
   @Test
+  void stacks_accountAndRegionFromContext_areTheirEnvironment() {
+    assertThat(app.endpoint().getAccount()).isEqualTo("123456789012");
+    assertThat(app.endpoint().getRegion()).isEqualTo("us-east-1");
+    assertThat(app.foundation().getRegion()).isEqualTo("us-east-1");
+    assertThat(app.targetDescription()).isEqualTo("account 123456789012, region us-east-1");
+  }
+
+  @Test
   void scalableTarget_spansMinToMaxOnTheVariant() {
     endpoint.resourceCountIs("AWS::ApplicationAutoScaling::ScalableTarget", 1);
     endpoint.hasResourceProperties(

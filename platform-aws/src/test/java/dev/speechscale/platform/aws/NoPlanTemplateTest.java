@@ -10,6 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awscdk.Token;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 import software.constructs.MetadataEntry;
@@ -221,6 +222,12 @@ class NoPlanTemplateTest {
         Map.of(
             "Code",
             Map.of("ZipFile", Match.stringLikeRegexp("[\\s\\S]*batch_get_builds[\\s\\S]*"))));
+  }
+
+  @Test
+  void stacks_noContext_areEnvironmentAgnostic() {
+    assertThat(Token.isUnresolved(app.endpoint().getRegion())).isTrue();
+    assertThat(Token.isUnresolved(app.endpoint().getAccount())).isTrue();
   }
 
   @Test
