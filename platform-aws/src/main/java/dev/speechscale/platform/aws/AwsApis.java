@@ -1,0 +1,220 @@
+package dev.speechscale.platform.aws;
+
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.applicationautoscaling.ApplicationAutoScalingClient;
+import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalableTargetsRequest;
+import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalableTargetsResponse;
+import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalingPoliciesRequest;
+import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalingPoliciesResponse;
+import software.amazon.awssdk.services.applicationautoscaling.model.RegisterScalableTargetRequest;
+import software.amazon.awssdk.services.cloudwatch.CloudWatchClient;
+import software.amazon.awssdk.services.cloudwatch.model.DescribeAlarmsRequest;
+import software.amazon.awssdk.services.cloudwatch.model.DescribeAlarmsResponse;
+import software.amazon.awssdk.services.cloudwatch.model.GetMetricDataRequest;
+import software.amazon.awssdk.services.cloudwatch.model.GetMetricDataResponse;
+import software.amazon.awssdk.services.cloudwatchlogs.CloudWatchLogsClient;
+import software.amazon.awssdk.services.cloudwatchlogs.model.DescribeLogStreamsRequest;
+import software.amazon.awssdk.services.cloudwatchlogs.model.DescribeLogStreamsResponse;
+import software.amazon.awssdk.services.cloudwatchlogs.model.GetLogEventsRequest;
+import software.amazon.awssdk.services.cloudwatchlogs.model.GetLogEventsResponse;
+import software.amazon.awssdk.services.sagemaker.SageMakerClient;
+import software.amazon.awssdk.services.sagemaker.model.DescribeEndpointConfigRequest;
+import software.amazon.awssdk.services.sagemaker.model.DescribeEndpointConfigResponse;
+import software.amazon.awssdk.services.sagemaker.model.DescribeEndpointRequest;
+import software.amazon.awssdk.services.sagemaker.model.DescribeEndpointResponse;
+import software.amazon.awssdk.services.sagemaker.model.DescribeModelRequest;
+import software.amazon.awssdk.services.sagemaker.model.DescribeModelResponse;
+import software.amazon.awssdk.services.sagemaker.model.UpdateEndpointWeightsAndCapacitiesRequest;
+
+/**
+ * The AWS calls {@link AwsPlatform} makes, one narrow interface per service holding only those
+ * calls, so tests drive the provider through fakes and the real adapters are one-line delegations.
+ * Requests and responses are the SDK's own model types: the mapping from them to the SPI is {@link
+ * AwsPlatform}'s, and is what the tests exercise.
+ */
+public final class AwsApis {
+  private AwsApis() {}
+
+  /** SageMaker: the endpoint, its config, its model, and its desired instance count. */
+  public interface SageMakerApi extends AutoCloseable {
+    DescribeEndpointResponse describeEndpoint(DescribeEndpointRequest request);
+
+    DescribeEndpointConfigResponse describeEndpointConfig(DescribeEndpointConfigRequest request);
+
+    DescribeModelResponse describeModel(DescribeModelRequest request);
+
+    void updateEndpointWeightsAndCapacities(UpdateEndpointWeightsAndCapacitiesRequest request);
+
+    @Override
+    default void close() {}
+  }
+
+  /** Application Auto Scaling: the scalable target, its policies, its suspended flags. */
+  public interface AutoScalingApi extends AutoCloseable {
+    DescribeScalableTargetsResponse describeScalableTargets(DescribeScalableTargetsRequest request);
+
+    DescribeScalingPoliciesResponse describeScalingPolicies(DescribeScalingPoliciesRequest request);
+
+    void registerScalableTarget(RegisterScalableTargetRequest request);
+
+    @Override
+    default void close() {}
+  }
+
+  /** CloudWatch: alarm states and metric datapoints. */
+  public interface CloudWatchApi extends AutoCloseable {
+    DescribeAlarmsResponse describeAlarms(DescribeAlarmsRequest request);
+
+    GetMetricDataResponse getMetricData(GetMetricDataRequest request);
+
+    @Override
+    default void close() {}
+  }
+
+  /** CloudWatch Logs: the endpoint's per-instance log streams. */
+  public interface LogsApi extends AutoCloseable {
+    DescribeLogStreamsResponse describeLogStreams(DescribeLogStreamsRequest request);
+
+    GetLogEventsResponse getLogEvents(GetLogEventsRequest request);
+
+    @Override
+    default void close() {}
+  }
+
+  /**
+   * The four interfaces together.
+   *
+   * @param sageMaker SageMaker
+   * @param autoScaling Application Auto Scaling
+   * @param cloudWatch CloudWatch
+   * @param logs CloudWatch Logs
+   */
+  public record Clients(
+      SageMakerApi sageMaker, AutoScalingApi autoScaling, CloudWatchApi cloudWatch, LogsApi logs)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      sageMaker.close();
+      autoScaling.close();
+      cloudWatch.close();
+      logs.close();
+    }
+  }
+
+  /**
+   * Real SDK clients for one region. The control-plane clients keep the SDK's standard retries
+   * (they are not on a measured path).
+   */
+  public static Clients sdk(Region region, AwsCredentialsProvider credentials) {
+    SageMakerClient sm =
+        SageMakerClient.builder()
+            .region(region)
+            .credentialsProvider(credentials)
+            .httpClientBuilder(ApacheHttpClient.builder())
+            .build();
+    ApplicationAutoScalingClient aas =
+        ApplicationAutoScalingClient.builder()
+            .region(region)
+            .credentialsProvider(credentials)
+            .httpClientBuilder(ApacheHttpClient.builder())
+            .build();
+    CloudWatchClient cw =
+        CloudWatchClient.builder()
+            .region(region)
+            .credentialsProvider(credentials)
+            .httpClientBuilder(ApacheHttpClient.builder())
+            .build();
+    CloudWatchLogsClient logs =
+        CloudWatchLogsClient.builder()
+            .region(region)
+            .credentialsProvider(credentials)
+            .httpClientBuilder(ApacheHttpClient.builder())
+            .build();
+    return new Clients(
+        new SageMakerApi() {
+          @Override
+          public DescribeEndpointResponse describeEndpoint(DescribeEndpointRequest r) {
+            return sm.describeEndpoint(r);
+          }
+
+          @Override
+          public DescribeEndpointConfigResponse describeEndpointConfig(
+              DescribeEndpointConfigRequest r) {
+            return sm.describeEndpointConfig(r);
+          }
+
+          @Override
+          public DescribeModelResponse describeModel(DescribeModelRequest r) {
+            return sm.describeModel(r);
+          }
+
+          @Override
+          public void updateEndpointWeightsAndCapacities(
+              UpdateEndpointWeightsAndCapacitiesRequest r) {
+            sm.updateEndpointWeightsAndCapacities(r);
+          }
+
+          @Override
+          public void close() {
+            sm.close();
+          }
+        },
+        new AutoScalingApi() {
+          @Override
+          public DescribeScalableTargetsResponse describeScalableTargets(
+              DescribeScalableTargetsRequest r) {
+            return aas.describeScalableTargets(r);
+          }
+
+          @Override
+          public DescribeScalingPoliciesResponse describeScalingPolicies(
+              DescribeScalingPoliciesRequest r) {
+            return aas.describeScalingPolicies(r);
+          }
+
+          @Override
+          public void registerScalableTarget(RegisterScalableTargetRequest r) {
+            aas.registerScalableTarget(r);
+          }
+
+          @Override
+          public void close() {
+            aas.close();
+          }
+        },
+        new CloudWatchApi() {
+          @Override
+          public DescribeAlarmsResponse describeAlarms(DescribeAlarmsRequest r) {
+            return cw.describeAlarms(r);
+          }
+
+          @Override
+          public GetMetricDataResponse getMetricData(GetMetricDataRequest r) {
+            return cw.getMetricData(r);
+          }
+
+          @Override
+          public void close() {
+            cw.close();
+          }
+        },
+        new LogsApi() {
+          @Override
+          public DescribeLogStreamsResponse describeLogStreams(DescribeLogStreamsRequest r) {
+            return logs.describeLogStreams(r);
+          }
+
+          @Override
+          public GetLogEventsResponse getLogEvents(GetLogEventsRequest r) {
+            return logs.getLogEvents(r);
+          }
+
+          @Override
+          public void close() {
+            logs.close();
+          }
+        });
+  }
+}

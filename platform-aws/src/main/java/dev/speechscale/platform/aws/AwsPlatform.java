@@ -1,0 +1,354 @@
+package dev.speechscale.platform.aws;
+
+import dev.speechscale.platform.EndpointDescription;
+import dev.speechscale.platform.Fingerprint;
+import dev.speechscale.platform.InstanceLog;
+import dev.speechscale.platform.Invoker;
+import dev.speechscale.platform.InvokerTarget;
+import dev.speechscale.platform.MetricQuery;
+import dev.speechscale.platform.MetricSeries;
+import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.PlatformException;
+import dev.speechscale.platform.ScalingPolicy;
+import dev.speechscale.platform.ScalingState;
+import dev.speechscale.platform.SuspendedState;
+import dev.speechscale.platform.Transport;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalableTargetsRequest;
+import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalingPoliciesRequest;
+import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalingPoliciesResponse;
+import software.amazon.awssdk.services.applicationautoscaling.model.RegisterScalableTargetRequest;
+import software.amazon.awssdk.services.applicationautoscaling.model.ScalableTarget;
+import software.amazon.awssdk.services.applicationautoscaling.model.ServiceNamespace;
+import software.amazon.awssdk.services.sagemaker.model.ContainerDefinition;
+import software.amazon.awssdk.services.sagemaker.model.DescribeEndpointResponse;
+import software.amazon.awssdk.services.sagemaker.model.DescribeModelRequest;
+import software.amazon.awssdk.services.sagemaker.model.DescribeModelResponse;
+import software.amazon.awssdk.services.sagemaker.model.DesiredWeightAndCapacity;
+import software.amazon.awssdk.services.sagemaker.model.ProductionVariant;
+import software.amazon.awssdk.services.sagemaker.model.ProductionVariantSummary;
+import software.amazon.awssdk.services.sagemaker.model.UpdateEndpointWeightsAndCapacitiesRequest;
+
+/**
+ * The platform SPI over SageMaker, Application Auto Scaling, CloudWatch and CloudWatch Logs (AWS
+ * SDK v2), each behind one of the narrow interfaces in {@link AwsApis}.
+ *
+ * <ul>
+ *   <li>{@link #describe}: DescribeEndpoint (status, desired and current instances of the
+ *       endpoint's variant) and DescribeEndpointConfig (its instance type).
+ *   <li>{@link #fingerprint}: the image digest SageMaker resolved (DescribeEndpoint's deployed
+ *       images), the instance type (DescribeEndpointConfig) and the container environment
+ *       (DescribeModel) without {@code MAX_QUEUE_DEPTH} and {@code CONTAINER_START_EPOCH}.
+ *   <li>{@link #scalingState}: the scalable target with its suspended flags, every policy on the
+ *       variant (orphans included) and the states of the alarms those policies use.
+ *   <li>{@link #setSuspended}: RegisterScalableTarget with only SuspendedState.
+ *   <li>{@link #setDesiredInstances}: UpdateEndpointWeightsAndCapacities.
+ *   <li>{@link #instanceLogs}: the log streams of {@code /aws/sagemaker/Endpoints/<name>} whose
+ *       first event is at or after {@code since}, with their events.
+ *   <li>{@link #metric}: GetMetricData on {@code AWS/SageMaker} with the endpoint's {@code
+ *       EndpointName} and {@code VariantName}. Values are as CloudWatch reports them:
+ *       FirstChunkLatency is in <em>microseconds</em>.
+ *   <li>{@link #invoker}: response-stream only (SageMaker exposes the container through the runtime
+ *       API), with retries off.
+ * </ul>
+ *
+ * Errors become {@link PlatformException} reasons: NotFound, MissingCredentials, Throttled,
+ * QuotaExceeded, InvalidRequest, Unavailable. Nothing here retries a mutation. A little over the
+ * house size because it is the whole SPI in one place; the per-service reading lives in {@link
+ * EndpointReader}, {@link AlarmReader}, {@link InstanceLogReader} and {@link MetricReader}.
+ */
+public final class AwsPlatform implements Platform {
+  private static final ServiceNamespace SAGEMAKER = ServiceNamespace.SAGEMAKER;
+
+  private final AwsApis.Clients clients;
+  private final Settings settings;
+  private final Clock clock;
+  private final EndpointReader endpoints;
+
+  /**
+   * How to reach AWS.
+   *
+   * @param region the region, e.g. {@code us-east-1}
+   * @param profile a named credentials profile, or {@code null} for the default chain
+   * @param runtimeEndpoint the SageMaker Runtime endpoint; {@code null} for the region's own (a
+   *     local stand-in for tests and the local runtime API)
+   * @param requestTimeout how long one invocation may take
+   */
+  public record Settings(
+      String region, String profile, URI runtimeEndpoint, Duration requestTimeout) {
+    public Settings {
+      if (region == null || region.isBlank()) {
+        throw new PlatformException(
+            new PlatformException.Reason.InvalidRequest(
+                "no AWS region: pass --region or set AWS_REGION (e.g. us-east-1)"));
+      }
+      requestTimeout = requestTimeout == null ? Duration.ofSeconds(60) : requestTimeout;
+    }
+
+    /** The runtime endpoint invocations go to. */
+    public URI runtime() {
+      return runtimeEndpoint != null
+          ? runtimeEndpoint
+          : URI.create("https://runtime.sagemaker." + region + ".amazonaws.com");
+    }
+  }
+
+  /**
+   * A platform over given clients (tests pass fakes).
+   *
+   * @param clients the four service interfaces
+   * @param settings region, profile, runtime endpoint, request timeout
+   * @param clock the wall clock descriptions are stamped with
+   */
+  public AwsPlatform(AwsApis.Clients clients, Settings settings, Clock clock) {
+    this.clients = clients;
+    this.settings = settings;
+    this.clock = clock;
+    this.endpoints = new EndpointReader(clients.sageMaker());
+  }
+
+  /** A platform over real SDK clients: the profile's credentials, or the default chain. */
+  public static AwsPlatform create(Settings settings) {
+    var credentials =
+        settings.profile() == null
+            ? DefaultCredentialsProvider.builder().build()
+            : ProfileCredentialsProvider.create(settings.profile());
+    return new AwsPlatform(
+        AwsApis.sdk(Region.of(settings.region()), credentials), settings, Clock.systemUTC());
+  }
+
+  @Override
+  public String name() {
+    return "aws";
+  }
+
+  @Override
+  public EndpointDescription describe(String endpoint) {
+    DescribeEndpointResponse ep = endpoints.describeEndpoint(endpoint);
+    ProductionVariantSummary v = endpoints.variant(ep);
+    ProductionVariant configured = endpoints.configuredVariant(ep, v.variantName());
+    return new EndpointDescription(
+        endpoint,
+        EndpointReader.status(ep.endpointStatusAsString()),
+        orZero(v.desiredInstanceCount()),
+        orZero(v.currentInstanceCount()),
+        configured.instanceTypeAsString(),
+        clock.instant());
+  }
+
+  @Override
+  public Fingerprint fingerprint(String endpoint) {
+    DescribeEndpointResponse ep = endpoints.describeEndpoint(endpoint);
+    ProductionVariantSummary v = endpoints.variant(ep);
+    ProductionVariant configured = endpoints.configuredVariant(ep, v.variantName());
+    DescribeModelResponse model =
+        AwsErrors.call(
+            "DescribeModel",
+            "model " + configured.modelName(),
+            () ->
+                clients
+                    .sageMaker()
+                    .describeModel(
+                        DescribeModelRequest.builder().modelName(configured.modelName()).build()));
+    ContainerDefinition container =
+        model.primaryContainer() != null
+            ? model.primaryContainer()
+            : model.hasContainers() && !model.containers().isEmpty()
+                ? model.containers().getFirst()
+                : null;
+    Map<String, String> env = new LinkedHashMap<>();
+    if (container != null && container.hasEnvironment()) {
+      env.putAll(container.environment());
+    }
+    AwsEndpointSpec.PLATFORM_VARIABLES.forEach(env::remove);
+    return new Fingerprint(
+        configured.instanceTypeAsString(), EndpointReader.digest(v, container), env);
+  }
+
+  @Override
+  public ScalingState scalingState(String endpoint) {
+    String resourceId = resourceId(endpoint);
+    Optional<ScalableTarget> target = target(resourceId);
+    List<ScalingPolicy> policies = new ArrayList<>();
+    List<String> alarmNames = new ArrayList<>();
+    String token = null;
+    do {
+      String next = token;
+      DescribeScalingPoliciesResponse page =
+          AwsErrors.call(
+              "DescribeScalingPolicies",
+              resourceId,
+              () ->
+                  clients
+                      .autoScaling()
+                      .describeScalingPolicies(
+                          DescribeScalingPoliciesRequest.builder()
+                              .serviceNamespace(SAGEMAKER)
+                              .resourceId(resourceId)
+                              .nextToken(next)
+                              .build()));
+      for (var p : page.scalingPolicies()) {
+        switch (p.policyTypeAsString()) {
+          case "TargetTrackingScaling" ->
+              policies.add(
+                  ScalingMapper.targetTracking(
+                      p.policyName(), p.targetTrackingScalingPolicyConfiguration()));
+          case "StepScaling" ->
+              policies.add(
+                  ScalingMapper.stepScaling(
+                      p.policyName(), p.stepScalingPolicyConfiguration(), p.alarms()));
+          default -> {
+            // Predictive scaling does not apply to SageMaker variants; nothing to report.
+          }
+        }
+        p.alarms().forEach(a -> alarmNames.add(a.alarmName()));
+      }
+      token = page.nextToken();
+    } while (token != null);
+    var alarms = new AlarmReader(clients.cloudWatch()).read(alarmNames);
+    return new ScalingState(
+        target.map(t ->
+            new ScalingState.ScalableTarget(
+                resourceId,
+                orZero(t.minCapacity()),
+                orZero(t.maxCapacity()),
+                ScalingMapper.suspended(t.suspendedState()))),
+        policies,
+        alarms,
+        target.isPresent()
+            ? null
+            : "no scalable target is registered for "
+                + resourceId
+                + ": the endpoint was deployed without a matching plan, so it runs at its"
+                + " initial instance count");
+  }
+
+  @Override
+  public void setSuspended(String endpoint, SuspendedState state) {
+    String resourceId = resourceId(endpoint);
+    if (target(resourceId).isEmpty()) {
+      throw new PlatformException(
+          new PlatformException.Reason.NotFound(
+              "scalable target " + resourceId,
+              "nothing to suspend: the endpoint has no autoscaling (deploy it behind a matching"
+                  + " plan to get one)"));
+    }
+    RegisterScalableTargetRequest request =
+        RegisterScalableTargetRequest.builder()
+            .serviceNamespace(SAGEMAKER)
+            .resourceId(resourceId)
+            .scalableDimension(AwsNames.SCALABLE_DIMENSION)
+            .suspendedState(s ->
+                s.dynamicScalingInSuspended(state.dynamicScalingIn())
+                    .dynamicScalingOutSuspended(state.dynamicScalingOut())
+                    .scheduledScalingSuspended(state.scheduledScaling()))
+            .build();
+    AwsErrors.call(
+        "RegisterScalableTarget",
+        resourceId,
+        () -> {
+          clients.autoScaling().registerScalableTarget(request);
+          return null;
+        });
+  }
+
+  @Override
+  public void setDesiredInstances(String endpoint, int count) {
+    if (count < 0) {
+      throw new PlatformException(
+          new PlatformException.Reason.InvalidRequest(
+              "desired instance count (" + count + ") must be 0 or more"));
+    }
+    String variant = endpoints.variantName(endpoint);
+    DesiredWeightAndCapacity capacity =
+        DesiredWeightAndCapacity.builder().variantName(variant).desiredInstanceCount(count).build();
+    try {
+      clients
+          .sageMaker()
+          .updateEndpointWeightsAndCapacities(
+              UpdateEndpointWeightsAndCapacitiesRequest.builder()
+                  .endpointName(endpoint)
+                  .desiredWeightsAndCapacities(capacity)
+                  .build());
+    } catch (RuntimeException e) {
+      throw AwsErrors.map("UpdateEndpointWeightsAndCapacities", "endpoint " + endpoint, count, e);
+    }
+  }
+
+  @Override
+  public List<InstanceLog> instanceLogs(String endpoint, Instant since) {
+    return new InstanceLogReader(clients.logs()).read(AwsNames.logGroup(endpoint), since);
+  }
+
+  @Override
+  public MetricSeries metric(String endpoint, MetricQuery query) {
+    return new MetricReader(clients.cloudWatch())
+        .read(endpoint, endpoints.variantName(endpoint), query);
+  }
+
+  @Override
+  public Invoker invoker(String endpoint, Transport transport) {
+    if (transport != Transport.RESPONSE_STREAM) {
+      throw new PlatformException(
+          new PlatformException.Reason.InvalidRequest(
+              "transport "
+                  + transport.label()
+                  + " is not available on --platform aws: SageMaker exposes the container only"
+                  + " through the runtime API; use --transport response-stream"));
+    }
+    Map<String, String> options =
+        settings.profile() == null ? Map.of() : Map.of("profile", settings.profile());
+    return new ResponseStreamInvoker(
+        new InvokerTarget(
+            Transport.RESPONSE_STREAM,
+            endpoint,
+            settings.runtime(),
+            settings.region(),
+            settings.requestTimeout(),
+            NanoClock.SYSTEM,
+            options));
+  }
+
+  @Override
+  public void close() {
+    clients.close();
+  }
+
+  private String resourceId(String endpoint) {
+    return "endpoint/" + endpoint + "/variant/" + endpoints.variantName(endpoint);
+  }
+
+  private Optional<ScalableTarget> target(String resourceId) {
+    return AwsErrors.call(
+            "DescribeScalableTargets",
+            resourceId,
+            () ->
+                clients
+                    .autoScaling()
+                    .describeScalableTargets(
+                        DescribeScalableTargetsRequest.builder()
+                            .serviceNamespace(SAGEMAKER)
+                            .resourceIds(resourceId)
+                            .scalableDimension(AwsNames.SCALABLE_DIMENSION)
+                            .build()))
+        .scalableTargets()
+        .stream()
+        .findFirst();
+  }
+
+  private static int orZero(Integer i) {
+    return i == null ? 0 : i;
+  }
+}

@@ -1,0 +1,137 @@
+package dev.speechscale.platform.aws;
+
+import dev.speechscale.artifacts.EndpointConfig;
+import dev.speechscale.artifacts.ScalingGate;
+import java.util.Locale;
+import java.util.Map;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.services.applicationautoscaling.AdjustmentTier;
+import software.amazon.awscdk.services.applicationautoscaling.AdjustmentType;
+import software.amazon.awscdk.services.applicationautoscaling.MetricAggregationType;
+import software.amazon.awscdk.services.applicationautoscaling.PredefinedMetric;
+import software.amazon.awscdk.services.applicationautoscaling.ScalableTarget;
+import software.amazon.awscdk.services.applicationautoscaling.ServiceNamespace;
+import software.amazon.awscdk.services.applicationautoscaling.StepScalingAction;
+import software.amazon.awscdk.services.applicationautoscaling.TargetTrackingScalingPolicy;
+import software.amazon.awscdk.services.cloudwatch.Alarm;
+import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
+import software.amazon.awscdk.services.cloudwatch.Metric;
+import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
+import software.amazon.awscdk.services.cloudwatch.actions.ApplicationScalingAction;
+import software.amazon.awscdk.services.sagemaker.CfnEndpoint;
+import software.constructs.Construct;
+
+/**
+ * The plan's scaling policy, as two asymmetric policies on one scalable target.
+ *
+ * <ul>
+ *   <li>Scale out: target tracking on the predefined high-resolution {@code
+ *       SageMakerVariantConcurrentRequestsPerModelHighResolution} metric
+ *       (ConcurrentRequestsPerModel, 10 s) at the plan's {@code scaling_target_value}, with the
+ *       plan's scale-out cooldown and {@code DisableScaleIn}, so target tracking never removes
+ *       capacity.
+ *   <li>Scale in: a step policy that removes exactly one instance ({@code ChangeInCapacity} −1, the
+ *       plan's scale-in cooldown) when its own alarm sees ConcurrentRequestsPerModel Average over
+ *       60 s at or below the plan's {@code scale_in_threshold} for 3 consecutive periods.
+ * </ul>
+ *
+ * <p>The scale-in alarm treats missing data as breaching: an idle endpoint publishes no
+ * concurrency, and idle is exactly when it should shrink to {@code min_instances}.
+ */
+public final class EndpointAutoscaling extends Construct {
+  /** The scale-in alarm's period. */
+  public static final int SCALE_IN_PERIOD_S = 60;
+
+  /** Consecutive periods the scale-in alarm must see. */
+  public static final int SCALE_IN_EVALUATION_PERIODS = 3;
+
+  private final ScalableTarget target;
+  private final Alarm scaleInAlarm;
+
+  EndpointAutoscaling(
+      Construct scope,
+      String id,
+      AwsEndpointSpec spec,
+      ScalingGate.Decision.Attach attach,
+      CfnEndpoint endpoint) {
+    super(scope, id);
+    EndpointConfig effective = attach.effective();
+    String endpointName = spec.endpointName();
+
+    target =
+        ScalableTarget.Builder.create(this, "Target")
+            .serviceNamespace(ServiceNamespace.SAGEMAKER)
+            .scalableDimension(AwsNames.SCALABLE_DIMENSION)
+            .resourceId(spec.resourceId())
+            .minCapacity(effective.minInstances())
+            .maxCapacity(effective.maxInstances())
+            .build();
+    // The variant must exist before Application Auto Scaling can register it.
+    target.getNode().addDependency(endpoint);
+
+    TargetTrackingScalingPolicy.Builder.create(this, "ScaleOut")
+        .scalingTarget(target)
+        .policyName(AwsNames.targetTrackingPolicy(endpointName))
+        .predefinedMetric(
+            PredefinedMetric.SAGEMAKER_VARIANT_CONCURRENT_REQUESTS_PER_MODEL_HIGH_RESOLUTION)
+        .targetValue(effective.scalingTargetValue())
+        .disableScaleIn(true)
+        .scaleOutCooldown(Duration.seconds(effective.scaleOutCooldownS()))
+        .build();
+
+    StepScalingAction scaleIn =
+        StepScalingAction.Builder.create(this, "ScaleIn")
+            .scalingTarget(target)
+            .policyName(AwsNames.scaleInPolicy(endpointName))
+            .adjustmentType(AdjustmentType.CHANGE_IN_CAPACITY)
+            .metricAggregationType(MetricAggregationType.AVERAGE)
+            .cooldown(Duration.seconds(effective.scaleInCooldownS()))
+            .build();
+    // One interval, [-inf, 0) relative to the threshold: whenever the alarm fires, remove one.
+    scaleIn.addAdjustment(AdjustmentTier.builder().adjustment(-1).upperBound(0).build());
+
+    scaleInAlarm =
+        Alarm.Builder.create(this, "ScaleInAlarm")
+            .alarmName(AwsNames.scaleInAlarm(endpointName))
+            .alarmDescription(
+                String.format(
+                    Locale.ROOT,
+                    "Remove one instance: ConcurrentRequestsPerModel Average over %d s <= %.3f"
+                        + " (the plan's scale_in_threshold) for %d periods",
+                    SCALE_IN_PERIOD_S,
+                    effective.scaleInThreshold(),
+                    SCALE_IN_EVALUATION_PERIODS))
+            .metric(concurrency(spec, "Average", Duration.seconds(SCALE_IN_PERIOD_S)))
+            .threshold(effective.scaleInThreshold())
+            .comparisonOperator(ComparisonOperator.LESS_THAN_OR_EQUAL_TO_THRESHOLD)
+            .evaluationPeriods(SCALE_IN_EVALUATION_PERIODS)
+            .datapointsToAlarm(SCALE_IN_EVALUATION_PERIODS)
+            .treatMissingData(TreatMissingData.BREACHING)
+            .build();
+    scaleInAlarm.addAlarmAction(new ApplicationScalingAction(scaleIn));
+  }
+
+  /** ConcurrentRequestsPerModel of the endpoint's variant with one statistic and period. */
+  static Metric concurrency(AwsEndpointSpec spec, String statistic, Duration period) {
+    return Metric.Builder.create()
+        .namespace(AwsNames.SAGEMAKER_NAMESPACE)
+        .metricName("ConcurrentRequestsPerModel")
+        .dimensionsMap(dimensions(spec))
+        .statistic(statistic)
+        .period(period)
+        .build();
+  }
+
+  /** The dimensions of a variant's invocation metrics. */
+  static Map<String, String> dimensions(AwsEndpointSpec spec) {
+    return Ordered.map("EndpointName", spec.endpointName(), "VariantName", spec.variantName());
+  }
+
+  public ScalableTarget target() {
+    return target;
+  }
+
+  public Alarm scaleInAlarm() {
+    return scaleInAlarm;
+  }
+}

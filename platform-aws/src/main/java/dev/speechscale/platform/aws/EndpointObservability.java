@@ -1,0 +1,204 @@
+package dev.speechscale.platform.aws;
+
+import dev.speechscale.artifacts.EndpointConfig;
+import dev.speechscale.artifacts.ScalingGate;
+import java.util.List;
+import java.util.Locale;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.services.cloudwatch.Alarm;
+import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
+import software.amazon.awscdk.services.cloudwatch.Dashboard;
+import software.amazon.awscdk.services.cloudwatch.GraphWidget;
+import software.amazon.awscdk.services.cloudwatch.HorizontalAnnotation;
+import software.amazon.awscdk.services.cloudwatch.IMetric;
+import software.amazon.awscdk.services.cloudwatch.MathExpression;
+import software.amazon.awscdk.services.cloudwatch.Metric;
+import software.amazon.awscdk.services.cloudwatch.MetricOptions;
+import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
+import software.amazon.awscdk.services.logs.FilterPattern;
+import software.amazon.awscdk.services.logs.ILogGroup;
+import software.amazon.awscdk.services.logs.MetricFilter;
+import software.constructs.Construct;
+
+/**
+ * Alarms and a dashboard for one endpoint behind a plan. Diagnostic only: nothing here changes
+ * capacity.
+ *
+ * <ul>
+ *   <li><b>First-chunk latency</b>: FirstChunkLatency p95 over 60 s above the plan's {@code
+ *       first_chunk_alarm_ms} (the measured p95 TTFAB at concurrency 1) for 3 periods. SageMaker
+ *       reports latencies in <em>microseconds</em>, so the threshold is {@code ms × 1000}. No
+ *       {@code Unit} is set on the alarm: a unit filter that disagrees with what SageMaker
+ *       publishes silently empties an alarm.
+ *   <li><b>Real server errors</b>, separated from load shedding. {@code Invocation5XXErrors} counts
+ *       every 5xx the container returned — including the admission gate's deliberate {@code 503
+ *       queue_saturated} above Q_max. A metric filter on the container's log group counts log
+ *       events containing {@code queue_saturated} into {@code SpeechScale/<endpoint>
+ *       QueueSaturatedRejections}; the alarm watches {@code FILL(5xx, 0) − FILL(shed, 0)} (Sum per
+ *       minute) ≥ 1. This relies on the container printing one line with {@code queue_saturated}
+ *       per refusal.
+ *   <li><b>Sustained load shedding</b>: QueueSaturatedRejections Sum ≥ 1 in each of 3 minutes — the
+ *       fleet is at {@code max_instances} or scale-out is not keeping up.
+ *   <li>A dashboard: ConcurrentRequestsPerModel Maximum (10 s) against the scaling target and
+ *       Average (60 s) against the scale-in threshold, FirstChunkLatency p95 against its alarm, and
+ *       invocations, 4xx, 5xx, shed and real 5xx.
+ * </ul>
+ */
+public final class EndpointObservability extends Construct {
+  private static final Duration MINUTE = Duration.minutes(1);
+
+  private final Dashboard dashboard;
+
+  EndpointObservability(
+      Construct scope,
+      String id,
+      AwsEndpointSpec spec,
+      ScalingGate.Decision.Attach attach,
+      ILogGroup containerLogs) {
+    super(scope, id);
+    EndpointConfig effective = attach.effective();
+    String endpointName = spec.endpointName();
+
+    MetricFilter.Builder.create(this, "QueueSaturatedFilter")
+        .logGroup(containerLogs)
+        .filterPattern(FilterPattern.allTerms("queue_saturated"))
+        .metricNamespace(AwsNames.shedNamespace(endpointName))
+        .metricName(AwsNames.QUEUE_SATURATED_METRIC)
+        .metricValue("1")
+        .defaultValue(0)
+        .build();
+    Metric shed =
+        Metric.Builder.create()
+            .namespace(AwsNames.shedNamespace(endpointName))
+            .metricName(AwsNames.QUEUE_SATURATED_METRIC)
+            .statistic("Sum")
+            .period(MINUTE)
+            .build();
+    Metric errors5xx = invocationMetric(spec, "Invocation5XXErrors", "Sum");
+    MathExpression realErrors =
+        MathExpression.Builder.create()
+            .expression("FILL(errors, 0) - FILL(shed, 0)")
+            .usingMetrics(Ordered.<IMetric>map("errors", errors5xx, "shed", shed))
+            .period(MINUTE)
+            .label("5xx that are not load shedding")
+            .build();
+
+    Double firstChunkMs = attach.plan().firstChunkAlarmMs();
+    Metric firstChunk = invocationMetric(spec, "FirstChunkLatency", "p95");
+    if (firstChunkMs != null) {
+      Alarm.Builder.create(this, "FirstChunkLatencyAlarm")
+          .alarmName(AwsNames.firstChunkAlarm(endpointName))
+          .alarmDescription(
+              String.format(
+                  Locale.ROOT,
+                  "FirstChunkLatency p95 above %.1f ms (%d µs; SageMaker latencies are"
+                      + " microseconds), the plan's measured p95 TTFAB at concurrency 1: an"
+                      + " instance is serving slower than when it was measured",
+                  firstChunkMs,
+                  microseconds(firstChunkMs)))
+          .metric(firstChunk)
+          .threshold(microseconds(firstChunkMs))
+          .comparisonOperator(ComparisonOperator.GREATER_THAN_THRESHOLD)
+          .evaluationPeriods(3)
+          .datapointsToAlarm(3)
+          .treatMissingData(TreatMissingData.NOT_BREACHING)
+          .build();
+    }
+    Alarm.Builder.create(this, "ServerErrorsAlarm")
+        .alarmName(AwsNames.serverErrorAlarm(endpointName))
+        .alarmDescription(
+            "Invocation5XXErrors minus the container's 503 queue_saturated refusals: a real server"
+                + " error, not load shedding")
+        .metric(realErrors)
+        .threshold(1)
+        .comparisonOperator(ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD)
+        .evaluationPeriods(1)
+        .treatMissingData(TreatMissingData.NOT_BREACHING)
+        .build();
+    Alarm.Builder.create(this, "LoadSheddingAlarm")
+        .alarmName(AwsNames.loadSheddingAlarm(endpointName))
+        .alarmDescription(
+            "The container refused requests above queue_max_depth ("
+                + effective.queueMaxDepth()
+                + ") in each of 3 minutes: the fleet is at max_instances ("
+                + effective.maxInstances()
+                + ") or scale-out is not keeping up")
+        .metric(shed)
+        .threshold(1)
+        .comparisonOperator(ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD)
+        .evaluationPeriods(3)
+        .datapointsToAlarm(3)
+        .treatMissingData(TreatMissingData.NOT_BREACHING)
+        .build();
+
+    dashboard =
+        Dashboard.Builder.create(this, "Dashboard")
+            .dashboardName(AwsNames.dashboard(endpointName))
+            .build();
+    dashboard.addWidgets(
+        graph(
+            "ConcurrentRequestsPerModel Maximum (10 s) vs scaling target",
+            List.of(EndpointAutoscaling.concurrency(spec, "Maximum", Duration.seconds(10))),
+            annotation(effective.scalingTargetValue(), "scaling_target_value")),
+        graph(
+            "ConcurrentRequestsPerModel Average (60 s) vs scale-in threshold",
+            List.of(EndpointAutoscaling.concurrency(spec, "Average", MINUTE)),
+            annotation(effective.scaleInThreshold(), "scale_in_threshold")));
+    dashboard.addWidgets(
+        graph(
+            "FirstChunkLatency p95 (µs)",
+            List.of(labelled(firstChunk, "FirstChunkLatency p95 (µs)")),
+            firstChunkMs == null
+                ? null
+                : annotation((double) microseconds(firstChunkMs), "first_chunk_alarm (µs)")),
+        graph(
+            "Invocations and errors (per minute)",
+            List.of(
+                labelled(invocationMetric(spec, "Invocations", "Sum"), "invocations"),
+                labelled(invocationMetric(spec, "Invocation4XXErrors", "Sum"), "4xx"),
+                labelled(errors5xx, "all 5xx"),
+                labelled(shed, "503 queue_saturated (load shedding)"),
+                realErrors),
+            null));
+  }
+
+  /** Whole microseconds of a millisecond value: SageMaker's latency unit. */
+  static long microseconds(double ms) {
+    return Math.round(ms * 1000.0);
+  }
+
+  /**
+   * A SageMaker invocation metric. No label: a labelled metric renders as a metric-math alarm, not
+   * a plain one.
+   */
+  private static Metric invocationMetric(AwsEndpointSpec spec, String name, String statistic) {
+    return Metric.Builder.create()
+        .namespace(AwsNames.SAGEMAKER_NAMESPACE)
+        .metricName(name)
+        .dimensionsMap(EndpointAutoscaling.dimensions(spec))
+        .statistic(statistic)
+        .period(MINUTE)
+        .build();
+  }
+
+  private static IMetric labelled(Metric metric, String label) {
+    return metric.with(MetricOptions.builder().label(label).build());
+  }
+
+  private static HorizontalAnnotation annotation(double value, String label) {
+    return HorizontalAnnotation.builder().value(value).label(label).build();
+  }
+
+  private static GraphWidget graph(
+      String title, List<? extends IMetric> left, HorizontalAnnotation annotation) {
+    GraphWidget.Builder b = GraphWidget.Builder.create().title(title).width(12).left(left);
+    if (annotation != null) {
+      b.leftAnnotations(List.of(annotation));
+    }
+    return b.build();
+  }
+
+  public Dashboard dashboard() {
+    return dashboard;
+  }
+}

@@ -1,0 +1,124 @@
+package dev.speechscale.platform.aws;
+
+import java.util.List;
+import software.amazon.awscdk.Aws;
+import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.services.iam.AccountRootPrincipal;
+import software.amazon.awscdk.services.iam.IRole;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.Role;
+import software.amazon.awscdk.services.iam.ServicePrincipal;
+import software.amazon.awscdk.services.s3.BlockPublicAccess;
+import software.amazon.awscdk.services.s3.Bucket;
+import software.amazon.awscdk.services.s3.BucketEncryption;
+import software.amazon.awscdk.services.s3.IBucket;
+import software.amazon.awscdk.services.s3.LifecycleRule;
+import software.constructs.Construct;
+
+/**
+ * What every SpeechScale endpoint in an account and region shares: the model bucket (TLS-only,
+ * versioned, all public access blocked, retained on destroy because it holds the weights), the
+ * SageMaker execution role and the client invocation role.
+ *
+ * <p>Least privilege: no {@code AmazonSageMakerFullAccess}. The execution role here may only write
+ * logs to {@code /aws/sagemaker/Endpoints/speech-*}, publish metrics and fetch an ECR token; each
+ * endpoint stack grants it read access to exactly its own image repository and weights prefix. The
+ * invocation role may only invoke endpoints named {@code speech-*}.
+ */
+public final class FoundationStack extends Stack {
+  private final Bucket modelBucket;
+  private final Role executionRole;
+  private final Role invocationRole;
+
+  FoundationStack(Construct scope, StackProps props) {
+    super(scope, AwsNames.FOUNDATION_STACK, props);
+
+    modelBucket =
+        Bucket.Builder.create(this, "ModelBucket")
+            .versioned(true)
+            .enforceSsl(true)
+            .blockPublicAccess(BlockPublicAccess.BLOCK_ALL)
+            .encryption(BucketEncryption.S3_MANAGED)
+            .removalPolicy(RemovalPolicy.RETAIN)
+            .lifecycleRules(
+                List.of(
+                    LifecycleRule.builder()
+                        .abortIncompleteMultipartUploadAfter(Duration.days(7))
+                        .noncurrentVersionExpiration(Duration.days(30))
+                        .build()))
+            .build();
+
+    executionRole =
+        Role.Builder.create(this, "ExecutionRole")
+            .assumedBy(new ServicePrincipal("sagemaker.amazonaws.com"))
+            .description(
+                "SageMaker execution role for SpeechScale endpoints (speech-*): logs, metrics, ECR"
+                    + " token; image and weights are granted per endpoint stack")
+            .build();
+    String logGroups =
+        "arn:" + Aws.PARTITION + ":logs:" + Aws.REGION + ":" + Aws.ACCOUNT_ID + ":log-group:";
+    executionRole.addToPrincipalPolicy(
+        PolicyStatement.Builder.create()
+            .sid("EndpointLogs")
+            .actions(
+                List.of(
+                    "logs:CreateLogGroup",
+                    "logs:CreateLogStream",
+                    "logs:PutLogEvents",
+                    "logs:DescribeLogStreams"))
+            .resources(
+                List.of(
+                    logGroups + AwsNames.logGroup("speech-*"),
+                    logGroups + AwsNames.logGroup("speech-*") + ":log-stream:*"))
+            .build());
+    // PutMetricData and GetAuthorizationToken have no resource-level permissions: "*" is the
+    // narrowest scope IAM accepts for them.
+    executionRole.addToPrincipalPolicy(
+        PolicyStatement.Builder.create()
+            .sid("MetricsAndEcrToken")
+            .actions(List.of("cloudwatch:PutMetricData", "ecr:GetAuthorizationToken"))
+            .resources(List.of("*"))
+            .build());
+
+    invocationRole =
+        Role.Builder.create(this, "InvocationRole")
+            .assumedBy(new AccountRootPrincipal())
+            .description("Invokes SpeechScale endpoints (speech-*) and nothing else")
+            .build();
+    invocationRole.addToPrincipalPolicy(
+        PolicyStatement.Builder.create()
+            .sid("InvokeSpeechEndpoints")
+            .actions(
+                List.of("sagemaker:InvokeEndpoint", "sagemaker:InvokeEndpointWithResponseStream"))
+            .resources(
+                List.of(
+                    "arn:"
+                        + Aws.PARTITION
+                        + ":sagemaker:"
+                        + Aws.REGION
+                        + ":"
+                        + Aws.ACCOUNT_ID
+                        + ":endpoint/speech-*"))
+            .build());
+
+    CfnOutput.Builder.create(this, "ModelBucketName").value(modelBucket.getBucketName()).build();
+    CfnOutput.Builder.create(this, "ExecutionRoleArn").value(executionRole.getRoleArn()).build();
+    CfnOutput.Builder.create(this, "InvocationRoleArn").value(invocationRole.getRoleArn()).build();
+  }
+
+  public IBucket modelBucket() {
+    return modelBucket;
+  }
+
+  public IRole executionRole() {
+    return executionRole;
+  }
+
+  public IRole invocationRole() {
+    return invocationRole;
+  }
+}

@@ -1,0 +1,188 @@
+package dev.speechscale.platform.aws;
+
+import dev.speechscale.platform.Alarm;
+import dev.speechscale.platform.ScalingPolicy;
+import dev.speechscale.platform.Statistic;
+import dev.speechscale.platform.SuspendedState;
+import java.util.List;
+import software.amazon.awssdk.services.applicationautoscaling.model.CustomizedMetricSpecification;
+import software.amazon.awssdk.services.applicationautoscaling.model.StepAdjustment;
+import software.amazon.awssdk.services.applicationautoscaling.model.StepScalingPolicyConfiguration;
+import software.amazon.awssdk.services.applicationautoscaling.model.TargetTrackingScalingPolicyConfiguration;
+import software.amazon.awssdk.services.cloudwatch.model.MetricAlarm;
+import software.amazon.awssdk.services.cloudwatch.model.MetricDataQuery;
+
+/** Application Auto Scaling and CloudWatch shapes, as the platform SPI's records. */
+final class ScalingMapper {
+  private ScalingMapper() {}
+
+  /** What a predefined metric type tracks: metric name, statistic, period. */
+  record Tracked(String metricName, Statistic statistic, int periodSeconds) {}
+
+  /**
+   * The metric behind a target-tracking configuration. The high-resolution predefined metric tracks
+   * ConcurrentRequestsPerModel's Maximum over 10 s periods.
+   */
+  static Tracked tracked(TargetTrackingScalingPolicyConfiguration c) {
+    if (c.predefinedMetricSpecification() != null) {
+      String type = c.predefinedMetricSpecification().predefinedMetricTypeAsString();
+      return switch (type) {
+        case "SageMakerVariantConcurrentRequestsPerModelHighResolution" ->
+            new Tracked("ConcurrentRequestsPerModel", Statistic.MAXIMUM, 10);
+        case "SageMakerVariantInvocationsPerInstance" ->
+            new Tracked("InvocationsPerInstance", Statistic.SUM, 60);
+        case "SageMakerVariantProvisionedConcurrencyUtilization" ->
+            new Tracked("ProvisionedConcurrencyUtilization", Statistic.AVERAGE, 60);
+        default -> new Tracked(type, Statistic.AVERAGE, 60);
+      };
+    }
+    CustomizedMetricSpecification m = c.customizedMetricSpecification();
+    if (m != null && m.metricName() != null) {
+      return new Tracked(m.metricName(), statistic(m.statisticAsString()), 60);
+    }
+    return new Tracked("(metric math)", null, 60);
+  }
+
+  static ScalingPolicy.TargetTracking targetTracking(
+      String name, TargetTrackingScalingPolicyConfiguration c) {
+    Tracked t = tracked(c);
+    return new ScalingPolicy.TargetTracking(
+        name,
+        t.metricName(),
+        t.statistic(),
+        t.periodSeconds(),
+        c.targetValue() == null ? Double.NaN : c.targetValue(),
+        orZero(c.scaleOutCooldown()),
+        orZero(c.scaleInCooldown()),
+        Boolean.TRUE.equals(c.disableScaleIn()));
+  }
+
+  static ScalingPolicy.StepScaling stepScaling(
+      String name,
+      StepScalingPolicyConfiguration c,
+      List<software.amazon.awssdk.services.applicationautoscaling.model.Alarm> alarms) {
+    List<ScalingPolicy.Step> steps =
+        c.stepAdjustments().stream()
+            .map((StepAdjustment s) ->
+                new ScalingPolicy.Step(
+                    s.metricIntervalLowerBound(),
+                    s.metricIntervalUpperBound(),
+                    orZero(s.scalingAdjustment())))
+            .toList();
+    return new ScalingPolicy.StepScaling(
+        name,
+        c.adjustmentTypeAsString(),
+        steps,
+        orZero(c.cooldown()),
+        alarms.stream()
+            .map(software.amazon.awssdk.services.applicationautoscaling.model.Alarm::alarmName)
+            .toList());
+  }
+
+  static SuspendedState suspended(
+      software.amazon.awssdk.services.applicationautoscaling.model.SuspendedState s) {
+    if (s == null) {
+      return SuspendedState.NONE;
+    }
+    return new SuspendedState(
+        Boolean.TRUE.equals(s.dynamicScalingInSuspended()),
+        Boolean.TRUE.equals(s.dynamicScalingOutSuspended()),
+        Boolean.TRUE.equals(s.scheduledScalingSuspended()));
+  }
+
+  /**
+   * A CloudWatch alarm. An alarm on metric math (target tracking's own alarms on the
+   * high-resolution metric may be) is described by its first returned metric.
+   */
+  static Alarm alarm(MetricAlarm a) {
+    String metricName = a.metricName();
+    Statistic statistic =
+        a.extendedStatistic() != null
+            ? statistic(a.extendedStatistic())
+            : a.statistic() == null ? null : statistic(a.statisticAsString());
+    Integer period = a.period();
+    if (metricName == null && a.hasMetrics()) {
+      for (MetricDataQuery q : a.metrics()) {
+        if (q.metricStat() != null) {
+          metricName = q.metricStat().metric().metricName();
+          statistic = statistic(q.metricStat().stat());
+          period = q.metricStat().period();
+          break;
+        }
+      }
+    }
+    return new Alarm(
+        a.alarmName(),
+        metricName,
+        statistic,
+        orZero(period),
+        orZero(a.evaluationPeriods()),
+        a.threshold() == null ? Double.NaN : a.threshold(),
+        comparison(a.comparisonOperatorAsString()),
+        state(a.stateValueAsString()),
+        a.alarmActions().stream().map(ScalingMapper::actionName).toList());
+  }
+
+  /** The policy name in an Application Auto Scaling policy ARN, or the ARN itself. */
+  static String actionName(String arn) {
+    int i = arn.lastIndexOf(":policyName/");
+    return i < 0 ? arn : arn.substring(i + ":policyName/".length());
+  }
+
+  /** A CloudWatch statistic name ({@code Average}, {@code p95}, ...), or {@code null}. */
+  static Statistic statistic(String s) {
+    if (s == null) {
+      return null;
+    }
+    return switch (s) {
+      case "Average" -> Statistic.AVERAGE;
+      case "Maximum" -> Statistic.MAXIMUM;
+      case "Minimum" -> Statistic.MINIMUM;
+      case "Sum" -> Statistic.SUM;
+      case "SampleCount" -> Statistic.SAMPLE_COUNT;
+      case "p95", "p95.0" -> Statistic.P95;
+      default -> null;
+    };
+  }
+
+  /** The CloudWatch name of a statistic. */
+  static String cloudWatchName(Statistic s) {
+    return switch (s) {
+      case AVERAGE -> "Average";
+      case MAXIMUM -> "Maximum";
+      case MINIMUM -> "Minimum";
+      case SUM -> "Sum";
+      case SAMPLE_COUNT -> "SampleCount";
+      case P95 -> "p95";
+    };
+  }
+
+  /** {@code null} for the anomaly-band operators the SPI does not model. */
+  static Alarm.Comparison comparison(String op) {
+    if (op == null) {
+      return null;
+    }
+    return switch (op) {
+      case "GreaterThanThreshold" -> Alarm.Comparison.GREATER_THAN_THRESHOLD;
+      case "GreaterThanOrEqualToThreshold" -> Alarm.Comparison.GREATER_THAN_OR_EQUAL_TO_THRESHOLD;
+      case "LessThanThreshold" -> Alarm.Comparison.LESS_THAN_THRESHOLD;
+      case "LessThanOrEqualToThreshold" -> Alarm.Comparison.LESS_THAN_OR_EQUAL_TO_THRESHOLD;
+      default -> null;
+    };
+  }
+
+  static Alarm.AlarmState state(String s) {
+    if (s == null) {
+      return Alarm.AlarmState.INSUFFICIENT_DATA;
+    }
+    return switch (s) {
+      case "OK" -> Alarm.AlarmState.OK;
+      case "ALARM" -> Alarm.AlarmState.ALARM;
+      default -> Alarm.AlarmState.INSUFFICIENT_DATA;
+    };
+  }
+
+  private static int orZero(Integer i) {
+    return i == null ? 0 : i;
+  }
+}
