@@ -1,0 +1,343 @@
+package dev.speechscale.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class AdmissionGateTest {
+
+  private static final long FAR = Duration.ofHours(1).toNanos();
+  private final FakeTicker ticker = new FakeTicker();
+
+  private AdmissionGate gate(int max, int slots) {
+    return new AdmissionGate(GateConfig.of(max, slots), ticker);
+  }
+
+  private static Permit admitted(Admission admission) {
+    assertThat(admission).isInstanceOf(Admission.Admitted.class);
+    return ((Admission.Admitted) admission).permit();
+  }
+
+  @Test
+  void admit_underBound_countsInFlight() {
+    AdmissionGate gate = gate(2, 1);
+    Permit first = admitted(gate.admit());
+    assertThat(gate.inFlight()).isEqualTo(1);
+    first.close();
+    assertThat(gate.inFlight()).isZero();
+  }
+
+  @Test
+  void admit_atBound_returnsSaturatedWithDepths() {
+    AdmissionGate gate = gate(2, 1);
+    admitted(gate.admit());
+    admitted(gate.admit());
+    Admission third = gate.admit();
+    assertThat(third).isEqualTo(new Admission.Saturated(2, 2));
+    assertThat(gate.snapshot().saturatedTotal()).isEqualTo(1);
+  }
+
+  @Test
+  void admit_zeroBound_neverSaturates() {
+    AdmissionGate gate = gate(0, 1);
+    for (int i = 0; i < 1000; i++) {
+      admitted(gate.admit());
+    }
+    assertThat(gate.inFlight()).isEqualTo(1000);
+  }
+
+  @Test
+  void close_calledTwice_releasesOnce() {
+    AdmissionGate gate = gate(5, 1);
+    Permit keep = admitted(gate.admit());
+    Permit twice = admitted(gate.admit());
+    twice.close();
+    twice.close();
+    assertThat(gate.inFlight()).isEqualTo(1);
+    assertThat(keep.isClosed()).isFalse();
+  }
+
+  @Test
+  void close_onExceptionPaths_neverLeaks() {
+    AdmissionGate gate = gate(3, 1);
+    Random random = new Random(42);
+    for (int i = 0; i < 10_000; i++) {
+      try (Permit permit = admitted(gate.admit())) {
+        int path = random.nextInt(4);
+        if (path == 0) {
+          throw new IllegalStateException("malformed body");
+        }
+        Turn turn = permit.awaitTurn(ticker.plus(Duration.ofSeconds(1)));
+        assertThat(turn).isInstanceOf(Turn.Started.class);
+        if (path == 1) {
+          throw new IllegalStateException("engine failed");
+        }
+        if (path == 2) {
+          permit.endExecution();
+          throw new IllegalStateException("client hung up mid-stream");
+        }
+      } catch (IllegalStateException expected) {
+        // every path above must still release the permit
+      }
+    }
+    GateSnapshot after = gate.snapshot();
+    assertThat(after.inFlight()).isZero();
+    assertThat(after.executing()).isZero();
+    assertThat(after.admittedTotal()).isEqualTo(10_000);
+    assertThat(gate.admit()).isInstanceOf(Admission.Admitted.class);
+  }
+
+  @Test
+  void awaitTurn_calledTwice_throwsNamingState() {
+    AdmissionGate gate = gate(1, 1);
+    Permit permit = admitted(gate.admit());
+    permit.awaitTurn(ticker.plus(Duration.ofSeconds(1)));
+    assertThatThrownBy(() -> permit.awaitTurn(ticker.plus(Duration.ofSeconds(1))))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("EXECUTING");
+  }
+
+  @Test
+  void endExecution_streamingRequest_passesSlotButStaysInFlight() {
+    AdmissionGate gate = gate(5, 1);
+    Permit streaming = admitted(gate.admit());
+    streaming.awaitTurn(ticker.nanoTime() + FAR);
+    streaming.endExecution();
+    Permit next = admitted(gate.admit());
+    assertThat(next.awaitTurn(ticker.nanoTime() + FAR)).isInstanceOf(Turn.Started.class);
+    GateSnapshot s = gate.snapshot();
+    assertThat(s.inFlight()).isEqualTo(2);
+    assertThat(s.executing()).isEqualTo(1);
+    assertThat(s.streaming()).isEqualTo(1);
+  }
+
+  @Test
+  void awaitTurn_slotsBusy_grantsInFifoOrder() throws Exception {
+    AdmissionGate gate = gate(10, 1);
+    Permit holder = admitted(gate.admit());
+    holder.awaitTurn(ticker.nanoTime() + FAR);
+    ConcurrentLinkedQueue<Integer> order = new ConcurrentLinkedQueue<>();
+    List<Thread> threads = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      int id = i;
+      Permit permit = admitted(gate.admit());
+      int queuedBefore = gate.snapshot().queued();
+      Thread t =
+          Thread.ofVirtual()
+              .start(() -> {
+                try (permit) {
+                  if (permit.awaitTurn(ticker.nanoTime() + FAR) instanceof Turn.Started) {
+                    order.add(id);
+                  }
+                }
+              });
+      threads.add(t);
+      Await.until(() -> gate.snapshot().queued() == queuedBefore + 1, "waiter " + id + " queued");
+    }
+    holder.close();
+    for (Thread t : threads) {
+      assertThat(t.join(Duration.ofSeconds(10))).isTrue();
+    }
+    assertThat(order).containsExactly(0, 1, 2, 3, 4);
+    assertThat(gate.inFlight()).isZero();
+  }
+
+  @Test
+  void awaitTurn_deadlineUnreachable_shedsWithoutQueueing() {
+    AdmissionGate gate = new AdmissionGate(new GateConfig(5, 1, Duration.ofMillis(100)), ticker);
+    Permit permit = admitted(gate.admit());
+    Turn turn = permit.awaitTurn(ticker.plus(Duration.ofMillis(60)));
+    assertThat(turn).isInstanceOf(Turn.Shed.class);
+    assertThat(((Turn.Shed) turn).lateBy()).isEqualTo(Duration.ofMillis(40));
+    permit.close();
+    assertThat(gate.snapshot().shedTotal()).isEqualTo(1);
+    assertThat(gate.inFlight()).isZero();
+  }
+
+  @Test
+  void releaseSlot_headCannotMeetDeadline_shedsHeadAndStartsNext() throws Exception {
+    AdmissionGate gate = new AdmissionGate(new GateConfig(5, 1, Duration.ofMillis(100)), ticker);
+    Permit holder = admitted(gate.admit());
+    holder.awaitTurn(ticker.nanoTime() + FAR);
+    Permit tight = admitted(gate.admit());
+    Permit loose = admitted(gate.admit());
+    var tightTurn = new java.util.concurrent.atomic.AtomicReference<Turn>();
+    var looseTurn = new java.util.concurrent.atomic.AtomicReference<Turn>();
+    long tightDeadline = ticker.plus(Duration.ofSeconds(1));
+    Thread a = Thread.ofVirtual().start(() -> tightTurn.set(tight.awaitTurn(tightDeadline)));
+    Await.until(() -> gate.snapshot().queued() == 1, "tight queued");
+    Thread b =
+        Thread.ofVirtual()
+            .start(() -> looseTurn.set(loose.awaitTurn(ticker.plus(Duration.ofHours(2)))));
+    Await.until(() -> gate.snapshot().queued() == 2, "loose queued");
+
+    ticker.advance(Duration.ofMillis(950)); // tight's first byte would now land 50 ms late
+    holder.close();
+
+    assertThat(a.join(Duration.ofSeconds(10))).isTrue();
+    assertThat(b.join(Duration.ofSeconds(10))).isTrue();
+    assertThat(tightTurn.get()).isInstanceOf(Turn.Shed.class);
+    assertThat(tightTurn.get().queued()).isEqualTo(Duration.ofMillis(950));
+    assertThat(looseTurn.get()).isInstanceOf(Turn.Started.class);
+    tight.close();
+    loose.close();
+    assertThat(gate.snapshot())
+        .extracting(GateSnapshot::inFlight, GateSnapshot::executing)
+        .containsExactly(0, 0);
+  }
+
+  @Test
+  void shedExpired_clockPastLatestStart_shedsWaiter() throws Exception {
+    AdmissionGate gate = new AdmissionGate(new GateConfig(5, 1, Duration.ofMillis(10)), ticker);
+    Permit holder = admitted(gate.admit());
+    holder.awaitTurn(ticker.nanoTime() + FAR);
+    Permit waiter = admitted(gate.admit());
+    var turn = new java.util.concurrent.atomic.AtomicReference<Turn>();
+    long deadline = ticker.plus(Duration.ofSeconds(5));
+    Thread t = Thread.ofVirtual().start(() -> turn.set(waiter.awaitTurn(deadline)));
+    Await.until(() -> gate.snapshot().queued() == 1, "waiter queued");
+
+    assertThat(gate.shedExpired()).isZero();
+    ticker.advance(Duration.ofSeconds(5));
+    assertThat(gate.shedExpired()).isEqualTo(1);
+
+    assertThat(t.join(Duration.ofSeconds(10))).isTrue();
+    assertThat(turn.get()).isInstanceOf(Turn.Shed.class);
+    assertThat(gate.snapshot().queued()).isZero();
+    waiter.close();
+    holder.close();
+    assertThat(gate.inFlight()).isZero();
+  }
+
+  @Test
+  void close_whileQueued_cancelsWaitAndReleases() throws Exception {
+    AdmissionGate gate = gate(5, 1);
+    Permit holder = admitted(gate.admit());
+    holder.awaitTurn(ticker.nanoTime() + FAR);
+    Permit waiter = admitted(gate.admit());
+    var turn = new java.util.concurrent.atomic.AtomicReference<Turn>();
+    Thread t = Thread.ofVirtual().start(() -> turn.set(waiter.awaitTurn(ticker.nanoTime() + FAR)));
+    Await.until(() -> gate.snapshot().queued() == 1, "waiter queued");
+
+    waiter.close(); // e.g. the client hung up while queued
+
+    assertThat(t.join(Duration.ofSeconds(10))).isTrue();
+    assertThat(turn.get()).isInstanceOf(Turn.Cancelled.class);
+    assertThat(gate.snapshot())
+        .extracting(GateSnapshot::inFlight, GateSnapshot::queued)
+        .containsExactly(1, 0);
+    holder.close();
+    assertThat(gate.snapshot().executing()).isZero();
+  }
+
+  @Test
+  void awaitTurn_interruptedWhileQueued_returnsCancelledAndKeepsCountsRight() throws Exception {
+    AdmissionGate gate = gate(5, 1);
+    Permit holder = admitted(gate.admit());
+    holder.awaitTurn(ticker.nanoTime() + FAR);
+    Permit waiter = admitted(gate.admit());
+    var turn = new java.util.concurrent.atomic.AtomicReference<Turn>();
+    Thread t =
+        Thread.ofVirtual()
+            .start(() -> {
+              try (waiter) {
+                turn.set(waiter.awaitTurn(ticker.nanoTime() + FAR));
+              }
+            });
+    Await.until(() -> gate.snapshot().queued() == 1, "waiter queued");
+    t.interrupt();
+    assertThat(t.join(Duration.ofSeconds(10))).isTrue();
+    assertThat(turn.get()).isInstanceOf(Turn.Cancelled.class);
+    holder.close();
+    assertThat(gate.snapshot())
+        .extracting(GateSnapshot::inFlight, GateSnapshot::queued, GateSnapshot::executing)
+        .containsExactly(0, 0, 0);
+  }
+
+  @Test
+  void firstByte_observed_updatesEstimateOnce() {
+    AdmissionGate gate = gate(5, 1);
+    Permit permit = admitted(gate.admit());
+    permit.awaitTurn(ticker.nanoTime() + FAR);
+    ticker.advance(Duration.ofMillis(40));
+    permit.firstByte();
+    ticker.advance(Duration.ofMillis(400));
+    permit.firstByte();
+    assertThat(gate.snapshot().firstByteEstimateNanos()).isEqualTo(Duration.ofMillis(40).toNanos());
+  }
+
+  @Test
+  void stopAdmitting_refusesNewAndDrainsOld() throws Exception {
+    AdmissionGate gate = gate(5, 1);
+    Permit open = admitted(gate.admit());
+    gate.stopAdmitting();
+    assertThat(gate.admit()).isEqualTo(new Admission.ShuttingDown(1));
+    assertThat(gate.awaitIdle(Duration.ofMillis(1))).isFalse();
+    CountDownLatch closed = new CountDownLatch(1);
+    Thread.ofVirtual()
+        .start(() -> {
+          open.close();
+          closed.countDown();
+        });
+    assertThat(gate.awaitIdle(Duration.ofSeconds(10))).isTrue();
+    assertThat(closed.await(10, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  void concurrentMixedPaths_realClock_leaveGateEmpty() throws Exception {
+    AdmissionGate gate = new AdmissionGate(GateConfig.of(8, 2), Ticker.system());
+    Random seeds = new Random(7);
+    try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int i = 0; i < 2000; i++) {
+        long seed = seeds.nextLong();
+        futures.add(
+            pool.submit(() -> {
+              Random r = new Random(seed);
+              if (!(gate.admit() instanceof Admission.Admitted(Permit permit))) {
+                return;
+              }
+              try (permit) {
+                long deadline = System.nanoTime() + Duration.ofMillis(r.nextInt(1, 50)).toNanos();
+                if (permit.awaitTurn(deadline) instanceof Turn.Started) {
+                  permit.firstByte();
+                  if (r.nextBoolean()) {
+                    permit.endExecution();
+                  }
+                  if (r.nextInt(5) == 0) {
+                    throw new IllegalStateException("simulated failure");
+                  }
+                  Thread.yield();
+                }
+              }
+            }));
+      }
+      int failures = 0;
+      for (Future<?> f : futures) {
+        try {
+          f.get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+          assertThat(e.getCause()).hasMessage("simulated failure");
+          failures++;
+        }
+      }
+      assertThat(failures).isPositive();
+    }
+    GateSnapshot s = gate.snapshot();
+    assertThat(s.inFlight()).isZero();
+    assertThat(s.queued()).isZero();
+    assertThat(s.executing()).isZero();
+    assertThat(s.admittedTotal() + s.saturatedTotal()).isEqualTo(2000);
+  }
+}

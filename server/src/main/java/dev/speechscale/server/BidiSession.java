@@ -1,0 +1,314 @@
+package dev.speechscale.server;
+
+import dev.speechscale.admission.Admission;
+import dev.speechscale.admission.Permit;
+import dev.speechscale.admission.Turn;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.websocket.api.Callback;
+import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.api.StatusCode;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * One WebSocket session on {@code /invocations-bidirectional-stream}, with the published message
+ * protocol: the client sends JSON messages (text or binary frames — SageMaker forwards binary) and
+ * {@code {"type":"close"}} to end; for each message the server sends {@code synthesis_start}, the
+ * audio as binary frames of 16-bit LE mono PCM <em>as each chunk is produced</em> (the published
+ * container sent nothing until the whole message was synthesized), then {@code synthesis_complete}
+ * with {@code total_duration_s} and {@code elapsed_s}. Problems are {@code error} messages that
+ * keep the session open.
+ *
+ * <p>Every message goes through the same admission gate as HTTP, holding a permit from admission
+ * until its last frame is sent. Messages of one session are handled in order by one virtual thread;
+ * a session that disconnects cancels its current synthesis at the next chunk.
+ */
+final class BidiSession implements Session.Listener.AutoDemanding {
+  static final String TRANSPORT = "websocket";
+  private static final int PENDING_MESSAGES = 16;
+  private static final long SEND_TIMEOUT_S = 30;
+  private static final String POISON = "\u0000close";
+
+  private final SpeechRuntime runtime;
+  private final BlockingQueue<String> inbox = new ArrayBlockingQueue<>(PENDING_MESSAGES);
+  private volatile Session session;
+  private volatile SynthesisJob current;
+  private volatile boolean open = true;
+
+  BidiSession(SpeechRuntime runtime) {
+    this.runtime = runtime;
+  }
+
+  @Override
+  public void onWebSocketOpen(Session session) {
+    this.session = session;
+    Thread.ofVirtual().name("ws-session").start(this::loop);
+  }
+
+  @Override
+  public void onWebSocketText(String message) {
+    enqueue(message);
+  }
+
+  @Override
+  public void onWebSocketBinary(ByteBuffer payload, Callback callback) {
+    try {
+      enqueue(
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(payload)
+              .toString());
+    } catch (CharacterCodingException e) {
+      sendAsync(error("unknown", "invalid_request", "the message is not valid UTF-8 JSON", null));
+    }
+    callback.succeed();
+  }
+
+  @Override
+  public void onWebSocketClose(int statusCode, String reason) {
+    closed();
+  }
+
+  @Override
+  public void onWebSocketError(Throwable cause) {
+    closed();
+  }
+
+  private void closed() {
+    open = false;
+    SynthesisJob job = current;
+    if (job != null) {
+      job.cancel();
+    }
+    inbox.clear();
+    boolean offered = inbox.offer(POISON);
+    assert offered : "inbox was just cleared";
+  }
+
+  private void enqueue(String message) {
+    if (!inbox.offer(message)) {
+      runtime.metrics.rejected("session_busy");
+      sendAsync(
+          error(
+              "unknown",
+              "session_busy",
+              "more than "
+                  + PENDING_MESSAGES
+                  + " messages are waiting; wait for synthesis_complete",
+              null));
+    }
+  }
+
+  private void loop() {
+    try {
+      while (open) {
+        String message = inbox.take();
+        if (POISON.equals(message) || !handle(message)) {
+          break;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Handles one message; false ends the session. */
+  private boolean handle(String message) {
+    long arrival = runtime.ticker.nanoTime();
+    JsonNode root;
+    try {
+      root = RequestParser.JSON.readTree(message);
+    } catch (JacksonException e) {
+      return send(error("unknown", "invalid_request", "the message is not valid JSON", "body"));
+    }
+    if (root != null && root.isObject() && "close".equals(root.path("type").asString(""))) {
+      session.close(StatusCode.NORMAL, "close requested", Callback.NOOP);
+      return false;
+    }
+    String requestId =
+        root != null && root.isObject() ? root.path("request_id").asString("unknown") : "unknown";
+    if (root != null
+        && root.isObject()
+        && root.hasNonNull("format")
+        && !"pcm".equals(root.get("format").asString(""))) {
+      return reject(
+          requestId, ApiError.badField("format", "format on the WebSocket is always pcm; omit it"));
+    }
+    SynthesisRequest request;
+    switch (runtime.parser.parse(root)) {
+      case RequestParser.Parsed.Bad(ApiError e) -> {
+        return reject(requestId, e);
+      }
+      case RequestParser.Parsed.Ok(SynthesisRequest ok) -> request = ok;
+    }
+    var stale = runtime.stale(request);
+    if (stale.isPresent()) {
+      return reject(requestId, stale.get());
+    }
+    return switch (runtime.gate.admit()) {
+      case Admission.Saturated(int inFlight, int max) ->
+          reject(requestId, ApiError.saturated(inFlight, max));
+      case Admission.ShuttingDown(int inFlight) ->
+          reject(requestId, ApiError.of(503, "shutting_down", "the server is draining"));
+      case Admission.Admitted(Permit permit) -> {
+        try (permit) {
+          yield synthesize(request, permit, arrival);
+        }
+      }
+    };
+  }
+
+  private boolean synthesize(SynthesisRequest request, Permit permit, long arrival) {
+    Turn turn = permit.awaitTurn(runtime.deadlineNanos(request, arrival));
+    runtime.metrics.queueWait.recordNanos(turn.queued().toNanos());
+    switch (turn) {
+      case Turn.Shed shed -> {
+        return reject(request.requestId(), InvocationsHandler.shedError(shed));
+      }
+      case Turn.Cancelled cancelled -> {
+        return false;
+      }
+      case Turn.Started started -> {}
+    }
+    if (!send(Map.of("type", "synthesis_start", "request_id", request.requestId()))) {
+      return false;
+    }
+    ChunkBuffer buffer = runtime.newBuffer();
+    SynthesisJob job = runtime.start(request, permit, buffer);
+    current = job;
+    try (AudioTranscoder pcm =
+        new AudioTranscoder(
+            AudioFormat.PCM, runtime.engine.sampleRateHz(), request.sampleRateHz())) {
+      boolean first = true;
+      while (true) {
+        switch (buffer.take(InvocationsHandler.ENGINE_STALL)) {
+          case ChunkBuffer.Item.Chunk(short[] samples) -> {
+            if (!sendBinary(pcm.encode(samples))) {
+              runtime.metrics.streamFailed(StreamFailure.CLIENT_DISCONNECTED);
+              return false;
+            }
+            if (first) {
+              first = false;
+              runtime.metrics.ttfab.recordNanos(runtime.ticker.nanoTime() - arrival);
+            }
+          }
+          case ChunkBuffer.Item.End() -> {
+            byte[] tail = pcm.finish();
+            if (tail.length > 0 && !sendBinary(tail)) {
+              return false;
+            }
+            InvocationsHandler.awaitQuietly(job);
+            runtime.metrics.synthesis.recordNanos(job.synthesisNanos());
+            runtime.metrics.completed(job.samples());
+            runtime.metrics.response(TRANSPORT, 200);
+            Map<String, Object> done = new LinkedHashMap<>();
+            done.put("type", "synthesis_complete");
+            done.put("request_id", request.requestId());
+            done.put(
+                "total_duration_s", round3(pcm.outputSamples() / (double) request.sampleRateHz()));
+            done.put("elapsed_s", round3((runtime.ticker.nanoTime() - arrival) / 1e9));
+            return send(done);
+          }
+          case ChunkBuffer.Item.Failed(Throwable cause) -> {
+            boolean slow = cause instanceof SynthesisJob.ClientTooSlowException;
+            StreamFailure reason =
+                slow ? StreamFailure.CLIENT_TOO_SLOW : StreamFailure.ENGINE_ERROR;
+            runtime.metrics.streamFailed(reason);
+            return send(
+                error(request.requestId(), reason.code, String.valueOf(cause.getMessage()), null));
+          }
+          case ChunkBuffer.Item.Idle() -> {
+            runtime.metrics.streamFailed(StreamFailure.ENGINE_ERROR);
+            return send(error(request.requestId(), "engine_error", "the engine stalled", null));
+          }
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } finally {
+      job.cancel();
+      InvocationsHandler.awaitQuietly(job);
+      current = null;
+    }
+  }
+
+  private boolean reject(String requestId, ApiError error) {
+    runtime.metrics.rejected(error.reason());
+    runtime.metrics.response(TRANSPORT, error.status());
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("type", "error");
+    body.put("request_id", requestId);
+    body.put("status", error.status());
+    error.body().forEach((k, v) -> body.put(k.equals("error") ? "error" : k, v));
+    body.putIfAbsent("message", error.error());
+    return send(body);
+  }
+
+  private static Map<String, Object> error(
+      String requestId, String code, String message, String field) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("type", "error");
+    body.put("request_id", requestId);
+    body.put("error", code);
+    body.put("message", message);
+    if (field != null) {
+      body.put("field", field);
+    }
+    return body;
+  }
+
+  private static double round3(double v) {
+    return Math.round(v * 1000) / 1000.0;
+  }
+
+  private boolean send(Map<String, ?> message) {
+    return await(f -> session.sendText(RequestParser.JSON.writeValueAsString(message), f));
+  }
+
+  private void sendAsync(Map<String, ?> message) {
+    Session s = session;
+    if (s != null && s.isOpen()) {
+      s.sendText(RequestParser.JSON.writeValueAsString(message), Callback.NOOP);
+    }
+  }
+
+  private boolean sendBinary(byte[] bytes) {
+    return bytes.length == 0 || await(f -> session.sendBinary(ByteBuffer.wrap(bytes), f));
+  }
+
+  private boolean await(java.util.function.Consumer<Callback> send) {
+    if (!open) {
+      return false;
+    }
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    send.accept(Callback.from(() -> done.complete(null), done::completeExceptionally));
+    try {
+      done.get(SEND_TIMEOUT_S, TimeUnit.SECONDS);
+      return true;
+    } catch (ExecutionException | TimeoutException e) {
+      open = false;
+      SynthesisJob job = current;
+      if (job != null) {
+        job.cancel();
+      }
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+}

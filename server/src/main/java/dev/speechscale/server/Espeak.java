@@ -1,0 +1,286 @@
+package dev.speechscale.server;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * espeak-ng 1.51 through FFM ({@code libespeak-ng.so.1}).
+ *
+ * <p>espeak-ng keeps its state in globals and is not reentrant, so the process has exactly one
+ * instance and every call runs on its one platform thread ({@link #onEngineThread}); callers block
+ * on a future. This is the "one engine thread per process" rule for both the espeak engine and
+ * Kokoro's IPA front end.
+ */
+final class Espeak {
+  private static final int AUDIO_OUTPUT_SYNCHRONOUS = 2;
+  private static final int INITIALIZE_DONT_EXIT = 0x8000;
+  private static final int CHARS_UTF8 = 1;
+  private static final int POS_CHARACTER = 1;
+  private static final int PARAM_RATE = 1;
+  private static final int PHONEMES_IPA = 0x02;
+  private static final int BUFFER_MS = 60;
+  static final int RATE_NORMAL_WPM = 175;
+  static final int RATE_MIN_WPM = 80;
+  static final int RATE_MAX_WPM = 450;
+
+  private static Espeak instance;
+
+  private final ExecutorService thread =
+      Executors.newSingleThreadExecutor(
+          r -> Thread.ofPlatform().name("espeak-engine").daemon(true).unstarted(r));
+  private final MethodHandle setVoiceByName;
+  private final MethodHandle setParameter;
+  private final MethodHandle synth;
+  private final MethodHandle textToPhonemes;
+  private final int sampleRateHz;
+  private final List<String> languages;
+  private PcmSink currentSink;
+  private short[] buffer = new short[4096];
+  private Throwable callbackFailure;
+
+  private Espeak() {
+    SymbolLookup lib = NativeLibraries.load("libespeak-ng.so.1", "libespeak-ng1");
+    MethodHandle initialize =
+        NativeLibraries.function(
+            lib,
+            "espeak_Initialize",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    MethodHandle setCallback =
+        NativeLibraries.function(
+            lib, "espeak_SetSynthCallback", FunctionDescriptor.ofVoid(ADDRESS));
+    MethodHandle listVoices =
+        NativeLibraries.function(lib, "espeak_ListVoices", FunctionDescriptor.of(ADDRESS, ADDRESS));
+    setVoiceByName =
+        NativeLibraries.function(
+            lib, "espeak_SetVoiceByName", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    setParameter =
+        NativeLibraries.function(
+            lib,
+            "espeak_SetParameter",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+    synth =
+        NativeLibraries.function(
+            lib,
+            "espeak_Synth",
+            FunctionDescriptor.of(
+                JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS,
+                ADDRESS));
+    textToPhonemes =
+        NativeLibraries.function(
+            lib,
+            "espeak_TextToPhonemes",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, JAVA_INT));
+    int[] rate = new int[1];
+    List<String> langs = new ArrayList<>();
+    onEngineThread(() -> {
+      rate[0] =
+          (int)
+              initialize.invokeExact(
+                  AUDIO_OUTPUT_SYNCHRONOUS, BUFFER_MS, MemorySegment.NULL, INITIALIZE_DONT_EXIT);
+      if (rate[0] <= 0) {
+        throw new EngineException(
+            "espeak_Initialize failed ("
+                + rate[0]
+                + "); check that espeak-ng-data is installed: apt-get install -y espeak-ng-data");
+      }
+      setCallback.invokeExact(callbackStub(this));
+      langs.addAll(readLanguages((MemorySegment) listVoices.invokeExact(MemorySegment.NULL)));
+      return null;
+    });
+    this.sampleRateHz = rate[0];
+    this.languages = List.copyOf(langs);
+  }
+
+  /** The process's one espeak-ng, initialized on first use. */
+  static synchronized Espeak get() {
+    if (instance == null) {
+      instance = new Espeak();
+    }
+    return instance;
+  }
+
+  int sampleRateHz() {
+    return sampleRateHz;
+  }
+
+  /** Language codes of the installed voices ({@code en-us}, {@code en-gb}, {@code de}, ...). */
+  List<String> languages() {
+    return languages;
+  }
+
+  /** Speaks {@code text} with a voice chosen by language code, delivering PCM to {@code sink}. */
+  void synthesize(String text, String language, int rateWpm, PcmSink sink) {
+    onEngineThread(() -> {
+      selectVoice(language);
+      int unusedRate = (int) setParameter.invokeExact(PARAM_RATE, rateWpm, 0);
+      try (Arena arena = Arena.ofConfined()) {
+        MemorySegment utf8 = arena.allocateFrom(text);
+        currentSink = sink;
+        callbackFailure = null;
+        int err =
+            (int)
+                synth.invokeExact(
+                    utf8,
+                    utf8.byteSize(),
+                    0,
+                    POS_CHARACTER,
+                    0,
+                    CHARS_UTF8,
+                    MemorySegment.NULL,
+                    MemorySegment.NULL);
+        if (callbackFailure != null) {
+          throw new EngineException("espeak audio callback failed", callbackFailure);
+        }
+        if (err != 0) {
+          throw new EngineException("espeak_Synth returned error " + err);
+        }
+      } finally {
+        currentSink = null;
+      }
+      return null;
+    });
+  }
+
+  /** Phonemizes {@code text} to IPA, clause by clause, joined with spaces. */
+  String toIpa(String text, String language) {
+    return onEngineThread(() -> {
+      selectVoice(language);
+      try (Arena arena = Arena.ofConfined()) {
+        MemorySegment utf8 = arena.allocateFrom(text);
+        MemorySegment cursor = arena.allocate(ADDRESS);
+        cursor.set(ADDRESS, 0, utf8);
+        StringBuilder ipa = new StringBuilder();
+        while (!cursor.get(ADDRESS, 0).equals(MemorySegment.NULL)) {
+          MemorySegment clause =
+              (MemorySegment) textToPhonemes.invokeExact(cursor, CHARS_UTF8, PHONEMES_IPA);
+          if (clause.equals(MemorySegment.NULL)) {
+            break;
+          }
+          String part = clause.reinterpret(Integer.MAX_VALUE).getString(0).strip();
+          if (!part.isEmpty()) {
+            if (!ipa.isEmpty()) {
+              ipa.append(' ');
+            }
+            ipa.append(part);
+          }
+        }
+        return ipa.toString();
+      }
+    });
+  }
+
+  private void selectVoice(String language) throws Throwable {
+    try (Arena arena = Arena.ofConfined()) {
+      int err = (int) setVoiceByName.invokeExact(arena.allocateFrom(language));
+      if (err != 0) {
+        throw new EngineException("espeak has no voice for '" + language + "' (error " + err + ")");
+      }
+    }
+  }
+
+  private interface NativeCall<T> {
+    T call() throws Throwable;
+  }
+
+  private <T> T onEngineThread(NativeCall<T> body) {
+    Callable<T> task =
+        () -> {
+          try {
+            return body.call();
+          } catch (Throwable t) {
+            throw NativeLibraries.rethrow("espeak", t);
+          }
+        };
+    Future<T> future = thread.submit(task);
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      // the native call cannot be interrupted; it stops at the sink's next chunk instead
+      Thread.currentThread().interrupt();
+      throw new EngineException("interrupted while waiting for espeak", e);
+    } catch (ExecutionException e) {
+      throw NativeLibraries.rethrow("espeak", e.getCause());
+    }
+  }
+
+  private static MemorySegment callbackStub(Espeak owner) throws ReflectiveOperationException {
+    MethodHandle target =
+        MethodHandles.lookup()
+            .findVirtual(
+                Espeak.class,
+                "onAudio",
+                MethodType.methodType(
+                    int.class, MemorySegment.class, int.class, MemorySegment.class))
+            .bindTo(owner);
+    return NativeLibraries.LINKER.upcallStub(
+        target, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS), Arena.global());
+  }
+
+  /** The synth callback: 0 continues, 1 aborts. Runs on the engine thread. */
+  @SuppressWarnings("unused") // called from native code
+  private int onAudio(MemorySegment wav, int numSamples, MemorySegment events) {
+    PcmSink sink = currentSink;
+    if (sink == null) {
+      return 1;
+    }
+    if (numSamples <= 0 || wav.equals(MemorySegment.NULL)) {
+      return 0;
+    }
+    try {
+      if (buffer.length < numSamples) {
+        buffer = new short[numSamples];
+      }
+      MemorySegment.copy(
+          wav.reinterpret((long) numSamples * Short.BYTES), JAVA_SHORT, 0, buffer, 0, numSamples);
+      return sink.accept(buffer, 0, numSamples) ? 0 : 1;
+    } catch (RuntimeException | Error e) {
+      callbackFailure = e;
+      return 1;
+    }
+  }
+
+  /** Reads the language codes of a NULL-terminated {@code espeak_VOICE*} array. */
+  private static List<String> readLanguages(MemorySegment voices) {
+    Set<String> codes = new LinkedHashSet<>();
+    MemorySegment array = voices.reinterpret(Long.MAX_VALUE);
+    for (long i = 0; ; i++) {
+      MemorySegment voice = array.get(ADDRESS, i * ADDRESS.byteSize());
+      if (voice.equals(MemorySegment.NULL)) {
+        break;
+      }
+      // espeak_VOICE: name, languages, identifier, ...; languages = (priority byte, C string)*, 0
+      MemorySegment langs = voice.reinterpret(24).get(ADDRESS, 8).reinterpret(4096);
+      long offset = 0;
+      while (langs.get(JAVA_BYTE, offset) != 0) {
+        String code = langs.getString(offset + 1, StandardCharsets.UTF_8);
+        if (!code.isEmpty()) {
+          codes.add(code.toLowerCase(Locale.ROOT));
+        }
+        offset += 1 + code.getBytes(StandardCharsets.UTF_8).length + 1;
+      }
+    }
+    return List.copyOf(codes);
+  }
+}

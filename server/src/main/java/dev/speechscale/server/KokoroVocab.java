@@ -1,0 +1,74 @@
+package dev.speechscale.server;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Kokoro's IPA-symbol → token-id table, read from the {@code vocab} object of the model directory's
+ * {@code config.json} (as published with the weights). Symbols missing from the table are dropped,
+ * as Kokoro's own tokenizer does.
+ */
+final class KokoroVocab {
+  /** Token 0 pads both ends of every input. */
+  static final long PAD = 0;
+
+  private final Map<Integer, Long> ids;
+
+  private KokoroVocab(Map<Integer, Long> ids) {
+    this.ids = ids;
+  }
+
+  static KokoroVocab read(Path configJson) {
+    JsonNode root;
+    try {
+      root = JsonMapper.builder().build().readTree(Files.readString(configJson));
+    } catch (IOException | JacksonException e) {
+      throw new EngineException(
+          "cannot read Kokoro config "
+              + configJson
+              + ": "
+              + e.getMessage()
+              + "; pass --kokoro-config with the config.json published beside the model",
+          e);
+    }
+    JsonNode vocab = root.get("vocab");
+    if (vocab == null || !vocab.isObject() || vocab.isEmpty()) {
+      throw new EngineException(
+          "Kokoro config " + configJson + " has no non-empty \"vocab\" object (symbol -> id)");
+    }
+    Map<Integer, Long> ids = new HashMap<>();
+    for (var entry : vocab.properties()) {
+      String symbol = entry.getKey();
+      if (symbol.codePointCount(0, symbol.length()) != 1 || !entry.getValue().canConvertToLong()) {
+        throw new EngineException(
+            "Kokoro vocab entry \""
+                + symbol
+                + "\": "
+                + entry.getValue()
+                + " must map one symbol to an integer id");
+      }
+      ids.put(symbol.codePointAt(0), entry.getValue().asLong());
+    }
+    return new KokoroVocab(ids);
+  }
+
+  /** Token ids for an IPA string, unknown symbols dropped. */
+  long[] encode(String ipa) {
+    return ipa.codePoints()
+        .mapToObj(ids::get)
+        .filter(java.util.Objects::nonNull)
+        .mapToLong(Long::longValue)
+        .toArray();
+  }
+
+  /** The id of a space, used to cut long inputs at word boundaries; -1 when absent. */
+  long spaceId() {
+    return ids.getOrDefault((int) ' ', -1L);
+  }
+}

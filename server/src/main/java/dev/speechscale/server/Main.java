@@ -1,0 +1,85 @@
+package dev.speechscale.server;
+
+import dev.speechscale.admission.Ticker;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * {@code speech-server [serve] [options]}: binds, loads the engine, warms it up and serves until
+ * SIGTERM/SIGINT, then drains. Exit codes: 0 after a clean stop, 1 when the engine cannot load, 2
+ * for a usage error.
+ */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    System.exit(run(args, System.getenv(), System.out, System.err));
+  }
+
+  static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
+    if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
+      out.print(ServerConfig.USAGE);
+      return 0;
+    }
+    ServerConfig config;
+    try {
+      config = ServerConfig.parse(Arrays.asList(args), env);
+    } catch (UsageException e) {
+      err.println("speech-server: " + e.getMessage());
+      return 2;
+    }
+    Clock clock = Clock.systemUTC();
+    Instant epoch =
+        config
+            .containerStart()
+            .orElseGet(() -> ProcessHandle.current().info().startInstant().orElse(clock.instant()));
+    StageMarkers markers = new StageMarkers(clock, epoch, out);
+    SpeechServer server = new SpeechServer(config, out, Ticker.system(), clock);
+    try {
+      server.start();
+    } catch (Exception e) {
+      err.println(
+          "speech-server: cannot listen on "
+              + config.host()
+              + ":"
+              + config.port()
+              + ": "
+              + e.getMessage()
+              + "; pick another --port (0 = any free port)");
+      return 1;
+    }
+    markers.mark(StageMarkers.FRAMEWORK_INIT);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            Thread.ofPlatform()
+                .name("speech-server-shutdown")
+                .unstarted(() -> {
+                  boolean drained = server.shutdown(config.drainTimeout());
+                  out.println("speech-server stopped" + (drained ? "" : " (drain bound reached)"));
+                  out.flush();
+                }));
+    SpeechEngine engine;
+    try {
+      engine = Engines.create(config);
+    } catch (EngineException e) {
+      err.println("speech-server: " + e.getMessage());
+      return 1;
+    }
+    markers.mark(StageMarkers.WEIGHTS_READY);
+    SpeechRuntime runtime = server.attach(engine);
+    runtime.warmup();
+    markers.mark(StageMarkers.WARMUP_DONE);
+    server.markReady();
+    markers.mark(StageMarkers.READY);
+    try {
+      server.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,257 @@
+package dev.speechscale.server;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything speech-server is configured with. Environment variables follow the SageMaker container
+ * contract; command-line flags override them.
+ *
+ * @param maxQueueDepth the in-flight bound ({@code MAX_QUEUE_DEPTH}); 0 = no bound
+ * @param maxRequestAge how old a request may be before its first byte ({@code MAX_REQUEST_AGE_S})
+ * @param containerStart the origin of {@code elapsed_s} ({@code CONTAINER_START_EPOCH}); empty =
+ *     process start
+ * @param engineThreads engine concurrency; 0 = the engine's own default
+ * @param maxBufferedBytes per-request bound on audio waiting to be written
+ */
+record ServerConfig(
+    EngineKind engine,
+    String host,
+    int port,
+    int maxQueueDepth,
+    int maxTextChars,
+    Segmentation segmentation,
+    Duration maxRequestAge,
+    String warmupText,
+    Optional<Instant> containerStart,
+    Duration drainTimeout,
+    int engineThreads,
+    long maxBufferedBytes,
+    int maxBodyBytes,
+    Optional<Path> kokoroModel,
+    Optional<Path> kokoroConfig,
+    List<Path> kokoroVoices) {
+
+  static final String USAGE =
+      """
+      usage: speech-server [serve] [options]
+        --engine flite|espeak|kokoro   TTS engine (default flite)
+        --host ADDR                    bind address (default 127.0.0.1; 0.0.0.0 in a container)
+        --port N                       port (default 8080; 0 picks a free one)
+        --max-queue-depth N            in-flight bound, queued+executing+streaming (env MAX_QUEUE_DEPTH; 0 = none)
+        --max-request-age-s S          request deadline (env MAX_REQUEST_AGE_S, default 56)
+        --max-text-chars N             text length cap (default 4096)
+        --segmentation paragraph|sentence   how text is cut into streamed segments (default paragraph)
+        --warmup-text TEXT             warm-up utterance (env WARMUP_TEXT)
+        --drain-timeout-s S            graceful-shutdown bound (default 30)
+        --engine-threads N             engine concurrency (default: flite = CPU count, others 1)
+        --max-buffered-bytes N         per-request audio buffer bound (default 16777216)
+        --max-body-bytes N             request body bound (default 65536)
+        --kokoro-model FILE            Kokoro-82M ONNX model (kokoro engine)
+        --kokoro-config FILE           config.json with "vocab" (default: beside the model)
+        --kokoro-voices FILE|DIR       voice .bin file(s), kokoro-js layout; repeatable
+      environment: MAX_QUEUE_DEPTH, MAX_REQUEST_AGE_S, WARMUP_TEXT, CONTAINER_START_EPOCH
+      """;
+
+  ServerConfig {
+    if (port < 0 || port > 65_535) {
+      throw new UsageException("--port (" + port + ") must be between 0 and 65535");
+    }
+    positive("--max-text-chars", maxTextChars);
+    positive("--max-body-bytes", maxBodyBytes);
+    if (maxQueueDepth < 0) {
+      throw new UsageException(
+          "--max-queue-depth / MAX_QUEUE_DEPTH ("
+              + maxQueueDepth
+              + ") must be 0 (no bound) or more");
+    }
+    if (engineThreads < 0) {
+      throw new UsageException("--engine-threads (" + engineThreads + ") must be 0 (auto) or more");
+    }
+    if (maxBufferedBytes < 65_536) {
+      throw new UsageException(
+          "--max-buffered-bytes (" + maxBufferedBytes + ") must be at least 65536");
+    }
+    if (maxRequestAge.isNegative() || maxRequestAge.isZero()) {
+      throw new UsageException(
+          "--max-request-age-s / MAX_REQUEST_AGE_S (" + maxRequestAge + ") must be positive");
+    }
+    kokoroVoices = List.copyOf(kokoroVoices);
+    if (engine == EngineKind.KOKORO && (kokoroModel.isEmpty() || kokoroVoices.isEmpty())) {
+      throw new UsageException(
+          "--engine kokoro needs --kokoro-model FILE and --kokoro-voices FILE|DIR (the Kokoro-82M"
+              + " ONNX export and kokoro-js voice .bin files; no registry here ships them)");
+    }
+  }
+
+  private static void positive(String flag, long value) {
+    if (value <= 0) {
+      throw new UsageException(flag + " (" + value + ") must be positive");
+    }
+  }
+
+  /** Defaults for tests: flite, 127.0.0.1:0, no bound. */
+  static ServerConfig defaults() {
+    return parse(List.of("--port", "0"), Map.of());
+  }
+
+  /** The Kokoro config: {@code --kokoro-config}, else config.json beside the model. */
+  Path kokoroConfigPath() {
+    return kokoroConfig.orElseGet(
+        () -> kokoroModel.orElseThrow().toAbsolutePath().getParent().resolve("config.json"));
+  }
+
+  static ServerConfig parse(List<String> args, Map<String, String> env) {
+    Flags f = new Flags(args);
+    EngineKind engine = EngineKind.parse(f.value("--engine").orElse("flite"));
+    String host = f.value("--host").orElse("127.0.0.1");
+    int port = f.integer("--port").orElse(8080);
+    int depth = f.integer("--max-queue-depth").orElseGet(() -> envInt(env, "MAX_QUEUE_DEPTH", 0));
+    double ageS =
+        f.decimal("--max-request-age-s").orElseGet(() -> envDouble(env, "MAX_REQUEST_AGE_S", 56));
+    String warmup = f.value("--warmup-text").orElse(env.getOrDefault("WARMUP_TEXT", "Warming up."));
+    Optional<Instant> start =
+        Optional.ofNullable(env.get("CONTAINER_START_EPOCH"))
+            .filter(v -> !v.isBlank())
+            .map(v -> epoch(v));
+    ServerConfig config =
+        new ServerConfig(
+            engine,
+            host,
+            port,
+            depth,
+            f.integer("--max-text-chars").orElse(4096),
+            Segmentation.parse(f.value("--segmentation").orElse("paragraph")),
+            Duration.ofNanos((long) (ageS * 1e9)),
+            warmup,
+            start,
+            Duration.ofNanos((long) (f.decimal("--drain-timeout-s").orElse(30.0) * 1e9)),
+            f.integer("--engine-threads").orElse(0),
+            f.integer("--max-buffered-bytes").orElse(16 * 1024 * 1024),
+            f.integer("--max-body-bytes").orElse(65_536),
+            f.value("--kokoro-model").map(Path::of),
+            f.value("--kokoro-config").map(Path::of),
+            f.values("--kokoro-voices").stream().map(Path::of).toList());
+    f.rejectUnused();
+    return config;
+  }
+
+  private static Instant epoch(String value) {
+    try {
+      double seconds = Double.parseDouble(value.strip());
+      if (!Double.isFinite(seconds) || seconds < 0) {
+        throw new NumberFormatException();
+      }
+      long whole = (long) Math.floor(seconds);
+      return Instant.ofEpochSecond(whole, (long) ((seconds - whole) * 1e9));
+    } catch (NumberFormatException e) {
+      throw new UsageException(
+          "CONTAINER_START_EPOCH (" + value + ") must be epoch seconds such as 1735689600.25");
+    }
+  }
+
+  private static int envInt(Map<String, String> env, String name, int fallback) {
+    String v = env.get(name);
+    if (v == null || v.isBlank()) {
+      return fallback;
+    }
+    try {
+      return Integer.parseInt(v.strip());
+    } catch (NumberFormatException e) {
+      throw new UsageException(name + " (" + v + ") must be a whole number");
+    }
+  }
+
+  private static double envDouble(Map<String, String> env, String name, double fallback) {
+    String v = env.get(name);
+    if (v == null || v.isBlank()) {
+      return fallback;
+    }
+    try {
+      return Double.parseDouble(v.strip());
+    } catch (NumberFormatException e) {
+      throw new UsageException(name + " (" + v + ") must be a number of seconds");
+    }
+  }
+
+  /**
+   * A tiny flag reader: {@code --name value} or {@code --name=value}; a leading serve is allowed.
+   */
+  private static final class Flags {
+    private final List<String[]> pairs = new ArrayList<>();
+    private final List<String> used = new ArrayList<>();
+
+    Flags(List<String> args) {
+      for (int i = 0; i < args.size(); i++) {
+        String arg = args.get(i);
+        if (i == 0 && arg.equals("serve")) {
+          continue;
+        }
+        if (!arg.startsWith("--")) {
+          throw new UsageException("unexpected argument '" + arg + "'\n" + USAGE);
+        }
+        int eq = arg.indexOf('=');
+        if (eq > 0) {
+          pairs.add(new String[] {arg.substring(0, eq), arg.substring(eq + 1)});
+        } else if (i + 1 < args.size()) {
+          pairs.add(new String[] {arg, args.get(++i)});
+        } else {
+          throw new UsageException(arg + " needs a value\n" + USAGE);
+        }
+      }
+    }
+
+    Optional<String> value(String name) {
+      used.add(name);
+      String found = null;
+      for (String[] p : pairs) {
+        if (p[0].equals(name)) {
+          found = p[1];
+        }
+      }
+      return Optional.ofNullable(found);
+    }
+
+    List<String> values(String name) {
+      used.add(name);
+      return pairs.stream().filter(p -> p[0].equals(name)).map(p -> p[1]).toList();
+    }
+
+    Optional<Integer> integer(String name) {
+      return value(name)
+          .map(v -> {
+            try {
+              return Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+              throw new UsageException(name + " (" + v + ") must be a whole number");
+            }
+          });
+    }
+
+    Optional<Double> decimal(String name) {
+      return value(name)
+          .map(v -> {
+            try {
+              return Double.parseDouble(v);
+            } catch (NumberFormatException e) {
+              throw new UsageException(name + " (" + v + ") must be a number");
+            }
+          });
+    }
+
+    void rejectUnused() {
+      for (String[] p : pairs) {
+        if (!used.contains(p[0])) {
+          throw new UsageException(
+              "unknown option " + p[0].toLowerCase(Locale.ROOT) + "\n" + USAGE);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,135 @@
+package dev.speechscale.server;
+
+import dev.speechscale.admission.AdmissionGate;
+import dev.speechscale.admission.GateConfig;
+import dev.speechscale.admission.Permit;
+import dev.speechscale.admission.Ticker;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The loaded engine with everything a request needs: the admission gate, the bounded engine
+ * executor, the request parser. Shared by the HTTP and WebSocket transports, so both go through the
+ * same gate.
+ *
+ * <p>Native engine calls run on {@link #engineThreads}, a fixed pool of platform threads sized to
+ * the engine's concurrency: a native call pins a virtual thread's carrier, and the gate already
+ * guarantees the pool never has more work than threads.
+ */
+final class SpeechRuntime implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(SpeechRuntime.class.getName());
+
+  final SpeechEngine engine;
+  final AdmissionGate gate;
+  final RequestParser parser;
+  final ServerConfig config;
+  final ServerMetrics metrics;
+  final Ticker ticker;
+  final Clock wallClock;
+  private final ExecutorService engineThreads;
+
+  SpeechRuntime(
+      SpeechEngine engine,
+      ServerConfig config,
+      ServerMetrics metrics,
+      Ticker ticker,
+      Clock wallClock) {
+    this.engine = engine;
+    this.config = config;
+    this.metrics = metrics;
+    this.ticker = ticker;
+    this.wallClock = wallClock;
+    int slots = engine.maxConcurrency();
+    this.gate =
+        new AdmissionGate(new GateConfig(config.maxQueueDepth(), slots, Duration.ZERO), ticker);
+    this.parser = new RequestParser(engine, config.maxTextChars(), Mp3Encoder.LAME.isPresent());
+    AtomicInteger n = new AtomicInteger();
+    this.engineThreads =
+        Executors.newFixedThreadPool(
+            slots,
+            r ->
+                Thread.ofPlatform()
+                    .name(engine.name() + "-engine-" + n.incrementAndGet())
+                    .daemon(true)
+                    .unstarted(r));
+  }
+
+  /** Starts synthesis for a request whose permit holds an execution slot. */
+  SynthesisJob start(SynthesisRequest request, Permit permit, ChunkBuffer buffer) {
+    List<String> segments = config.segmentation().split(request.text());
+    SynthesisJob job =
+        new SynthesisJob(engine, segments, request, buffer, permit, config.maxBufferedBytes());
+    engineThreads.execute(job);
+    return job;
+  }
+
+  ChunkBuffer newBuffer() {
+    return new ChunkBuffer(config.maxBufferedBytes());
+  }
+
+  /**
+   * The first-byte deadline on the gate's ticker: {@code MAX_REQUEST_AGE_S} after the client's
+   * {@code request_timestamp} when given, else after arrival.
+   */
+  long deadlineNanos(SynthesisRequest request, long arrivalNanos) {
+    long age = config.maxRequestAge().toNanos();
+    if (request.requestTimestampEpochS().isEmpty()) {
+      return arrivalNanos + age;
+    }
+    double nowS = wallClock.millis() / 1000.0;
+    long sinceSentNanos = (long) ((nowS - request.requestTimestampEpochS().getAsDouble()) * 1e9);
+    return arrivalNanos + age - Math.max(0, sinceSentNanos);
+  }
+
+  /** 408 {@code request_stale} when the client sent the request longer ago than allowed. */
+  Optional<ApiError> stale(SynthesisRequest request) {
+    if (request.requestTimestampEpochS().isEmpty()) {
+      return Optional.empty();
+    }
+    double ageS = wallClock.millis() / 1000.0 - request.requestTimestampEpochS().getAsDouble();
+    double maxS = config.maxRequestAge().toNanos() / 1e9;
+    if (ageS > maxS) {
+      return Optional.of(
+          ApiError.of(
+              408,
+              "request_stale",
+              String.format(
+                  java.util.Locale.ROOT,
+                  "request_timestamp is %.3f s old, more than MAX_REQUEST_AGE_S (%.3f s); send a fresh request",
+                  ageS,
+                  maxS)));
+    }
+    return Optional.empty();
+  }
+
+  /** One discarded synthesis so the first real request does not pay for cold caches. */
+  void warmup() {
+    try {
+      long[] samples = {0};
+      engine.synthesize(
+          config.warmupText(),
+          engine.defaultVoice(),
+          1.0,
+          (s, o, l) -> {
+            samples[0] += l;
+            return true;
+          });
+      LOG.log(System.Logger.Level.INFO, "warm-up produced {0} samples", samples[0]);
+    } catch (RuntimeException e) {
+      // non-fatal: a server that cannot warm up can still serve; failing would turn latency into an
+      // outage
+      LOG.log(System.Logger.Level.WARNING, "warm-up synthesis failed; serving anyway", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    engineThreads.shutdownNow();
+    engine.close();
+  }
+}

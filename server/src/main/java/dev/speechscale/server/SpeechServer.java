@@ -1,0 +1,265 @@
+package dev.speechscale.server;
+
+import dev.speechscale.admission.GateSnapshot;
+import dev.speechscale.admission.Ticker;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Invocable;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
+
+/**
+ * The HTTP/WebSocket front of speech-server on Jetty 12's core API, with every request handled on
+ * its own virtual thread.
+ *
+ * <p>Lifecycle: {@link #start()} binds and prints the listening line (so a supervisor that passed
+ * {@code --port 0} learns the port) while {@code /ping} still answers 503; {@link #attach} hands it
+ * the loaded engine; {@link #markReady()} turns {@code /ping} to 200. {@link #shutdown} stops
+ * admitting, drains in-flight requests within a bound, then stops Jetty.
+ */
+public final class SpeechServer implements AutoCloseable {
+  /**
+   * The stdout line prefix a supervisor scans for: {@code speech-server listening on HOST:PORT}.
+   */
+  public static final String LISTENING = "speech-server listening on ";
+
+  static final String BIDI_PATH = "/invocations-bidirectional-stream";
+  private static final System.Logger LOG = System.getLogger(SpeechServer.class.getName());
+
+  private final ServerConfig config;
+  private final ServerMetrics metrics = new ServerMetrics();
+  private final PrintStream stdout;
+  private final Ticker ticker;
+  private final Clock wallClock;
+  private final Server jetty;
+  private final ServerConnector connector;
+  private volatile SpeechRuntime runtime;
+  private volatile boolean ready;
+
+  SpeechServer(ServerConfig config, PrintStream stdout, Ticker ticker, Clock wallClock) {
+    this.config = config;
+    this.stdout = stdout;
+    this.ticker = ticker;
+    this.wallClock = wallClock;
+    QueuedThreadPool threads = new QueuedThreadPool();
+    threads.setName("speech-server");
+    threads.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
+    this.jetty = new Server(threads);
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    http.setSendDateHeader(false);
+    this.connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+    connector.setHost(config.host());
+    connector.setPort(config.port());
+    connector.setIdleTimeout(Duration.ofSeconds(30).toMillis());
+    jetty.addConnector(connector);
+    WebSocketUpgradeHandler websocket =
+        WebSocketUpgradeHandler.from(
+            jetty,
+            container -> {
+              container.setMaxTextMessageSize(config.maxBodyBytes());
+              container.setMaxBinaryMessageSize(config.maxBodyBytes());
+              container.setIdleTimeout(Duration.ofMinutes(5));
+              container.addMapping(BIDI_PATH, (req, resp, cb) -> bidiSession(resp, cb));
+            });
+    websocket.setHandler(new Router());
+    jetty.setHandler(websocket);
+    jetty.setStopTimeout(config.drainTimeout().toMillis());
+  }
+
+  /** Binds the port and prints {@value #LISTENING}HOST:PORT; returns the bound port. */
+  int start() throws Exception {
+    jetty.start();
+    int port = connector.getLocalPort();
+    synchronized (stdout) {
+      stdout.println(LISTENING + config.host() + ":" + port);
+      stdout.flush();
+    }
+    return port;
+  }
+
+  int port() {
+    return connector.getLocalPort();
+  }
+
+  InetSocketAddress address() {
+    return new InetSocketAddress(config.host(), port());
+  }
+
+  ServerMetrics metrics() {
+    return metrics;
+  }
+
+  /** Serves requests with this engine from now on. */
+  SpeechRuntime attach(SpeechEngine engine) {
+    SpeechRuntime attached = new SpeechRuntime(engine, config, metrics, ticker, wallClock);
+    this.runtime = attached;
+    return attached;
+  }
+
+  SpeechRuntime runtime() {
+    return runtime;
+  }
+
+  void markReady() {
+    ready = true;
+  }
+
+  boolean isReady() {
+    return ready;
+  }
+
+  /**
+   * Graceful shutdown: {@code /ping} turns 503, new requests get 503 {@code shutting_down}, and
+   * requests in flight get up to {@code drain} to finish before Jetty stops.
+   *
+   * @return true when every in-flight request finished within the bound
+   */
+  boolean shutdown(Duration drain) {
+    ready = false;
+    boolean drained = true;
+    SpeechRuntime current = runtime;
+    if (current != null) {
+      current.gate.stopAdmitting();
+      try {
+        drained = current.gate.awaitIdle(drain);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        drained = false;
+      }
+      if (!drained) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "{0} requests still in flight after the {1} drain bound; stopping anyway",
+            current.gate.inFlight(),
+            drain);
+      }
+    }
+    try {
+      jetty.stop();
+    } catch (Exception e) {
+      LOG.log(System.Logger.Level.WARNING, "Jetty did not stop cleanly", e);
+    }
+    if (current != null) {
+      current.close();
+    }
+    return drained;
+  }
+
+  @Override
+  public void close() {
+    shutdown(config.drainTimeout());
+  }
+
+  void join() throws InterruptedException {
+    jetty.join();
+  }
+
+  private Object bidiSession(Response response, org.eclipse.jetty.util.Callback callback) {
+    SpeechRuntime current = runtime;
+    if (current == null || !ready) {
+      response.setStatus(503);
+      callback.succeeded();
+      return null;
+    }
+    return new BidiSession(current);
+  }
+
+  /** Routes the plain HTTP paths; runs each request on a virtual thread (BLOCKING). */
+  private final class Router extends Handler.Abstract {
+    Router() {
+      super(Invocable.InvocationType.BLOCKING);
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      long arrival = ticker.nanoTime();
+      String path = Request.getPathInContext(request);
+      String method = request.getMethod();
+      SpeechRuntime current = runtime;
+      switch (path) {
+        case "/ping" -> {
+          if (!method.equals("GET")) {
+            return methodNotAllowed(response, callback, "GET");
+          }
+          if (ready) {
+            HttpIo.text(response, callback, 200, "text/plain", "OK");
+          } else {
+            HttpIo.json(response, callback, 503, Map.of("error", "not_ready"));
+          }
+        }
+        case "/invocations" -> {
+          if (!method.equals("POST")) {
+            return methodNotAllowed(response, callback, "POST");
+          }
+          if (current == null || !ready) {
+            metrics.rejected("not_ready");
+            HttpIo.json(
+                response,
+                callback,
+                503,
+                Map.of(
+                    "error", "not_ready", "message", "the engine is still loading; poll GET /ping"),
+                Map.of("Retry-After", "1"));
+          } else {
+            new InvocationsHandler(current).handle(request, response, callback, arrival);
+          }
+        }
+        case "/metrics" -> {
+          GateSnapshot gate = current == null ? null : current.gate.snapshot();
+          String engine = current == null ? config.engine().cliName() : current.engine.name();
+          int rate = current == null ? 0 : current.engine.sampleRateHz();
+          HttpIo.text(
+              response,
+              callback,
+              200,
+              "text/plain; version=0.0.4; charset=utf-8",
+              metrics.render(gate, engine, rate, ready));
+        }
+        case "/stats" -> HttpIo.json(response, callback, 200, stats(current));
+        default -> HttpIo.json(response, callback, 404, Map.of("error", "not_found", "path", path));
+      }
+      return true;
+    }
+
+    private boolean methodNotAllowed(Response response, Callback callback, String allowed) {
+      HttpIo.json(
+          response,
+          callback,
+          405,
+          Map.of("error", "method_not_allowed", "allowed", allowed),
+          Map.of("Allow", allowed));
+      return true;
+    }
+  }
+
+  /** The cheap per-second sample for the local platform: one lock, no rendering. */
+  private Map<String, Object> stats(SpeechRuntime current) {
+    Map<String, Object> stats = new LinkedHashMap<>();
+    GateSnapshot gate = current == null ? null : current.gate.snapshot();
+    stats.put("ready", ready);
+    stats.put("engine", current == null ? config.engine().cliName() : current.engine.name());
+    stats.put("in_flight", gate == null ? 0 : gate.inFlight());
+    stats.put("queued", gate == null ? 0 : gate.queued());
+    stats.put("executing", gate == null ? 0 : gate.executing());
+    stats.put("streaming", gate == null ? 0 : gate.streaming());
+    stats.put("max_queue_depth", gate == null ? config.maxQueueDepth() : gate.maxInFlight());
+    stats.put("admitted_total", gate == null ? 0 : gate.admittedTotal());
+    stats.put("saturated_total", gate == null ? 0 : gate.saturatedTotal());
+    stats.put("shed_total", gate == null ? 0 : gate.shedTotal());
+    return stats;
+  }
+}

@@ -1,0 +1,59 @@
+package dev.speechscale.server;
+
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+
+/**
+ * Startup stage markers, one stdout line each, byte-exact:
+ *
+ * <pre>=== STAGE &lt;name&gt; t=YYYY-MM-DDTHH:MM:SS.mmmZ elapsed_s=&lt;seconds, 3 decimals&gt; ===
+ * </pre>
+ *
+ * in the order {@code framework_init → weights_ready → warmup_done → ready}. {@code t} is UTC,
+ * truncated to the millisecond; {@code elapsed_s} counts from {@code CONTAINER_START_EPOCH} when
+ * set, else from the process start. {@code tts-bench ttotal} parses these lines.
+ */
+final class StageMarkers {
+  static final String FRAMEWORK_INIT = "framework_init";
+  static final String WEIGHTS_READY = "weights_ready";
+  static final String WARMUP_DONE = "warmup_done";
+  static final String READY = "ready";
+
+  private static final DateTimeFormatter STAMP =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'", Locale.ROOT)
+          .withZone(ZoneOffset.UTC);
+
+  private final Clock clock;
+  private final Instant epoch;
+  private final PrintStream out;
+
+  StageMarkers(Clock clock, Instant epoch, PrintStream out) {
+    this.clock = clock;
+    this.epoch = epoch;
+    this.out = out;
+  }
+
+  /** Prints the marker for {@code stage} and flushes. */
+  void mark(String stage) {
+    String line = format(stage, clock.instant(), epoch);
+    synchronized (out) {
+      out.println(line);
+      out.flush();
+    }
+  }
+
+  static String format(String stage, Instant now, Instant epoch) {
+    Instant truncated = now.truncatedTo(ChronoUnit.MILLIS);
+    double elapsed = java.time.Duration.between(epoch, now).toNanos() / 1e9;
+    return "=== STAGE "
+        + stage
+        + " t="
+        + STAMP.format(truncated)
+        + String.format(Locale.ROOT, " elapsed_s=%.3f ===", elapsed);
+  }
+}

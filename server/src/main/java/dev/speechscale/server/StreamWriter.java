@@ -1,0 +1,136 @@
+package dev.speechscale.server;
+
+import java.io.IOException;
+import java.util.Map;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Writes one streaming response: waits for the first chunk, commits the 200 with the WAV header
+ * glued to the first PCM bytes (or the first PCM/MP3 bytes), then writes each chunk as the engine
+ * produces it. A failed write means the client left: the job is cancelled at its next chunk.
+ */
+final class StreamWriter {
+  private final SpeechRuntime runtime;
+  private final SynthesisRequest request;
+  private final SynthesisJob job;
+  private final ChunkBuffer buffer;
+  private final Response response;
+  private final Callback callback;
+  private final long arrivalNanos;
+  private boolean committed;
+
+  StreamWriter(
+      SpeechRuntime runtime,
+      SynthesisRequest request,
+      SynthesisJob job,
+      ChunkBuffer buffer,
+      Response response,
+      Callback callback,
+      long arrivalNanos) {
+    this.runtime = runtime;
+    this.request = request;
+    this.job = job;
+    this.buffer = buffer;
+    this.response = response;
+    this.callback = callback;
+    this.arrivalNanos = arrivalNanos;
+  }
+
+  void run() {
+    try (AudioTranscoder transcoder =
+        new AudioTranscoder(
+            request.format(), runtime.engine.sampleRateHz(), request.sampleRateHz())) {
+      while (true) {
+        switch (buffer.take(InvocationsHandler.ENGINE_STALL)) {
+          case ChunkBuffer.Item.Chunk(short[] samples) -> send(transcoder.encode(samples), false);
+          case ChunkBuffer.Item.End() -> {
+            send(transcoder.finish(), true);
+            InvocationsHandler.awaitQuietly(job);
+            runtime.metrics.synthesis.recordNanos(job.synthesisNanos());
+            runtime.metrics.completed(job.samples());
+            callback.succeeded();
+            return;
+          }
+          case ChunkBuffer.Item.Failed(Throwable cause) -> {
+            fail(cause);
+            return;
+          }
+          case ChunkBuffer.Item.Idle() -> {
+            fail(
+                new EngineException(
+                    "the engine produced nothing for " + InvocationsHandler.ENGINE_STALL));
+            return;
+          }
+        }
+      }
+    } catch (IOException e) {
+      job.cancel();
+      runtime.metrics.streamFailed(StreamFailure.CLIENT_DISCONNECTED);
+      callback.failed(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      job.cancel();
+      callback.failed(e);
+    } catch (RuntimeException e) {
+      job.cancel();
+      fail(e);
+    }
+  }
+
+  private void send(byte[] bytes, boolean last) throws IOException {
+    if (!committed) {
+      if (bytes.length == 0 && !last) {
+        return; // MP3: LAME is still filling its first frame
+      }
+      commit();
+      byte[] first = bytes;
+      if (request.format() == AudioFormat.WAV) {
+        first = new byte[WavHeader.BYTES + bytes.length];
+        System.arraycopy(WavHeader.streaming(request.sampleRateHz()), 0, first, 0, WavHeader.BYTES);
+        System.arraycopy(bytes, 0, first, WavHeader.BYTES, bytes.length);
+      }
+      HttpIo.write(response, last, first);
+      runtime.metrics.ttfab.recordNanos(System.nanoTime() - arrivalNanos);
+      return;
+    }
+    if (bytes.length > 0 || last) {
+      HttpIo.write(response, last, bytes);
+    }
+  }
+
+  private void commit() {
+    committed = true;
+    response.setStatus(200);
+    var headers = response.getHeaders();
+    headers.put(HttpHeader.CONTENT_TYPE, request.format().mediaType(request.sampleRateHz()));
+    headers.put("X-Request-Id", request.requestId());
+    headers.put("X-Characters-Processed", Integer.toString(request.characters()));
+    long engineFirst = job.engineFirstChunkNanos();
+    if (engineFirst >= 0) {
+      // the engine's own time to its first chunk, so clients can separate serving overhead
+      headers.put("X-Engine-First-Chunk-Us", Long.toString(engineFirst / 1000));
+    }
+    runtime.metrics.response(InvocationsHandler.TRANSPORT, 200);
+  }
+
+  private void fail(Throwable cause) {
+    StreamFailure reason =
+        cause instanceof SynthesisJob.ClientTooSlowException
+            ? StreamFailure.CLIENT_TOO_SLOW
+            : StreamFailure.ENGINE_ERROR;
+    runtime.metrics.streamFailed(reason);
+    if (!committed) {
+      runtime.metrics.response(InvocationsHandler.TRANSPORT, 500);
+      HttpIo.json(
+          response,
+          callback,
+          500,
+          Map.of("error", "synthesis_failed", "message", String.valueOf(cause.getMessage())));
+      return;
+    }
+    // after the 200: abort, so the client sees a broken stream instead of a clean short one
+    callback.failed(cause);
+  }
+}

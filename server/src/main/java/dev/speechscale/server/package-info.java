@@ -1,0 +1,1 @@
+package dev.speechscale.server;

@@ -1,0 +1,93 @@
+package dev.speechscale.server;
+
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A test engine the test drives: each call emits one chunk at once, then one more chunk per
+ * permit the test releases ({@link #allow}), up to {@code chunksPerCall}; it honours cancellation
+ * at every chunk boundary. Lets gate and streaming tests hold requests in known states without
+ * sleeping.
+ */
+final class ScriptedEngine implements SpeechEngine {
+  static final int RATE = 16_000;
+  static final int CHUNK = 1_600;
+
+  private final int chunksPerCall;
+  private final int concurrency;
+  private final Semaphore permits = new Semaphore(0);
+  final AtomicInteger running = new AtomicInteger();
+  final AtomicInteger cancelled = new AtomicInteger();
+  final AtomicInteger calls = new AtomicInteger();
+  volatile CountDownLatch firstChunkSent = new CountDownLatch(1);
+
+  ScriptedEngine(int chunksPerCall, int concurrency) {
+    this.chunksPerCall = chunksPerCall;
+    this.concurrency = concurrency;
+  }
+
+  /** Lets running calls emit {@code chunks} more chunks in total. */
+  void allow(int chunks) {
+    permits.release(chunks);
+  }
+
+  @Override
+  public String name() {
+    return "scripted";
+  }
+
+  @Override
+  public int sampleRateHz() {
+    return RATE;
+  }
+
+  @Override
+  public List<String> voices() {
+    return List.of("test");
+  }
+
+  @Override
+  public String defaultVoice() {
+    return "test";
+  }
+
+  @Override
+  public int maxConcurrency() {
+    return concurrency;
+  }
+
+  @Override
+  public void synthesize(String text, String voice, double speed, PcmSink sink) {
+    calls.incrementAndGet();
+    running.incrementAndGet();
+    try {
+      short[] tone = new short[CHUNK];
+      for (int i = 0; i < CHUNK; i++) {
+        tone[i] = (short) (8000 * Math.sin(i * 0.2));
+      }
+      for (int c = 0; c < chunksPerCall; c++) {
+        if (c > 0 && !permits.tryAcquire(30, TimeUnit.SECONDS)) {
+          throw new EngineException("test never allowed chunk " + c);
+        }
+        if (!sink.accept(tone, 0, CHUNK)) {
+          cancelled.incrementAndGet();
+          return;
+        }
+        if (c == 0) {
+          firstChunkSent.countDown();
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new EngineException("interrupted", e);
+    } finally {
+      running.decrementAndGet();
+    }
+  }
+
+  @Override
+  public void close() {}
+}

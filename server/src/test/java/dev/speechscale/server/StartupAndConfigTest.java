@@ -1,0 +1,184 @@
+package dev.speechscale.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StartupAndConfigTest {
+
+  @Test
+  void format_knownInstants_isByteExact() {
+    Instant epoch = Instant.parse("2026-01-02T03:04:00Z");
+    Instant now = Instant.parse("2026-01-02T03:04:05.678912Z");
+    assertThat(StageMarkers.format("weights_ready", now, epoch))
+        .isEqualTo("=== STAGE weights_ready t=2026-01-02T03:04:05.678Z elapsed_s=5.679 ===");
+  }
+
+  @Test
+  void mark_fixedClock_printsOneLinePerStage() {
+    var out = new ByteArrayOutputStream();
+    Clock clock = Clock.fixed(Instant.parse("2026-01-02T03:04:05Z"), ZoneOffset.UTC);
+    StageMarkers markers =
+        new StageMarkers(clock, Instant.parse("2026-01-02T03:04:04.5Z"), new PrintStream(out, true, StandardCharsets.UTF_8));
+    for (String s : List.of("framework_init", "weights_ready", "warmup_done", "ready")) {
+      markers.mark(s);
+    }
+    assertThat(out.toString(StandardCharsets.UTF_8).lines())
+        .containsExactly(
+            "=== STAGE framework_init t=2026-01-02T03:04:05.000Z elapsed_s=0.500 ===",
+            "=== STAGE weights_ready t=2026-01-02T03:04:05.000Z elapsed_s=0.500 ===",
+            "=== STAGE warmup_done t=2026-01-02T03:04:05.000Z elapsed_s=0.500 ===",
+            "=== STAGE ready t=2026-01-02T03:04:05.000Z elapsed_s=0.500 ===");
+  }
+
+  @Test
+  void parse_envOnly_usesContainerContract() {
+    ServerConfig c =
+        ServerConfig.parse(
+            List.of("serve"),
+            Map.of(
+                "MAX_QUEUE_DEPTH", "50",
+                "MAX_REQUEST_AGE_S", "12.5",
+                "WARMUP_TEXT", "Ready.",
+                "CONTAINER_START_EPOCH", "1735689600.25"));
+    assertThat(c.maxQueueDepth()).isEqualTo(50);
+    assertThat(c.maxRequestAge()).isEqualTo(Duration.ofMillis(12_500));
+    assertThat(c.warmupText()).isEqualTo("Ready.");
+    assertThat(c.containerStart()).contains(Instant.parse("2025-01-01T00:00:00.250Z"));
+    assertThat(c.port()).isEqualTo(8080);
+    assertThat(c.engine()).isEqualTo(EngineKind.FLITE);
+  }
+
+  @Test
+  void parse_flagsAndEnv_flagsWin() {
+    ServerConfig c =
+        ServerConfig.parse(
+            List.of("--max-queue-depth", "7", "--port=0", "--engine", "espeak", "--segmentation", "sentence"),
+            Map.of("MAX_QUEUE_DEPTH", "50"));
+    assertThat(c.maxQueueDepth()).isEqualTo(7);
+    assertThat(c.port()).isZero();
+    assertThat(c.engine()).isEqualTo(EngineKind.ESPEAK);
+    assertThat(c.segmentation()).isEqualTo(Segmentation.SENTENCE);
+  }
+
+  @Test
+  void parse_badValues_nameTheSettingAndValue() {
+    assertThatThrownBy(() -> ServerConfig.parse(List.of("--port", "x"), Map.of()))
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("--port (x)");
+    assertThatThrownBy(() -> ServerConfig.parse(List.of(), Map.of("MAX_QUEUE_DEPTH", "-1")))
+        .hasMessageContaining("MAX_QUEUE_DEPTH (-1)");
+    assertThatThrownBy(() -> ServerConfig.parse(List.of(), Map.of("CONTAINER_START_EPOCH", "soon")))
+        .hasMessageContaining("CONTAINER_START_EPOCH (soon)");
+    assertThatThrownBy(() -> ServerConfig.parse(List.of("--engine", "piper"), Map.of()))
+        .hasMessageContaining("--engine (piper) must be flite, espeak or kokoro");
+    assertThatThrownBy(() -> ServerConfig.parse(List.of("--bogus", "1"), Map.of()))
+        .hasMessageContaining("unknown option --bogus");
+    assertThatThrownBy(() -> ServerConfig.parse(List.of("--engine", "kokoro"), Map.of()))
+        .hasMessageContaining("--engine kokoro needs --kokoro-model FILE and --kokoro-voices");
+  }
+
+  @Test
+  void run_usageError_exits2WithMessage() {
+    var err = new ByteArrayOutputStream();
+    int code =
+        Main.run(
+            new String[] {"--port", "nope"},
+            Map.of(),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("--port (nope) must be a whole number");
+  }
+
+  @Test
+  void run_help_printsUsageAndExits0() {
+    var out = new ByteArrayOutputStream();
+    int code = Main.run(new String[] {"--help"}, Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+    assertThat(code).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("--max-queue-depth").contains("CONTAINER_START_EPOCH");
+  }
+
+  @Test
+  void kokoro_voiceFileOfWrongSize_isRefusedWithSizeAndFix(@TempDir Path dir) throws Exception {
+    var files = KokoroStandIn.write(dir);
+    Files.write(files.voices().resolve("af_short.bin"), new byte[1024]);
+    assertThatThrownBy(
+            () -> new KokoroEngine(files.model(), files.config(), List.of(files.voices()), Phonemizer.espeak()))
+        .isInstanceOf(EngineException.class)
+        .hasMessageContaining("af_short.bin has 1024 bytes")
+        .hasMessageContaining("510x256 float32");
+  }
+
+  @Test
+  void kokoro_modelWithoutWaveformOutput_isRefusedNamingTheTensor(@TempDir Path dir) throws Exception {
+    var files = KokoroStandIn.write(dir);
+    Files.write(files.model(), KokoroStandIn.model(false));
+    assertThatThrownBy(
+            () -> new KokoroEngine(files.model(), files.config(), List.of(files.voices()), Phonemizer.espeak()))
+        .isInstanceOf(EngineException.class)
+        .hasMessageContaining("'waveform'")
+        .hasMessageContaining("not Kokoro-shaped");
+  }
+
+  @Test
+  void kokoro_configWithoutVocab_isRefused(@TempDir Path dir) throws Exception {
+    var files = KokoroStandIn.write(dir);
+    Files.writeString(files.config(), "{\"model\":\"x\"}");
+    assertThatThrownBy(
+            () -> new KokoroEngine(files.model(), files.config(), List.of(files.voices()), Phonemizer.espeak()))
+        .hasMessageContaining("no non-empty \"vocab\"");
+  }
+
+  @Test
+  void kokoro_textLongerThanContext_isRunInSeveralPiecesWithAllAudio(@TempDir Path dir) throws Exception {
+    var files = KokoroStandIn.write(dir);
+    // a phonemizer that returns a fixed, long IPA string: 700 tokens incl. spaces
+    String ipa = "ab ".repeat(233) + "a";
+    try (KokoroEngine engine =
+        new KokoroEngine(files.model(), files.config(), List.of(files.voices()), (t, l) -> ipa)) {
+      long[] samples = {0};
+      engine.synthesize("ignored", "af_heart", 1.0, (s, o, n) -> {
+        samples[0] += n;
+        return true;
+      });
+      int tokens = ipa.length();
+      // two model runs, each padded with two tokens
+      assertThat(samples[0]).isEqualTo((long) (tokens + 4) * KokoroStandIn.SAMPLES_PER_TOKEN);
+    }
+  }
+
+  @Test
+  void kokoro_voiceStyle_setsAmplitude(@TempDir Path dir) throws Exception {
+    var files = KokoroStandIn.write(dir);
+    try (KokoroEngine engine =
+        new KokoroEngine(files.model(), files.config(), List.of(files.voices()), (t, l) -> "abc")) {
+      assertThat(engine.voices()).containsExactly("af_heart", "bm_lewis");
+      assertThat(peak(engine, "bm_lewis")).isGreaterThan(peak(engine, "af_heart") * 3 / 2);
+    }
+  }
+
+  private static int peak(KokoroEngine engine, String voice) {
+    int[] peak = {0};
+    engine.synthesize("x", voice, 1.0, (s, o, n) -> {
+      for (int i = o; i < o + n; i++) {
+        peak[0] = Math.max(peak[0], Math.abs(s[i]));
+      }
+      return true;
+    });
+    return peak[0];
+  }
+}
