@@ -48,6 +48,11 @@ public final class ArtifactCodec {
     return MAPPER;
   }
 
+  /** One-line JSON (no indentation), for JSON-lines logs. */
+  public static String toJsonLine(Object value) {
+    return MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(value);
+  }
+
   /** Reads a qmax artifact and recomputes its derived values. */
   public static QmaxArtifact readQmax(Path file) {
     return read(file, ArtifactKind.QMAX, QmaxArtifact.class).withDerived();

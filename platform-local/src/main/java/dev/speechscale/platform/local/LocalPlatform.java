@@ -158,7 +158,10 @@ public final class LocalPlatform implements Platform {
     try (Stream<Path> files = Files.list(dir)) {
       for (Path f : files.filter(p -> p.toString().endsWith(".log")).toList()) {
         List<InstanceLog.LogLine> lines = new ArrayList<>();
-        for (String json : Files.readAllLines(f)) {
+        String text = Files.readString(f);
+        // only whole lines: the instance may be writing the last one right now
+        String whole = text.substring(0, text.lastIndexOf('\n') + 1);
+        for (String json : whole.split("\n")) {
           if (!json.isBlank()) {
             InstanceProcess.LogEntry e =
                 ArtifactCodec.mapper().readValue(json, InstanceProcess.LogEntry.class);
