@@ -1,0 +1,352 @@
+package dev.speechscale.loadgen;
+
+import dev.speechscale.platform.Invocation;
+import dev.speechscale.platform.Invocation.Outcome;
+import dev.speechscale.platform.Invoker;
+import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.SynthesisRequest;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One worker's WebSocket session on {@code /invocations-bidirectional-stream}, kept open across
+ * requests, on a plain socket read from the worker's own thread (see {@link HttpStreamConnection}
+ * for why no client library).
+ *
+ * <p>Per request: send one JSON text message ({@code text}, {@code voice}, {@code speed}, {@code
+ * request_id}), then read {@code synthesis_start}, binary PCM frames (TTFAB = arrival of the first
+ * binary frame; PCM has no header), and {@code synthesis_complete}. An {@code error} message ends
+ * the request and keeps the session: its {@code status} (503/408/429 → rejected, other 4xx → client
+ * error) or, without one, its code ({@code invalid_request}, {@code session_busy} → client error;
+ * {@code engine_error}, {@code client_too_slow}, anything else → server error) decides the outcome.
+ * A session that closes mid-request is a server error after {@code synthesis_start} and a transport
+ * error before it. Messages carrying another request's id (a late reply to a request that timed
+ * out) are skipped — but a timeout closes the session anyway, so they are rare.
+ */
+final class BidiConnection implements Invoker.Connection {
+  static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private final InetSocketAddress address;
+  private final String hostHeader;
+  private final String path;
+  private final long timeoutNanos;
+  private final NanoClock clock;
+  private final Runnable onClose;
+  private final String idPrefix;
+  private final Watchdog watchdog;
+  private long requests;
+  private Socket socket;
+  private Watchdog.Guard guard;
+  private SocketInput in;
+  private OutputStream out;
+
+  BidiConnection(
+      InetSocketAddress address,
+      String hostHeader,
+      String path,
+      long timeoutNanos,
+      NanoClock clock,
+      String idPrefix,
+      Watchdog watchdog,
+      Runnable onClose) {
+    this.address = address;
+    this.hostHeader = hostHeader;
+    this.path = path;
+    this.timeoutNanos = timeoutNanos;
+    this.clock = clock;
+    this.idPrefix = idPrefix;
+    this.watchdog = watchdog;
+    this.onClose = onClose;
+  }
+
+  @Override
+  public Invocation invoke(SynthesisRequest request) {
+    String requestId = idPrefix + "-" + requests++;
+    byte[] message = message(request, requestId);
+    long sent = clock.nanoTime();
+    long deadline = sent + timeoutNanos;
+    Exchange exchange = new Exchange(sent);
+    try {
+      if (socket == null) {
+        Invocation refused = open(sent, deadline); // arms the guard for the handshake too
+        if (refused != null) {
+          return refused;
+        }
+      } else {
+        guard.arm(deadline);
+      }
+      WebSocketFrames.write(out, WebSocketFrames.TEXT, message, true);
+      Invocation result = exchange.readUntilDone(requestId);
+      if (guard != null && guard.disarm()) {
+        closeSocket(); // the deadline fired as the response ended: the socket is gone
+      }
+      return result;
+    } catch (IOException e) {
+      boolean fired = (guard != null && guard.disarm()) || e instanceof SocketTimeoutException;
+      closeSocket();
+      if (fired) {
+        return exchange.fail(
+            Outcome.TRANSPORT_ERROR,
+            "timed out: no synthesis_complete within the request timeout ("
+                + timeoutNanos / 1_000_000
+                + " ms)");
+      }
+      return exchange.fail(
+          exchange.started ? Outcome.SERVER_ERROR : Outcome.TRANSPORT_ERROR,
+          (exchange.started ? "the session broke mid-stream: " : "")
+              + HttpStreamConnection.describe(e, address));
+    }
+  }
+
+  private static byte[] message(SynthesisRequest request, String requestId) {
+    ObjectNode node = JSON.createObjectNode();
+    node.put("text", request.text());
+    if (request.voice() != null) {
+      node.put("voice", request.voice());
+    }
+    if (request.speed() != null) {
+      node.put("speed", request.speed());
+    }
+    node.put("request_id", requestId);
+    return JSON.writeValueAsBytes(node);
+  }
+
+  /** One request's reading state. */
+  private final class Exchange {
+    final long sent;
+    boolean started;
+    long firstAudio = -1;
+    long audioBytes;
+
+    Exchange(long sent) {
+      this.sent = sent;
+    }
+
+    Invocation readUntilDone(String requestId) throws IOException {
+      int messageType = -1; // the opcode of the fragmented message in progress
+      StringBuilder text = null;
+      while (true) {
+        WebSocketFrames.Frame frame = WebSocketFrames.read(in, messageType == WebSocketFrames.TEXT);
+        String complete = null;
+        switch (frame.opcode()) {
+          case WebSocketFrames.BINARY -> {
+            audio(frame);
+            messageType = frame.fin() ? -1 : WebSocketFrames.BINARY;
+          }
+          case WebSocketFrames.TEXT -> {
+            if (frame.fin()) {
+              complete = frame.text();
+            } else {
+              messageType = WebSocketFrames.TEXT;
+              text = new StringBuilder(frame.text());
+            }
+          }
+          case WebSocketFrames.CONTINUATION -> {
+            if (messageType == WebSocketFrames.TEXT && text != null) {
+              text.append(frame.text());
+              if (frame.fin()) {
+                complete = text.toString();
+                text = null;
+              }
+            } else {
+              audio(frame);
+            }
+            if (frame.fin()) {
+              messageType = -1;
+            }
+          }
+          case WebSocketFrames.PING ->
+              WebSocketFrames.write(out, WebSocketFrames.PONG, frame.payload(), true);
+          case WebSocketFrames.PONG -> {}
+          case WebSocketFrames.CLOSE -> {
+            closeSocket();
+            return fail(
+                started ? Outcome.SERVER_ERROR : Outcome.TRANSPORT_ERROR,
+                "the server closed the session"
+                    + (started ? " mid-stream" : " before synthesis_start")
+                    + closeReason(frame.payload()));
+          }
+          default -> throw new IOException("unknown WebSocket opcode " + frame.opcode());
+        }
+        if (complete != null) {
+          Invocation done = onText(complete, requestId);
+          if (done != null) {
+            return done;
+          }
+        }
+      }
+    }
+
+    private void audio(WebSocketFrames.Frame frame) {
+      if (frame.length() > 0) {
+        if (firstAudio < 0) {
+          firstAudio = frame.arrivalNanos();
+        }
+        audioBytes += frame.length();
+      }
+    }
+
+    /** Handles a server text message; returns the request's end, or null to keep reading. */
+    private Invocation onText(String message, String requestId) throws IOException {
+      JsonNode node;
+      try {
+        node = JSON.readTree(message);
+      } catch (JacksonException e) {
+        throw new IOException("the server sent a text message that is not JSON: " + message, e);
+      }
+      String id = node.path("request_id").asString("unknown");
+      if (!id.equals(requestId) && !id.equals("unknown")) {
+        return null; // a late message for an earlier request
+      }
+      String type = node.path("type").asString("");
+      return switch (type) {
+        case "synthesis_start" -> {
+          started = true;
+          yield null;
+        }
+        case "synthesis_complete" ->
+            new Invocation(
+                audioBytes > 0 ? Outcome.OK : Outcome.SERVER_ERROR,
+                200,
+                sent,
+                firstAudio,
+                clock.nanoTime(),
+                audioBytes,
+                audioBytes > 0 ? null : "synthesis_complete without any audio frame");
+        case "error" -> {
+          int status = node.path("status").asInt(0);
+          Outcome outcome =
+              status > 0 ? Outcomes.ofStatus(status) : ofCode(node.path("error").asString(""));
+          yield new Invocation(
+              outcome == Outcome.OK ? Outcome.SERVER_ERROR : outcome,
+              status,
+              sent,
+              firstAudio,
+              clock.nanoTime(),
+              audioBytes,
+              "error message: " + HttpHead.abbreviate(message));
+        }
+        default -> null; // a message type this client does not need
+      };
+    }
+
+    Invocation fail(Outcome outcome, String error) {
+      return new Invocation(outcome, 0, sent, firstAudio, clock.nanoTime(), audioBytes, error);
+    }
+  }
+
+  private static Outcome ofCode(String code) {
+    return switch (code) {
+      case "queue_saturated", "request_stale", "shutting_down" -> Outcome.REJECTED;
+      case "invalid_request", "session_busy" -> Outcome.CLIENT_ERROR;
+      default -> Outcome.SERVER_ERROR;
+    };
+  }
+
+  private static String closeReason(byte[] payload) {
+    if (payload == null || payload.length < 2) {
+      return "";
+    }
+    int code = (payload[0] & 0xff) << 8 | (payload[1] & 0xff);
+    String reason = new String(payload, 2, payload.length - 2, StandardCharsets.UTF_8);
+    return " (" + code + (reason.isEmpty() ? "" : " " + reason) + ")";
+  }
+
+  /** Connects and upgrades; returns a failed invocation when the server refuses the upgrade. */
+  private Invocation open(long sent, long deadline) throws IOException {
+    Socket s = new Socket();
+    try {
+      s.setTcpNoDelay(true);
+      s.setKeepAlive(true);
+      long remainingMs = Math.max(1, (deadline - clock.nanoTime()) / 1_000_000);
+      s.connect(address, (int) Math.min(Integer.MAX_VALUE, remainingMs));
+      guard = watchdog.guard(s);
+      guard.arm(deadline);
+      SocketInput input = new SocketInput(s, clock);
+      OutputStream output = s.getOutputStream();
+      String key = WebSocketFrames.newKey();
+      output.write(
+          ("GET "
+                  + path
+                  + " HTTP/1.1\r\nHost: "
+                  + hostHeader
+                  + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: "
+                  + key
+                  + "\r\nSec-WebSocket-Version: 13\r\nUser-Agent: speechscale-loadgen\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+      output.flush();
+      HttpHead head = HttpHead.read(input);
+      if (head.status() != 101) {
+        HttpBody.Capture capture = new HttpBody.Capture();
+        HttpBody.read(input, head, capture);
+        releaseGuard();
+        s.close();
+        Outcome outcome = Outcomes.ofStatus(head.status());
+        return Outcomes.failed(
+            outcome == Outcome.OK ? Outcome.TRANSPORT_ERROR : outcome,
+            head.status(),
+            sent,
+            clock.nanoTime(),
+            "WebSocket upgrade refused with HTTP "
+                + head.status()
+                + ": "
+                + HttpHead.abbreviate(capture.text()));
+      }
+      if (!WebSocketFrames.accept(key).equals(head.webSocketAccept())) {
+        throw new IOException(
+            "the WebSocket upgrade answered Sec-WebSocket-Accept "
+                + head.webSocketAccept()
+                + ", not the value for our key");
+      }
+      socket = s;
+      in = input;
+      out = output;
+      return null;
+    } catch (IOException e) {
+      s.close();
+      throw e;
+    }
+  }
+
+  private void releaseGuard() {
+    if (guard != null) {
+      guard.release();
+      guard = null;
+    }
+  }
+
+  private void closeSocket() {
+    Socket s = socket;
+    socket = null;
+    out = null;
+    releaseGuard();
+    Endpoints.closeQuietly(s);
+  }
+
+  @Override
+  public void close() {
+    OutputStream o = out;
+    if (o != null) {
+      try {
+        WebSocketFrames.write(o, WebSocketFrames.TEXT, CLOSE_MESSAGE, true);
+        WebSocketFrames.write(
+            o, WebSocketFrames.CLOSE, WebSocketFrames.closePayload(1000, "done"), true);
+      } catch (IOException e) {
+        closeSocket(); // the session is already gone; nothing left to tell the server
+      }
+    }
+    closeSocket();
+    onClose.run();
+  }
+
+  private static final byte[] CLOSE_MESSAGE =
+      "{\"type\":\"close\"}".getBytes(StandardCharsets.US_ASCII);
+}

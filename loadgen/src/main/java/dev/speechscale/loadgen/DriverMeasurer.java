@@ -1,0 +1,144 @@
+package dev.speechscale.loadgen;
+
+import dev.speechscale.platform.Invoker;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Measures rungs with a {@link ClosedLoopDriver}: holds the rung, watches the instance count,
+ * computes the trailing window, joins the server's concurrency and judges the result.
+ */
+final class DriverMeasurer implements RungMeasurer {
+  private final ClosedLoopDriver driver;
+  private final LadderHooks hooks;
+  private final TimeBase timeBase;
+
+  DriverMeasurer(Invoker invoker, TextPool texts, LadderHooks hooks) {
+    this.driver = new ClosedLoopDriver(invoker, texts, hooks.clock(), hooks.requests());
+    this.hooks = hooks;
+    this.timeBase = TimeBase.now(hooks.clock(), hooks.wallClock());
+  }
+
+  @Override
+  public RungReport measure(
+      LadderSpec spec, int runIndex, int stepIndex, int concurrency, RungReport.Phase phase) {
+    CapacityWatch watch = new CapacityWatch(spec.capacityPoll());
+    RungRecording rec;
+    try {
+      rec = driver.run(runIndex, stepIndex, concurrency, spec.hold());
+    } finally {
+      watch.finish();
+    }
+    if (driver.stopped()) {
+      return null;
+    }
+    long windowEnd = rec.holdEndNanos();
+    long windowStart = windowEnd - spec.window().toNanos();
+    WindowStats stats = WindowStats.compute(rec.events(), concurrency, windowStart, windowEnd);
+    int overlaps = WindowStats.workerOverlaps(rec.events());
+    Instant start = timeBase.at(windowStart);
+    Instant end = timeBase.at(windowEnd);
+    LadderHooks.ServerConcurrency server = null;
+    if (hooks.serverConcurrency() != null) {
+      try {
+        server = hooks.serverConcurrency().over(start, end).orElse(null);
+      } catch (RuntimeException e) {
+        hooks
+            .listener()
+            .note(
+                "server concurrency for rung N="
+                    + concurrency
+                    + " could not be read ("
+                    + e.getMessage()
+                    + "); the step carries none");
+      }
+    }
+    List<Integer> counts = watch.counts();
+    return new RungReport(
+        runIndex,
+        stepIndex,
+        phase,
+        concurrency,
+        start,
+        end,
+        stats,
+        overlaps,
+        counts,
+        server,
+        RungVerdict.judge(stats, overlaps, counts),
+        Duration.ofNanos(rec.endNanos() - rec.startNanos()));
+  }
+
+  @Override
+  public void stop() {
+    driver.stop();
+  }
+
+  @Override
+  public void close() {
+    driver.close();
+  }
+
+  /** Samples the instance count at the start, every poll interval, and at the end of a rung. */
+  private final class CapacityWatch {
+    private final List<Integer> seen = new ArrayList<>();
+    private final Thread poller;
+
+    CapacityWatch(Duration poll) {
+      if (hooks.capacity() == null) {
+        poller = null;
+        return;
+      }
+      sample();
+      poller =
+          Thread.ofVirtual()
+              .name("loadgen-capacity")
+              .start(() -> {
+                try {
+                  while (true) {
+                    Thread.sleep(poll);
+                    sample();
+                  }
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt(); // the rung ended
+                }
+              });
+    }
+
+    private void sample() {
+      int n;
+      try {
+        n = hooks.capacity().instanceCount();
+      } catch (RuntimeException e) {
+        hooks.listener().note("instance count could not be read: " + e.getMessage());
+        return;
+      }
+      synchronized (seen) {
+        if (seen.isEmpty() || seen.get(seen.size() - 1) != n) {
+          seen.add(n);
+        }
+      }
+    }
+
+    void finish() {
+      if (poller == null) {
+        return;
+      }
+      poller.interrupt();
+      try {
+        poller.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      sample();
+    }
+
+    List<Integer> counts() {
+      synchronized (seen) {
+        return List.copyOf(seen);
+      }
+    }
+  }
+}

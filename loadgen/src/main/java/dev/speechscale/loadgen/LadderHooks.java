@@ -1,0 +1,93 @@
+package dev.speechscale.loadgen;
+
+import dev.speechscale.platform.NanoClock;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a ladder needs from its caller besides the invoker: clocks, and the platform-side
+ * observations it cannot make itself.
+ *
+ * @param clock the monotonic clock requests are timed on (the invoker's)
+ * @param wallClock wall time, only to name measurement windows for metric queries and logs
+ * @param capacity the endpoint's current instance count, or {@code null} when not watched (a rung
+ *     is unusable when it changes during the rung)
+ * @param serverConcurrency the server's ConcurrentRequestsPerModel for a window, or {@code null}
+ *     (the steps then carry no server concurrency and the planner has no units ratio)
+ * @param listener progress and notes, e.g. a {@link ProgressPrinter} on stderr
+ * @param requests sees every request, e.g. a {@link JsonlEventLog}
+ */
+public record LadderHooks(
+    NanoClock clock,
+    Clock wallClock,
+    CapacityProbe capacity,
+    ServerConcurrencySource serverConcurrency,
+    LadderListener listener,
+    RequestListener requests) {
+
+  public LadderHooks {
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(wallClock, "wallClock");
+    listener = listener == null ? LadderListener.NONE : listener;
+    requests = requests == null ? RequestListener.NONE : requests;
+  }
+
+  /** System clocks, nothing watched, nobody listening. */
+  public static LadderHooks defaults() {
+    return new LadderHooks(NanoClock.SYSTEM, Clock.systemUTC(), null, null, null, null);
+  }
+
+  public LadderHooks withClocks(NanoClock clock, Clock wallClock) {
+    return new LadderHooks(clock, wallClock, capacity, serverConcurrency, listener, requests);
+  }
+
+  public LadderHooks withCapacity(CapacityProbe capacity) {
+    return new LadderHooks(clock, wallClock, capacity, serverConcurrency, listener, requests);
+  }
+
+  public LadderHooks withServerConcurrency(ServerConcurrencySource serverConcurrency) {
+    return new LadderHooks(clock, wallClock, capacity, serverConcurrency, listener, requests);
+  }
+
+  public LadderHooks withListener(LadderListener listener) {
+    return new LadderHooks(clock, wallClock, capacity, serverConcurrency, listener, requests);
+  }
+
+  public LadderHooks withRequests(RequestListener requests) {
+    return new LadderHooks(clock, wallClock, capacity, serverConcurrency, listener, requests);
+  }
+
+  /** The endpoint's instance count, read during a rung. */
+  @FunctionalInterface
+  public interface CapacityProbe {
+    /** The current (in-service) instance count; may throw, which is reported as a note. */
+    int instanceCount();
+  }
+
+  /** The server's concurrency statistic over a measurement window. */
+  @FunctionalInterface
+  public interface ServerConcurrencySource {
+    /**
+     * ConcurrentRequestsPerModel over [start, end): the Maximum (what target tracking reads) and
+     * the Average (what the scale-in alarm reads); empty when the platform has no datapoints.
+     */
+    Optional<ServerConcurrency> over(Instant start, Instant end);
+  }
+
+  /**
+   * Server-side concurrency over one window, in the deployed metric's units.
+   *
+   * @param peak the Maximum statistic
+   * @param mean the Average statistic
+   */
+  public record ServerConcurrency(double peak, double mean) {
+    public ServerConcurrency {
+      if (!(peak >= 0) || !(mean >= 0)) {
+        throw new LoadgenException(
+            "server concurrency peak (" + peak + ") and mean (" + mean + ") must be >= 0");
+      }
+    }
+  }
+}

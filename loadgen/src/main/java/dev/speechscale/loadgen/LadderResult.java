@@ -1,0 +1,54 @@
+package dev.speechscale.loadgen;
+
+import dev.speechscale.artifacts.QmaxStep;
+import dev.speechscale.capacity.Ladder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a ladder measured: every rung in the order it ran, and the notes a person should read.
+ *
+ * @param spec the spec it ran with
+ * @param reports every measured rung, in order (runs in sequence; within a run coarse rungs, then
+ *     bisection rungs)
+ * @param notes truncations, skipped bisections, probe failures
+ * @param stopped {@link LadderRunner#stop()} ended it early (the rung in progress was discarded)
+ */
+public record LadderResult(
+    LadderSpec spec, List<RungReport> reports, List<String> notes, boolean stopped) {
+  public LadderResult {
+    Objects.requireNonNull(spec, "spec");
+    reports = List.copyOf(reports);
+    notes = List.copyOf(notes);
+  }
+
+  /** The qmax artifact's steps, {@code meets_slo} judged against the spec's SLO. */
+  public List<QmaxStep> steps() {
+    return reports.stream().map(r -> r.toStep(spec.sloMs())).toList();
+  }
+
+  /**
+   * Q_max, bracketing and refinement as the planner computes them from the steps.
+   *
+   * @throws dev.speechscale.capacity.CapacityException when no rung was measured
+   */
+  public Ladder ladder() {
+    return Ladder.of(steps().stream().map(QmaxStep::toRung).toList(), spec.sloMs());
+  }
+
+  /**
+   * This result with the server's concurrency joined afterwards, for platforms whose metrics arrive
+   * late: each rung's window is asked for again; rungs the source has nothing for keep what they
+   * had.
+   */
+  public LadderResult withServerConcurrency(LadderHooks.ServerConcurrencySource source) {
+    List<RungReport> joined = new ArrayList<>(reports.size());
+    for (RungReport r : reports) {
+      Optional<LadderHooks.ServerConcurrency> s = source.over(r.windowStart(), r.windowEnd());
+      joined.add(s.isPresent() ? r.withServer(s.get()) : r);
+    }
+    return new LadderResult(spec, joined, notes, stopped);
+  }
+}

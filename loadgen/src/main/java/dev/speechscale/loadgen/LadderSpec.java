@@ -1,0 +1,148 @@
+package dev.speechscale.loadgen;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How to walk a closed-loop ladder.
+ *
+ * @param rungs the coarse concurrencies, sorted and de-duplicated here
+ * @param hold how long each rung is held
+ * @param window the trailing part of the hold that is measured (the rest is warm-up)
+ * @param settle idle time after each rung before the next (the drain of in-flight requests is
+ *     waited for anyway; this is extra quiet time for the server)
+ * @param runs how many passes of the whole ladder
+ * @param refine bisect between the last passing and the first breaching rung of each run until they
+ *     are adjacent (Q_max exact to ±1)
+ * @param sloMs the p95 TTFAB SLO rungs are judged against
+ * @param stopAfterBreach end a run's coarse pass at its first usable rung that breaches the SLO (it
+ *     already brackets Q_max); {@code false} walks every coarse rung, as DESIGN §3 describes
+ * @param saturatedToStop consecutive saturated rungs that end a run (2 in DESIGN §3)
+ * @param capacityPoll how often the instance count is sampled during a rung (it is also sampled at
+ *     each rung's start and end)
+ */
+public record LadderSpec(
+    List<Integer> rungs,
+    Duration hold,
+    Duration window,
+    Duration settle,
+    int runs,
+    boolean refine,
+    double sloMs,
+    boolean stopAfterBreach,
+    int saturatedToStop,
+    Duration capacityPoll) {
+
+  public LadderSpec {
+    Objects.requireNonNull(rungs, "rungs");
+    Objects.requireNonNull(hold, "hold");
+    Objects.requireNonNull(window, "window");
+    Objects.requireNonNull(settle, "settle");
+    Objects.requireNonNull(capacityPoll, "capacityPoll");
+    if (rungs.isEmpty()) {
+      throw new LoadgenException("the ladder has no rungs; give at least one concurrency");
+    }
+    for (Integer n : rungs) {
+      if (n == null || n < 1) {
+        throw new LoadgenException(
+            "rung concurrency (" + n + ") must be at least 1; every rung is a number of workers");
+      }
+    }
+    rungs = rungs.stream().distinct().sorted().toList();
+    if (window.isNegative() || window.isZero()) {
+      throw new LoadgenException("window (" + window + ") must be positive");
+    }
+    if (hold.compareTo(window) < 0) {
+      throw new LoadgenException(
+          "hold ("
+              + hold
+              + ") must be at least window ("
+              + window
+              + "); the window is the trailing part of the hold, so shorten the window or"
+              + " lengthen the hold");
+    }
+    if (settle.isNegative()) {
+      throw new LoadgenException("settle (" + settle + ") must not be negative");
+    }
+    if (runs < 1) {
+      throw new LoadgenException("runs (" + runs + ") must be at least 1");
+    }
+    if (!(sloMs > 0)) {
+      throw new LoadgenException("SLO (" + sloMs + " ms) must be positive");
+    }
+    if (saturatedToStop < 1) {
+      throw new LoadgenException(
+          "saturatedToStop (" + saturatedToStop + ") must be at least 1 (DESIGN uses 2)");
+    }
+    if (capacityPoll.isNegative() || capacityPoll.isZero()) {
+      throw new LoadgenException("capacityPoll (" + capacityPoll + ") must be positive");
+    }
+  }
+
+  /**
+   * A spec with DESIGN §3's defaults: bisection on, every coarse rung walked, two saturated rungs
+   * stop a run, instance count sampled every 10 s, no extra settle time.
+   */
+  public static LadderSpec of(
+      List<Integer> rungs, Duration hold, Duration window, int runs, double sloMs) {
+    return new LadderSpec(
+        rungs, hold, window, Duration.ZERO, runs, true, sloMs, false, 2, Duration.ofSeconds(10));
+  }
+
+  public LadderSpec withRefine(boolean refine) {
+    return new LadderSpec(
+        rungs,
+        hold,
+        window,
+        settle,
+        runs,
+        refine,
+        sloMs,
+        stopAfterBreach,
+        saturatedToStop,
+        capacityPoll);
+  }
+
+  public LadderSpec withSettle(Duration settle) {
+    return new LadderSpec(
+        rungs,
+        hold,
+        window,
+        settle,
+        runs,
+        refine,
+        sloMs,
+        stopAfterBreach,
+        saturatedToStop,
+        capacityPoll);
+  }
+
+  public LadderSpec withStopAfterBreach(boolean stopAfterBreach) {
+    return new LadderSpec(
+        rungs,
+        hold,
+        window,
+        settle,
+        runs,
+        refine,
+        sloMs,
+        stopAfterBreach,
+        saturatedToStop,
+        capacityPoll);
+  }
+
+  public LadderSpec withCapacityPoll(Duration capacityPoll) {
+    return new LadderSpec(
+        rungs,
+        hold,
+        window,
+        settle,
+        runs,
+        refine,
+        sloMs,
+        stopAfterBreach,
+        saturatedToStop,
+        capacityPoll);
+  }
+}

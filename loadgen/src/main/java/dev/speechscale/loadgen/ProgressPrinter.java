@@ -1,0 +1,64 @@
+package dev.speechscale.loadgen;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Locale;
+
+/** Prints ladder progress as one line per event, for stderr. */
+public final class ProgressPrinter implements LadderListener {
+  private final PrintStream out;
+  private final double sloMs;
+
+  public ProgressPrinter(PrintStream out, double sloMs) {
+    this.out = out;
+    this.sloMs = sloMs;
+  }
+
+  @Override
+  public void rungStarted(Progress p) {
+    out.printf(
+        Locale.ROOT,
+        "qmax: run %d/%d rung %d N=%d (%s) — elapsed %s, ETA %s%n",
+        p.runIndex() + 1,
+        p.runs(),
+        p.stepIndex() + 1,
+        p.concurrency(),
+        p.phase() == RungReport.Phase.COARSE ? "coarse" : "bisect",
+        format(p.elapsed()),
+        format(p.eta()));
+  }
+
+  @Override
+  public void rungFinished(Progress p, RungReport r) {
+    WindowStats s = r.stats();
+    String verdict =
+        r.usable() ? (r.meetsSlo(sloMs) ? "meets SLO" : "breaches SLO") : r.verdict().reason();
+    out.printf(
+        Locale.ROOT,
+        "qmax:   N=%d p95 TTFAB %s, %.2f req/s, in-flight %.2f, %d ok / %d rejected — %s%n",
+        r.concurrency(),
+        s.ttfabP95Ms() == null ? "n/a" : String.format(Locale.ROOT, "%.1f ms", s.ttfabP95Ms()),
+        s.achievedRps(),
+        s.concurrencyMean(),
+        s.ok(),
+        s.rejected(),
+        verdict);
+  }
+
+  @Override
+  public void note(String message) {
+    out.println("qmax: " + message);
+  }
+
+  /** {@code 1h02m03s}, {@code 4m05s}, {@code 6s}. */
+  static String format(Duration d) {
+    long s = Math.max(0, (d.toMillis() + 500) / 1000);
+    if (s >= 3600) {
+      return String.format(Locale.ROOT, "%dh%02dm%02ds", s / 3600, s / 60 % 60, s % 60);
+    }
+    if (s >= 60) {
+      return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+    }
+    return s + "s";
+  }
+}

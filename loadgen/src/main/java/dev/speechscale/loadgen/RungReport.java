@@ -1,0 +1,115 @@
+package dev.speechscale.loadgen;
+
+import dev.speechscale.artifacts.Histograms;
+import dev.speechscale.artifacts.QmaxStep;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One measured rung: its window's statistics, its verdict, and what the platform said about it.
+ *
+ * @param runIndex the ladder run
+ * @param stepIndex position within the run (coarse rungs first, then bisection rungs)
+ * @param phase coarse or bisection
+ * @param concurrency N
+ * @param windowStart the measurement window's start, wall clock (for metric queries)
+ * @param windowEnd its end
+ * @param stats the window's statistics
+ * @param overlaps worker self-overlaps over the whole rung (0 unless the driver is broken)
+ * @param instanceCounts distinct instance counts seen during the rung, empty when not watched
+ * @param server the server's concurrency over the window, or {@code null}
+ * @param verdict usable, or the first reason not to trust the rung
+ * @param wallTime the rung's wall-clock cost: hold, drain and settle
+ */
+public record RungReport(
+    int runIndex,
+    int stepIndex,
+    Phase phase,
+    int concurrency,
+    Instant windowStart,
+    Instant windowEnd,
+    WindowStats stats,
+    int overlaps,
+    List<Integer> instanceCounts,
+    LadderHooks.ServerConcurrency server,
+    RungVerdict verdict,
+    Duration wallTime) {
+
+  public RungReport {
+    Objects.requireNonNull(phase, "phase");
+    Objects.requireNonNull(stats, "stats");
+    Objects.requireNonNull(verdict, "verdict");
+    instanceCounts = List.copyOf(instanceCounts);
+  }
+
+  /** Where a rung came from. */
+  public enum Phase {
+    COARSE,
+    BISECT
+  }
+
+  public boolean usable() {
+    return verdict.usable();
+  }
+
+  public boolean saturated() {
+    return verdict instanceof RungVerdict.Saturated;
+  }
+
+  /** Usable and p95 TTFAB within the SLO. */
+  public boolean meetsSlo(double sloMs) {
+    return usable() && stats.ttfabP95Ms() <= sloMs;
+  }
+
+  /** Usable and p95 TTFAB over the SLO. */
+  public boolean breachesSlo(double sloMs) {
+    return usable() && stats.ttfabP95Ms() > sloMs;
+  }
+
+  /** The artifact's view of this rung, with {@code meets_slo} against {@code sloMs}. */
+  public QmaxStep toStep(double sloMs) {
+    boolean any = stats.ok() > 0;
+    return new QmaxStep(
+        runIndex,
+        stepIndex,
+        concurrency,
+        stats.completed(),
+        stats.ok(),
+        stats.rejected(),
+        stats.achievedRps(),
+        stats.concurrencyMean(),
+        stats.ttfabP50Ms(),
+        stats.ttfabP95Ms(),
+        stats.ttfabP99Ms(),
+        stats.latencyMeanMs(),
+        stats.latencyP95Ms(),
+        server == null ? null : server.peak(),
+        server == null ? null : server.mean(),
+        usable(),
+        verdict.reason(),
+        meetsSlo(sloMs),
+        any ? Histograms.encode(stats.ttfabHistogram()) : null,
+        any ? Histograms.encode(stats.latencyHistogram()) : null,
+        stats.chars(),
+        stats.ttfabDriftMs());
+  }
+
+  /** This report with the server's concurrency attached (a later metric join). */
+  public RungReport withServer(LadderHooks.ServerConcurrency server) {
+    return new RungReport(
+        runIndex,
+        stepIndex,
+        phase,
+        concurrency,
+        windowStart,
+        windowEnd,
+        stats,
+        overlaps,
+        instanceCounts,
+        server,
+        verdict,
+        wallTime);
+  }
+}

@@ -1,0 +1,107 @@
+package dev.speechscale.loadgen;
+
+import dev.speechscale.artifacts.Histograms;
+import dev.speechscale.platform.Invocation.Outcome;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.IntPredicate;
+
+/**
+ * A simulated server for ladder logic: p95 TTFAB is a function of (run, N); chosen rungs can be
+ * saturated or unsettled. Records the rungs it was asked for, in order. No network, no clock.
+ */
+final class SimulatedMeasurer implements RungMeasurer {
+  final List<String> asked = new ArrayList<>();
+  private final BiFunction<Integer, Integer, Double> p95Ms;
+  private IntPredicate saturated = n -> false;
+  private IntPredicate unsettled = n -> false;
+  private Runnable onMeasure = () -> {};
+  private boolean stopped;
+
+  SimulatedMeasurer(BiFunction<Integer, Integer, Double> p95Ms) {
+    this.p95Ms = p95Ms;
+  }
+
+  /** p95 = msPerRequest × N: a serial server. */
+  static SimulatedMeasurer serial(double msPerRequest) {
+    return new SimulatedMeasurer((run, n) -> msPerRequest * n);
+  }
+
+  SimulatedMeasurer saturatedWhen(IntPredicate p) {
+    this.saturated = p;
+    return this;
+  }
+
+  SimulatedMeasurer unsettledWhen(IntPredicate p) {
+    this.unsettled = p;
+    return this;
+  }
+
+  SimulatedMeasurer onMeasure(Runnable r) {
+    this.onMeasure = r;
+    return this;
+  }
+
+  @Override
+  public RungReport measure(
+      LadderSpec spec, int runIndex, int stepIndex, int concurrency, RungReport.Phase phase) {
+    onMeasure.run();
+    if (stopped) {
+      return null;
+    }
+    asked.add(runIndex + ":" + concurrency);
+    double p95 = p95Ms.apply(runIndex, concurrency);
+    long completed = 100;
+    long rejected = saturated.test(concurrency) ? 50 : 0;
+    long ok = completed - rejected;
+    WindowStats stats =
+        new WindowStats(
+            concurrency,
+            0,
+            spec.window().toNanos(),
+            completed,
+            ok,
+            rejected,
+            rejected > 0
+                ? Map.of(Outcome.OK, ok, Outcome.REJECTED, rejected)
+                : Map.of(Outcome.OK, ok),
+            ok / (spec.window().toNanos() / 1e9),
+            concurrency,
+            p95 / 2,
+            p95,
+            p95 * 1.1,
+            p95,
+            p95 / 2,
+            p95,
+            p95 * 1.1,
+            unsettled.test(concurrency) ? p95 : 0.0,
+            ok * 10,
+            Histograms.newMicros(),
+            Histograms.newMicros());
+    return new RungReport(
+        runIndex,
+        stepIndex,
+        phase,
+        concurrency,
+        Instant.EPOCH,
+        Instant.EPOCH.plus(spec.window()),
+        stats,
+        0,
+        List.of(),
+        null,
+        RungVerdict.judge(stats, 0, List.of()),
+        spec.hold().plus(Duration.ofSeconds(1)));
+  }
+
+  @Override
+  public void stop() {
+    stopped = true;
+  }
+
+  @Override
+  public void close() {}
+}
