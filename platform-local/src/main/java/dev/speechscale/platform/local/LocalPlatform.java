@@ -30,6 +30,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.stream.Stream;
 
 /**
@@ -201,6 +202,11 @@ public final class LocalPlatform implements Platform {
         p.points().stream()
             .map(pt -> new MetricSeries.Datapoint(Instant.ofEpochMilli((long) pt[0]), pt[1]))
             .toList());
+  }
+
+  @Override
+  public OptionalInt containerQueueBound(String endpoint) {
+    return OptionalInt.of(control.record(endpoint).config().queueMaxDepth());
   }
 
   @Override
