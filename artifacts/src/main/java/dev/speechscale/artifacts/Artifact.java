@@ -3,7 +3,8 @@ package dev.speechscale.artifacts;
 import java.time.Instant;
 
 /** What every artifact carries. */
-public sealed interface Artifact permits QmaxArtifact, TtotalArtifact, PlanArtifact {
+public sealed interface Artifact
+    permits QmaxArtifact, TtotalArtifact, PlanArtifact, DriftArtifact, ValidateArtifact {
   /** The only format this version reads and writes. */
   int SCHEMA_VERSION = 1;
 

@@ -63,6 +63,16 @@ public final class ArtifactCodec {
     return read(file, ArtifactKind.TTOTAL, TtotalArtifact.class).withDerived();
   }
 
+  /** Reads a validate artifact. */
+  public static ValidateArtifact readValidate(Path file) {
+    return read(file, ArtifactKind.VALIDATE, ValidateArtifact.class);
+  }
+
+  /** Reads a drift artifact. */
+  public static DriftArtifact readDrift(Path file) {
+    return read(file, ArtifactKind.DRIFT, DriftArtifact.class);
+  }
+
   /** Reads a plan artifact. */
   public static PlanArtifact readPlan(Path file) {
     return read(file, ArtifactKind.PLAN, PlanArtifact.class);

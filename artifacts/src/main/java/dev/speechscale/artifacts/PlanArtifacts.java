@@ -139,6 +139,8 @@ public final class PlanArtifacts {
           case QmaxArtifact q -> q.deployedConfig();
           case TtotalArtifact t -> t.deployedConfig();
           case PlanArtifact p -> p.deployedConfig();
+          case DriftArtifact d -> null;
+          case ValidateArtifact v -> null;
         };
     return new PlanArtifact.SourceFile(
         file, a.kind(), a.createdAt(), DeployedConfig.slugOf(fingerprint), a.toolVersion());

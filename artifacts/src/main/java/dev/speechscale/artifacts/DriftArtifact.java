@@ -1,0 +1,43 @@
+package dev.speechscale.artifacts;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The result of {@code tts-bench drift}: what is deployed against what the config and plan say.
+ *
+ * @param model the model
+ * @param endpoint the endpoint
+ * @param platform {@code local} or {@code aws}
+ * @param clean no error-severity finding
+ * @param items every difference found, errors first
+ */
+public record DriftArtifact(
+    int schemaVersion,
+    String kind,
+    String toolVersion,
+    Instant createdAt,
+    Provenance provenance,
+    String model,
+    String endpoint,
+    String platform,
+    boolean clean,
+    List<Item> items)
+    implements Artifact {
+
+  public DriftArtifact {
+    items = List.copyOf(items);
+  }
+
+  /**
+   * One difference.
+   *
+   * @param check what was compared ({@code suspended_flags}, {@code target_value}, ...)
+   * @param severity {@code error} or {@code warn}
+   * @param expected what the config or plan says
+   * @param actual what is deployed
+   * @param detail a sentence naming the fix
+   */
+  public record Item(
+      String check, String severity, String expected, String actual, String detail) {}
+}
