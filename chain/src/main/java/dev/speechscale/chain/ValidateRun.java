@@ -383,12 +383,11 @@ public final class ValidateRun {
         r =
             driver.run(
                 OpenLoopSpec.constant(
-                    "surge",
                     rate,
                     phase,
                     OpenLoopSpec.Arrivals.POISSON,
                     Math.max(64, plan.queueMaxDepth() * fleet * 4),
-                    11));
+                    11L));
       }
       OpenLoopResult.PhaseResult p = r.phases().getFirst();
       boolean absorbed =
