@@ -13,7 +13,14 @@ import picocli.CommandLine.Command;
       "Measure a concurrency-bound real-time endpoint and derive its autoscaling policy.",
       "Chain: drift -> qmax -> ttotal -> plan -> validate (thaw after a hard kill)."
     },
-    subcommands = {PlanCommand.class})
+    subcommands = {
+      DriftCommand.class,
+      QmaxCommand.class,
+      TtotalCommand.class,
+      PlanCommand.class,
+      ValidateCommand.class,
+      ThawCommand.class
+    })
 public final class TtsBench implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 

@@ -2,6 +2,7 @@ package dev.speechscale.platform;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * Where an endpoint runs. Every method may throw {@link PlatformException}; none retries a mutation
@@ -37,6 +38,15 @@ public interface Platform extends AutoCloseable {
 
   /** One metric's datapoints. */
   MetricSeries metric(String endpoint, MetricQuery query);
+
+  /**
+   * The container's admission bound ({@code MAX_QUEUE_DEPTH}): 0 when unbounded, empty when the
+   * platform cannot tell. qmax refuses a bounded queue: Q_max would measure the gate, not the
+   * instance.
+   */
+  default OptionalInt containerQueueBound(String endpoint) {
+    return OptionalInt.empty();
+  }
 
   /** A client for one transport; the caller closes it. */
   Invoker invoker(String endpoint, Transport transport);

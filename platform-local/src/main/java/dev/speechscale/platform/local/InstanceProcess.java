@@ -102,7 +102,7 @@ final class InstanceProcess {
         if (firstLogAt == null) {
           firstLogAt = at;
         }
-        out.write(ArtifactCodec.mapper().writeValueAsString(new LogEntry(at, line)));
+        out.write(ArtifactCodec.toJsonLine(new LogEntry(at, line)));
         out.newLine();
         out.flush();
         synchronized (tail) {

@@ -30,6 +30,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.stream.Stream;
 
 /**
@@ -158,7 +159,10 @@ public final class LocalPlatform implements Platform {
     try (Stream<Path> files = Files.list(dir)) {
       for (Path f : files.filter(p -> p.toString().endsWith(".log")).toList()) {
         List<InstanceLog.LogLine> lines = new ArrayList<>();
-        for (String json : Files.readAllLines(f)) {
+        String text = Files.readString(f);
+        // only whole lines: the instance may be writing the last one right now
+        String whole = text.substring(0, text.lastIndexOf('\n') + 1);
+        for (String json : whole.split("\n")) {
           if (!json.isBlank()) {
             InstanceProcess.LogEntry e =
                 ArtifactCodec.mapper().readValue(json, InstanceProcess.LogEntry.class);
@@ -198,6 +202,11 @@ public final class LocalPlatform implements Platform {
         p.points().stream()
             .map(pt -> new MetricSeries.Datapoint(Instant.ofEpochMilli((long) pt[0]), pt[1]))
             .toList());
+  }
+
+  @Override
+  public OptionalInt containerQueueBound(String endpoint) {
+    return OptionalInt.of(control.record(endpoint).config().queueMaxDepth());
   }
 
   @Override

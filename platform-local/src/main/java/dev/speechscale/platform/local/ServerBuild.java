@@ -79,14 +79,10 @@ final class ServerBuild {
   String digest(EndpointConfig config) {
     MessageDigest sha = sha256();
     boolean found = false;
-    for (String entry : classpath.split(File.pathSeparator)) {
-      if (entry.isBlank()) {
-        continue;
-      }
-      Path p = Path.of(entry);
+    for (Path p : entries(classpath)) {
       if (Files.isDirectory(p)) {
         found |= hashDirectory(sha, p);
-      } else if (Files.isRegularFile(p) && entry.endsWith(".jar")) {
+      } else if (Files.isRegularFile(p) && p.toString().endsWith(".jar")) {
         found |= hashJar(sha, p);
       }
     }
@@ -104,6 +100,36 @@ final class ServerBuild {
     config.containerEnv().forEach((k, v) -> identity.put("env." + k, v));
     sha.update(identity.toString().getBytes(StandardCharsets.UTF_8));
     return "sha256:" + HexFormat.of().formatHex(sha.digest());
+  }
+
+  /**
+   * The classpath's entries, following a manifest-only jar's {@code Class-Path} (as Surefire and
+   * some launchers use) so the server's classes are found wherever they are.
+   */
+  static List<Path> entries(String classpath) {
+    List<Path> out = new ArrayList<>();
+    for (String entry : classpath.split(File.pathSeparator)) {
+      if (entry.isBlank()) {
+        continue;
+      }
+      Path p = Path.of(entry);
+      out.add(p);
+      if (Files.isRegularFile(p) && entry.endsWith(".jar")) {
+        try (java.util.jar.JarFile jar = new java.util.jar.JarFile(p.toFile())) {
+          java.util.jar.Manifest m = jar.getManifest();
+          String cp = m == null ? null : m.getMainAttributes().getValue("Class-Path");
+          if (cp != null && jar.stream().noneMatch(e -> e.getName().endsWith(".class"))) {
+            for (String url : cp.trim().split("\\s+")) {
+              java.net.URI uri = p.toUri().resolve(url);
+              out.add(Path.of(uri));
+            }
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+    }
+    return out;
   }
 
   /** The code that makes an instance: speech-server and its admission gate. */

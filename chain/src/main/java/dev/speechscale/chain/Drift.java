@@ -1,0 +1,286 @@
+package dev.speechscale.chain;
+
+import dev.speechscale.artifacts.DeployedConfig;
+import dev.speechscale.artifacts.DriftArtifact;
+import dev.speechscale.artifacts.EndpointConfig;
+import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.ScalingGate;
+import dev.speechscale.platform.Alarm;
+import dev.speechscale.platform.EndpointDescription;
+import dev.speechscale.platform.EndpointStatus;
+import dev.speechscale.platform.Fingerprint;
+import dev.speechscale.platform.MetricQuery;
+import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.ScalingPolicy;
+import dev.speechscale.platform.ScalingState;
+import dev.speechscale.platform.Statistic;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * {@code drift}: a read-only reconciliation of what is deployed against the endpoint config and the
+ * plan — scalable target, policies, the scale-in alarm, suspended flags, orphans, alarms stuck
+ * without data, a policy whose metric publishes nothing. Runs first, every time, because a frozen
+ * or orphaned policy would move capacity mid-measurement.
+ */
+public final class Drift {
+  private Drift() {}
+
+  /**
+   * What drift compares.
+   *
+   * @param platform where the endpoint runs
+   * @param config the model's endpoint config
+   * @param plan the plan the config is deployed behind, or {@code null}
+   * @param planSource where the plan was looked for
+   */
+  public record Inputs(
+      Platform platform, EndpointConfig config, PlanArtifact plan, String planSource) {}
+
+  /** Every difference, errors first; empty when clean. */
+  public static List<DriftArtifact.Item> check(Inputs in, Clock clock) {
+    Platform p = in.platform();
+    String endpoint = in.config().endpointName();
+    List<DriftArtifact.Item> items = new ArrayList<>();
+    EndpointDescription d = p.describe(endpoint);
+    if (d.status() != EndpointStatus.IN_SERVICE) {
+      items.add(
+          error(
+              "endpoint_status",
+              "IN_SERVICE",
+              d.status().name(),
+              endpoint + " is " + d.status() + "; wait for InService or redeploy"));
+    }
+    if (d.desiredInstances() != d.currentInstances()) {
+      items.add(
+          warn(
+              "instance_counts",
+              "desired = in service",
+              d.desiredInstances() + " desired, " + d.currentInstances() + " in service",
+              "capacity is still moving; measure once it settles"));
+    }
+    Fingerprint fp = p.fingerprint(endpoint);
+    DeployedConfig deployed =
+        new DeployedConfig(fp.instanceType(), fp.imageDigest(), fp.containerEnv());
+    if (!fp.instanceType().equals(in.config().instanceType())) {
+      items.add(
+          error(
+              "instance_type",
+              in.config().instanceType(),
+              fp.instanceType(),
+              "the deployed instance type differs from the config; redeploy"));
+    }
+    ScalingState s = p.scalingState(endpoint);
+    ScalingGate.Decision gate =
+        ScalingGate.decide(in.config(), deployed, in.plan(), in.planSource());
+    boolean expected = gate instanceof ScalingGate.Decision.Attach;
+    Optional<ScalingState.ScalableTarget> target = s.target();
+    if (target.isPresent() && target.get().suspended().anySuspended()) {
+      items.add(
+          error(
+              "suspended_flags",
+              "none suspended",
+              target.get().suspended().toString(),
+              "scaling is suspended — a stopped or killed qmax/ttotal run leaves it frozen; run"
+                  + " `tts-bench thaw --model "
+                  + in.config().modelName()
+                  + "`"));
+    }
+    if (expected && target.isEmpty()) {
+      items.add(
+          error(
+              "scalable_target",
+              "attached behind " + in.planSource(),
+              "none",
+              "the plan allows scaling but none is attached ("
+                  + s.reason()
+                  + "); redeploy with the plan"));
+    }
+    if (!expected && target.isPresent()) {
+      items.add(
+          error(
+              "orphaned_target",
+              "none (" + gate.reason() + ")",
+              target.get().resourceId(),
+              "scaling is attached without a matching plan; destroy and redeploy"));
+    }
+    if (expected && target.isPresent()) {
+      EndpointConfig want = ((ScalingGate.Decision.Attach) gate).effective();
+      compareTarget(items, want, target.get());
+      comparePolicies(items, want, s);
+      checkAlarms(items, s, p, endpoint, clock);
+    }
+    items.sort(
+        Comparator.comparing((DriftArtifact.Item i) -> i.severity().equals("error") ? 0 : 1));
+    return items;
+  }
+
+  private static void compareTarget(
+      List<DriftArtifact.Item> items, EndpointConfig want, ScalingState.ScalableTarget t) {
+    if (t.minCapacity() != want.minInstances()) {
+      items.add(
+          error(
+              "min_capacity",
+              Integer.toString(want.minInstances()),
+              Integer.toString(t.minCapacity()),
+              "the scalable target's minimum differs"));
+    }
+    if (t.maxCapacity() != want.maxInstances()) {
+      items.add(
+          error(
+              "max_capacity",
+              Integer.toString(want.maxInstances()),
+              Integer.toString(t.maxCapacity()),
+              "the scalable target's maximum differs"));
+    }
+  }
+
+  private static void comparePolicies(
+      List<DriftArtifact.Item> items, EndpointConfig want, ScalingState s) {
+    List<ScalingPolicy.TargetTracking> tracking =
+        s.policies().stream()
+            .filter(ScalingPolicy.TargetTracking.class::isInstance)
+            .map(ScalingPolicy.TargetTracking.class::cast)
+            .toList();
+    List<ScalingPolicy.StepScaling> steps =
+        s.policies().stream()
+            .filter(ScalingPolicy.StepScaling.class::isInstance)
+            .map(ScalingPolicy.StepScaling.class::cast)
+            .toList();
+    if (tracking.size() != 1 || steps.size() != 1) {
+      items.add(
+          error(
+              "policies",
+              "1 target tracking + 1 step scale-in",
+              tracking.size() + " target tracking + " + steps.size() + " step",
+              "orphaned or missing policies on the endpoint; destroy and redeploy"));
+    }
+    if (!tracking.isEmpty()) {
+      ScalingPolicy.TargetTracking t = tracking.getFirst();
+      if (!t.metricName().equals("ConcurrentRequestsPerModel")
+          || t.statistic() != Statistic.MAXIMUM) {
+        items.add(
+            error(
+                "tracking_metric",
+                "ConcurrentRequestsPerModel Maximum",
+                t.metricName() + " " + t.statistic(),
+                "the policy tracks the wrong metric"));
+      }
+      if (Math.abs(t.targetValue() - want.scalingTargetValue()) > 1e-6) {
+        items.add(
+            error(
+                "target_value",
+                fmt(want.scalingTargetValue()),
+                fmt(t.targetValue()),
+                "the deployed target differs from the plan"));
+      }
+      if (!t.disableScaleIn()) {
+        items.add(
+            error(
+                "disable_scale_in",
+                "true",
+                "false",
+                "target tracking may scale in; only the step policy should"));
+      }
+      if (t.scaleOutCooldownSeconds() != want.scaleOutCooldownS()) {
+        items.add(
+            error(
+                "scale_out_cooldown",
+                want.scaleOutCooldownS() + "s",
+                t.scaleOutCooldownSeconds() + "s",
+                "the deployed scale-out cooldown differs"));
+      }
+    }
+    if (!steps.isEmpty()) {
+      ScalingPolicy.StepScaling step = steps.getFirst();
+      if (step.cooldownSeconds() != want.scaleInCooldownS()) {
+        items.add(
+            error(
+                "scale_in_cooldown",
+                want.scaleInCooldownS() + "s",
+                step.cooldownSeconds() + "s",
+                "the deployed scale-in cooldown differs"));
+      }
+      Optional<Alarm> alarm =
+          s.alarms().stream().filter(a -> step.alarmNames().contains(a.name())).findFirst();
+      if (alarm.isEmpty()) {
+        items.add(
+            error(
+                "scale_in_alarm",
+                "an alarm driving " + step.name(),
+                "none",
+                "the step scale-in policy has no alarm; it never fires"));
+      } else {
+        Alarm a = alarm.get();
+        if (Math.abs(a.threshold() - want.scaleInThreshold()) > 1e-6) {
+          items.add(
+              error(
+                  "scale_in_threshold",
+                  fmt(want.scaleInThreshold()),
+                  fmt(a.threshold()),
+                  "the scale-in alarm's threshold differs from the plan"));
+        }
+        if (a.statistic() != Statistic.AVERAGE || a.evaluationPeriods() != 3) {
+          items.add(
+              error(
+                  "scale_in_statistic",
+                  "Average over 3 periods",
+                  a.statistic() + " over " + a.evaluationPeriods(),
+                  "the scale-in alarm reads the wrong statistic"));
+        }
+      }
+    }
+  }
+
+  private static void checkAlarms(
+      List<DriftArtifact.Item> items, ScalingState s, Platform p, String endpoint, Clock clock) {
+    Instant now = clock.instant();
+    for (Alarm a : s.alarms()) {
+      if (a.state() == Alarm.AlarmState.INSUFFICIENT_DATA) {
+        Duration needed = Duration.ofSeconds((long) a.periodSeconds() * a.evaluationPeriods());
+        boolean publishes =
+            !p.metric(
+                    endpoint,
+                    new MetricQuery(
+                        MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL,
+                        a.statistic(),
+                        Duration.ofSeconds(a.periodSeconds()),
+                        now.minus(needed.multipliedBy(2)),
+                        now))
+                .datapoints()
+                .isEmpty();
+        items.add(
+            warn(
+                "alarm_data",
+                "OK or ALARM",
+                "INSUFFICIENT_DATA",
+                "alarm "
+                    + a.name()
+                    + " has no decision yet"
+                    + (publishes
+                        ? " (the metric publishes; it needs " + needed.toSeconds() + " s of data)"
+                        : " and its metric published nothing in the last "
+                            + needed.multipliedBy(2).toSeconds()
+                            + " s: a policy whose metric publishes nothing never fires")));
+      }
+    }
+  }
+
+  private static String fmt(double v) {
+    return String.format(Locale.ROOT, "%.3f", v);
+  }
+
+  static DriftArtifact.Item error(String check, String expected, String actual, String detail) {
+    return new DriftArtifact.Item(check, "error", expected, actual, detail);
+  }
+
+  static DriftArtifact.Item warn(String check, String expected, String actual, String detail) {
+    return new DriftArtifact.Item(check, "warn", expected, actual, detail);
+  }
+}

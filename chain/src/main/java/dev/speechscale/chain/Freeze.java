@@ -1,0 +1,183 @@
+package dev.speechscale.chain;
+
+import dev.speechscale.platform.EndpointDescription;
+import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.PlatformException;
+import dev.speechscale.platform.ScalingState;
+import dev.speechscale.platform.SuspendedState;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Consumer;
+
+/**
+ * Holds an endpoint still for a measurement: scaling suspended in both directions and capacity
+ * pinned, then everything put back exactly as found — on {@link #close()}, and from a shutdown hook
+ * on Ctrl-C/SIGTERM. A freeze that fails halfway undoes what it did before rethrowing.
+ */
+public final class Freeze implements AutoCloseable {
+  private final Platform platform;
+  private final String endpoint;
+  private final Consumer<String> progress;
+  private final SuspendedState previousSuspended;
+  private final boolean hadTarget;
+  private final int previousDesired;
+  private final Thread hook;
+  private boolean restored;
+
+  private Freeze(
+      Platform platform,
+      String endpoint,
+      Consumer<String> progress,
+      SuspendedState previousSuspended,
+      boolean hadTarget,
+      int previousDesired) {
+    this.platform = platform;
+    this.endpoint = endpoint;
+    this.progress = progress;
+    this.previousSuspended = previousSuspended;
+    this.hadTarget = hadTarget;
+    this.previousDesired = previousDesired;
+    this.hook = new Thread(this::restore, "restore-" + endpoint);
+    Runtime.getRuntime().addShutdownHook(hook);
+  }
+
+  /**
+   * Suspends scaling (when a scalable target exists) and pins capacity to {@code instances},
+   * waiting until the endpoint reports exactly that many in service.
+   *
+   * @throws ChainException when the endpoint does not settle in {@code timeout}; what was changed
+   *     is put back first
+   */
+  public static Freeze pin(
+      Platform platform,
+      String endpoint,
+      int instances,
+      Duration timeout,
+      Clock clock,
+      Consumer<String> progress) {
+    EndpointDescription before = platform.describe(endpoint);
+    ScalingState scaling = platform.scalingState(endpoint);
+    SuspendedState previous =
+        scaling.target().map(ScalingState.ScalableTarget::suspended).orElse(SuspendedState.NONE);
+    Freeze f =
+        new Freeze(
+            platform,
+            endpoint,
+            progress,
+            previous,
+            scaling.target().isPresent(),
+            before.desiredInstances());
+    try {
+      if (f.hadTarget) {
+        platform.setSuspended(endpoint, SuspendedState.ALL);
+      }
+      if (before.desiredInstances() != instances) {
+        platform.setDesiredInstances(endpoint, instances);
+      }
+      awaitInstances(platform, endpoint, instances, timeout, clock);
+      progress.accept(
+          String.format(
+              java.util.Locale.ROOT,
+              "froze %s: scaling %s, capacity pinned to %d (was %d); it is restored when this ends",
+              endpoint,
+              f.hadTarget ? "suspended" : "not attached",
+              instances,
+              before.desiredInstances()));
+      return f;
+    } catch (RuntimeException e) {
+      f.close();
+      throw e;
+    }
+  }
+
+  /** Waits until describe reports {@code count} desired and in service. */
+  public static void awaitInstances(
+      Platform platform, String endpoint, int count, Duration timeout, Clock clock) {
+    Instant deadline = clock.instant().plus(timeout);
+    EndpointDescription d = platform.describe(endpoint);
+    while (d.currentInstances() != count || d.desiredInstances() != count) {
+      if (clock.instant().isAfter(deadline)) {
+        throw new ChainException(
+            endpoint
+                + " did not settle at "
+                + count
+                + " instance(s) within "
+                + timeout
+                + " (desired "
+                + d.desiredInstances()
+                + ", in service "
+                + d.currentInstances()
+                + ", "
+                + d.status()
+                + ")");
+      }
+      Sleeper.sleep(Duration.ofMillis(200));
+      d = platform.describe(endpoint);
+    }
+  }
+
+  /** The desired count before the freeze. */
+  public int previousDesired() {
+    return previousDesired;
+  }
+
+  /** Puts back the desired count and the suspended flags; idempotent. */
+  public synchronized void restore() {
+    if (restored) {
+      return;
+    }
+    restored = true;
+    RuntimeException first = null;
+    try {
+      if (platform.describe(endpoint).desiredInstances() != previousDesired) {
+        platform.setDesiredInstances(endpoint, previousDesired);
+      }
+    } catch (RuntimeException e) {
+      first = e;
+    }
+    try {
+      if (hadTarget) {
+        platform.setSuspended(endpoint, previousSuspended);
+      }
+    } catch (RuntimeException e) {
+      first = first == null ? e : first;
+    }
+    if (first != null) {
+      progress.accept(
+          "could not restore "
+              + endpoint
+              + " ("
+              + first.getMessage()
+              + "); run `tts-bench thaw --model "
+              + endpoint.replaceFirst("^speech-", "")
+              + " --desired "
+              + previousDesired
+              + "`");
+      if (first instanceof PlatformException p) {
+        throw p;
+      }
+      throw first;
+    }
+    progress.accept(
+        "restored "
+            + endpoint
+            + ": desired "
+            + previousDesired
+            + ", suspended "
+            + previousSuspended);
+  }
+
+  @Override
+  public void close() {
+    try {
+      restore();
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is running or has run: restore() above was idempotent
+      }
+    }
+  }
+}

@@ -1,0 +1,37 @@
+package dev.speechscale.cli;
+
+import dev.speechscale.chain.Thaw;
+import dev.speechscale.platform.Platform;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tts-bench thaw}: resume scaling a hard-killed qmax or ttotal left suspended. */
+@Command(
+    name = "thaw",
+    mixinStandardHelpOptions = true,
+    description =
+        "Resume suspended scaling (and with --desired, restore desired capacity) after a"
+            + " qmax or ttotal run was killed before it could restore the endpoint.")
+final class ThawCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin ChainOptions common;
+
+  @Option(names = "--desired", paramLabel = "N", description = "set desired capacity to N")
+  Integer desired;
+
+  @Override
+  public Integer call() {
+    List<String> done;
+    try (Platform platform = common.open()) {
+      done = Thaw.run(platform, common.endpoint(), desired);
+    }
+    done.forEach(d -> spec.commandLine().getOut().println(common.endpoint() + ": " + d));
+    spec.commandLine().getOut().println("next: tts-bench drift --model " + common.model);
+    return 0;
+  }
+}

@@ -1,0 +1,157 @@
+package dev.speechscale.cli;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.TtotalArtifact;
+import dev.speechscale.chain.Texts;
+import dev.speechscale.chain.TtotalRun;
+import dev.speechscale.platform.Platform;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tts-bench ttotal}: how long a real scale-out takes, stage by stage. */
+@Command(
+    name = "ttotal",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Hold a probe at concurrency N on one frozen instance, raise desired capacity by one, and"
+          + " time every stage until traffic recovers. Restores capacity and the freeze on every"
+          + " exit path. Writes ttotal-<model>-force-desired-<slug>.json.",
+      "Refuses a qmax artifact of another transport or fingerprint (unless"
+          + " --allow-config-mismatch), and one without usable rungs at N and N/2."
+    })
+final class TtotalCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin ChainOptions common;
+
+  @Option(names = "--qmax", required = true, paramLabel = "FILE", description = "qmax artifact")
+  Path qmax;
+
+  @Option(
+      names = "--transport",
+      paramLabel = "http-stream|response-stream|bidi",
+      description = "the probe's transport (default: the ladder's)")
+  String transport;
+
+  @Option(
+      names = "--probe-concurrency",
+      paramLabel = "N",
+      description = "probe N (default: largest even usable rung <= Q_max whose half is a rung)")
+  Integer probe;
+
+  @Option(
+      names = "--recovery-window",
+      defaultValue = "60s",
+      paramLabel = "DURATION",
+      description = "forward window a recovery must hold for (default ${DEFAULT-VALUE})")
+  Duration recoveryWindow;
+
+  @Option(
+      names = "--settle",
+      defaultValue = "10s",
+      paramLabel = "DURATION",
+      description = "probe time before the trigger (default ${DEFAULT-VALUE})")
+  Duration settle;
+
+  @Option(
+      names = "--timeout",
+      defaultValue = "30m",
+      paramLabel = "DURATION",
+      description = "how long to wait for recovery (default ${DEFAULT-VALUE})")
+  Duration timeout;
+
+  @Option(
+      names = "--allow-config-mismatch",
+      description = "use a ladder measured on another deployment (warns instead of refusing)")
+  boolean allowConfigMismatch;
+
+  @Option(names = "--texts", paramLabel = "FILE", description = "one request text per line")
+  Path texts;
+
+  @Option(
+      names = "--output",
+      paramLabel = "FILE",
+      description = "artifact path (default ttotal-<model>-force-desired-<slug>.json)")
+  Path output;
+
+  @Option(names = "--json", description = "print the artifact as JSON")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    QmaxArtifact q = ArtifactCodec.readQmax(qmax);
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("model", common.model);
+    params.put("qmax", qmax.toString());
+    params.put("probe_concurrency", probe);
+    params.put("recovery_window_s", recoveryWindow.toMillis() / 1000.0);
+    params.put("settle_s", settle.toMillis() / 1000.0);
+    params.put("allow_config_mismatch", allowConfigMismatch);
+    TtotalArtifact t;
+    try (Platform platform = common.open()) {
+      t =
+          TtotalRun.run(
+              platform,
+              new TtotalRun.Options(
+                  common.model,
+                  q,
+                  qmax.toString(),
+                  transport == null
+                      ? dev.speechscale.platform.Transport.ofLabel(q.transport())
+                      : common.transport(transport),
+                  probe,
+                  recoveryWindow,
+                  settle,
+                  timeout,
+                  allowConfigMismatch,
+                  Texts.load(texts),
+                  1,
+                  "tts-bench ttotal "
+                      + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
+                  params),
+              Clock.systemUTC(),
+              line -> spec.commandLine().getErr().println(line));
+    }
+    Path target = output != null ? output : Path.of(t.defaultFileName());
+    ArtifactCodec.write(target, t);
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.print(ArtifactCodec.toJson(t));
+      return 0;
+    }
+    out.printf(
+        Locale.ROOT,
+        "T_total %.1f s measured + %.1f s policy lag bound = %.1f s%n",
+        t.tTotalS(),
+        t.policyLagBoundS(),
+        t.tTotalWithPolicyBoundS());
+    for (TtotalArtifact.StageDuration d : t.durations()) {
+      out.printf(
+          Locale.ROOT,
+          "  %-17s -> %-17s %8.3f s  %5.1f%%%s%n",
+          d.from(),
+          d.to(),
+          d.seconds(),
+          100 * d.share(),
+          Boolean.TRUE.equals(d.bounded()) ? "  (bounded)" : "");
+    }
+    if (!t.missingStages().isEmpty()) {
+      out.println("  not observed: " + String.join(", ", t.missingStages()));
+    }
+    out.println("wrote " + target);
+    out.println("next: tts-bench plan --qmax " + qmax + " --ttotal " + target + " --peak-rps N");
+    return 0;
+  }
+}

@@ -1,0 +1,121 @@
+package dev.speechscale.cli;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.ValidateArtifact;
+import dev.speechscale.chain.Texts;
+import dev.speechscale.chain.ValidateRun;
+import dev.speechscale.platform.Platform;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tts-bench validate}: the deployed policy is the plan, and (--live) behaves like it. */
+@Command(
+    name = "validate",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Check the deployed policy against the plan: target value, scale-in threshold, both"
+          + " cooldowns, min/max, queue depth, alarms. --live adds load checks (rejections only"
+          + " above Q_max, the SLO at 0.8x the scaled fleet's threshold load, a k x open-loop surge,"
+          + " a scale-out within T) and restores what it changed.",
+      "Exit 0 ok or warn, 1 on any fail."
+    })
+final class ValidateCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin ChainOptions common;
+
+  @Option(
+      names = "--plan",
+      paramLabel = "FILE",
+      description = "the plan (default plan-<model>.json beside the config)")
+  Path plan;
+
+  @Option(
+      names = "--live",
+      description = "also run the load checks (minutes; mutates capacity" + " and restores it)")
+  boolean live;
+
+  @Option(
+      names = "--phase",
+      defaultValue = "15s",
+      paramLabel = "DURATION",
+      description = "length of each live load phase (default ${DEFAULT-VALUE})")
+  Duration phase;
+
+  @Option(
+      names = "--transport",
+      paramLabel = "http-stream|response-stream|bidi",
+      description = "transport of the live checks")
+  String transport;
+
+  @Option(names = "--texts", paramLabel = "FILE", description = "one request text per line")
+  Path texts;
+
+  @Option(names = "--output", paramLabel = "FILE", description = "also write the artifact")
+  Path output;
+
+  @Option(names = "--json", description = "print the artifact as JSON")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    Path planPath = plan != null ? plan : common.defaultPlan();
+    PlanArtifact p = ArtifactCodec.readPlan(planPath);
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("model", common.model);
+    params.put("plan", planPath.toString());
+    params.put("live", live);
+    params.put("phase_s", phase.toMillis() / 1000.0);
+    ValidateArtifact v;
+    try (Platform platform = common.open()) {
+      v =
+          ValidateRun.run(
+              platform,
+              new ValidateRun.Options(
+                  common.model,
+                  p,
+                  planPath.toString(),
+                  live,
+                  common.transport(transport),
+                  phase,
+                  Texts.load(texts),
+                  "tts-bench validate "
+                      + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
+                  params),
+              Clock.systemUTC(),
+              line -> spec.commandLine().getErr().println(line));
+    }
+    if (output != null) {
+      ArtifactCodec.write(output, v);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.print(ArtifactCodec.toJson(v));
+    } else {
+      for (ValidateArtifact.Check c : v.checks()) {
+        out.printf(
+            Locale.ROOT,
+            "%-4s %-28s expected %s, got %s: %s%n",
+            c.result().toUpperCase(Locale.ROOT),
+            c.name(),
+            c.expected(),
+            c.actual(),
+            c.detail());
+      }
+      out.println("verdict: " + v.verdict());
+    }
+    return v.verdict().startsWith("fail") ? 1 : 0;
+  }
+}

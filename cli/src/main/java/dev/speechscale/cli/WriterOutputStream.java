@@ -1,0 +1,30 @@
+package dev.speechscale.cli;
+
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+
+/** Bridges a PrintStream-taking progress printer to the command's injected stderr writer. */
+final class WriterOutputStream extends OutputStream {
+  private final PrintWriter writer;
+  private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+
+  WriterOutputStream(PrintWriter writer) {
+    this.writer = writer;
+  }
+
+  @Override
+  public synchronized void write(int b) {
+    line.write(b);
+    if (b == '\n') {
+      flush();
+    }
+  }
+
+  @Override
+  public synchronized void flush() {
+    writer.print(line.toString(StandardCharsets.UTF_8));
+    writer.flush();
+    line.reset();
+  }
+}
