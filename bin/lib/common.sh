@@ -80,6 +80,8 @@ ss_build_if_needed() {
   ss_build_is_stale "$stamp" || return 0
   ss_find_maven
   echo "building SpeechScale (first run or sources changed; takes a minute)..." >&2
+  # copied dependencies are replaced, not accumulated: a removed library must not linger
+  rm -rf "$SS_ROOT/cli/target/launch/lib" "$SS_ROOT/server/target/launch/lib"
   (cd "$SS_ROOT" && mvn -B -q -ntp -Dstyle.color=never -DskipTests -Dspotless.check.skip=true -Denforcer.skip=true package >&2) ||
     ss_die "the build failed; run bin/test to see why"
   mkdir -p "$(dirname "$stamp")" && touch "$stamp"
