@@ -1,17 +1,7 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.ArtifactCodec;
-import dev.speechscale.artifacts.Pairing;
-import dev.speechscale.artifacts.PlanArtifact;
-import dev.speechscale.artifacts.PlanArtifacts;
-import dev.speechscale.artifacts.Provenance;
-import dev.speechscale.artifacts.QmaxArtifact;
-import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.capacity.Load;
-import dev.speechscale.capacity.Measurement;
-import dev.speechscale.capacity.Plan;
-import dev.speechscale.capacity.Planner;
-import dev.speechscale.capacity.ScaleOutTime;
 import dev.speechscale.capacity.Scenario;
 import dev.speechscale.capacity.SurgeSimulation;
 import dev.speechscale.capacity.Thresholds;
@@ -19,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -142,91 +131,31 @@ final class PlanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Scenario scenarioShape = validateUsage();
-    QmaxArtifact q = ArtifactCodec.readQmax(qmax);
-    Measurement measurement = q.measurement(qmax.toString());
-    if (slo != null && slo.toMillis() != Math.round(q.sloMs())) {
-      throw new CliException(
-          String.format(
-              Locale.ROOT,
-              "--slo (%d ms) differs from the SLO the ladder in %s was judged against (%.0f ms);"
-                  + " Q_max only holds at its own SLO: re-run `tts-bench qmax --slo %dms`, or drop"
-                  + " --slo",
-              slo.toMillis(),
-              qmax,
-              q.sloMs(),
-              slo.toMillis()));
-    }
-    TtotalArtifact t = null;
-    ScaleOutTime scaleOut;
-    if (time.ttotal != null) {
-      t = ArtifactCodec.readTtotal(time.ttotal);
-      Pairing.Result pair =
-          Pairing.fingerprints(
-              "qmax " + qmax,
-              q.deployedConfig(),
-              "ttotal " + time.ttotal,
-              t.deployedConfig(),
-              allowConfigMismatch);
-      if (!pair.ok()) {
-        throw new CliException(pair.refusal());
-      }
-      if (pair.warning() != null) {
-        spec.commandLine().getErr().println("warning: " + pair.warning());
-      }
-      if (!q.model().equals(t.model())) {
-        throw new CliException(
-            "qmax "
-                + qmax
-                + " is for model '"
-                + q.model()
-                + "' but ttotal "
-                + time.ttotal
-                + " is for '"
-                + t.model()
-                + "'; pair artifacts of one model");
-      }
-      scaleOut = t.scaleOutTime();
-    } else {
-      scaleOut = ScaleOutTime.assumed(time.assumed.toNanos() / 1e9);
-    }
-    Scenario scenario =
-        new Scenario(
-            q.sloMs(),
-            scenarioShape.surgeRatio(),
-            scenarioShape.peak(),
-            scenarioShape.trough(),
-            scenarioShape.minFloor(),
-            scenarioShape.shedTarget(),
-            scenarioShape.ceilingSeconds(),
-            SurgeSimulation.DEFAULT_TRIALS,
-            SurgeSimulation.DEFAULT_SEED);
-    Plan plan = Planner.plan(measurement, scaleOut, scenario);
-    PlanArtifact artifact =
-        PlanArtifacts.build(
-            new PlanArtifacts.Sources(
-                plan,
-                q,
-                qmax.toString(),
-                measurement,
-                t,
-                t == null ? null : time.ttotal.toString(),
-                scaleOut,
-                scenario,
-                Provenance.capture(
-                    "tts-bench plan "
-                        + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
-                    parameters(scenario)),
-                clock.instant()));
-    Path target = output != null ? output : Path.of(artifact.defaultFileName());
-    ArtifactCodec.write(target, artifact);
+    Scenario shape = validateUsage();
+    PlanDerivation.Result r =
+        PlanDerivation.derive(
+            qmax,
+            time.ttotal,
+            time.assumed,
+            shape,
+            slo,
+            allowConfigMismatch,
+            "tts-bench plan "
+                + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
+            parameters(shape),
+            line -> spec.commandLine().getErr().println(line),
+            clock.instant());
+    Path target = output != null ? output : Path.of(r.artifact().defaultFileName());
+    ArtifactCodec.write(target, r.artifact());
     if (json) {
-      spec.commandLine().getOut().print(ArtifactCodec.toJson(artifact));
+      spec.commandLine().getOut().print(ArtifactCodec.toJson(r.artifact()));
     } else {
-      spec.commandLine().getOut().print(PlanReport.render(artifact, plan, scaleOut, scenario));
+      spec.commandLine()
+          .getOut()
+          .print(PlanReport.render(r.artifact(), r.plan(), r.scaleOut(), r.scenario()));
     }
     spec.commandLine().getErr().println("wrote " + target);
-    return plan.infeasible() ? 1 : 0;
+    return r.plan().infeasible() ? 1 : 0;
   }
 
   /** Checks everything that is a usage error (exit 2) before any file is read. */
@@ -312,10 +241,10 @@ final class PlanCommand implements Callable<Integer> {
     p.put("min_floor", s.minFloor());
     p.put("shed_target", s.shedTarget());
     p.put("ceiling_s", s.ceilingSeconds());
-    p.put("slo_ms", s.sloMs());
+    p.put("slo", slo == null ? "the ladder's" : slo.toString());
     p.put("allow_config_mismatch", allowConfigMismatch);
-    p.put("trials", s.trials());
-    p.put("seed", s.seed());
+    p.put("trials", SurgeSimulation.DEFAULT_TRIALS);
+    p.put("seed", SurgeSimulation.DEFAULT_SEED);
     return p;
   }
 }

@@ -19,7 +19,8 @@ import picocli.CommandLine.Command;
       TtotalCommand.class,
       PlanCommand.class,
       ValidateCommand.class,
-      ThawCommand.class
+      ThawCommand.class,
+      QuickstartCommand.class
     })
 public final class TtsBench implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
