@@ -11,7 +11,8 @@ import java.util.TreeMap;
  * @param modelName the model's name; the endpoint is {@code speech-<model>}
  * @param engine {@code flite}, {@code espeak} or {@code kokoro}
  * @param engineSettings engine flags passed to speech-server (voice, segmentation, model paths)
- * @param instanceType {@code local.<n>cpu} locally, {@code ml.*} on SageMaker
+ * @param instanceType {@code local.<n>cpu} or {@code local.<m>mcpu} (millicpus) locally, {@code
+ *     ml.*} on SageMaker
  * @param minInstances fewest instances
  * @param maxInstances most instances
  * @param scalingTargetValue target tracking value in ConcurrentRequestsPerModel units, or {@code
@@ -55,12 +56,18 @@ public record EndpointConfig(
     return "speech-" + modelName;
   }
 
-  /** CPUs per local instance ({@code local.2cpu} → 2); 0 for non-local types. */
-  public int localCpus() {
-    if (!instanceType.startsWith("local.") || !instanceType.endsWith("cpu")) {
-      return 0;
+  /**
+   * CPUs per local instance: {@code local.2cpu} → 2, {@code local.500mcpu} → 0.5; 0 for non-local
+   * types.
+   */
+  public double localCpus() {
+    if (instanceType.matches("local\\.[0-9]+cpu")) {
+      return Integer.parseInt(instanceType.substring(6, instanceType.length() - 3));
     }
-    return Integer.parseInt(instanceType.substring(6, instanceType.length() - 3));
+    if (instanceType.matches("local\\.[0-9]+mcpu")) {
+      return Integer.parseInt(instanceType.substring(6, instanceType.length() - 4)) / 1000.0;
+    }
+    return 0;
   }
 
   /** This config with the scaling values taken from a plan where the config left them out. */

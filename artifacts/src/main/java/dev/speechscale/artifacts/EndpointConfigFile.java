@@ -145,13 +145,14 @@ public final class EndpointConfigFile {
       problems.add(at + ".engine ('" + engine + "') must be one of flite, espeak, kokoro");
     }
     String instanceType = f.string("instance_type", "local.1cpu");
-    if (!instanceType.matches("local\\.[1-9][0-9]?cpu|ml\\.[a-z0-9]+\\.[a-z0-9]+")) {
+    if (!instanceType.matches(
+        "local\\.[1-9][0-9]?cpu|local\\.[1-9][0-9]{1,3}mcpu|ml\\.[a-z0-9]+\\.[a-z0-9]+")) {
       problems.add(
           at
               + ".instance_type ('"
               + instanceType
-              + "') must be local.<n>cpu (e.g."
-              + " local.1cpu) or a SageMaker type (e.g. ml.g5.xlarge)");
+              + "') must be local.<n>cpu (e.g. local.1cpu), local.<m>mcpu (millicpus, e.g."
+              + " local.500mcpu) or a SageMaker type (e.g. ml.g5.xlarge)");
     }
     int min = f.integer("min_instances", 1, 1, 1000);
     int max = f.integer("max_instances", Math.max(1, min), 1, 1000);

@@ -35,7 +35,7 @@ class EndpointConfigFileTest {
     EndpointConfig c = f.model("flite-slt");
     assertThat(c.endpointName()).isEqualTo("speech-flite-slt");
     assertThat(c.engineSettings()).containsEntry("voice", "slt");
-    assertThat(c.localCpus()).isEqualTo(1);
+    assertThat(c.localCpus()).isEqualTo(1.0);
     assertThat(c.maxInstances()).isEqualTo(3);
     assertThat(c.scalingTargetValue()).isEqualTo(4.5);
     assertThat(c.local().timeScale()).isEqualTo(0.1);

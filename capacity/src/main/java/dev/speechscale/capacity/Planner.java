@@ -140,8 +140,8 @@ public final class Planner {
         cooldowns,
         ratioMax,
         ratioAvg,
-        converted ? th.cScaleMax() * ratioMax.get().ratio() : null,
-        converted ? th.cScaleMin() * ratioAvg.get().ratio() : null,
+        converted ? deployable(th.cScaleMax() * ratioMax.get().ratio()) : null,
+        converted ? deployable(th.cScaleMin() * ratioAvg.get().ratio()) : null,
         throughputMeasured,
         xAtMax,
         capacity,
@@ -155,6 +155,14 @@ public final class Planner {
         shed,
         boxed(recommended),
         sim);
+  }
+
+  /**
+   * A threshold as it deploys: rounded to three decimals, the precision the config file, the alarm
+   * and every report print, so the plan and a config copied from it agree exactly.
+   */
+  static double deployable(double threshold) {
+    return Math.round(threshold * 1000.0) / 1000.0;
   }
 
   private static Double boxed(OptionalDouble v) {

@@ -146,10 +146,10 @@ final class QuickstartCommand implements Callable<Integer> {
     String state = stateDir == null ? "" : " --state-dir " + stateDir;
     String common = " --model " + model + " --config " + config + state;
     try (Platform platform = new LocalPlatform(root)) {
-      step(1, "deploy " + endpoint + " (flite, local.1cpu, unbounded queue, no scaling yet)");
+      step(1, "deploy " + endpoint + " (flite, local.500mcpu, unbounded queue, no scaling yet)");
       ArtifactCodec.writeText(config, measureConfig());
       EndpointConfig measured = EndpointConfigFile.read(config).model(model);
-      deployer.deploy(measured, config, dir.resolve("none.json"));
+      deployer.deploy(measured, config, null);
       rerun.put("deploy", "bin/speech-infra deploy" + common);
 
       step(2, "drift: is it deployed as configured?");
@@ -368,7 +368,7 @@ final class QuickstartCommand implements Callable<Integer> {
         + " bound)\nmodels:\n  "
         + model
         + ":\n    engine: flite\n    engine_settings:"
-        + " {segmentation: sentence}\n    instance_type: local.1cpu\n    min_instances: 1\n"
+        + " {segmentation: sentence}\n    instance_type: local.500mcpu\n    min_instances: 1\n"
         + "    max_instances: 2\n    ttfab_slo_ms: "
         + slo.toMillis()
         + "\n    queue_max_depth:"

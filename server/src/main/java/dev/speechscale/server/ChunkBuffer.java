@@ -109,6 +109,38 @@ final class ChunkBuffer {
     }
   }
 
+  /**
+   * Every chunk queued right now, concatenated, up to about {@code maxSamples} (whole chunks only);
+   * {@code null} when none is queued. Never waits: a writer uses it to coalesce what the engine
+   * already produced into one write, without delaying anything it has not.
+   */
+  short[] pollAvailable(int maxSamples) {
+    lock.lock();
+    try {
+      int total = 0;
+      for (short[] c : chunks) {
+        if (total > 0 && total + c.length > maxSamples) {
+          break;
+        }
+        total += c.length;
+      }
+      if (total == 0) {
+        return null;
+      }
+      short[] out = new short[total];
+      int at = 0;
+      while (at < total) {
+        short[] c = chunks.pollFirst();
+        System.arraycopy(c, 0, out, at, c.length);
+        at += c.length;
+        bufferedBytes -= (long) c.length * Short.BYTES;
+      }
+      return out;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   long bufferedBytes() {
     lock.lock();
     try {

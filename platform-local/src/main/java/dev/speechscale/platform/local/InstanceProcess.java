@@ -47,6 +47,7 @@ final class InstanceProcess {
   private volatile Instant inServiceAt;
   private volatile Phase phase = Phase.STARTING;
   private volatile Backend backend;
+  private volatile Path cpuGroup;
   private final List<String> tail = new ArrayList<>();
 
   private InstanceProcess(
@@ -78,9 +79,27 @@ final class InstanceProcess {
         .put(
             "CONTAINER_START_EPOCH",
             String.format(Locale.ROOT, "%.3f", requested.toEpochMilli() / 1000.0));
+    // The log stream exists from the moment the instance is asked for, as a CloudWatch log stream
+    // does: its first event is the platform's own launch line, so instance_logging measures the
+    // platform, and the JVM's start shows as container_started -> framework_init.
+    Files.writeString(
+        logFile,
+        ArtifactCodec.toJsonLine(
+                new LogEntry(
+                    requested,
+                    "[platform] instance "
+                        + id
+                        + " starting: "
+                        + String.join(" ", command.subList(0, Math.min(3, command.size())))
+                        + " ..."))
+            + "\n",
+        StandardCharsets.UTF_8,
+        StandardOpenOption.CREATE,
+        StandardOpenOption.APPEND);
     Process p = pb.start();
     p.getOutputStream().close();
     InstanceProcess instance = new InstanceProcess(id, p, logFile, requested, clock);
+    instance.firstLogAt = requested;
     Thread.ofVirtual().name("log-" + id).start(instance::capture);
     return instance;
   }
@@ -200,8 +219,22 @@ final class InstanceProcess {
     }
   }
 
+  void cpuGroup(Path dir) {
+    this.cpuGroup = dir;
+  }
+
   /** SIGTERM (the server drains in-flight requests), then SIGKILL past {@code bound}. */
   void stop(Duration bound) {
+    try {
+      stopProcess(bound);
+    } finally {
+      if (cpuGroup != null && !process.isAlive()) {
+        CpuQuota.release(cpuGroup);
+      }
+    }
+  }
+
+  private void stopProcess(Duration bound) {
     if (!process.isAlive()) {
       return;
     }

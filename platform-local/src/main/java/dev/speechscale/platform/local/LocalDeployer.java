@@ -174,7 +174,7 @@ public final class LocalDeployer {
               + ".instance_type ("
               + c.instanceType()
               + ") is not a local type; use"
-              + " local.<n>cpu here, or --platform aws");
+              + " local.<n>cpu or local.<m>mcpu here, or --platform aws");
     } else if (c.localCpus() > Runtime.getRuntime().availableProcessors()) {
       problems.add(
           at

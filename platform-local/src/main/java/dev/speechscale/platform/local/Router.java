@@ -357,13 +357,21 @@ final class Router implements AutoCloseable {
    * chunked body.
    */
   private void copy(Upstream up, Response response, Callback callback, boolean eventStream) {
-    byte[] buffer = new byte[16 * 1024];
+    byte[] buffer = new byte[64 * 1024];
     boolean first = true;
     try (InputStream in = up.body()) {
       int n;
       while ((n = in.read(buffer)) >= 0) {
         if (n == 0) {
           continue;
+        }
+        // coalesce what already arrived (never wait for more): fewer writes for the same bytes
+        while (n < buffer.length && in.available() > 0) {
+          int more = in.read(buffer, n, buffer.length - n);
+          if (more < 0) {
+            break;
+          }
+          n += more;
         }
         if (first) {
           stats.firstChunk((System.nanoTime() - up.startedNanos()) / 1000);

@@ -147,12 +147,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
         live.isEmpty() ? Double.NaN : (double) backends.inFlightInService() / live.size();
     metrics.record(
         new MetricStore.Sample(
-            now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS),
-            perInstance,
-            d.invocations(),
-            d.errors4xx(),
-            d.errors5xx(),
-            d.firstChunkMicros()));
+            now, perInstance, d.invocations(), d.errors4xx(), d.errors5xx(), d.firstChunkMicros()));
   }
 
   private void noticeDeaths() {
@@ -241,12 +236,17 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
     }
     instances.add(instance);
     say("starting %s (pid %d)", id, instance.pid());
+    limitCpu(instance);
     workers.submit(() -> bringIntoService(instance));
   }
 
-  /** Pins an instance to {@code local.<n>cpu} worth of cores, round-robin over the machine. */
+  /**
+   * Pins an instance to whole cores, round-robin over the machine, and tells its JVM how many it
+   * has; a fractional share ({@code local.500mcpu}) is enforced by {@link CpuQuota} after start.
+   */
   private List<String> pinned(List<String> command, int index) {
-    int cpus = Math.max(1, config.localCpus());
+    double share = config.localCpus();
+    int cpus = Math.max(1, (int) Math.ceil(share));
     int machine = Runtime.getRuntime().availableProcessors();
     List<String> out = new ArrayList<>();
     if (cpus < machine && Path.of("/usr/bin/taskset").toFile().canExecute()) {
@@ -260,6 +260,21 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
     int at = out.indexOf("-cp");
     out.add(at < 0 ? 1 : at, "-XX:ActiveProcessorCount=" + cpus);
     return out;
+  }
+
+  private void limitCpu(InstanceProcess i) {
+    double share = config.localCpus();
+    if (share >= Math.ceil(share)) {
+      return;
+    }
+    StringBuilder why = new StringBuilder();
+    CpuQuota.apply(i.pid(), share, spec.endpoint() + "-" + i.id(), why)
+        .ifPresentOrElse(
+            dir -> {
+              i.cpuGroup(dir);
+              say("%s limited to %.3f CPU (%s)", i.id(), share, dir);
+            },
+            () -> say("%s runs without its %.3f CPU limit: %s", i.id(), share, why));
   }
 
   private void bringIntoService(InstanceProcess i) {
