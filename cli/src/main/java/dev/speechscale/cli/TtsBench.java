@@ -30,6 +30,11 @@ public final class TtsBench implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
+  /** Runs the command line with injected output streams; returns the exit code (0, 1 or 2). */
+  public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    return Cli.run(new TtsBench(), args, out, err);
+  }
+
   public static void main(String[] args) {
     PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
     PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);

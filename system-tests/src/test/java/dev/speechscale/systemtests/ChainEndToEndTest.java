@@ -1,0 +1,183 @@
+package dev.speechscale.systemtests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.ArtifactKind;
+import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.TtotalArtifact;
+import dev.speechscale.artifacts.ValidateArtifact;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole chain on the local platform through the real CLI, with tiny durations: deploy → drift →
+ * qmax → ttotal → plan → deploy behind the plan → validate (static and live) → destroy. It proves
+ * the pipeline and the artifacts, not numbers.
+ */
+class ChainEndToEndTest {
+  @TempDir Path dir;
+
+  @Test
+  void chain_onALocalEndpoint_producesValidArtifactsAndAValidatedPolicy() throws Exception {
+    Path state = dir.resolve("state");
+    Path config = dir.resolve("endpoints.yaml");
+    Files.writeString(
+        config,
+        """
+        models:
+          e2e:
+            engine: flite
+            engine_settings: {segmentation: sentence}
+            instance_type: local.500mcpu
+            min_instances: 1
+            max_instances: 2
+            ttfab_slo_ms: 8000
+            queue_max_depth: 0
+            local: {time_scale: 0.1}
+        """);
+    String[] where = {
+      "--model", "e2e", "--state-dir", state.toString(), "--config", config.toString()
+    };
+    try {
+      assertThat(Cli.speechInfra(concat(new String[] {"deploy"}, where)).exitCode()).isZero();
+
+      Cli drift = Cli.ttsBench(concat(new String[] {"drift"}, where));
+      assertThat(drift.exitCode()).as(drift.out()).isZero();
+      assertThat(drift.out()).contains("preflight ok");
+
+      Path qmax = dir.resolve("qmax.json");
+      Cli q =
+          Cli.ttsBench(
+              concat(
+                  new String[] {
+                    "qmax",
+                    "--rungs",
+                    "1,2,4",
+                    "--hold",
+                    "1500ms",
+                    "--window",
+                    "1s",
+                    "--output",
+                    qmax.toString(),
+                    "--events",
+                    dir.resolve("events.jsonl").toString()
+                  },
+                  where));
+      assertThat(q.exitCode()).as(q.err()).isZero();
+      assertThat(ArtifactCodec.validate(ArtifactKind.QMAX, Files.readString(qmax))).isEmpty();
+      QmaxArtifact qa = ArtifactCodec.readQmax(qmax);
+      assertThat(qa.qMax()).isEqualTo(4);
+      assertThat(qa.steps()).allSatisfy(s -> assertThat(s.serverConcurrencyPeak()).isNotNull());
+      assertThat(Files.readAllLines(dir.resolve("events.jsonl"))).isNotEmpty();
+
+      Path ttotal = dir.resolve("ttotal.json");
+      Cli t =
+          Cli.ttsBench(
+              concat(
+                  new String[] {
+                    "ttotal",
+                    "--qmax",
+                    qmax.toString(),
+                    "--settle",
+                    "1s",
+                    "--recovery-window",
+                    "2s",
+                    "--timeout",
+                    "2m",
+                    "--output",
+                    ttotal.toString()
+                  },
+                  where));
+      assertThat(t.exitCode()).as(t.err()).isZero();
+      assertThat(ArtifactCodec.validate(ArtifactKind.TTOTAL, Files.readString(ttotal))).isEmpty();
+      TtotalArtifact ta = ArtifactCodec.readTtotal(ttotal);
+      assertThat(ta.missingStages()).isEmpty();
+      long sumMs = ta.durations().stream().mapToLong(d -> Math.round(d.seconds() * 1000)).sum();
+      assertThat(sumMs).isEqualTo(Math.round(ta.tTotalS() * 1000));
+
+      Path plan = dir.resolve("plan-e2e.json");
+      Cli p =
+          Cli.ttsBench(
+              "plan",
+              "--qmax",
+              qmax.toString(),
+              "--ttotal",
+              ttotal.toString(),
+              "--peak-streams",
+              "6",
+              "--output",
+              plan.toString());
+      assertThat(p.exitCode()).as(p.out()).isZero();
+      PlanArtifact pa = ArtifactCodec.readPlan(plan);
+      assertThat(pa.hasUnitsConversion()).isTrue();
+
+      Path planned = dir.resolve("endpoints-planned.yaml");
+      Files.writeString(
+          planned,
+          "models:\n  e2e:\n    engine: flite\n    engine_settings:"
+              + " {segmentation: sentence}\n    local: {time_scale: 0.1}\n"
+              + pa.configBlock().lines().skip(2).map(l -> l + "\n").reduce("", String::concat));
+      Cli redeploy =
+          Cli.speechInfra(
+              "deploy",
+              "--model",
+              "e2e",
+              "--state-dir",
+              state.toString(),
+              "--config",
+              planned.toString(),
+              "--plan",
+              plan.toString());
+      assertThat(redeploy.exitCode()).as(redeploy.err()).isZero();
+      assertThat(redeploy.out()).contains("scaling         attached");
+
+      Path validate = dir.resolve("validate.json");
+      Cli v =
+          Cli.ttsBench(
+              "validate",
+              "--model",
+              "e2e",
+              "--state-dir",
+              state.toString(),
+              "--config",
+              planned.toString(),
+              "--plan",
+              plan.toString(),
+              "--live",
+              "--phase",
+              "1s",
+              "--output",
+              validate.toString());
+      assertThat(ArtifactCodec.validate(ArtifactKind.VALIDATE, Files.readString(validate)))
+          .isEmpty();
+      ValidateArtifact va = ArtifactCodec.readValidate(validate);
+      assertThat(va.checks())
+          .extracting(ValidateArtifact.Check::name)
+          .contains(
+              "scaling_target_value",
+              "scale_in_threshold",
+              "queue_max_depth",
+              "live_rejections",
+              "live_slo_at_threshold_load",
+              "live_surge",
+              "live_scale_out");
+      assertThat(va.checks())
+          .filteredOn(c -> !c.name().startsWith("live"))
+          .allSatisfy(c -> assertThat(c.result()).as(c.name()).isEqualTo("ok"));
+      assertThat(v.exitCode()).isEqualTo(va.verdict().startsWith("fail") ? 1 : 0);
+    } finally {
+      Cli.speechInfra("destroy", "--model", "e2e", "--state-dir", state.toString());
+    }
+  }
+
+  static String[] concat(String[] a, String[] b) {
+    String[] out = new String[a.length + b.length];
+    System.arraycopy(a, 0, out, 0, a.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+}
