@@ -3,6 +3,7 @@ package dev.speechscale.server;
 import dev.speechscale.admission.Ticker;
 import java.io.PrintStream;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Map;
@@ -76,7 +77,9 @@ public final class Main {
     markers.mark(StageMarkers.WARMUP_DONE);
     server.markReady();
     markers.mark(StageMarkers.READY);
-    try {
+    try (RefusalLog refusals =
+        new RefusalLog(
+            () -> server.metrics().rejectedCount("queue_saturated"), out, Duration.ofSeconds(1))) {
       server.join();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

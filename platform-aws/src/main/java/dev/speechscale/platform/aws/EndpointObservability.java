@@ -32,11 +32,11 @@ import software.constructs.Construct;
  *       publishes silently empties an alarm.
  *   <li><b>Real server errors</b>, separated from load shedding. {@code Invocation5XXErrors} counts
  *       every 5xx the container returned — including the admission gate's deliberate {@code 503
- *       queue_saturated} above Q_max. A metric filter on the container's log group counts log
- *       events containing {@code queue_saturated} into {@code SpeechScale/<endpoint>
+ *       queue_saturated} above Q_max. speech-server prints, once a second when it refused any, one
+ *       JSON line {@code {"event":"queue_saturated","count":N}}; a metric filter on the container's
+ *       log group sums {@code $.count} into {@code SpeechScale/<endpoint>
  *       QueueSaturatedRejections}; the alarm watches {@code FILL(5xx, 0) − FILL(shed, 0)} (Sum per
- *       minute) ≥ 1. This relies on the container printing one line with {@code queue_saturated}
- *       per refusal.
+ *       minute) ≥ 1.
  *   <li><b>Sustained load shedding</b>: QueueSaturatedRejections Sum ≥ 1 in each of 3 minutes — the
  *       fleet is at {@code max_instances} or scale-out is not keeping up.
  *   <li>A dashboard: ConcurrentRequestsPerModel Maximum (10 s) against the scaling target and
@@ -61,10 +61,10 @@ public final class EndpointObservability extends Construct {
 
     MetricFilter.Builder.create(this, "QueueSaturatedFilter")
         .logGroup(containerLogs)
-        .filterPattern(FilterPattern.allTerms("queue_saturated"))
+        .filterPattern(FilterPattern.stringValue("$.event", "=", "queue_saturated"))
         .metricNamespace(AwsNames.shedNamespace(endpointName))
         .metricName(AwsNames.QUEUE_SATURATED_METRIC)
-        .metricValue("1")
+        .metricValue("$.count")
         .defaultValue(0)
         .build();
     Metric shed =

@@ -228,7 +228,7 @@ class MatchingPlanTemplateTest {
         "AWS::Logs::MetricFilter",
         Map.of(
             "FilterPattern",
-            "\"queue_saturated\"",
+            "{ $.event = \"queue_saturated\" }",
             "MetricTransformations",
             List.of(
                 Map.of(
@@ -237,7 +237,7 @@ class MatchingPlanTemplateTest {
                     "MetricName",
                     "QueueSaturatedRejections",
                     "MetricValue",
-                    "1",
+                    "$.count",
                     "DefaultValue",
                     0))));
     endpoint.hasResourceProperties(
