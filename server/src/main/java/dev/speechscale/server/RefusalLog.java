@@ -21,7 +21,7 @@ final class RefusalLog implements AutoCloseable {
             .daemon()
             .name("refusal-log")
             .start(() -> {
-              long last = saturatedTotal.getAsLong();
+              long last = start;
               while (!Thread.currentThread().isInterrupted()) {
                 try {
                   Thread.sleep(every);
