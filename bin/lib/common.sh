@@ -93,5 +93,7 @@ ss_cli_classpath() {
 }
 
 ss_java() {
-  exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED "$@"
+  # CDK synthesis runs jsii on the machine's node; its end-of-life banner is not ours to print
+  export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION="${JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION:-20}"
+  exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow "$@"
 }

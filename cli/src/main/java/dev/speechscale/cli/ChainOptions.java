@@ -38,6 +38,21 @@ final class ChainOptions {
       description = "endpoint config file (default ${DEFAULT-VALUE})")
   Path config;
 
+  @Option(
+      names = "--region",
+      paramLabel = "REGION",
+      description = "aws: the region (default $AWS_REGION)")
+  String region;
+
+  @Option(names = "--profile", paramLabel = "NAME", description = "aws: a credentials profile")
+  String profile;
+
+  @Option(
+      names = "--runtime-url",
+      paramLabel = "URL",
+      description = "aws: SageMaker Runtime endpoint override (e.g. a local platform's router)")
+  java.net.URI runtimeUrl;
+
   String endpoint() {
     return "speech-" + model;
   }
@@ -46,6 +61,13 @@ final class ChainOptions {
   Platform open() {
     return switch (platform) {
       case "local" -> new LocalPlatform(stateDir != null ? stateDir : LocalPlatform.defaultRoot());
+      case "aws" ->
+          dev.speechscale.platform.aws.AwsPlatform.create(
+              new dev.speechscale.platform.aws.AwsPlatform.Settings(
+                  region != null ? region : System.getenv("AWS_REGION"),
+                  profile,
+                  runtimeUrl,
+                  null));
       default -> throw new CliException("--platform (" + platform + ") must be local or aws");
     };
   }

@@ -11,14 +11,9 @@ import picocli.CommandLine.Model.CommandSpec;
 final class InfraCommands {
   private InfraCommands() {}
 
-  static void requireLocal(CommandSpec spec, InfraOptions common) {
-    if (!common.platform.equals("local")) {
-      throw Cli.usage(
-          spec,
-          "--platform ("
-              + common.platform
-              + ") is not available in this"
-              + " command yet; use --platform local");
+  static void requirePlatform(CommandSpec spec, InfraOptions common) {
+    if (!common.platform.equals("local") && !common.platform.equals("aws")) {
+      throw Cli.usage(spec, "--platform (" + common.platform + ") must be local or aws");
     }
   }
 

@@ -42,7 +42,10 @@ final class InfraDeploy implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    InfraCommands.requireLocal(spec, common);
+    InfraCommands.requirePlatform(spec, common);
+    if (common.aws()) {
+      return InfraAws.deploy(spec, common, config, plan);
+    }
     EndpointConfig model = EndpointConfigFile.read(config).model(common.model);
     PrintWriter err = spec.commandLine().getErr();
     LocalDeployer deployer = new LocalDeployer(common.root(), line -> err.println(line));

@@ -18,9 +18,25 @@ final class InfraDestroy implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin InfraOptions common;
 
+  @picocli.CommandLine.Option(
+      names = "--config",
+      paramLabel = "FILE",
+      defaultValue = "endpoints.yaml",
+      description =
+          "aws: the endpoint config the stacks were deployed from (default" + " ${DEFAULT-VALUE})")
+  java.nio.file.Path config;
+
+  @picocli.CommandLine.Option(
+      names = "--include-foundation",
+      description = "aws: also delete the shared foundation stack (its bucket is retained)")
+  boolean foundation;
+
   @Override
   public Integer call() {
-    InfraCommands.requireLocal(spec, common);
+    InfraCommands.requirePlatform(spec, common);
+    if (common.aws()) {
+      return InfraAws.destroy(spec, common, config, foundation);
+    }
     LocalDeployer.Destroyed d =
         new LocalDeployer(common.root(), line -> spec.commandLine().getErr().println(line))
             .destroy(common.endpoint());

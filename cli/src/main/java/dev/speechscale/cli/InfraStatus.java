@@ -23,7 +23,10 @@ final class InfraStatus implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    InfraCommands.requireLocal(spec, common);
+    InfraCommands.requirePlatform(spec, common);
+    if (common.aws()) {
+      return InfraAws.status(spec, common);
+    }
     LocalDeployer.Report r =
         new LocalDeployer(common.root(), line -> spec.commandLine().getErr().println(line))
             .status(common.endpoint());

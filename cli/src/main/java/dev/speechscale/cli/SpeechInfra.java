@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
           + " SageMaker.",
       "Scaling is attached only behind a measured plan (tts-bench plan) that matches the config."
     },
-    subcommands = {InfraDeploy.class, InfraStatus.class, InfraDestroy.class})
+    subcommands = {InfraSynth.class, InfraDeploy.class, InfraStatus.class, InfraDestroy.class})
 public final class SpeechInfra implements Runnable {
   @Spec CommandSpec spec;
 

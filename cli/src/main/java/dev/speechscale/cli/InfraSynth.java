@@ -1,0 +1,60 @@
+package dev.speechscale.cli;
+
+import dev.speechscale.platform.aws.AwsDeployer;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code speech-infra synth --platform aws}: write the cloud assembly offline. */
+@Command(
+    name = "synth",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Write the AWS CDK cloud assembly (CloudFormation templates) for speech-<model> into --out,"
+          + " with no AWS access. Scaling and observability resources appear only behind a"
+          + " matching plan; the output says why or why not."
+    })
+final class InfraSynth implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin InfraOptions common;
+
+  @Option(names = "--config", required = true, paramLabel = "FILE", description = "endpoint config")
+  Path config;
+
+  @Option(
+      names = "--plan",
+      paramLabel = "FILE",
+      description = "plan artifact (default plan-<model>.json beside the config)")
+  Path plan;
+
+  @Override
+  public Integer call() {
+    if (!common.aws()) {
+      throw Cli.usage(
+          spec,
+          "synth is for --platform aws (the local platform has nothing to"
+              + " synthesize; use speech-infra deploy)");
+    }
+    PrintStream out =
+        new PrintStream(
+            new WriterOutputStream(spec.commandLine().getOut()), true, StandardCharsets.UTF_8);
+    AwsDeployer.Synthesis s =
+        AwsDeployer.system(out)
+            .synth(config, common.model, planPath(), common.context(), common.out);
+    out.print(s.describeSynth());
+    out.flush();
+    return 0;
+  }
+
+  Path planPath() {
+    return plan != null
+        ? plan
+        : config.toAbsolutePath().getParent().resolve("plan-" + common.model + ".json");
+  }
+}
