@@ -1,5 +1,7 @@
 package dev.speechscale.platform.local;
 
+import java.io.IOException;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -11,6 +13,7 @@ final class Backend {
   private final String host;
   private final int port;
   private final AtomicInteger inFlight = new AtomicInteger();
+  private final ConcurrentLinkedDeque<UpstreamConnection> idle = new ConcurrentLinkedDeque<>();
 
   Backend(String instanceId, String host, int port) {
     this.instanceId = instanceId;
@@ -44,6 +47,31 @@ final class Backend {
 
   void release() {
     inFlight.decrementAndGet();
+  }
+
+  /** An idle kept-alive connection, or {@code null} when there is none. */
+  UpstreamConnection pooled() {
+    return idle.pollFirst();
+  }
+
+  UpstreamConnection open() throws IOException {
+    return new UpstreamConnection(host, port);
+  }
+
+  /** Keeps {@code c} for the next request when it can be reused, else closes it. */
+  void giveBack(UpstreamConnection c) {
+    if (c.reusable()) {
+      idle.addFirst(c);
+    } else {
+      c.close();
+    }
+  }
+
+  /** Closes every idle connection (the instance is gone or going). */
+  void closeIdle() {
+    for (UpstreamConnection c; (c = idle.pollFirst()) != null; ) {
+      c.close();
+    }
   }
 
   @Override

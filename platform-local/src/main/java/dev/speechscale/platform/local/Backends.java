@@ -46,6 +46,7 @@ final class Backends {
   synchronized void remove(Backend b) {
     inService.remove(b);
     draining.remove(b);
+    b.closeIdle();
   }
 
   synchronized List<Backend> inService() {

@@ -6,13 +6,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.server.Handler;
@@ -54,7 +50,6 @@ final class Router implements AutoCloseable {
           "^/endpoints/([^/]+)/(invocations|invocations-response-stream"
               + "|invocations-bidirectional-stream)$");
   private static final int MAX_BODY_BYTES = 6 * 1024 * 1024;
-  private static final Duration UPSTREAM_TIMEOUT = Duration.ofSeconds(60);
 
   private final String endpointName;
   private final Backends backends;
@@ -70,7 +65,11 @@ final class Router implements AutoCloseable {
     this.stats = stats;
     QueuedThreadPool threads = new QueuedThreadPool();
     threads.setName("router");
-    threads.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
+    // Platform threads, not virtual ones: each request's thread spends its life blocked in a
+    // socket read from the instance, which on a platform thread is one system call; a virtual
+    // thread parks, registers with the poller and is rescheduled per read, adding latency to
+    // every audio chunk it relays (measured: measurements/router-overhead.md).
+    threads.setMaxThreads(4096);
     jetty = new Server(threads);
     HttpConfiguration http = new HttpConfiguration();
     http.setSendServerVersion(false);
@@ -195,30 +194,52 @@ final class Router implements AutoCloseable {
   private record Upstream(
       int status, String contentType, String retryAfter, InputStream body, long startedNanos) {}
 
+  /**
+   * Sends the request to {@code b} on a kept-alive plain socket and returns once the response head
+   * arrived. A pooled connection the instance closed while idle is replaced once, before any
+   * response byte was read (the instance never saw that request).
+   */
   private Upstream forward(Backend b, byte[] body, String contentType, String accept)
-      throws Exception {
-    InputStreamResponseListener listener = new InputStreamResponseListener();
+      throws IOException {
     long started = System.nanoTime();
-    org.eclipse.jetty.client.Request upstream =
-        client
-            .newRequest(b.baseUrl() + "/invocations")
-            .method(HttpMethod.POST)
-            .timeout(UPSTREAM_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-            .body(
-                new BytesRequestContent(
-                    contentType == null ? "application/json" : contentType, body));
-    if (accept != null) {
-      upstream.headers(h -> h.put(HttpHeader.ACCEPT, accept));
+    UpstreamConnection c = b.pooled();
+    boolean fresh = c == null;
+    if (fresh) {
+      c = b.open();
     }
-    upstream.send(listener);
-    org.eclipse.jetty.client.Response r =
-        listener.get(UPSTREAM_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    return new Upstream(
-        r.getStatus(),
-        r.getHeaders().get(HttpHeader.CONTENT_TYPE),
-        r.getHeaders().get(HttpHeader.RETRY_AFTER),
-        listener.getInputStream(),
-        started);
+    UpstreamConnection.Response r;
+    try {
+      r = c.post("/invocations", body, contentType, accept);
+    } catch (IOException stale) {
+      c.close();
+      if (fresh) {
+        throw stale;
+      }
+      c = b.open();
+      r = c.post("/invocations", body, contentType, accept);
+    }
+    UpstreamConnection conn = c;
+    InputStream bodyStream =
+        new java.io.FilterInputStream(r.body()) {
+          private boolean ended;
+
+          @Override
+          public int read(byte[] buf, int off, int len) throws IOException {
+            int n = super.read(buf, off, len);
+            ended |= n < 0;
+            return n;
+          }
+
+          @Override
+          public void close() {
+            if (ended) {
+              b.giveBack(conn);
+            } else {
+              conn.close();
+            }
+          }
+        };
+    return new Upstream(r.status(), r.contentType(), r.retryAfter(), bodyStream, started);
   }
 
   private void containerInvocation(Request request, Response response, Callback callback)
@@ -319,7 +340,10 @@ final class Router implements AutoCloseable {
       }
       stats.status(up.status());
       if (up.status() / 100 != 2) {
-        byte[] original = up.body().readAllBytes();
+        byte[] original;
+        try (InputStream in = up.body()) {
+          original = in.readAllBytes();
+        }
         Responses.modelError(
             response,
             callback,

@@ -1,0 +1,211 @@
+package dev.speechscale.platform.local;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+/**
+ * One keep-alive HTTP/1.1 connection from the router to an instance, on a plain socket: the request
+ * is written in one go, the response head parsed, and the body handed to the caller as it arrives
+ * (chunked decoding done here, nothing buffered beyond what the socket already holds). The router's
+ * own data path therefore adds one read and one write per burst, not a client library's thread
+ * hand-offs — what keeps its overhead near the loopback floor.
+ */
+final class UpstreamConnection implements AutoCloseable {
+  private static final int READ_TIMEOUT_MS = 60_000;
+
+  private final Socket socket;
+  private final BufferedInputStream in;
+  private final OutputStream out;
+  private final String host;
+  private boolean reusable = true;
+
+  UpstreamConnection(String host, int port) throws IOException {
+    this.host = host + ":" + port;
+    socket = new Socket();
+    socket.setTcpNoDelay(true);
+    socket.connect(new InetSocketAddress(host, port), 5000);
+    socket.setSoTimeout(READ_TIMEOUT_MS);
+    in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+    out = socket.getOutputStream();
+  }
+
+  /**
+   * The response head and a body stream; the body must be read to its end (or this connection
+   * closed) before the connection is used again.
+   *
+   * @param status the status code
+   * @param contentType Content-Type, or {@code null}
+   * @param retryAfter Retry-After, or {@code null}
+   * @param body the decoded body
+   */
+  record Response(int status, String contentType, String retryAfter, InputStream body) {}
+
+  /** Sends {@code POST path} with {@code body}; returns once the response head has arrived. */
+  Response post(String path, byte[] body, String contentType, String accept) throws IOException {
+    StringBuilder head =
+        new StringBuilder(256)
+            .append("POST ")
+            .append(path)
+            .append(" HTTP/1.1\r\nHost: ")
+            .append(host)
+            .append("\r\nContent-Type: ")
+            .append(contentType == null ? "application/json" : contentType)
+            .append("\r\nContent-Length: ")
+            .append(body.length)
+            .append("\r\n");
+    if (accept != null) {
+      head.append("Accept: ").append(accept).append("\r\n");
+    }
+    head.append("\r\n");
+    byte[] h = head.toString().getBytes(StandardCharsets.ISO_8859_1);
+    byte[] request = new byte[h.length + body.length];
+    System.arraycopy(h, 0, request, 0, h.length);
+    System.arraycopy(body, 0, request, h.length, body.length);
+    out.write(request);
+    out.flush();
+    String status = line();
+    if (!status.startsWith("HTTP/1.1 ") || status.length() < 12) {
+      reusable = false;
+      throw new IOException("not an HTTP/1.1 response from " + host + ": '" + status + "'");
+    }
+    int code = Integer.parseInt(status.substring(9, 12));
+    String type = null;
+    String retry = null;
+    boolean chunked = false;
+    long length = -1;
+    for (String l = line(); !l.isEmpty(); l = line()) {
+      int colon = l.indexOf(':');
+      if (colon <= 0) {
+        continue;
+      }
+      String name = l.substring(0, colon).trim().toLowerCase(Locale.ROOT);
+      String value = l.substring(colon + 1).trim();
+      switch (name) {
+        case "content-type" -> type = value;
+        case "retry-after" -> retry = value;
+        case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
+        case "content-length" -> length = Long.parseLong(value);
+        case "connection" -> reusable &= !value.toLowerCase(Locale.ROOT).contains("close");
+        default -> {
+          // headers the router does not pass on
+        }
+      }
+    }
+    InputStream body2 = chunked ? new Chunked() : new Fixed(Math.max(0, length));
+    return new Response(code, type, retry, body2);
+  }
+
+  boolean reusable() {
+    return reusable;
+  }
+
+  private String line() throws IOException {
+    StringBuilder b = new StringBuilder(64);
+    int c;
+    while ((c = in.read()) >= 0) {
+      if (c == '\n') {
+        int n = b.length();
+        return n > 0 && b.charAt(n - 1) == '\r' ? b.substring(0, n - 1) : b.toString();
+      }
+      b.append((char) c);
+    }
+    reusable = false;
+    throw new IOException("connection to " + host + " closed mid-response");
+  }
+
+  @Override
+  public void close() {
+    reusable = false;
+    try {
+      socket.close();
+    } catch (IOException ignoredOnClose) {
+      // closing a socket whose peer already left
+    }
+  }
+
+  /** A chunked body: ends at the zero-length chunk; a connection lost before it is an error. */
+  private final class Chunked extends InputStream {
+    private long remaining;
+    private boolean done;
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (done) {
+        return -1;
+      }
+      if (remaining == 0) {
+        String size = line();
+        int semi = size.indexOf(';');
+        remaining = Long.parseLong((semi < 0 ? size : size.substring(0, semi)).trim(), 16);
+        if (remaining == 0) {
+          while (!line().isEmpty()) {
+            // trailers
+          }
+          done = true;
+          return -1;
+        }
+      }
+      int n = in.read(b, off, (int) Math.min(len, remaining));
+      if (n < 0) {
+        reusable = false;
+        throw new IOException("connection to " + host + " closed mid-body (chunked stream cut)");
+      }
+      remaining -= n;
+      if (remaining == 0) {
+        line();
+      }
+      return n;
+    }
+
+    @Override
+    public int available() throws IOException {
+      return done || remaining == 0 ? 0 : (int) Math.min(remaining, in.available());
+    }
+  }
+
+  /** A body of known length. */
+  private final class Fixed extends InputStream {
+    private long remaining;
+
+    Fixed(long length) {
+      this.remaining = length;
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (remaining == 0) {
+        return -1;
+      }
+      int n = in.read(b, off, (int) Math.min(len, remaining));
+      if (n < 0) {
+        reusable = false;
+        throw new IOException("connection to " + host + " closed mid-body");
+      }
+      remaining -= n;
+      return n;
+    }
+
+    @Override
+    public int available() throws IOException {
+      return (int) Math.min(remaining, in.available());
+    }
+  }
+}
