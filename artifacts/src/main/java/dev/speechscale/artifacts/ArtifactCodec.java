@@ -15,6 +15,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -168,6 +169,12 @@ public final class ArtifactCodec {
     try {
       Files.createDirectories(dir);
       Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
+      try {
+        // artifacts are shared evidence, readable like any file the user writes
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
+      } catch (UnsupportedOperationException notPosix) {
+        // a non-POSIX file system keeps its own defaults
+      }
       try {
         try (FileChannel ch =
             FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {

@@ -415,8 +415,8 @@ public final class Report {
                 "C_scale_max %.2f, C_scale_min %.2f; deployed target %s, scale-in" + " %s",
                 p.cScaleMax(),
                 p.cScaleMin(),
-                num(p.scalingTargetValue()),
-                num(p.scaleInThreshold()))));
+                num3(p.scalingTargetValue()),
+                num3(p.scaleInThreshold()))));
     row(
         h,
         "fleet",
@@ -527,6 +527,10 @@ public final class Report {
       return "suppressed";
     }
     return "fail";
+  }
+
+  private static String num3(Double v) {
+    return v == null ? "\u2013" : f("%.3f", v);
   }
 
   private static String num(Double v) {
