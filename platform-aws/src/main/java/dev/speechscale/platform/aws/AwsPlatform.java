@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -150,6 +151,30 @@ public final class AwsPlatform implements Platform {
 
   @Override
   public Fingerprint fingerprint(String endpoint) {
+    Deployed d = deployed(endpoint);
+    Map<String, String> env = new LinkedHashMap<>(d.environment());
+    AwsEndpointSpec.PLATFORM_VARIABLES.forEach(env::remove);
+    return new Fingerprint(d.instanceType(), d.digest(), env);
+  }
+
+  /** The container's {@code MAX_QUEUE_DEPTH} from DescribeModel (0 when unset: no bound). */
+  @Override
+  public OptionalInt containerQueueBound(String endpoint) {
+    String v = deployed(endpoint).environment().get("MAX_QUEUE_DEPTH");
+    if (v == null || v.isBlank()) {
+      return OptionalInt.of(0);
+    }
+    try {
+      return OptionalInt.of(Integer.parseInt(v.strip()));
+    } catch (NumberFormatException e) {
+      return OptionalInt.empty();
+    }
+  }
+
+  /** What DescribeEndpoint → DescribeEndpointConfig → DescribeModel say is running. */
+  private record Deployed(String instanceType, String digest, Map<String, String> environment) {}
+
+  private Deployed deployed(String endpoint) {
     DescribeEndpointResponse ep = endpoints.describeEndpoint(endpoint);
     ProductionVariantSummary v = endpoints.variant(ep);
     ProductionVariant configured = endpoints.configuredVariant(ep, v.variantName());
@@ -172,8 +197,7 @@ public final class AwsPlatform implements Platform {
     if (container != null && container.hasEnvironment()) {
       env.putAll(container.environment());
     }
-    AwsEndpointSpec.PLATFORM_VARIABLES.forEach(env::remove);
-    return new Fingerprint(
+    return new Deployed(
         configured.instanceTypeAsString(), EndpointReader.digest(v, container), env);
   }
 

@@ -55,6 +55,11 @@ class AwsPlatformTest {
   }
 
   @Test
+  void containerQueueBound_isTheModelsMaxQueueDepth() {
+    assertThat(platform.containerQueueBound(AwsFixtures.ENDPOINT)).hasValue(50);
+  }
+
+  @Test
   void describe_stampsTheAnswerWithTheInjectedClock() {
     assertThat(platform.describe(AwsFixtures.ENDPOINT).observedAt()).isEqualTo(NOW);
     assertThat(platform.describe(AwsFixtures.ENDPOINT).instanceType()).isEqualTo("ml.g5.xlarge");
