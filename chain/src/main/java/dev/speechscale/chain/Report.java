@@ -299,7 +299,7 @@ public final class Report {
         .append("<th>req/s</th><th>client mean</th><th>server max / avg</th><th>verdict</th></tr>");
     for (QmaxStep s : q.steps()) {
       h.append("<tr><td>")
-          .append(s.run())
+          .append(s.run() + 1) // run_index counts from 0; the CLI says "run 1/2"
           .append("</td><td>")
           .append(s.concurrency())
           .append("</td><td>")
@@ -333,7 +333,7 @@ public final class Report {
     int row = 28;
     int left = 320;
     int ht = (d.size() + 2) * row + 30;
-    double px = (w - left - 80) / Math.max(total, 1e-9);
+    double px = (w - left - 120) / Math.max(total, 1e-9); // 120 px keeps the last label inside
     h.append(
         f(
             "<svg viewBox=\"0 0 %d %d\" width=\"100%%\" role=\"img\" aria-label=\"scale-out"
