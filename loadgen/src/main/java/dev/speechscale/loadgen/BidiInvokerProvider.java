@@ -4,9 +4,6 @@ import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.InvokerProvider;
 import dev.speechscale.platform.InvokerTarget;
 import dev.speechscale.platform.Transport;
-import java.net.InetSocketAddress;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -30,52 +27,24 @@ public final class BidiInvokerProvider implements InvokerProvider {
     return new BidiInvoker(target);
   }
 
-  private static final class BidiInvoker implements Invoker {
-    private final InvokerTarget target;
-    private final InetSocketAddress address;
-    private final Set<BidiConnection> open = ConcurrentHashMap.newKeySet();
+  private static final class BidiInvoker extends SocketInvoker {
     private final AtomicInteger sessions = new AtomicInteger();
-    private final Watchdog watchdog;
 
     BidiInvoker(InvokerTarget target) {
-      if (target.transport() != Transport.BIDI) {
-        throw new LoadgenException(
-            "the bidi provider was given a " + target.transport().label() + " target");
-      }
-      this.target = target;
-      this.address = Endpoints.address(target.baseUri());
-      this.watchdog = new Watchdog(target.clock(), target.requestTimeout(), "bidi");
+      super(target, Transport.BIDI);
     }
 
     @Override
-    public Transport transport() {
-      return Transport.BIDI;
-    }
-
-    @Override
-    public Connection connect() {
-      BidiConnection[] self = new BidiConnection[1];
-      BidiConnection c =
-          new BidiConnection(
-              address,
-              Endpoints.hostHeader(target.baseUri()),
-              Endpoints.path(target.baseUri(), PATH),
-              target.requestTimeout().toNanos(),
-              target.clock(),
-              "lg" + sessions.getAndIncrement(),
-              watchdog,
-              () -> open.remove(self[0]));
-      self[0] = c;
-      open.add(c);
-      return c;
-    }
-
-    @Override
-    public void close() {
-      for (BidiConnection c : Set.copyOf(open)) {
-        c.close();
-      }
-      watchdog.close();
+    Connection open(Runnable onClose) {
+      return new BidiConnection(
+          address,
+          Endpoints.hostHeader(target.baseUri()),
+          Endpoints.path(target.baseUri(), PATH),
+          target.requestTimeout().toNanos(),
+          target.clock(),
+          "lg" + sessions.getAndIncrement(),
+          watchdog,
+          onClose);
     }
   }
 }
