@@ -102,48 +102,12 @@ public record TtotalArtifact(
       }
     }
     if (byStage.isEmpty()) {
-      return new TtotalArtifact(
-          schemaVersion,
-          kind,
-          toolVersion,
-          createdAt,
-          provenance,
-          model,
-          endpoint,
-          trigger,
-          deployedConfig,
-          tTotalS,
-          policyLagBoundS,
-          tTotalS + policyLagBoundS,
-          tTotalBounded,
-          timeline,
-          durations,
-          missingStages,
-          notes,
-          probe);
+      return derived(tTotalS, tTotalBounded, durations, missingStages);
     }
     TimelineEntry start = byStage.get("desired_set");
     TimelineEntry end = byStage.get("traffic_recovered");
     if (start == null || end == null) {
-      return new TtotalArtifact(
-          schemaVersion,
-          kind,
-          toolVersion,
-          createdAt,
-          provenance,
-          model,
-          endpoint,
-          trigger,
-          deployedConfig,
-          tTotalS,
-          policyLagBoundS,
-          tTotalS + policyLagBoundS,
-          tTotalBounded,
-          timeline,
-          durations,
-          missing(byStage),
-          notes,
-          probe);
+      return derived(tTotalS, tTotalBounded, durations, missing(byStage));
     }
     long totalMs = end.at().toEpochMilli() - start.at().toEpochMilli();
     List<StageDuration> computed = new ArrayList<>();
@@ -166,6 +130,11 @@ public record TtotalArtifact(
       previous = e;
     }
     double total = totalMs / 1000.0;
+    return derived(total, Boolean.TRUE.equals(end.bounded()), computed, missing(byStage));
+  }
+
+  private TtotalArtifact derived(
+      double total, Boolean bounded, List<StageDuration> stages, List<String> missing) {
     return new TtotalArtifact(
         schemaVersion,
         kind,
@@ -179,10 +148,10 @@ public record TtotalArtifact(
         total,
         policyLagBoundS,
         total + policyLagBoundS,
-        Boolean.TRUE.equals(end.bounded()),
+        bounded,
         timeline,
-        computed,
-        missing(byStage),
+        stages,
+        missing,
         notes,
         probe);
   }
