@@ -1,0 +1,449 @@
+package dev.speechscale.chain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.speechscale.artifacts.DriftArtifact.Item;
+import dev.speechscale.artifacts.EndpointConfig;
+import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.platform.Alarm;
+import dev.speechscale.platform.EndpointStatus;
+import dev.speechscale.platform.MetricQuery;
+import dev.speechscale.platform.MetricSeries;
+import dev.speechscale.platform.ScalingPolicy;
+import dev.speechscale.platform.Statistic;
+import dev.speechscale.platform.SuspendedState;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code drift} against the recorded quickstart deployment: measured without scaling ({@code
+ * endpoints.yaml}, no plan) and deployed behind its plan ({@code endpoints-planned.yaml}).
+ */
+class DriftTest {
+  static final Instant NOW = Instant.parse("2026-11-30T10:00:00Z");
+  static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
+  static final PlanArtifact PLAN = Recorded.quickstartPlan();
+  static final String PLAN_SOURCE = "examples/quickstart/plan-quickstart.json";
+
+  /** Deployed behind the plan, with the config that names the plan's values. */
+  static FakePlatform planned() {
+    return FakePlatform.deployedBehind(PLAN);
+  }
+
+  /** Deployed for measurement: no plan, no scaling. */
+  static FakePlatform unplanned() {
+    return FakePlatform.deployedBehind(PLAN).withoutScaling("no plan artifact");
+  }
+
+  static List<Item> checkPlanned(FakePlatform p) {
+    return check(p, Recorded.quickstartPlannedConfig(), PLAN);
+  }
+
+  static List<Item> checkUnplanned(FakePlatform p) {
+    return check(p, Recorded.quickstartConfig(), null);
+  }
+
+  static List<Item> check(FakePlatform p, EndpointConfig config, PlanArtifact plan) {
+    return Drift.check(new Drift.Inputs(p, config, plan, PLAN_SOURCE), CLOCK);
+  }
+
+  static List<String> checks(List<Item> items) {
+    return items.stream().map(Item::check).toList();
+  }
+
+  // ---- clean ----
+
+  @Test
+  void check_deployedBehindItsPlan_isClean() {
+    assertThat(checkPlanned(planned())).isEmpty();
+  }
+
+  @Test
+  void check_measurementDeploymentWithoutPlanOrScaling_isClean() {
+    assertThat(checkUnplanned(unplanned())).isEmpty();
+  }
+
+  @Test
+  void check_recordedQuickstartDrift_wasCleanToo() {
+    assertThat(Recorded.quickstartDrift().items()).isEqualTo(checkUnplanned(unplanned()));
+  }
+
+  // ---- the endpoint ----
+
+  @Test
+  void check_endpointNotInService_isAnError() {
+    FakePlatform p = unplanned();
+    p.status = EndpointStatus.UPDATING;
+
+    assertThat(checkUnplanned(p))
+        .containsExactly(
+            new Item(
+                "endpoint_status",
+                "error",
+                "IN_SERVICE",
+                "UPDATING",
+                "speech-quickstart is UPDATING; wait for InService or redeploy"));
+  }
+
+  @Test
+  void check_capacityStillMoving_isAWarning() {
+    FakePlatform p = unplanned();
+    p.desiredInstances = 2;
+
+    assertThat(checkUnplanned(p))
+        .containsExactly(
+            new Item(
+                "instance_counts",
+                "warn",
+                "desired = in service",
+                "2 desired, 1 in service",
+                "capacity is still moving; measure once it settles"));
+  }
+
+  @Test
+  void check_otherInstanceTypeThanTheConfig_isAnError() {
+    FakePlatform p = unplanned();
+    p.instanceType = "local.1cpu";
+
+    assertThat(checkUnplanned(p))
+        .containsExactly(
+            new Item(
+                "instance_type",
+                "error",
+                "local.500mcpu",
+                "local.1cpu",
+                "the deployed instance type differs from the config; redeploy"));
+  }
+
+  @Test
+  void check_deployedEnvOtherThanThePlansFingerprint_reportsTheScalingAsOrphaned() {
+    FakePlatform p = planned();
+    p.containerEnv = Map.of("FLITE_VOICE", "kal");
+
+    List<Item> items = checkPlanned(p);
+
+    assertThat(checks(items)).contains("orphaned_target");
+    Item orphaned = items.get(checks(items).indexOf("orphaned_target"));
+    assertThat(orphaned.severity()).isEqualTo("error");
+    assertThat(orphaned.actual()).isEqualTo("endpoint/speech-quickstart/variant/AllTraffic");
+    assertThat(orphaned.expected()).contains("none (" + PLAN_SOURCE + " was measured against");
+  }
+
+  // ---- scaling attached or not ----
+
+  @Test
+  void check_suspendedFlagsLeftByAKilledMeasurement_isAnErrorNamingThaw() {
+    FakePlatform p = planned();
+    p.suspended = SuspendedState.ALL;
+
+    List<Item> items = checkPlanned(p);
+
+    assertThat(checks(items)).containsExactly("suspended_flags");
+    assertThat(items.getFirst().severity()).isEqualTo("error");
+    assertThat(items.getFirst().actual()).isEqualTo(SuspendedState.ALL.toString());
+    assertThat(items.getFirst().detail()).endsWith("run `tts-bench thaw --model quickstart`");
+  }
+
+  @Test
+  void check_planAllowsScalingButNoneIsAttached_isAnError() {
+    FakePlatform p = planned().withoutScaling("the supervisor restarted without its plan");
+
+    assertThat(checkPlanned(p))
+        .containsExactly(
+            new Item(
+                "scalable_target",
+                "error",
+                "attached behind " + PLAN_SOURCE,
+                "none",
+                "the plan allows scaling but none is attached (the supervisor restarted without"
+                    + " its plan); redeploy with the plan"));
+  }
+
+  @Test
+  void check_scalingAttachedWithoutAPlan_isAnOrphanedTarget() {
+    List<Item> items = checkUnplanned(planned());
+
+    assertThat(checks(items)).containsExactly("orphaned_target");
+    assertThat(items.getFirst().expected()).startsWith("none (no plan artifact (looked for");
+    assertThat(items.getFirst().detail())
+        .isEqualTo("scaling is attached without a matching plan; destroy and redeploy");
+  }
+
+  @Test
+  void check_otherMinimumAndMaximum_areErrors() {
+    FakePlatform p = planned();
+    p.minCapacity = 2;
+    p.maxCapacity = 4;
+
+    assertThat(checkPlanned(p))
+        .containsExactly(
+            new Item("min_capacity", "error", "1", "2", "the scalable target's minimum differs"),
+            new Item("max_capacity", "error", "2", "4", "the scalable target's maximum differs"));
+  }
+
+  // ---- policies ----
+
+  @Test
+  void check_stepPolicyMissing_isAnError() {
+    FakePlatform p = planned();
+    p.stepPolicy = false;
+
+    assertThat(checkPlanned(p))
+        .containsExactly(
+            new Item(
+                "policies",
+                "error",
+                "1 target tracking + 1 step scale-in",
+                "1 target tracking + 0 step",
+                "orphaned or missing policies on the endpoint; destroy and redeploy"));
+  }
+
+  @Test
+  void check_trackingPolicyMissing_isAnErrorAndTheStepIsStillCompared() {
+    FakePlatform p = planned();
+    p.trackingPolicy = false;
+    p.scaleInCooldownS = 600;
+
+    assertThat(checks(checkPlanned(p))).containsExactly("policies", "scale_in_cooldown");
+  }
+
+  @Test
+  void check_orphanedSecondTrackingPolicy_isAnError() {
+    FakePlatform p = planned();
+    p.extraPolicies.add(
+        new ScalingPolicy.TargetTracking(
+            "left-over", "ConcurrentRequestsPerModel", Statistic.MAXIMUM, 10, 3.0, 30, 0, true));
+
+    List<Item> items = checkPlanned(p);
+
+    assertThat(checks(items)).containsExactly("policies");
+    assertThat(items.getFirst().actual()).isEqualTo("2 target tracking + 1 step");
+  }
+
+  @Test
+  void check_trackingTheAverage_isTheWrongMetric() {
+    FakePlatform p = planned();
+    p.trackingStatistic = Statistic.AVERAGE;
+
+    assertThat(checkPlanned(p))
+        .containsExactly(
+            new Item(
+                "tracking_metric",
+                "error",
+                "ConcurrentRequestsPerModel Maximum",
+                "ConcurrentRequestsPerModel AVERAGE",
+                "the policy tracks the wrong metric"));
+  }
+
+  @Test
+  void check_trackingAnotherMetric_isTheWrongMetric() {
+    FakePlatform p = planned();
+    p.trackingMetric = "InvocationsPerInstance";
+
+    assertThat(checks(checkPlanned(p))).containsExactly("tracking_metric");
+  }
+
+  @Test
+  void check_otherTargetValue_isAnErrorToThreeDecimals() {
+    FakePlatform p = planned();
+    p.targetValue = 0.713;
+
+    assertThat(checkPlanned(p))
+        .containsExactly(
+            new Item(
+                "target_value",
+                "error",
+                "7.503",
+                "0.713",
+                "the deployed target differs from the plan"));
+  }
+
+  @Test
+  void check_trackingMayScaleIn_isAnError() {
+    FakePlatform p = planned();
+    p.disableScaleIn = false;
+
+    assertThat(checkPlanned(p))
+        .containsExactly(
+            new Item(
+                "disable_scale_in",
+                "error",
+                "true",
+                "false",
+                "target tracking may scale in; only the step policy should"));
+  }
+
+  @Test
+  void check_otherScaleOutCooldown_isAnError() {
+    FakePlatform p = planned();
+    p.scaleOutCooldownS = 300;
+
+    assertThat(checkPlanned(p))
+        .containsExactly(
+            new Item(
+                "scale_out_cooldown",
+                "error",
+                "30s",
+                "300s",
+                "the deployed scale-out cooldown differs"));
+  }
+
+  @Test
+  void check_otherScaleInCooldown_isAnError() {
+    FakePlatform p = planned();
+    p.scaleInCooldownS = 30;
+
+    assertThat(checkPlanned(p))
+        .containsExactly(
+            new Item(
+                "scale_in_cooldown",
+                "error",
+                "300s",
+                "30s",
+                "the deployed scale-in cooldown differs"));
+  }
+
+  // ---- the scale-in alarm ----
+
+  @Test
+  void check_stepPolicyWithoutItsAlarm_neverFires() {
+    FakePlatform p = planned();
+    p.scaleInAlarm = false;
+
+    assertThat(checkPlanned(p))
+        .containsExactly(
+            new Item(
+                "scale_in_alarm",
+                "error",
+                "an alarm driving speech-quickstart-step-scale-in",
+                "none",
+                "the step scale-in policy has no alarm; it never fires"));
+  }
+
+  @Test
+  void check_otherScaleInThreshold_isAnError() {
+    FakePlatform p = planned();
+    p.scaleInThreshold = 5.0;
+
+    assertThat(checkPlanned(p))
+        .containsExactly(
+            new Item(
+                "scale_in_threshold",
+                "error",
+                "5.003",
+                "5.000",
+                "the scale-in alarm's threshold differs from the plan"));
+  }
+
+  @Test
+  void check_scaleInAlarmOnTheMaximum_readsTheWrongStatistic() {
+    FakePlatform p = planned();
+    p.scaleInStatistic = Statistic.MAXIMUM;
+
+    assertThat(checkPlanned(p))
+        .containsExactly(
+            new Item(
+                "scale_in_statistic",
+                "error",
+                "Average over 3 periods",
+                "MAXIMUM over 3",
+                "the scale-in alarm reads the wrong statistic"));
+  }
+
+  @Test
+  void check_scaleInAlarmOverOnePeriod_readsTheWrongStatistic() {
+    FakePlatform p = planned();
+    p.scaleInEvaluationPeriods = 1;
+
+    List<Item> items = checkPlanned(p);
+
+    assertThat(checks(items)).containsExactly("scale_in_statistic");
+    assertThat(items.getFirst().actual()).isEqualTo("AVERAGE over 1");
+  }
+
+  @Test
+  void check_alarmWithoutDataWhileTheMetricPublishes_warnsItNeedsTime() {
+    FakePlatform p = planned();
+    p.scaleInAlarmState = Alarm.AlarmState.INSUFFICIENT_DATA;
+    p.concurrency.add(new MetricSeries.Datapoint(NOW.minusSeconds(60), 1.0));
+
+    assertThat(checkPlanned(p))
+        .containsExactly(
+            new Item(
+                "alarm_data",
+                "warn",
+                "OK or ALARM",
+                "INSUFFICIENT_DATA",
+                "alarm speech-quickstart-scale-in has no decision yet (the metric publishes; it"
+                    + " needs 180 s of data)"));
+  }
+
+  @Test
+  void check_alarmWithoutData_looksAtTheAlarmsMetricOverTwiceItsEvaluationTime() {
+    FakePlatform p = planned();
+    p.scaleInAlarmState = Alarm.AlarmState.INSUFFICIENT_DATA;
+
+    checkPlanned(p);
+
+    assertThat(p.metricQueries)
+        .containsExactly(
+            new MetricQuery(
+                MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL,
+                Statistic.AVERAGE,
+                Duration.ofSeconds(60),
+                NOW.minusSeconds(360),
+                NOW));
+  }
+
+  @Test
+  void check_alarmWithoutDataOnASilentMetric_warnsItNeverFires() {
+    FakePlatform p = planned();
+    p.trackingAlarmState = Alarm.AlarmState.INSUFFICIENT_DATA;
+    p.concurrency.add(new MetricSeries.Datapoint(NOW.minusSeconds(61), 1.0)); // before the window
+
+    assertThat(checkPlanned(p))
+        .containsExactly(
+            new Item(
+                "alarm_data",
+                "warn",
+                "OK or ALARM",
+                "INSUFFICIENT_DATA",
+                "alarm TargetTracking-speech-quickstart-AlarmHigh has no decision yet and its"
+                    + " metric published nothing in the last 60 s: a policy whose metric publishes"
+                    + " nothing never fires"));
+  }
+
+  @Test
+  void check_alarmsInAlarmState_areNotDrift() {
+    FakePlatform p = planned();
+    p.trackingAlarmState = Alarm.AlarmState.ALARM;
+    p.scaleInAlarmState = Alarm.AlarmState.ALARM;
+
+    assertThat(checkPlanned(p)).isEmpty();
+  }
+
+  // ---- order ----
+
+  @Test
+  void check_warningsAndErrors_putErrorsFirstInTheOrderFound() {
+    FakePlatform p = planned();
+    p.desiredInstances = 2;
+    p.scaleInAlarmState = Alarm.AlarmState.INSUFFICIENT_DATA;
+    p.minCapacity = 2;
+    p.disableScaleIn = false;
+
+    assertThat(checkPlanned(p))
+        .extracting(Item::check, Item::severity)
+        .containsExactly(
+            tuple("min_capacity", "error"),
+            tuple("disable_scale_in", "error"),
+            tuple("instance_counts", "warn"),
+            tuple("alarm_data", "warn"));
+  }
+}

@@ -1,0 +1,169 @@
+package dev.speechscale.chain;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.DriftArtifact;
+import dev.speechscale.artifacts.EndpointConfig;
+import dev.speechscale.artifacts.EndpointConfigFile;
+import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.QmaxStep;
+import dev.speechscale.artifacts.TtotalArtifact;
+import dev.speechscale.artifacts.ValidateArtifact;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The committed artifacts (found from the module directory Surefire runs in): the recorded
+ * quickstart run in {@code examples/quickstart} and the Kokoro-82M ladder reconstructed from the
+ * published figures in {@code examples/kokoro-82m}; and small hand-made ladders.
+ */
+final class Recorded {
+  private Recorded() {}
+
+  static final Path QUICKSTART = Path.of("..", "examples", "quickstart");
+  static final Path QUICKSTART_QMAX =
+      QUICKSTART.resolve("qmax-quickstart-http-stream-local500mcpu-797ff86f.json");
+  static final Path QUICKSTART_TTOTAL =
+      QUICKSTART.resolve("ttotal-quickstart-force-desired-local500mcpu-797ff86f.json");
+  static final Path QUICKSTART_PLAN = QUICKSTART.resolve("plan-quickstart.json");
+  static final Path QUICKSTART_VALIDATE = QUICKSTART.resolve("validate-quickstart.json");
+  static final Path QUICKSTART_DRIFT = QUICKSTART.resolve("drift-quickstart.json");
+
+  /** The config the quickstart measured with: no scaling values, no queue bound. */
+  static final Path QUICKSTART_CONFIG = QUICKSTART.resolve("endpoints.yaml");
+
+  /** The config the quickstart deployed behind its plan. */
+  static final Path QUICKSTART_PLANNED_CONFIG = QUICKSTART.resolve("endpoints-planned.yaml");
+
+  static final Path KOKORO_QMAX =
+      Path.of(
+          "..", "examples", "kokoro-82m", "qmax-kokoro-82m-response-stream-g5xlarge-8b1b96bc.json");
+
+  static QmaxArtifact quickstartQmax() {
+    return ArtifactCodec.readQmax(QUICKSTART_QMAX);
+  }
+
+  static TtotalArtifact quickstartTtotal() {
+    return ArtifactCodec.readTtotal(QUICKSTART_TTOTAL);
+  }
+
+  static PlanArtifact quickstartPlan() {
+    return ArtifactCodec.readPlan(QUICKSTART_PLAN);
+  }
+
+  static ValidateArtifact quickstartValidate() {
+    return ArtifactCodec.readValidate(QUICKSTART_VALIDATE);
+  }
+
+  static DriftArtifact quickstartDrift() {
+    return ArtifactCodec.readDrift(QUICKSTART_DRIFT);
+  }
+
+  static EndpointConfig quickstartConfig() {
+    return EndpointConfigFile.read(QUICKSTART_CONFIG).model("quickstart");
+  }
+
+  static EndpointConfig quickstartPlannedConfig() {
+    return EndpointConfigFile.read(QUICKSTART_PLANNED_CONFIG).model("quickstart");
+  }
+
+  static QmaxArtifact kokoroQmax() {
+    return ArtifactCodec.readQmax(KOKORO_QMAX);
+  }
+
+  /**
+   * A recorded artifact with literal text replaced in its JSON before it is read back through the
+   * real reader (schema checks included): how a test puts hostile strings into any field.
+   *
+   * @param replacements literal text to the plain string that replaces it (JSON-escaped here)
+   */
+  static <T> T edited(
+      Path original, Path dir, Map<String, String> replacements, Function<Path, T> reader) {
+    try {
+      String json = Files.readString(original, StandardCharsets.UTF_8);
+      for (Map.Entry<String, String> r : replacements.entrySet()) {
+        if (!json.contains(r.getKey())) {
+          throw new IllegalArgumentException(original + " does not contain " + r.getKey());
+        }
+        json = json.replace(r.getKey(), jsonEscaped(r.getValue()));
+      }
+      Path copy = dir.resolve(original.getFileName());
+      Files.writeString(copy, json, StandardCharsets.UTF_8);
+      return reader.apply(copy);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String jsonEscaped(String s) {
+    return s.replace("\\", "\\\\").replace("\"", "\\\"");
+  }
+
+  /** One rung of run {@code run}: usable unless {@code unusableReason} is given. */
+  static QmaxStep step(int run, int concurrency, Double p95Ms, String unusableReason) {
+    return new QmaxStep(
+        run,
+        0,
+        concurrency,
+        100L,
+        100L,
+        0L,
+        10.0,
+        (double) concurrency,
+        p95Ms,
+        p95Ms,
+        p95Ms,
+        p95Ms,
+        p95Ms,
+        (double) concurrency,
+        (double) concurrency,
+        unusableReason == null,
+        unusableReason,
+        null,
+        null,
+        null,
+        null,
+        null);
+  }
+
+  /** A usable rung of run 0. */
+  static QmaxStep step(int concurrency, double p95Ms) {
+    return step(0, concurrency, p95Ms, null);
+  }
+
+  /** A ladder with the given Q_max (derived values otherwise left as given). */
+  static QmaxArtifact ladder(Integer qMax, QmaxStep... steps) {
+    return new QmaxArtifact(
+        1,
+        "qmax",
+        "test",
+        Instant.EPOCH,
+        null,
+        "m",
+        "speech-m",
+        "http-stream",
+        1000,
+        null,
+        1,
+        8.0,
+        5.0,
+        true,
+        true,
+        qMax,
+        null,
+        true,
+        false,
+        null,
+        null,
+        "closed-loop",
+        "local",
+        Arrays.asList(steps));
+  }
+}

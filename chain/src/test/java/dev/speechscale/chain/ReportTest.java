@@ -1,0 +1,440 @@
+package dev.speechscale.chain;
+
+import static dev.speechscale.chain.Recorded.ladder;
+import static dev.speechscale.chain.Recorded.step;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.DriftArtifact;
+import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.TtotalArtifact;
+import dev.speechscale.artifacts.ValidateArtifact;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The quickstart report, rendered from the recorded quickstart run and from hostile strings. */
+class ReportTest {
+  static final String TITLE = "SpeechScale quickstart: speech-quickstart";
+
+  /** Text that would run, break out of an attribute or start an entity if it were not escaped. */
+  static final String HOSTILE = "<script>alert(\"pwn\")</script> & 'co'";
+
+  static final String ESCAPED = "&lt;script&gt;alert(&quot;pwn&quot;)&lt;/script&gt; &amp; 'co'";
+
+  static final Map<String, String> COMMANDS = commands();
+
+  @TempDir Path dir;
+
+  private static Map<String, String> commands() {
+    Map<String, String> c = new LinkedHashMap<>();
+    c.put("drift", "bin/tts-bench drift --model quickstart --config endpoints.yaml");
+    c.put("plan", "bin/tts-bench plan --qmax q.json --ttotal t.json --peak-rps 18");
+    return c;
+  }
+
+  static String quickstartPage() {
+    return Report.html(
+        new Report.Inputs(
+            TITLE,
+            Recorded.quickstartQmax(),
+            Recorded.quickstartTtotal(),
+            Recorded.quickstartPlan(),
+            Recorded.quickstartValidate(),
+            Recorded.quickstartDrift(),
+            COMMANDS));
+  }
+
+  static List<String> all(String page, String regex) {
+    Matcher m = Pattern.compile(regex, Pattern.DOTALL).matcher(page);
+    List<String> out = new ArrayList<>();
+    while (m.find()) {
+      out.add(m.group(1));
+    }
+    return out;
+  }
+
+  /** Ladder table rows as "run/N". */
+  static List<String> ladderRows(String page) {
+    Matcher m = Pattern.compile("<tr><td>(\\d+)</td><td>(\\d+)</td>").matcher(page);
+    List<String> out = new ArrayList<>();
+    while (m.find()) {
+      out.add(m.group(1) + "/" + m.group(2));
+    }
+    return out;
+  }
+
+  // ---- the recorded quickstart run ----
+
+  @Test
+  void html_recordedQuickstart_rendersEverySectionInOrder() {
+    assertThat(all(quickstartPage(), "<h[123]>([^<]*)</h[123]>"))
+        .containsExactly(
+            TITLE,
+            "Concurrency ladder",
+            "Scale-out stages (T_total)",
+            "Plan",
+            "Findings",
+            "Deployable endpoint configuration",
+            "Validate (static and live)",
+            "Drift (preflight)",
+            "Rerun any step");
+  }
+
+  @Test
+  void html_recordedQuickstart_isOneSelfContainedPage() {
+    String page = quickstartPage();
+
+    assertThat(page)
+        .startsWith("<!DOCTYPE html>")
+        .endsWith("</body></html>\n")
+        .contains("<title>" + TITLE + "</title>")
+        .doesNotContain("<script", "src=", "href=", "://");
+  }
+
+  @Test
+  void html_recordedQuickstart_summarisesEachStep() {
+    assertThat(quickstartPage())
+        .contains(
+            "endpoint speech-quickstart on local, local500mcpu-797ff86f, transport http-stream,"
+                + " measured 2026-11-30T09:53:55.321878566Z")
+        .contains("<div class=\"big\">10 (bracketed, &plusmn;1)</div>")
+        .contains("<div class=\"big\">8.5 s + 60 s lag = 68.5 s</div>")
+        .contains("<div class=\"meta\">plan</div><div class=\"big\"><span class=\"warn\">warn (2)")
+        .contains(
+            "<div class=\"meta\">validate</div><div class=\"big\"><span class=\"warn\">warn (1)");
+  }
+
+  @Test
+  void html_recordedQuickstart_chartsTheSloLineQmaxAndCscaleMax() {
+    assertThat(quickstartPage())
+        .contains(">SLO 1000 ms</text>")
+        .contains(">Q_max 10</text>")
+        .contains(">C_scale_max 7.5</text>");
+  }
+
+  @Test
+  void html_recordedQuickstart_plotsEveryRungAndMarksTheBreachesRed() {
+    String page = quickstartPage();
+
+    assertThat(all(page, "<title>(N=[^<]*)</title>"))
+        .containsExactly(
+            "N=1 p95 57.8 ms",
+            "N=2 p95 239.2 ms",
+            "N=4 p95 417.0 ms",
+            "N=8 p95 755.6 ms",
+            "N=10 p95 926.8 ms",
+            "N=11 p95 1089.2 ms",
+            "N=12 p95 1154.0 ms",
+            "N=16 p95 1794.0 ms",
+            "N=32 p95 3057.6 ms");
+    assertThat(all(page, "<circle [^>]*fill=\"(#c0262d)\"")).hasSize(4);
+  }
+
+  @Test
+  void html_recordedQuickstart_tablesEveryRungInTheOrderMeasured() {
+    String page = quickstartPage();
+
+    assertThat(ladderRows(page))
+        .containsExactly("1/1", "1/2", "1/4", "1/8", "1/16", "1/32", "1/12", "1/10", "1/11");
+    assertThat(all(page, "<span class=\"ok\">(meets SLO)</span>")).hasSize(5);
+    assertThat(all(page, "<span class=\"fail\">(breaches SLO)</span>")).hasSize(4);
+  }
+
+  @Test
+  void html_recordedQuickstart_waterfallsEveryStageThenThePolicyLag() {
+    String page = quickstartPage();
+
+    assertThat(all(page, "<text x=\"312\" y=\"\\d+\" font-size=\"12\" text-anchor=\"end\">([^<]*)"))
+        .containsExactly(
+            "desired_set → instance_logging",
+            "instance_logging → container_started",
+            "container_started → framework_init",
+            "framework_init → weights_ready",
+            "weights_ready → warmup_done",
+            "warmup_done → ready",
+            "ready → in_service",
+            "in_service → traffic_recovered",
+            "policy detection lag (bounded)");
+    assertThat(page)
+        .contains(">T = 8.5 s measured + 60.0 s bound = 68.5 s</text>")
+        .contains("<li>container_started was observed 0 ms before instance_logging;");
+  }
+
+  @Test
+  void html_recordedQuickstart_showsThePlansNumbersFindingsAndConfigBlock() {
+    PlanArtifact plan = Recorded.quickstartPlan();
+    String page = quickstartPage();
+
+    assertThat(page)
+        .contains("C_scale_max 7.50, C_scale_min 5.00; deployed target 7.503, scale-in 5.003")
+        .contains("<td>1 .. 2 instances (N_safe 3)</td>")
+        .contains("<td>30 s out, 300 s in</td>")
+        .contains("<th>queue_max_depth</th><td>10</td>")
+        .contains("<td>0.880 s</td>")
+        .contains("shed probability 100.0%, recommended_c_scale_max \u2013")
+        .contains("<td>surge_survival</td><td class=\"warn\">warn</td>")
+        .contains("<td>curve_repeatability</td><td class=\"suppressed\">suppressed</td>")
+        .contains("<pre>models:\n  quickstart:\n    instance_type: local.500mcpu");
+    assertThat(all(page, "<tr><td>([a-z_]+)</td><td class=\"(?:ok|warn|suppressed|fail)\">"))
+        .containsSubsequence(
+            plan.findings().stream().map(PlanArtifact.FindingEntry::name).toList());
+  }
+
+  @Test
+  void html_recordedQuickstart_tablesEveryValidateCheck() {
+    ValidateArtifact v = Recorded.quickstartValidate();
+    String page = quickstartPage();
+
+    for (ValidateArtifact.Check c : v.checks()) {
+      assertThat(page)
+          .contains(
+              "<tr><td>"
+                  + c.name()
+                  + "</td><td class=\""
+                  + c.result()
+                  + "\">"
+                  + c.result()
+                  + "</td><td>"
+                  + Report.esc(c.expected())
+                  + "</td><td>"
+                  + Report.esc(c.actual())
+                  + "</td>");
+    }
+  }
+
+  @Test
+  void html_recordedQuickstart_saysTheDriftWasClean() {
+    assertThat(quickstartPage()).contains("<p class=\"ok\">clean: deployed as configured</p>");
+  }
+
+  @Test
+  void html_commands_areListedInTheOrderGiven() {
+    assertThat(all(quickstartPage(), "<code>([^<]*)</code>"))
+        .containsExactlyElementsOf(COMMANDS.values());
+  }
+
+  @Test
+  void html_driftWithFindings_tablesThemWithTheirSeverity() {
+    DriftArtifact d =
+        new DriftArtifact(
+            1,
+            "drift",
+            "test",
+            Instant.EPOCH,
+            null,
+            "quickstart",
+            "speech-quickstart",
+            "local",
+            false,
+            List.of(
+                Drift.error("target_value", "7.503", "0.713", "the deployed target differs"),
+                Drift.warn("alarm_data", "OK or ALARM", "INSUFFICIENT_DATA", "no decision yet")));
+
+    assertThat(Report.html(new Report.Inputs(TITLE, null, null, null, null, d, null)))
+        .contains(
+            "<tr><td>target_value</td><td class=\"fail\">error</td>"
+                + "<td>the deployed target differs</td></tr>")
+        .contains(
+            "<tr><td>alarm_data</td><td class=\"warn\">warn</td><td>no decision yet</td></tr>");
+  }
+
+  @Test
+  void html_onlyATitle_leavesEverySectionOut() {
+    String page = Report.html(new Report.Inputs(TITLE, null, null, null, null, null, Map.of()));
+
+    assertThat(page).doesNotContain("<h2>", "<svg", "<table><tr><th>");
+    assertThat(page).contains("<h1>" + TITLE + "</h1>").contains("Generated by SpeechScale.");
+  }
+
+  // ---- run numbers ----
+
+  @Test
+  void html_oneRun_isRunOne() {
+    assertThat(ladderRows(quickstartPage())).allMatch(r -> r.startsWith("1/"));
+  }
+
+  @Test
+  void html_twoRuns_areRunsOneAndTwo() {
+    QmaxArtifact q =
+        ladder(
+            2,
+            step(0, 1, 100.0, null),
+            step(0, 2, 200.0, null),
+            step(1, 1, 110.0, null),
+            step(1, 2, 210.0, null));
+
+    String page = Report.html(new Report.Inputs(TITLE, q, null, null, null, null, null));
+
+    assertThat(ladderRows(page)).containsExactly("1/1", "1/2", "2/1", "2/2");
+  }
+
+  // ---- hostile strings ----
+
+  @Test
+  void html_hostileModelName_isEscapedInTitleSummaryAndConfigBlock() {
+    Map<String, String> rename = Map.of("quickstart", HOSTILE);
+    QmaxArtifact q =
+        Recorded.edited(Recorded.QUICKSTART_QMAX, dir, rename, ArtifactCodec::readQmax);
+    PlanArtifact plan =
+        Recorded.edited(Recorded.QUICKSTART_PLAN, dir, rename, ArtifactCodec::readPlan);
+
+    String page =
+        Report.html(
+            new Report.Inputs(
+                "SpeechScale quickstart: " + q.endpoint(), q, null, plan, null, null, null));
+
+    assertThat(page).doesNotContain("<script", HOSTILE);
+    assertThat(page)
+        .contains("<title>SpeechScale quickstart: speech-" + ESCAPED + "</title>")
+        .contains("<h1>SpeechScale quickstart: speech-" + ESCAPED + "</h1>")
+        .contains("endpoint speech-" + ESCAPED + " on local")
+        .contains("<pre>models:\n  " + ESCAPED + ":\n");
+  }
+
+  @Test
+  void html_hostileTtotalNote_isEscaped() {
+    TtotalArtifact t =
+        Recorded.edited(
+            Recorded.QUICKSTART_TTOTAL,
+            dir,
+            Map.of("trigger was a forced desired count", HOSTILE),
+            ArtifactCodec::readTtotal);
+
+    String page = Report.html(new Report.Inputs(TITLE, null, t, null, null, null, null));
+
+    assertThat(page).doesNotContain("<script").contains("<li>" + ESCAPED + " under a scaling");
+  }
+
+  @Test
+  void html_hostileFinding_isEscapedInDetailAndRecommendation() {
+    PlanArtifact plan =
+        Recorded.edited(
+            Recorded.QUICKSTART_PLAN,
+            dir,
+            Map.of(
+                "Q_max 10 came from a single ladder pass",
+                HOSTILE,
+                "re-run `tts-bench qmax --runs 2` or more to get a spread",
+                HOSTILE),
+            ArtifactCodec::readPlan);
+
+    String page = Report.html(new Report.Inputs(TITLE, null, null, plan, null, null, null));
+
+    assertThat(page)
+        .doesNotContain("<script")
+        .contains(
+            "<td>"
+                + ESCAPED
+                + ", so whether it repeats was never measured<br><em>&rarr; "
+                + ESCAPED
+                + "</em></td>");
+  }
+
+  @Test
+  void html_hostileValidateCheck_isEscapedInEveryColumn() {
+    ValidateArtifact v =
+        new ValidateArtifact(
+            1,
+            "validate",
+            "test",
+            Instant.EPOCH,
+            null,
+            "quickstart",
+            "speech-quickstart",
+            "local",
+            "plan.json",
+            false,
+            "fail (1)",
+            List.of(new ValidateArtifact.Check(HOSTILE, "fail", HOSTILE, HOSTILE, HOSTILE)));
+
+    String page = Report.html(new Report.Inputs(TITLE, null, null, null, v, null, null));
+
+    assertThat(page)
+        .doesNotContain("<script")
+        .contains(
+            "<tr><td>"
+                + ESCAPED
+                + "</td><td class=\"fail\">fail</td><td>"
+                + ESCAPED
+                + "</td><td>"
+                + ESCAPED
+                + "</td><td>"
+                + ESCAPED
+                + "</td></tr>");
+  }
+
+  @Test
+  void html_hostileDriftItem_isEscaped() {
+    DriftArtifact d =
+        new DriftArtifact(
+            1,
+            "drift",
+            "test",
+            Instant.EPOCH,
+            null,
+            "quickstart",
+            "speech-quickstart",
+            "local",
+            false,
+            List.of(new DriftArtifact.Item(HOSTILE, "error", HOSTILE, HOSTILE, HOSTILE)));
+
+    String page = Report.html(new Report.Inputs(TITLE, null, null, null, null, d, null));
+
+    assertThat(page)
+        .doesNotContain("<script")
+        .contains("<tr><td>" + ESCAPED + "</td><td class=\"fail\">error</td><td>" + ESCAPED);
+  }
+
+  @Test
+  void html_hostileCommand_isEscaped() {
+    String page =
+        Report.html(
+            new Report.Inputs(TITLE, null, null, null, null, null, Map.of(HOSTILE, HOSTILE)));
+
+    assertThat(page)
+        .doesNotContain("<script")
+        .contains("<tr><td>" + ESCAPED + "</td><td><code>" + ESCAPED + "</code></td></tr>");
+  }
+
+  @Test
+  void html_hostileUnusableReason_isEscapedInTheChartAndTheTable() {
+    QmaxArtifact q = ladder(1, step(0, 1, 100.0, null), step(0, 2, 5_000.0, HOSTILE));
+
+    String page = Report.html(new Report.Inputs(TITLE, q, null, null, null, null, null));
+
+    assertThat(page)
+        .doesNotContain("<script")
+        .contains("<title>N=2 p95 5000.0 ms (unusable: " + ESCAPED + ")</title>")
+        .contains("<span class=\"warn\">unusable: " + ESCAPED + "</span>");
+  }
+
+  @Test
+  void html_hostileTitle_isEscaped() {
+    String page = Report.html(new Report.Inputs(HOSTILE, null, null, null, null, null, null));
+
+    assertThat(page)
+        .doesNotContain("<script")
+        .contains("<title>" + ESCAPED + "</title>")
+        .contains("<h1>" + ESCAPED + "</h1>");
+  }
+
+  @Test
+  void esc_escapesAmpersandFirstAndLeavesOtherTextAlone() {
+    assertThat(Report.esc("a&lt;b \"c\" <d> 'e' → f"))
+        .isEqualTo("a&amp;lt;b &quot;c&quot; &lt;d&gt; 'e' → f");
+  }
+
+  @Test
+  void esc_null_isEmpty() {
+    assertThat(Report.esc(null)).isEmpty();
+  }
+}

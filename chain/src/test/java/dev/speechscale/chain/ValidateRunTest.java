@@ -1,0 +1,322 @@
+package dev.speechscale.chain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.ValidateArtifact.Check;
+import dev.speechscale.platform.Statistic;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.Test;
+
+/** {@code validate}'s static checks: the deployed policy against the recorded quickstart plan. */
+class ValidateRunTest {
+  static final PlanArtifact PLAN = Recorded.quickstartPlan();
+  static final String ENDPOINT = "speech-quickstart";
+
+  static FakePlatform deployed() {
+    return FakePlatform.deployedBehind(PLAN);
+  }
+
+  static List<Check> checks(FakePlatform p) {
+    return ValidateRun.staticChecks(p, ENDPOINT, PLAN);
+  }
+
+  static Check named(List<Check> checks, String name) {
+    return checks.stream()
+        .filter(c -> c.name().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no check " + name + " in " + checks));
+  }
+
+  static List<String> names(List<Check> checks) {
+    return checks.stream().map(Check::name).toList();
+  }
+
+  @Test
+  void staticChecks_deployedAsPlanned_areTheRecordedQuickstartsStaticChecks() {
+    List<Check> recorded = Recorded.quickstartValidate().checks();
+
+    assertThat(checks(deployed()))
+        .containsExactlyElementsOf(
+            recorded.stream().filter(c -> !c.name().startsWith("live_")).toList());
+  }
+
+  @Test
+  void staticChecks_deployedAsPlanned_areAllOk() {
+    assertThat(checks(deployed())).extracting(Check::result).containsOnly("ok");
+  }
+
+  @Test
+  void staticChecks_otherImageDigest_failTheFingerprintNamingBothSlugs() {
+    FakePlatform p = deployed();
+    p.imageDigest = "sha256:deadbeef00";
+
+    assertThat(named(checks(p), "fingerprint"))
+        .isEqualTo(
+            new Check(
+                "fingerprint",
+                "fail",
+                "local500mcpu-797ff86f",
+                "local500mcpu-deadbeef",
+                "the plan was measured against another deployment"));
+  }
+
+  @Test
+  void staticChecks_otherContainerEnv_failTheFingerprintThoughTheSlugsAgree() {
+    FakePlatform p = deployed();
+    p.containerEnv = Map.of("FLITE_VOICE", "kal");
+
+    Check c = named(checks(p), "fingerprint");
+
+    assertThat(c.result()).isEqualTo("fail");
+    assertThat(c.expected()).isEqualTo(c.actual()).isEqualTo("local500mcpu-797ff86f");
+  }
+
+  @Test
+  void staticChecks_otherInstanceType_failTheFingerprint() {
+    FakePlatform p = deployed();
+    p.instanceType = "local.1cpu";
+
+    Check c = named(checks(p), "fingerprint");
+
+    assertThat(c.result()).isEqualTo("fail");
+    assertThat(c.actual()).isEqualTo("local1cpu-797ff86f");
+  }
+
+  @Test
+  void staticChecks_noScalableTarget_failAndStopThere() {
+    FakePlatform p =
+        deployed().withoutScaling("no plan artifact (looked for plan-quickstart.json)");
+
+    List<Check> checks = checks(p);
+
+    assertThat(names(checks)).containsExactly("fingerprint", "scalable_target");
+    assertThat(checks.get(1))
+        .isEqualTo(
+            new Check(
+                "scalable_target",
+                "fail",
+                "attached",
+                "none",
+                "no scaling is attached: no plan artifact (looked for plan-quickstart.json)"));
+  }
+
+  @Test
+  void staticChecks_otherMinimum_failMinInstances() {
+    FakePlatform p = deployed();
+    p.minCapacity = 2;
+
+    assertThat(named(checks(p), "min_instances"))
+        .isEqualTo(new Check("min_instances", "fail", "1", "2", "deployed 2 but the plan says 1"));
+  }
+
+  @Test
+  void staticChecks_otherMaximum_failMaxInstances() {
+    FakePlatform p = deployed();
+    p.maxCapacity = 5;
+
+    assertThat(named(checks(p), "max_instances"))
+        .isEqualTo(new Check("max_instances", "fail", "2", "5", "deployed 5 but the plan says 2"));
+  }
+
+  @Test
+  void staticChecks_noTargetTrackingPolicy_failTheTargetAndSkipItsOtherChecks() {
+    FakePlatform p = deployed();
+    p.trackingPolicy = false;
+
+    List<Check> checks = checks(p);
+
+    assertThat(named(checks, "scaling_target_value"))
+        .isEqualTo(
+            new Check(
+                "scaling_target_value", "fail", "7.503", "none", "no target tracking policy"));
+    assertThat(names(checks)).doesNotContain("scale_out_cooldown_s", "disable_scale_in");
+  }
+
+  @Test
+  void staticChecks_otherTargetValue_failShowingBothValues() {
+    FakePlatform p = deployed();
+    p.targetValue = 10;
+
+    assertThat(named(checks(p), "scaling_target_value"))
+        .isEqualTo(
+            new Check(
+                "scaling_target_value",
+                "fail",
+                "7.503",
+                "10",
+                "deployed 10 but the plan says 7.503"));
+  }
+
+  @Test
+  void staticChecks_targetWithinOneMillionth_isOk() {
+    FakePlatform p = deployed();
+    p.targetValue = 7.503 + 5e-7;
+
+    assertThat(named(checks(p), "scaling_target_value").result()).isEqualTo("ok");
+  }
+
+  @Test
+  void staticChecks_scaleInEnabledOnTargetTracking_fail() {
+    FakePlatform p = deployed();
+    p.disableScaleIn = false;
+
+    assertThat(named(checks(p), "disable_scale_in"))
+        .isEqualTo(
+            new Check(
+                "disable_scale_in",
+                "fail",
+                "true",
+                "false",
+                "target tracking may scale in; only the step policy should"));
+  }
+
+  @Test
+  void staticChecks_otherScaleOutCooldown_fail() {
+    FakePlatform p = deployed();
+    p.scaleOutCooldownS = 60;
+
+    assertThat(named(checks(p), "scale_out_cooldown_s"))
+        .isEqualTo(
+            new Check(
+                "scale_out_cooldown_s", "fail", "30", "60", "deployed 60 but the plan says 30"));
+  }
+
+  @Test
+  void staticChecks_noStepPolicy_failTheScaleInThresholdAndSkipItsOtherChecks() {
+    FakePlatform p = deployed();
+    p.stepPolicy = false;
+
+    List<Check> checks = checks(p);
+
+    assertThat(named(checks, "scale_in_threshold"))
+        .isEqualTo(
+            new Check("scale_in_threshold", "fail", "5.003", "none", "no step scale-in policy"));
+    assertThat(names(checks)).doesNotContain("scale_in_cooldown_s", "scale_in_alarm");
+  }
+
+  @Test
+  void staticChecks_otherScaleInCooldown_fail() {
+    FakePlatform p = deployed();
+    p.scaleInCooldownS = 120;
+
+    assertThat(named(checks(p), "scale_in_cooldown_s"))
+        .isEqualTo(
+            new Check(
+                "scale_in_cooldown_s", "fail", "300", "120", "deployed 120 but the plan says 300"));
+  }
+
+  @Test
+  void staticChecks_stepPolicyWithoutItsAlarm_failTheThresholdAndSkipTheAlarmCheck() {
+    FakePlatform p = deployed();
+    p.scaleInAlarm = false;
+
+    List<Check> checks = checks(p);
+
+    assertThat(named(checks, "scale_in_threshold"))
+        .isEqualTo(
+            new Check(
+                "scale_in_threshold", "fail", "5.003", "none", "the step policy has no alarm"));
+    assertThat(names(checks)).doesNotContain("scale_in_alarm");
+  }
+
+  @Test
+  void staticChecks_otherScaleInThreshold_fail() {
+    FakePlatform p = deployed();
+    p.scaleInThreshold = 4.5;
+
+    assertThat(named(checks(p), "scale_in_threshold"))
+        .isEqualTo(
+            new Check(
+                "scale_in_threshold",
+                "fail",
+                "5.003",
+                "4.500",
+                "deployed 4.500 but the plan says" + " 5.003"));
+  }
+
+  @Test
+  void staticChecks_scaleInAlarmOnTheMaximum_fail() {
+    FakePlatform p = deployed();
+    p.scaleInStatistic = Statistic.MAXIMUM;
+
+    assertThat(named(checks(p), "scale_in_alarm"))
+        .isEqualTo(
+            new Check(
+                "scale_in_alarm",
+                "fail",
+                "Average, 3 periods",
+                "MAXIMUM, 3 periods",
+                "the scale-in alarm reads another statistic"));
+  }
+
+  @Test
+  void staticChecks_scaleInAlarmOverTwoPeriods_fail() {
+    FakePlatform p = deployed();
+    p.scaleInEvaluationPeriods = 2;
+
+    Check c = named(checks(p), "scale_in_alarm");
+
+    assertThat(c.result()).isEqualTo("fail");
+    assertThat(c.actual()).isEqualTo("AVERAGE, 2 periods");
+  }
+
+  @Test
+  void staticChecks_scaleInAlarmWithACompressedLocalPeriod_isOk() {
+    FakePlatform p = deployed();
+    p.scaleInPeriodS = 6; // a local endpoint with time_scale 0.1
+
+    Check c = named(checks(p), "scale_in_alarm");
+
+    assertThat(c.result()).isEqualTo("ok");
+    assertThat(c.actual()).isEqualTo("AVERAGE, 3 periods of 6 s");
+  }
+
+  @Test
+  void staticChecks_unboundedContainerQueue_failTheQueueDepth() {
+    FakePlatform p = deployed();
+    p.queueBound = OptionalInt.of(0);
+
+    assertThat(named(checks(p), "queue_max_depth"))
+        .isEqualTo(
+            new Check("queue_max_depth", "fail", "10", "0", "deployed 0 but the plan says 10"));
+  }
+
+  @Test
+  void staticChecks_otherQueueBound_fail() {
+    FakePlatform p = deployed();
+    p.queueBound = OptionalInt.of(50);
+
+    assertThat(named(checks(p), "queue_max_depth").result()).isEqualTo("fail");
+  }
+
+  @Test
+  void staticChecks_platformCannotTellTheQueueBound_warn() {
+    FakePlatform p = deployed();
+    p.queueBound = OptionalInt.empty();
+
+    assertThat(named(checks(p), "queue_max_depth"))
+        .isEqualTo(
+            new Check(
+                "queue_max_depth",
+                "warn",
+                "10",
+                "unknown",
+                "the platform does not report the container's queue bound"));
+  }
+
+  @Test
+  void staticChecks_severalDrifts_eachFailsOnItsOwn() {
+    FakePlatform p = deployed();
+    p.minCapacity = 2;
+    p.scaleOutCooldownS = 60;
+    p.queueBound = OptionalInt.of(0);
+
+    assertThat(checks(p))
+        .filteredOn(c -> c.result().equals("fail"))
+        .extracting(Check::name)
+        .containsExactly("min_instances", "scale_out_cooldown_s", "queue_max_depth");
+  }
+}
