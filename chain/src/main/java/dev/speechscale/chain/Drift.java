@@ -76,6 +76,14 @@ public final class Drift {
               fp.instanceType(),
               "the deployed instance type differs from the config; redeploy"));
     }
+    if (!fp.containerEnv().equals(in.config().containerEnv())) {
+      items.add(
+          error(
+              "container_env",
+              in.config().containerEnv().toString(),
+              fp.containerEnv().toString(),
+              "the deployed container environment differs from the config; redeploy"));
+    }
     ScalingState s = p.scalingState(endpoint);
     ScalingGate.Decision gate =
         ScalingGate.decide(in.config(), deployed, in.plan(), in.planSource());

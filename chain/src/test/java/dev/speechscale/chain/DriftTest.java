@@ -122,14 +122,29 @@ class DriftTest {
   }
 
   @Test
-  void check_deployedEnvOtherThanThePlansFingerprint_reportsTheScalingAsOrphaned() {
+  void check_otherContainerEnvThanTheConfig_isAnError() {
+    FakePlatform p = unplanned();
+    p.containerEnv = Map.of("FLITE_VOICE", "kal", "SEGMENTATION", "none");
+
+    assertThat(checkUnplanned(p))
+        .containsExactly(
+            new Item(
+                "container_env",
+                "error",
+                "{}",
+                "{FLITE_VOICE=kal, SEGMENTATION=none}",
+                "the deployed container environment differs from the config; redeploy"));
+  }
+
+  @Test
+  void check_deployedEnvOtherThanThePlansFingerprint_isDriftAndOrphansTheScaling() {
     FakePlatform p = planned();
     p.containerEnv = Map.of("FLITE_VOICE", "kal");
 
     List<Item> items = checkPlanned(p);
 
-    assertThat(checks(items)).contains("orphaned_target");
-    Item orphaned = items.get(checks(items).indexOf("orphaned_target"));
+    assertThat(checks(items)).containsExactly("container_env", "orphaned_target");
+    Item orphaned = items.get(1);
     assertThat(orphaned.severity()).isEqualTo("error");
     assertThat(orphaned.actual()).isEqualTo("endpoint/speech-quickstart/variant/AllTraffic");
     assertThat(orphaned.expected()).contains("none (" + PLAN_SOURCE + " was measured against");
