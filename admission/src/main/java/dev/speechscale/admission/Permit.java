@@ -7,8 +7,8 @@ import java.util.concurrent.locks.Condition;
  * execution slot if it still holds one, exactly once however often and from wherever {@link
  * #close()} is called.
  *
- * <p>Lifecycle: admitted → ({@link #awaitTurn}) queued → executing → ({@link #endExecution})
- * streaming → ({@link #close}) closed. Any step may be skipped by closing early.
+ * <p>Lifecycle: admitted → ({@link #awaitTurn} or {@link #tryTurn}) queued → executing → ({@link
+ * #endExecution}) streaming → ({@link #close}) closed. Any step may be skipped by closing early.
  */
 public final class Permit implements AutoCloseable {
 
@@ -51,21 +51,10 @@ public final class Permit implements AutoCloseable {
     var lock = gate.lock();
     lock.lock();
     try {
-      if (state != State.ADMITTED) {
-        throw new IllegalStateException(
-            "awaitTurn called in state " + state + "; call it once, before close()");
-      }
-      this.deadlineNanos = deadlineNanos;
       long enqueuedAt = gate.now();
-      if (gate.cannotMeet(enqueuedAt, deadlineNanos)) {
-        gate.countShed();
-        state = State.STREAMING;
-        return new Turn.Shed(
-            AdmissionGate.nanos(0),
-            AdmissionGate.nanos(gate.lateByNanos(enqueuedAt, deadlineNanos)));
-      }
-      if (gate.tryStartImmediately()) {
-        return started(enqueuedAt);
+      Turn now = immediate("awaitTurn", enqueuedAt, deadlineNanos);
+      if (now != null) {
+        return now;
       }
       state = State.QUEUED;
       gate.enqueue(this);
@@ -73,6 +62,40 @@ public final class Permit implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * The turn {@link #awaitTurn} would give without waiting — started when a slot is free and nobody
+   * is queued, shed when the deadline is already out of reach — or empty, with nothing changed,
+   * when the request would have to queue; then call {@link #awaitTurn}, which may block. Lets a
+   * caller that must not block (an I/O thread) start the common case itself.
+   *
+   * @throws IllegalStateException after a turn was taken or after {@link #close()}
+   */
+  public java.util.Optional<Turn> tryTurn(long deadlineNanos) {
+    var lock = gate.lock();
+    lock.lock();
+    try {
+      return java.util.Optional.ofNullable(immediate("tryTurn", gate.now(), deadlineNanos));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** With the lock held: a turn that needs no waiting, or null when the request must queue. */
+  private Turn immediate(String caller, long now, long deadlineNanos) {
+    if (state != State.ADMITTED) {
+      throw new IllegalStateException(
+          caller + " called in state " + state + "; take one turn per permit, before close()");
+    }
+    this.deadlineNanos = deadlineNanos;
+    if (gate.cannotMeet(now, deadlineNanos)) {
+      gate.countShed();
+      state = State.STREAMING;
+      return new Turn.Shed(
+          AdmissionGate.nanos(0), AdmissionGate.nanos(gate.lateByNanos(now, deadlineNanos)));
+    }
+    return gate.tryStartImmediately() ? started(now) : null;
   }
 
   private Turn waitInQueue(long enqueuedAt) {

@@ -109,6 +109,88 @@ class AdmissionGateTest {
   }
 
   @Test
+  void tryTurn_freeSlot_startsWithoutWaiting() {
+    AdmissionGate gate = gate(5, 1);
+    Permit permit = admitted(gate.admit());
+    assertThat(permit.tryTurn(ticker.nanoTime() + FAR)).containsInstanceOf(Turn.Started.class);
+    assertThat(gate.snapshot().executing()).isEqualTo(1);
+    permit.close();
+    assertThat(gate.snapshot().executing()).isZero();
+    assertThat(gate.inFlight()).isZero();
+  }
+
+  @Test
+  void tryTurn_slotBusy_changesNothingAndAwaitTurnStillQueues() throws Exception {
+    AdmissionGate gate = gate(5, 1);
+    Permit holder = admitted(gate.admit());
+    holder.awaitTurn(ticker.nanoTime() + FAR);
+    Permit waiter = admitted(gate.admit());
+    assertThat(waiter.tryTurn(ticker.nanoTime() + FAR)).isEmpty();
+    assertThat(gate.snapshot().queued()).isZero();
+    Thread t =
+        Thread.ofVirtual()
+            .start(() -> {
+              try (waiter) {
+                assertThat(waiter.awaitTurn(ticker.nanoTime() + FAR))
+                    .isInstanceOf(Turn.Started.class);
+              }
+            });
+    Await.until(() -> gate.snapshot().queued() == 1, "waiter queued");
+    holder.close();
+    assertThat(t.join(Duration.ofSeconds(10))).isTrue();
+    assertThat(gate.inFlight()).isZero();
+  }
+
+  @Test
+  void tryTurn_waiterAlreadyQueued_doesNotJumpTheQueue() throws Exception {
+    AdmissionGate gate = gate(5, 1);
+    Permit holder = admitted(gate.admit());
+    holder.awaitTurn(ticker.nanoTime() + FAR);
+    Permit first = admitted(gate.admit());
+    CountDownLatch done = new CountDownLatch(1);
+    Thread t =
+        Thread.ofVirtual()
+            .start(() -> {
+              try (first) {
+                first.awaitTurn(ticker.nanoTime() + FAR);
+                done.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    Await.until(() -> gate.snapshot().queued() == 1, "first waiter queued");
+    holder.endExecution(); // the slot goes to the queued waiter, not to a newcomer
+    Permit late = admitted(gate.admit());
+    assertThat(late.tryTurn(ticker.nanoTime() + FAR)).isEmpty();
+    late.close();
+    done.countDown();
+    assertThat(t.join(Duration.ofSeconds(10))).isTrue();
+    holder.close();
+    assertThat(gate.inFlight()).isZero();
+  }
+
+  @Test
+  void tryTurn_deadlineUnreachable_shedsAndCounts() {
+    AdmissionGate gate = new AdmissionGate(new GateConfig(5, 1, Duration.ofMillis(100)), ticker);
+    Permit permit = admitted(gate.admit());
+    assertThat(permit.tryTurn(ticker.plus(Duration.ofMillis(60))))
+        .containsInstanceOf(Turn.Shed.class);
+    permit.close();
+    assertThat(gate.snapshot().shedTotal()).isEqualTo(1);
+    assertThat(gate.inFlight()).isZero();
+  }
+
+  @Test
+  void tryTurn_afterATurn_throwsNamingState() {
+    AdmissionGate gate = gate(1, 1);
+    Permit permit = admitted(gate.admit());
+    permit.tryTurn(ticker.nanoTime() + FAR);
+    assertThatThrownBy(() -> permit.awaitTurn(ticker.nanoTime() + FAR))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("EXECUTING");
+  }
+
+  @Test
   void endExecution_streamingRequest_passesSlotButStaysInFlight() {
     AdmissionGate gate = gate(5, 1);
     Permit streaming = admitted(gate.admit());

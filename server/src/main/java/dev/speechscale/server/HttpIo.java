@@ -13,7 +13,10 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Blocker;
 import org.eclipse.jetty.util.Callback;
 
-/** Blocking reads and writes on Jetty's core API; callers run on virtual threads. */
+/**
+ * Reads and writes on Jetty's core API: {@link #readAvailable} never blocks (I/O threads may call
+ * it); the rest block, so their callers run on virtual threads.
+ */
 final class HttpIo {
   private HttpIo() {}
 
@@ -29,13 +32,61 @@ final class HttpIo {
   }
 
   /**
-   * Reads the body up to {@code maxBytes}; an oversized one is read and discarded up to {@code
-   * drainBytes} more, then left.
+   * The start of a body, taken without waiting: {@code complete} when it is the whole body. A small
+   * body usually arrives with its headers, so this is the whole body in the common case.
    */
-  static Body readBody(Request request, int maxBytes, long drainBytes) throws IOException {
+  record Prefix(byte[] bytes, boolean complete) {
+    static final Prefix NONE = new Prefix(new byte[0], false);
+  }
+
+  /**
+   * Takes whatever part of the body Jetty has already received, without blocking, stopping once
+   * more than {@code maxBytes} arrived. A body declared larger than {@code maxBytes} is not touched
+   * ({@link Prefix#NONE}), so {@link #readBody} decides about it as before.
+   *
+   * @throws IOException when the client already broke the body off
+   */
+  static Prefix readAvailable(Request request, int maxBytes) throws IOException {
+    long declared = request.getLength();
+    if (declared > maxBytes) {
+      return Prefix.NONE;
+    }
+    ByteArrayOutputStream body = new ByteArrayOutputStream((int) Math.max(declared, 0));
+    while (body.size() <= maxBytes) {
+      Content.Chunk chunk = request.read();
+      if (chunk == null) {
+        return new Prefix(body.toByteArray(), false);
+      }
+      try {
+        if (Content.Chunk.isFailure(chunk)) {
+          throw new IOException("the request body broke off", chunk.getFailure());
+        }
+        ByteBuffer bytes = chunk.getByteBuffer();
+        byte[] copy = new byte[bytes.remaining()];
+        bytes.get(copy);
+        body.write(copy, 0, copy.length);
+        if (chunk.isLast()) {
+          return new Prefix(body.toByteArray(), true);
+        }
+      } finally {
+        chunk.release();
+      }
+    }
+    return new Prefix(body.toByteArray(), false);
+  }
+
+  /**
+   * Reads the body up to {@code maxBytes}; an oversized one is read and discarded up to {@code
+   * drainBytes} more, then left. {@code prefix} is what {@link #readAvailable} already took.
+   */
+  static Body readBody(Request request, byte[] prefix, int maxBytes, long drainBytes)
+      throws IOException {
     long declared = request.getLength();
     ByteArrayOutputStream body = new ByteArrayOutputStream((int) Math.clamp(declared, 0, maxBytes));
-    long total = 0;
+    long total = prefix.length;
+    if (total <= maxBytes) {
+      body.write(prefix, 0, prefix.length);
+    }
     try (InputStream in = Content.Source.asInputStream(request)) {
       if (declared > maxBytes + drainBytes) {
         return new Body(null, false);

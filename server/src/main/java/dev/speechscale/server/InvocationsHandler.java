@@ -42,8 +42,12 @@ final class InvocationsHandler {
   }
 
   /**
-   * Decides admission on the calling (I/O) thread, so refusals never cost a thread; an admitted
-   * request continues on {@code blocking} (a virtual thread), which owns and closes its permit.
+   * Decides admission on the calling (I/O) thread, so refusals never cost a thread. An admitted
+   * request whose whole body is already here and which finds a free engine slot is validated and
+   * started right here too: the engine begins without waiting for a virtual thread, and the
+   * writer's virtual thread starts while the engine works on the first chunk, off the time to first
+   * audio byte. Anything that would block — more body to read, a queue to wait in — continues on
+   * {@code blocking} (a virtual thread). Whichever thread holds the permit last closes it.
    */
   void handle(
       Request request,
@@ -60,28 +64,103 @@ final class InvocationsHandler {
               callback,
               ApiError.of(
                   503, "shutting_down", "the server is draining; retry on another instance"));
-      case Admission.Admitted(Permit permit) -> {
-        try {
-          blocking.execute(() -> {
-            try (permit) {
-              serve(request, response, callback, permit, arrivalNanos);
-            }
-          });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-          permit.close();
-          callback.failed(e);
-        }
-      }
+      case Admission.Admitted(Permit permit) ->
+          admitted(request, response, callback, permit, arrivalNanos, blocking);
     }
   }
 
+  private void admitted(
+      Request request,
+      Response response,
+      Callback callback,
+      Permit permit,
+      long arrivalNanos,
+      java.util.concurrent.Executor blocking) {
+    HttpIo.Prefix prefix;
+    try {
+      prefix = HttpIo.readAvailable(request, runtime.config.maxBodyBytes());
+    } catch (IOException | RuntimeException e) {
+      try (permit) {
+        clientGone(callback, e);
+      }
+      return;
+    }
+    if (!prefix.complete()) {
+      onVirtualThread(
+          blocking,
+          permit,
+          callback,
+          null,
+          () -> serve(request, response, callback, permit, arrivalNanos, prefix.bytes()));
+      return;
+    }
+    SynthesisRequest synthesis = validated(prefix.bytes(), response, callback);
+    if (synthesis == null) {
+      permit.close();
+      return;
+    }
+    var now = permit.tryTurn(runtime.deadlineNanos(synthesis, arrivalNanos));
+    if (now.isEmpty()) {
+      onVirtualThread(
+          blocking,
+          permit,
+          callback,
+          null,
+          () -> queueAndRespond(synthesis, response, callback, permit, arrivalNanos));
+      return;
+    }
+    if (!started(now.get(), response, callback)) {
+      permit.close();
+      return;
+    }
+    ChunkBuffer buffer = runtime.newBuffer();
+    SynthesisJob job = runtime.start(synthesis, permit, buffer);
+    onVirtualThread(
+        blocking,
+        permit,
+        callback,
+        job,
+        () -> respond(synthesis, job, buffer, response, callback, arrivalNanos));
+  }
+
+  /** Runs {@code work} on a virtual thread that owns the permit from then on and closes it. */
+  private static void onVirtualThread(
+      java.util.concurrent.Executor blocking,
+      Permit permit,
+      Callback callback,
+      SynthesisJob started,
+      Runnable work) {
+    try {
+      blocking.execute(() -> {
+        try (permit) {
+          work.run();
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      if (started != null) {
+        started.cancel(); // stops at its next chunk; nobody is left to read it
+      }
+      permit.close();
+      callback.failed(e);
+    }
+  }
+
+  /** The blocking path: the rest of the body, validation, the queue, then the audio. */
   private void serve(
-      Request request, Response response, Callback callback, Permit permit, long arrivalNanos) {
+      Request request,
+      Response response,
+      Callback callback,
+      Permit permit,
+      long arrivalNanos,
+      byte[] prefix) {
     byte[] body;
     try {
       HttpIo.Body read =
           HttpIo.readBody(
-              request, runtime.config.maxBodyBytes(), DRAIN_FACTOR * runtime.config.maxBodyBytes());
+              request,
+              prefix,
+              runtime.config.maxBodyBytes(),
+              DRAIN_FACTOR * runtime.config.maxBodyBytes());
       if (read.tooLarge()) {
         if (!read.drained()) {
           response.getHeaders().put(HttpHeader.CONNECTION, "close");
@@ -99,40 +178,81 @@ final class InvocationsHandler {
       }
       body = read.bytes();
     } catch (IOException | RuntimeException e) {
-      // the client hung up (or broke the framing) mid-body: nobody is left to answer
-      runtime.metrics.streamFailed(StreamFailure.CLIENT_DISCONNECTED);
-      runtime.metrics.rejected("client_disconnected");
-      callback.failed(e);
+      clientGone(callback, e);
       return;
     }
+    SynthesisRequest synthesis = validated(body, response, callback);
+    if (synthesis != null) {
+      queueAndRespond(synthesis, response, callback, permit, arrivalNanos);
+    }
+  }
+
+  /** The client hung up (or broke the framing) mid-body: nobody is left to answer. */
+  private void clientGone(Callback callback, Throwable cause) {
+    runtime.metrics.streamFailed(StreamFailure.CLIENT_DISCONNECTED);
+    runtime.metrics.rejected("client_disconnected");
+    callback.failed(cause);
+  }
+
+  /** The parsed request, or null after answering a bad or stale one. Never blocks. */
+  private SynthesisRequest validated(byte[] body, Response response, Callback callback) {
     SynthesisRequest synthesis;
     switch (runtime.parser.parse(body)) {
       case RequestParser.Parsed.Bad(ApiError error) -> {
         reject(response, callback, error);
-        return;
+        return null;
       }
       case RequestParser.Parsed.Ok(SynthesisRequest ok) -> synthesis = ok;
     }
     var stale = runtime.stale(synthesis);
     if (stale.isPresent()) {
       reject(response, callback, stale.get());
+      return null;
+    }
+    return synthesis;
+  }
+
+  private void queueAndRespond(
+      SynthesisRequest synthesis,
+      Response response,
+      Callback callback,
+      Permit permit,
+      long arrivalNanos) {
+    Turn turn = permit.awaitTurn(runtime.deadlineNanos(synthesis, arrivalNanos));
+    if (!started(turn, response, callback)) {
       return;
     }
-    Turn turn = permit.awaitTurn(runtime.deadlineNanos(synthesis, arrivalNanos));
+    ChunkBuffer buffer = runtime.newBuffer();
+    SynthesisJob job = runtime.start(synthesis, permit, buffer);
+    respond(synthesis, job, buffer, response, callback, arrivalNanos);
+  }
+
+  /** Records the wait; true when the turn started, else the request was answered. Never blocks. */
+  private boolean started(Turn turn, Response response, Callback callback) {
     runtime.metrics.queueWait.recordNanos(turn.queued().toNanos());
     switch (turn) {
       case Turn.Shed shed -> {
         reject(response, callback, shedError(shed));
-        return;
+        return false;
       }
       case Turn.Cancelled cancelled -> {
         callback.failed(new IOException("cancelled while queued"));
-        return;
+        return false;
       }
-      case Turn.Started started -> {}
+      case Turn.Started started -> {
+        return true;
+      }
     }
-    ChunkBuffer buffer = runtime.newBuffer();
-    SynthesisJob job = runtime.start(synthesis, permit, buffer);
+  }
+
+  /** Streams or buffers the audio of a started job; on a virtual thread (it blocks on writes). */
+  private void respond(
+      SynthesisRequest synthesis,
+      SynthesisJob job,
+      ChunkBuffer buffer,
+      Response response,
+      Callback callback,
+      long arrivalNanos) {
     try {
       if (synthesis.stream()) {
         new StreamWriter(runtime, synthesis, job, buffer, response, callback, arrivalNanos).run();

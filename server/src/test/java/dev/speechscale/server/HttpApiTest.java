@@ -104,6 +104,28 @@ class HttpApiTest {
   }
 
   @Test
+  void invocations_bodyArrivingInTwoParts_isReadWholeAndServed() throws Exception {
+    byte[] body = "{\"text\":\"Hello there, in two parts.\"}".getBytes(StandardCharsets.UTF_8);
+    RawHttp.Reply r =
+        RawHttp.postInTwoParts(server.port(), body, 9, java.time.Duration.ofMillis(200));
+    assertThat(r.status()).isEqualTo(200);
+    Sox.Info info = Sox.decode(r.body(), tmp);
+    assertThat(info.seconds()).isBetween(0.5, 6.0);
+    assertThat(info.rmsAmplitude()).isGreaterThan(0.01);
+  }
+
+  @Test
+  void invocations_badFieldSplitAcrossTwoParts_is400NamingIt() throws Exception {
+    byte[] body = "{\"text\":\"Hello\",\"speed\":9}".getBytes(StandardCharsets.UTF_8);
+    RawHttp.Reply r =
+        RawHttp.postInTwoParts(server.port(), body, 20, java.time.Duration.ofMillis(200));
+    assertThat(r.status()).isEqualTo(400);
+    assertThat(new String(r.body(), StandardCharsets.UTF_8))
+        .contains("\"field\":\"speed\"")
+        .contains("between");
+  }
+
+  @Test
   void invocations_badField_is400JsonNamingIt() throws Exception {
     HttpResponse<byte[]> r = server.post("{\"text\":\"hi\",\"sample_rate\":44100}");
     assertThat(r.statusCode()).isEqualTo(400);

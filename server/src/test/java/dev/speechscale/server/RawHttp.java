@@ -37,6 +37,26 @@ final class RawHttp {
     }
   }
 
+  /**
+   * Sends a complete request whose body arrives in two writes {@code pause} apart, so the server
+   * sees the first part of the body without the rest, and reads the whole reply.
+   */
+  static Reply postInTwoParts(int port, byte[] body, int split, java.time.Duration pause)
+      throws IOException, InterruptedException {
+    try (Socket socket = new Socket(java.net.InetAddress.getLoopbackAddress(), port)) {
+      socket.setSoTimeout(60_000);
+      socket.setTcpNoDelay(true);
+      OutputStream out = socket.getOutputStream();
+      out.write(head(body.length));
+      out.write(body, 0, split);
+      out.flush();
+      Thread.sleep(pause);
+      out.write(body, split, body.length - split);
+      out.flush();
+      return read(socket.getInputStream());
+    }
+  }
+
   /** Declares {@code declared} bytes, sends only {@code sent}, then hangs up. */
   static void hangUpMidBody(int port, int declared, byte[] sent) throws IOException {
     try (Socket socket = new Socket(java.net.InetAddress.getLoopbackAddress(), port)) {
