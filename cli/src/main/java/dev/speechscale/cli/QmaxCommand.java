@@ -75,6 +75,15 @@ final class QmaxCommand implements Callable<Integer> {
       description = "the trailing part of the hold that is measured (default ${DEFAULT-VALUE})")
   Duration window;
 
+  @Option(
+      names = "--warmup",
+      defaultValue = "20s",
+      paramLabel = "DURATION",
+      description =
+          "load sent at N=4 before the first rung and not measured, so the ladder does not start"
+              + " on a cold server; 0s for none (default ${DEFAULT-VALUE})")
+  Duration warmup;
+
   @Option(names = "--runs", defaultValue = "1", description = "passes of the ladder (default 1)")
   int runs;
 
@@ -123,7 +132,8 @@ final class QmaxCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     double sloMs = slo != null ? slo.toMillis() : common.endpointConfig().ttfabSloMs();
-    LadderSpec ladder = LadderSpec.of(rungs, hold, window, runs, sloMs).withRefine(!noRefine);
+    LadderSpec ladder =
+        LadderSpec.of(rungs, hold, window, runs, sloMs).withRefine(!noRefine).withWarmup(warmup);
     PrintWriter out = spec.commandLine().getOut();
     if (dryRun) {
       DryRun.Estimate e =
@@ -131,6 +141,16 @@ final class QmaxCommand implements Callable<Integer> {
               ladder,
               new DryRun.ServiceAssumption(assumedService, assumedService, assumedParallelism));
       out.printf(Locale.ROOT, "dry run (no endpoint calls): %s%n", e.model());
+      if (e.warmup() != null) {
+        DryRun.Row w = e.warmup();
+        out.printf(
+            Locale.ROOT,
+            "  warm-up (not measured): N=%d, %.1f req/s, %d requests, %.1f s%n",
+            w.concurrency(),
+            w.throughputPerSecond(),
+            w.requests(),
+            w.wallTime().toMillis() / 1000.0);
+      }
       out.printf(
           Locale.ROOT,
           "  %-4s %-4s %-9s %-6s %10s %10s %12s %9s%n",
@@ -173,6 +193,7 @@ final class QmaxCommand implements Callable<Integer> {
     params.put("rungs", ladder.rungs());
     params.put("hold_s", hold.toMillis() / 1000.0);
     params.put("window_s", window.toMillis() / 1000.0);
+    params.put("warmup_s", warmup.toMillis() / 1000.0);
     params.put("runs", runs);
     params.put("refine", !noRefine);
     params.put("seed", seed);

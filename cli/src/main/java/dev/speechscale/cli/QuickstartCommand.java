@@ -105,6 +105,12 @@ final class QuickstartCommand implements Callable<Integer> {
   Duration window;
 
   @Option(
+      names = "--warmup",
+      defaultValue = "20s",
+      description = "qmax warm-up before the first rung, not measured (default ${DEFAULT-VALUE})")
+  Duration warmup;
+
+  @Option(
       names = "--recovery-window",
       defaultValue = "15s",
       description = "ttotal recovery window (default ${DEFAULT-VALUE})")
@@ -174,7 +180,7 @@ final class QuickstartCommand implements Callable<Integer> {
       rerun.put("drift", "bin/tts-bench drift" + common);
 
       step(3, "qmax: the concurrency one instance holds inside " + slo.toMillis() + " ms");
-      LadderSpec ladder = LadderSpec.of(rungs, hold, window, 1, slo.toMillis());
+      LadderSpec ladder = LadderSpec.of(rungs, hold, window, 1, slo.toMillis()).withWarmup(warmup);
       QmaxArtifact q =
           QmaxRun.run(
               platform,
@@ -187,7 +193,15 @@ final class QuickstartCommand implements Callable<Integer> {
                   dir.resolve("qmax-events.jsonl"),
                   Duration.ofMinutes(5),
                   "tts-bench quickstart (qmax)",
-                  Map.of("rungs", rungs, "hold", hold.toString(), "window", window.toString())),
+                  Map.of(
+                      "rungs",
+                      rungs,
+                      "hold",
+                      hold.toString(),
+                      "window",
+                      window.toString(),
+                      "warmup",
+                      warmup.toString())),
               clock,
               new ProgressPrinter(stderr(), slo.toMillis()),
               line -> err.println("  " + line));
@@ -205,7 +219,9 @@ final class QuickstartCommand implements Callable<Integer> {
               + common
               + " --rungs "
               + join(rungs)
-              + " --hold "
+              + " --warmup "
+              + warmup.toSeconds()
+              + "s --hold "
               + hold.toSeconds()
               + "s --window "
               + window.toSeconds()

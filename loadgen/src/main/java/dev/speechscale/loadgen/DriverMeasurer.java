@@ -12,13 +12,45 @@ import java.util.List;
  */
 final class DriverMeasurer implements RungMeasurer {
   private final ClosedLoopDriver driver;
+  private final Invoker invoker;
+  private final TextPool texts;
   private final LadderHooks hooks;
   private final TimeBase timeBase;
+  private volatile ClosedLoopDriver warmup;
+  private volatile boolean stopped;
 
   DriverMeasurer(Invoker invoker, TextPool texts, LadderHooks hooks) {
     this.driver = new ClosedLoopDriver(invoker, texts, hooks.clock(), hooks.requests());
+    this.invoker = invoker;
+    this.texts = texts;
     this.hooks = hooks;
     this.timeBase = TimeBase.now(hooks.clock(), hooks.wallClock());
+  }
+
+  /**
+   * Runs its own driver with its own connections and no request listener, so nothing of the warm-up
+   * reaches the event log or any rung; its connections close when it ends.
+   */
+  @Override
+  public boolean warmUp(int concurrency, Duration hold) {
+    try (ClosedLoopDriver w =
+        new ClosedLoopDriver(invoker, texts, hooks.clock(), RequestListener.NONE)) {
+      warmup = w;
+      if (stopped) {
+        return false;
+      }
+      try {
+        w.run(-1, -1, concurrency, hold);
+      } catch (LoadgenException e) {
+        if (w.stopped()) {
+          return false; // stopped between the check above and the start
+        }
+        throw e;
+      }
+      return !w.stopped();
+    } finally {
+      warmup = null;
+    }
   }
 
   @Override
@@ -73,6 +105,11 @@ final class DriverMeasurer implements RungMeasurer {
 
   @Override
   public void stop() {
+    stopped = true;
+    ClosedLoopDriver w = warmup;
+    if (w != null) {
+      w.stop();
+    }
     driver.stop();
   }
 

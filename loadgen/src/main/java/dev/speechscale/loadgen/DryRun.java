@@ -98,13 +98,20 @@ public final class DryRun {
    * The estimate.
    *
    * @param rows every rung, in order
-   * @param wallClock the ladder's total wall time
-   * @param requests requests it would send
+   * @param warmup the warm-up before the first rung (its requests are sent but not measured), or
+   *     null when there is none
+   * @param wallClock the ladder's total wall time, warm-up included
+   * @param requests requests it would send, warm-up included
    * @param predictedQmax the highest N with predicted TTFAB within the SLO (0 when even N=1 misses)
    * @param model the assumption, in words
    */
   public record Estimate(
-      List<Row> rows, Duration wallClock, long requests, int predictedQmax, String model) {
+      List<Row> rows,
+      Row warmup,
+      Duration wallClock,
+      long requests,
+      int predictedQmax,
+      String model) {
     public Estimate {
       rows = List.copyOf(rows);
     }
@@ -141,8 +148,28 @@ public final class DryRun {
         }
       }
     }
+    Row warmup = null;
+    if (spec.warmup().isPositive()) {
+      int n = spec.warmupConcurrency();
+      double x = s.throughputPerSecond(n);
+      warmup =
+          new Row(
+              0,
+              -1,
+              RungReport.Phase.COARSE,
+              n,
+              x,
+              Math.round(n + x * seconds(spec.warmup())),
+              0,
+              s.ttfabMs(n),
+              spec.warmup().plus(s.drain(n)));
+    }
     Duration wall = rows.stream().map(Row::wallTime).reduce(Duration.ZERO, Duration::plus);
     long requests = rows.stream().mapToLong(Row::requests).sum();
+    if (warmup != null) {
+      wall = wall.plus(warmup.wallTime());
+      requests += warmup.requests();
+    }
     double sMs = seconds(s.serviceTime()) * 1000;
     double fMs = seconds(s.firstAudio()) * 1000;
     int qmax =
@@ -160,7 +187,7 @@ public final class DryRun {
             s.parallelism(),
             s.parallelism() * 1000 / sMs,
             s.parallelism());
-    return new Estimate(rows, wall, requests, qmax, model);
+    return new Estimate(rows, warmup, wall, requests, qmax, model);
   }
 
   private static Row row(

@@ -35,10 +35,24 @@ public final class LadderRunner {
     this.hooks = hooks;
   }
 
-  /** Runs the ladder; closes the workers' connections before returning (not the invoker). */
+  /**
+   * Runs the warm-up (if any), then the ladder; closes the workers' connections before returning
+   * (not the invoker).
+   */
   public LadderResult run(LadderSpec spec) {
     Walk walk = new Walk(spec);
     try {
+      if (spec.warmup().isPositive() && !stopped) {
+        walk.note(
+            "warm-up: N="
+                + spec.warmupConcurrency()
+                + " for "
+                + ProgressPrinter.format(spec.warmup())
+                + ", not measured, so the first rungs do not see a cold server");
+        if (!measurer.warmUp(spec.warmupConcurrency(), spec.warmup()) || stopped) {
+          walk.note("stopped during the warm-up; nothing was measured");
+        }
+      }
       for (int run = 0; run < spec.runs() && !stopped; run++) {
         walk.run(run);
       }

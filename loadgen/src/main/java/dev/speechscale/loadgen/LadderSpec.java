@@ -21,6 +21,9 @@ import java.util.Objects;
  * @param saturatedToStop consecutive saturated rungs that end a run (2 in DESIGN §3)
  * @param capacityPoll how often the instance count is sampled during a rung (it is also sampled at
  *     each rung's start and end)
+ * @param warmup load sent before the first rung at {@link #warmupConcurrency()} and then thrown
+ *     away, so the first rungs do not measure a cold server (JIT compilation, caches); zero for
+ *     none
  */
 public record LadderSpec(
     List<Integer> rungs,
@@ -32,7 +35,11 @@ public record LadderSpec(
     double sloMs,
     boolean stopAfterBreach,
     int saturatedToStop,
-    Duration capacityPoll) {
+    Duration capacityPoll,
+    Duration warmup) {
+
+  /** Workers the warm-up runs with (fewer when the ladder's top rung is lower). */
+  public static final int WARMUP_CONCURRENCY = 4;
 
   public LadderSpec {
     Objects.requireNonNull(rungs, "rungs");
@@ -40,6 +47,7 @@ public record LadderSpec(
     Objects.requireNonNull(window, "window");
     Objects.requireNonNull(settle, "settle");
     Objects.requireNonNull(capacityPoll, "capacityPoll");
+    Objects.requireNonNull(warmup, "warmup");
     if (rungs.isEmpty()) {
       throw new LoadgenException("the ladder has no rungs; give at least one concurrency");
     }
@@ -78,16 +86,35 @@ public record LadderSpec(
     if (capacityPoll.isNegative() || capacityPoll.isZero()) {
       throw new LoadgenException("capacityPoll (" + capacityPoll + ") must be positive");
     }
+    if (warmup.isNegative()) {
+      throw new LoadgenException(
+          "warm-up (" + warmup + ") must not be negative; use 0s for no warm-up");
+    }
+  }
+
+  /** {@link #WARMUP_CONCURRENCY}, or the top rung when that is lower. */
+  public int warmupConcurrency() {
+    return Math.min(WARMUP_CONCURRENCY, rungs.getLast());
   }
 
   /**
    * A spec with DESIGN §3's defaults: bisection on, every coarse rung walked, two saturated rungs
-   * stop a run, instance count sampled every 10 s, no extra settle time.
+   * stop a run, instance count sampled every 10 s, no extra settle time, no warm-up.
    */
   public static LadderSpec of(
       List<Integer> rungs, Duration hold, Duration window, int runs, double sloMs) {
     return new LadderSpec(
-        rungs, hold, window, Duration.ZERO, runs, true, sloMs, false, 2, Duration.ofSeconds(10));
+        rungs,
+        hold,
+        window,
+        Duration.ZERO,
+        runs,
+        true,
+        sloMs,
+        false,
+        2,
+        Duration.ofSeconds(10),
+        Duration.ZERO);
   }
 
   public LadderSpec withRefine(boolean refine) {
@@ -101,7 +128,8 @@ public record LadderSpec(
         sloMs,
         stopAfterBreach,
         saturatedToStop,
-        capacityPoll);
+        capacityPoll,
+        warmup);
   }
 
   public LadderSpec withSettle(Duration settle) {
@@ -115,7 +143,8 @@ public record LadderSpec(
         sloMs,
         stopAfterBreach,
         saturatedToStop,
-        capacityPoll);
+        capacityPoll,
+        warmup);
   }
 
   public LadderSpec withStopAfterBreach(boolean stopAfterBreach) {
@@ -129,7 +158,8 @@ public record LadderSpec(
         sloMs,
         stopAfterBreach,
         saturatedToStop,
-        capacityPoll);
+        capacityPoll,
+        warmup);
   }
 
   public LadderSpec withCapacityPoll(Duration capacityPoll) {
@@ -143,6 +173,22 @@ public record LadderSpec(
         sloMs,
         stopAfterBreach,
         saturatedToStop,
-        capacityPoll);
+        capacityPoll,
+        warmup);
+  }
+
+  public LadderSpec withWarmup(Duration warmup) {
+    return new LadderSpec(
+        rungs,
+        hold,
+        window,
+        settle,
+        runs,
+        refine,
+        sloMs,
+        stopAfterBreach,
+        saturatedToStop,
+        capacityPoll,
+        warmup);
   }
 }

@@ -10,7 +10,15 @@ interface RungMeasurer extends AutoCloseable {
   RungReport measure(
       LadderSpec spec, int runIndex, int stepIndex, int concurrency, RungReport.Phase phase);
 
-  /** Ends the current rung early; later rungs are not run. */
+  /**
+   * Sends {@code concurrency} workers' load for {@code hold} and keeps nothing of it: no report, no
+   * request events. Warms the server (and this client) before the first rung.
+   *
+   * @return false when {@link #stop()} cut it short
+   */
+  boolean warmUp(int concurrency, java.time.Duration hold);
+
+  /** Ends the current rung (or warm-up) early; later rungs are not run. */
   void stop();
 
   @Override

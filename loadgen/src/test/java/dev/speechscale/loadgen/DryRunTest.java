@@ -45,6 +45,22 @@ class DryRunTest {
   }
 
   @Test
+  void estimate_warmup_addsItsHoldDrainAndRequestsButNoRung() {
+    DryRun.ServiceAssumption s = DryRun.ServiceAssumption.serial(Duration.ofMillis(100));
+    DryRun.Estimate without = DryRun.estimate(KOKORO, s);
+    DryRun.Estimate with = DryRun.estimate(KOKORO.withWarmup(Duration.ofSeconds(20)), s);
+
+    assertThat(without.warmup()).isNull();
+    DryRun.Row w = with.warmup();
+    assertThat(w.concurrency()).isEqualTo(4);
+    assertThat(w.requests()).isEqualTo(4 + 200); // a serial server: 10 req/s for 20 s
+    assertThat(with.rows()).isEqualTo(without.rows());
+    assertThat(with.wallClock().minus(without.wallClock()))
+        .isEqualTo(Duration.ofSeconds(20).plusMillis(400));
+    assertThat(with.requests() - without.requests()).isEqualTo(204);
+  }
+
+  @Test
   void estimate_settle_isAddedBeforeEveryRungButTheFirst() {
     LadderSpec spec = KOKORO.withSettle(Duration.ofSeconds(30));
     DryRun.ServiceAssumption s = DryRun.ServiceAssumption.serial(Duration.ofMillis(100));

@@ -73,6 +73,30 @@ class LadderLoopbackTest {
   }
 
   @Test
+  void run_warmup_reachesTheServerButNoStepAndNoEvent(@TempDir Path dir) throws Exception {
+    Path log = dir.resolve("events.jsonl");
+    try (FakeTtsServer server = FakeTtsServer.fast();
+        Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri());
+        JsonlEventLog events = JsonlEventLog.open(log, NanoClock.SYSTEM, Clock.systemUTC())) {
+      LadderResult result =
+          new LadderRunner(
+                  invoker,
+                  TextPool.shuffled(List.of("hello"), 1),
+                  LadderHooks.defaults().withRequests(events))
+              .run(TWO_RUNGS.withWarmup(Duration.ofMillis(200)));
+
+      events.flush();
+      long logged;
+      try (var lines = Files.lines(log)) {
+        logged = lines.count();
+      }
+      assertThat(result.reports()).extracting(RungReport::concurrency).containsExactly(1, 2);
+      assertThat(logged).isPositive();
+      assertThat(server.requests()).isGreaterThan(logged); // the warm-up's went unrecorded
+    }
+  }
+
+  @Test
   void run_instanceCountChanges_rungIsUnusable() throws Exception {
     AtomicInteger calls = new AtomicInteger();
     try (FakeTtsServer server = FakeTtsServer.fast();

@@ -195,6 +195,49 @@ class LadderRunnerTest {
   }
 
   @Test
+  void run_warmup_runsOnceBeforeTheFirstRungAndIsNotARung() {
+    SimulatedMeasurer m = SimulatedMeasurer.serial(10);
+
+    LadderResult result = run(m, spec(List.of(1, 5, 10, 20), 2).withWarmup(Duration.ofSeconds(3)));
+
+    assertThat(m.warmups).containsExactly("4 for PT3S");
+    assertThat(result.reports()).allMatch(r -> r.stepIndex() >= 0);
+    assertThat(result.ladder().qMax()).isEqualTo(12);
+    assertThat(result.notes().getFirst()).startsWith("warm-up: N=4 for 3s, not measured");
+  }
+
+  @Test
+  void run_warmupOnALowLadder_usesItsTopRung() {
+    SimulatedMeasurer m = SimulatedMeasurer.serial(10);
+
+    run(m, spec(List.of(1, 2), 1).withWarmup(Duration.ofSeconds(1)));
+
+    assertThat(m.warmups).containsExactly("2 for PT1S");
+  }
+
+  @Test
+  void run_noWarmup_sendsNone() {
+    SimulatedMeasurer m = SimulatedMeasurer.serial(10);
+
+    run(m, spec(List.of(1, 5), 1));
+
+    assertThat(m.warmups).isEmpty();
+  }
+
+  @Test
+  void stop_duringWarmup_measuresNothing() {
+    SimulatedMeasurer m = SimulatedMeasurer.serial(10);
+    LadderRunner runner = new LadderRunner(m, LadderHooks.defaults());
+    m.onMeasure(runner::stop);
+
+    LadderResult result = runner.run(spec(List.of(1, 5), 1).withWarmup(Duration.ofSeconds(3)));
+
+    assertThat(result.stopped()).isTrue();
+    assertThat(result.reports()).isEmpty();
+    assertThat(result.notes()).anyMatch(n -> n.contains("stopped during the warm-up"));
+  }
+
+  @Test
   void withServerConcurrency_joinsEachWindowAfterwards() {
     LadderResult result = run(SimulatedMeasurer.serial(10), spec(List.of(1), 1));
 

@@ -28,6 +28,16 @@ class LadderSpecTest {
   }
 
   @Test
+  void withWarmup_negative_refusedNamingTheValueAndTheFix() {
+    LadderSpec spec =
+        LadderSpec.of(List.of(1), Duration.ofSeconds(2), Duration.ofSeconds(1), 1, 100);
+    assertThatThrownBy(() -> spec.withWarmup(Duration.ofSeconds(-1)))
+        .isInstanceOf(LoadgenException.class)
+        .hasMessageContaining("warm-up (PT-1S) must not be negative")
+        .hasMessageContaining("0s for no warm-up");
+  }
+
+  @Test
   void of_zeroRung_refused() {
     assertThatThrownBy(() ->
             LadderSpec.of(List.of(0, 5), Duration.ofSeconds(2), Duration.ofSeconds(1), 1, 100))

@@ -46,6 +46,19 @@ final class SimulatedMeasurer implements RungMeasurer {
     return this;
   }
 
+  /** Warm-ups asked for, as "N for hold". */
+  final List<String> warmups = new ArrayList<>();
+
+  @Override
+  public boolean warmUp(int concurrency, Duration hold) {
+    onMeasure.run();
+    if (stopped) {
+      return false;
+    }
+    warmups.add(concurrency + " for " + hold);
+    return true;
+  }
+
   @Override
   public RungReport measure(
       LadderSpec spec, int runIndex, int stepIndex, int concurrency, RungReport.Phase phase) {
