@@ -57,6 +57,8 @@ class ChainEndToEndTest {
                     "qmax",
                     "--rungs",
                     "1,2,4",
+                    "--warmup",
+                    "300ms",
                     "--hold",
                     "1500ms",
                     "--window",

@@ -68,6 +68,8 @@ class QmaxKillTest {
                       config.toString(),
                       "--rungs",
                       "1,2",
+                      "--warmup",
+                      "0s",
                       "--hold",
                       "60s",
                       "--window",
