@@ -60,9 +60,11 @@ class ChainEndToEndTest {
                     "--warmup",
                     "300ms",
                     "--hold",
-                    "1500ms",
+                    "2500ms",
+                    // two of the local metric store's 1 s samples, so a late sample never leaves
+                    // a window without the server's concurrency
                     "--window",
-                    "1s",
+                    "2s",
                     "--output",
                     qmax.toString(),
                     "--events",
