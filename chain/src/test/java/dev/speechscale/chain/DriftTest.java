@@ -29,7 +29,7 @@ class DriftTest {
   static final Instant NOW = Instant.parse("2026-11-30T10:00:00Z");
   static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
   static final PlanArtifact PLAN = Recorded.quickstartPlan();
-  static final String PLAN_SOURCE = "examples/quickstart/plan-quickstart.json";
+  static final String PLAN_SOURCE = "recorded-quickstart/plan-quickstart.json";
 
   /** Deployed behind the plan, with the config that names the plan's values. */
   static FakePlatform planned() {
