@@ -42,11 +42,12 @@ final class HttpIo {
   /**
    * Takes whatever part of the body Jetty has already received, without blocking, stopping once
    * more than {@code maxBytes} arrived. A body declared larger than {@code maxBytes} is not touched
-   * ({@link Prefix#NONE}), so {@link #readBody} decides about it as before.
-   *
-   * @throws IOException when the client already broke the body off
+   * ({@link Prefix#NONE}), so {@link #readBody} decides about it as before. A body the client broke
+   * off is left incomplete too: the failure stays in the request, and {@link #readBody} meets it on
+   * the blocking path, after Jetty itself has seen the connection end (failing the request from
+   * here, first, made Jetty try to write a 500 to the gone client and log a warning each time).
    */
-  static Prefix readAvailable(Request request, int maxBytes) throws IOException {
+  static Prefix readAvailable(Request request, int maxBytes) {
     long declared = request.getLength();
     if (declared > maxBytes) {
       return Prefix.NONE;
@@ -54,13 +55,10 @@ final class HttpIo {
     ByteArrayOutputStream body = new ByteArrayOutputStream((int) Math.max(declared, 0));
     while (body.size() <= maxBytes) {
       Content.Chunk chunk = request.read();
-      if (chunk == null) {
+      if (chunk == null || Content.Chunk.isFailure(chunk)) {
         return new Prefix(body.toByteArray(), false);
       }
       try {
-        if (Content.Chunk.isFailure(chunk)) {
-          throw new IOException("the request body broke off", chunk.getFailure());
-        }
         ByteBuffer bytes = chunk.getByteBuffer();
         byte[] copy = new byte[bytes.remaining()];
         bytes.get(copy);

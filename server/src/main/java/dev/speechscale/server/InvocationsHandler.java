@@ -79,7 +79,7 @@ final class InvocationsHandler {
     HttpIo.Prefix prefix;
     try {
       prefix = HttpIo.readAvailable(request, runtime.config.maxBodyBytes());
-    } catch (IOException | RuntimeException e) {
+    } catch (RuntimeException e) {
       try (permit) {
         clientGone(callback, e);
       }
@@ -187,11 +187,18 @@ final class InvocationsHandler {
     }
   }
 
-  /** The client hung up (or broke the framing) mid-body: nobody is left to answer. */
+  /**
+   * The client hung up (or broke the framing) mid-body: nobody is left to answer. The failure goes
+   * to Jetty as an {@link org.eclipse.jetty.io.EofException}, which Jetty treats as the quiet,
+   * normal end of a connection instead of logging a warning and a stack trace per hang-up.
+   */
   private void clientGone(Callback callback, Throwable cause) {
     runtime.metrics.streamFailed(StreamFailure.CLIENT_DISCONNECTED);
     runtime.metrics.rejected("client_disconnected");
-    callback.failed(cause);
+    callback.failed(
+        cause instanceof org.eclipse.jetty.io.EofException
+            ? cause
+            : new org.eclipse.jetty.io.EofException(cause));
   }
 
   /** The parsed request, or null after answering a bad or stale one. Never blocks. */
