@@ -40,37 +40,32 @@ final class HttpIo {
   }
 
   /**
-   * Takes whatever part of the body Jetty has already received, without blocking, stopping once
-   * more than {@code maxBytes} arrived. A body declared larger than {@code maxBytes} is not touched
-   * ({@link Prefix#NONE}), so {@link #readBody} decides about it as before. A body the client broke
-   * off is left incomplete too: the failure stays in the request, and {@link #readBody} meets it on
-   * the blocking path, after Jetty itself has seen the connection end (failing the request from
-   * here, first, made Jetty try to write a 500 to the gone client and log a warning each time).
+   * Takes the first part of the body Jetty has already parsed, without blocking and with one read:
+   * {@code complete} when it is the whole body (the last chunk, or as many bytes as Content-Length
+   * declares). Only a body with a Content-Length within {@code maxBytes} is read here; anything
+   * else — chunked, oversized, not arrived yet, broken off — is left to {@link #readBody} on the
+   * blocking path ({@link Prefix#NONE} or an incomplete prefix). One read only, on purpose: a
+   * second read makes Jetty fill from the socket on this thread, and a client that hung up mid-body
+   * is then found here, before Jetty's own bookkeeping of the request has seen it, so failing the
+   * request makes Jetty try to answer the gone client with a 500 and log a warning each time.
    */
   static Prefix readAvailable(Request request, int maxBytes) {
     long declared = request.getLength();
-    if (declared > maxBytes) {
+    if (declared < 0 || declared > maxBytes) {
       return Prefix.NONE;
     }
-    ByteArrayOutputStream body = new ByteArrayOutputStream((int) Math.max(declared, 0));
-    while (body.size() <= maxBytes) {
-      Content.Chunk chunk = request.read();
-      if (chunk == null || Content.Chunk.isFailure(chunk)) {
-        return new Prefix(body.toByteArray(), false);
-      }
-      try {
-        ByteBuffer bytes = chunk.getByteBuffer();
-        byte[] copy = new byte[bytes.remaining()];
-        bytes.get(copy);
-        body.write(copy, 0, copy.length);
-        if (chunk.isLast()) {
-          return new Prefix(body.toByteArray(), true);
-        }
-      } finally {
-        chunk.release();
-      }
+    Content.Chunk chunk = request.read();
+    if (chunk == null || Content.Chunk.isFailure(chunk)) {
+      return Prefix.NONE;
     }
-    return new Prefix(body.toByteArray(), false);
+    try {
+      ByteBuffer bytes = chunk.getByteBuffer();
+      byte[] copy = new byte[bytes.remaining()];
+      bytes.get(copy);
+      return new Prefix(copy, chunk.isLast() || copy.length == declared);
+    } finally {
+      chunk.release();
+    }
   }
 
   /**
