@@ -180,7 +180,8 @@ final class QuickstartCommand implements Callable<Integer> {
       rerun.put("drift", "bin/tts-bench drift" + common);
 
       step(3, "qmax: the concurrency one instance holds inside " + slo.toMillis() + " ms");
-      LadderSpec ladder = LadderSpec.of(rungs, hold, window, 1, slo.toMillis()).withWarmup(warmup);
+      LadderSpec ladder =
+          LadderSpec.of(rungs, hold, window, 1, (double) slo.toMillis()).withWarmup(warmup);
       QmaxArtifact q =
           QmaxRun.run(
               platform,

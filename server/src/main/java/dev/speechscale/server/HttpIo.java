@@ -25,6 +25,7 @@ final class HttpIo {
    * an oversized body was read to its end (so the connection can stay open and the client, still
    * sending, is sure to see the 413 instead of a reset).
    */
+  @SuppressWarnings("ArrayRecordComponent") // handed over once, never compared or hashed
   record Body(byte[] bytes, boolean drained) {
     boolean tooLarge() {
       return bytes == null;
@@ -35,6 +36,7 @@ final class HttpIo {
    * The start of a body, taken without waiting: {@code complete} when it is the whole body. A small
    * body usually arrives with its headers, so this is the whole body in the common case.
    */
+  @SuppressWarnings("ArrayRecordComponent") // handed over once, never compared or hashed
   record Prefix(byte[] bytes, boolean complete) {
     static final Prefix NONE = new Prefix(new byte[0], false);
   }
@@ -75,7 +77,7 @@ final class HttpIo {
   static Body readBody(Request request, byte[] prefix, int maxBytes, long drainBytes)
       throws IOException {
     long declared = request.getLength();
-    ByteArrayOutputStream body = new ByteArrayOutputStream((int) Math.clamp(declared, 0, maxBytes));
+    ByteArrayOutputStream body = new ByteArrayOutputStream(Math.clamp(declared, 0, maxBytes));
     long total = prefix.length;
     if (total <= maxBytes) {
       body.write(prefix, 0, prefix.length);
@@ -118,7 +120,8 @@ final class HttpIo {
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     headers.forEach((k, v) -> response.getHeaders().put(k, v));
     byte[] bytes =
-        (RequestParser.JSON.writeValueAsString(body) + "\n").getBytes(StandardCharsets.UTF_8);
+        (RequestParser.JSON.writeValueAsString(errorFirst(body)) + "\n")
+            .getBytes(StandardCharsets.UTF_8);
     response.write(true, ByteBuffer.wrap(bytes), callback);
   }
 

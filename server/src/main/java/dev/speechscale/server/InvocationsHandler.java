@@ -237,19 +237,17 @@ final class InvocationsHandler {
   /** Records the wait; true when the turn started, else the request was answered. Never blocks. */
   private boolean started(Turn turn, Response response, Callback callback) {
     runtime.metrics.queueWait.recordNanos(turn.queued().toNanos());
-    switch (turn) {
+    return switch (turn) {
       case Turn.Shed shed -> {
         reject(response, callback, shedError(shed));
-        return false;
+        yield false;
       }
       case Turn.Cancelled cancelled -> {
         callback.failed(new IOException("cancelled while queued"));
-        return false;
+        yield false;
       }
-      case Turn.Started started -> {
-        return true;
-      }
-    }
+      case Turn.Started started -> true;
+    };
   }
 
   /** Streams or buffers the audio of a started job; on a virtual thread (it blocks on writes). */

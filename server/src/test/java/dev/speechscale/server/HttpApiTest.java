@@ -132,6 +132,7 @@ class HttpApiTest {
     assertThat(r.headers().firstValue("content-type")).hasValue("application/json");
     String json = new String(r.body(), StandardCharsets.UTF_8);
     assertThat(json).contains("\"field\":\"sample_rate\"").contains("[8000, 11025, 16000]");
+    assertThat(json).startsWith("{\"error\":"); // every error body reads {"error": ...} first
   }
 
   @Test
