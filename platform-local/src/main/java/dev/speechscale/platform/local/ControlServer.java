@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import tools.jackson.core.JacksonException;
 
@@ -28,13 +29,22 @@ import tools.jackson.core.JacksonException;
  * POST /desired}, {@code POST /shutdown}. Bad input answers 400 with the field named.
  */
 final class ControlServer implements AutoCloseable {
+  /** Control requests are rare and short; a few threads answer them even while one is slow. */
+  private static final int CONTROL_THREADS = 4;
+
   private final Supervisor supervisor;
   private final HttpServer server;
+  private final ExecutorService executor;
 
   ControlServer(Supervisor supervisor) throws IOException {
     this.supervisor = supervisor;
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
-    server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+    // A few platform threads of its own: the control plane must answer whatever the rest of the
+    // supervisor's virtual threads are blocked on (see InstanceProcess's log capture).
+    this.executor =
+        Executors.newFixedThreadPool(
+            CONTROL_THREADS, Thread.ofPlatform().daemon().name("control-", 0).factory());
+    server.setExecutor(executor);
     server.createContext("/", this::handle);
   }
 
@@ -46,6 +56,7 @@ final class ControlServer implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
+    executor.shutdown();
   }
 
   private void handle(HttpExchange ex) throws IOException {

@@ -100,7 +100,10 @@ final class InstanceProcess {
     p.getOutputStream().close();
     InstanceProcess instance = new InstanceProcess(id, p, logFile, requested, clock);
     instance.firstLogAt = requested;
-    Thread.ofVirtual().name("log-" + id).start(instance::capture);
+    // A platform thread, not a virtual one: a pipe read blocks its carrier, and once the
+    // scheduler's idle spare carriers time out (30 s) silent instances would hold every carrier and
+    // no virtual thread (the control API's handlers included) would run again.
+    Thread.ofPlatform().daemon().name("log-" + id).start(instance::capture);
     return instance;
   }
 
