@@ -40,7 +40,7 @@ class ScalingEngineInvariantsTest {
     SplittableRandom rnd = new SplittableRandom(seed);
     ScalingRules rules =
         ScalingRules.planned(
-            4, 2, 1, 1 + rnd.nextInt(8), Duration.ofSeconds(30), Duration.ofSeconds(120));
+            4, 2, 1, 2 + rnd.nextInt(8), Duration.ofSeconds(30), Duration.ofSeconds(120));
     SecondSamples load = randomLoad(rnd, 3600).delay(rnd.nextInt(3) * 30_000L);
     Fleet fleet = new Fleet(1, 1);
     fleet.inServiceFollows = true;
@@ -61,7 +61,7 @@ class ScalingEngineInvariantsTest {
             Duration.ofSeconds(10),
             5,
             2,
-            2 + rnd.nextInt(10),
+            3 + rnd.nextInt(10),
             Duration.ofSeconds(20),
             Duration.ofSeconds(60));
     SecondSamples load = randomLoad(rnd, 3600);

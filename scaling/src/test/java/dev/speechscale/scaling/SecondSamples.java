@@ -62,7 +62,10 @@ final class SecondSamples implements Datapoints {
     double sum = 0;
     double max = Double.NEGATIVE_INFINITY;
     int n = 0;
-    for (int s = 0; s < perSecond.length; s++) {
+    int first = (int) Math.max(0, Math.floorDiv(fromMs - startMs, 1000L));
+    int last =
+        (int) Math.min(perSecond.length, Math.max(0, Math.floorDiv(toMs - startMs, 1000L) + 1));
+    for (int s = first; s < last; s++) {
       long at = startMs + s * 1000L;
       if (at < fromMs || at >= toMs || Double.isNaN(perSecond[s])) {
         continue;
