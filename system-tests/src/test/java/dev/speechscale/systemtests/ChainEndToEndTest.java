@@ -57,8 +57,10 @@ class ChainEndToEndTest {
                     "qmax",
                     "--rungs",
                     "1,2,4",
+                    // long enough for a cold instance JVM to compile its hot path even on a busy
+                    // machine; with 300 ms the first rungs drifted ("not settled") under load
                     "--warmup",
-                    "300ms",
+                    "3s",
                     "--hold",
                     "2500ms",
                     // two of the local metric store's 1 s samples, so a late sample never leaves
