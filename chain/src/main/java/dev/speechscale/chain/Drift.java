@@ -125,7 +125,8 @@ public final class Drift {
       checkAlarms(items, s, p, endpoint, clock);
     }
     items.sort(
-        Comparator.comparing((DriftArtifact.Item i) -> i.severity().equals("error") ? 0 : 1));
+        Comparator.comparing(
+            (DriftArtifact.Item i) -> i.severity() == DriftArtifact.Severity.ERROR ? 0 : 1));
     return items;
   }
 
@@ -285,10 +286,10 @@ public final class Drift {
   }
 
   static DriftArtifact.Item error(String check, String expected, String actual, String detail) {
-    return new DriftArtifact.Item(check, "error", expected, actual, detail);
+    return new DriftArtifact.Item(check, DriftArtifact.Severity.ERROR, expected, actual, detail);
   }
 
   static DriftArtifact.Item warn(String check, String expected, String actual, String detail) {
-    return new DriftArtifact.Item(check, "warn", expected, actual, detail);
+    return new DriftArtifact.Item(check, DriftArtifact.Severity.WARN, expected, actual, detail);
   }
 }

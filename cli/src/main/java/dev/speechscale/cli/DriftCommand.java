@@ -60,7 +60,7 @@ final class DriftCommand implements Callable<Integer> {
           Drift.check(
               new Drift.Inputs(platform, config, p, planPath.toString()), Clock.systemUTC());
     }
-    boolean clean = items.stream().noneMatch(i -> i.severity().equals("error"));
+    boolean clean = items.stream().noneMatch(i -> i.severity() == DriftArtifact.Severity.ERROR);
     DriftArtifact artifact =
         new DriftArtifact(
             Artifact.SCHEMA_VERSION,
@@ -91,7 +91,7 @@ final class DriftCommand implements Callable<Integer> {
       for (DriftArtifact.Item i : items) {
         out.printf(
             "%-5s %-20s expected %s, deployed %s: %s%n",
-            i.severity().toUpperCase(java.util.Locale.ROOT),
+            i.severity().label().toUpperCase(java.util.Locale.ROOT),
             i.check(),
             i.expected(),
             i.actual(),

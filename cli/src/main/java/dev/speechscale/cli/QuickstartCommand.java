@@ -171,7 +171,7 @@ final class QuickstartCommand implements Callable<Integer> {
               model,
               endpoint,
               "local",
-              items.stream().noneMatch(i -> i.severity().equals("error")),
+              items.stream().noneMatch(i -> i.severity() == DriftArtifact.Severity.ERROR),
               items);
       ArtifactCodec.write(dir.resolve("drift-" + model + ".json"), drift);
       if (!drift.clean()) {
@@ -290,7 +290,7 @@ final class QuickstartCommand implements Callable<Integer> {
           Locale.ROOT,
           "  verdict %s: target %s, scale-in %s, cooldowns %d s / %d s,"
               + " queue %d, %d..%d instances%n",
-          plan.verdict(),
+          plan.verdict().label(),
           plan.scalingTargetValue(),
           plan.scaleInThreshold(),
           plan.scaleOutCooldownS(),
@@ -310,7 +310,7 @@ final class QuickstartCommand implements Callable<Integer> {
               + planFile);
       if (!plan.hasUnitsConversion() || plan.infeasible()) {
         throw new CliException(
-            "the plan cannot attach scaling (" + plan.verdict() + "); see " + planFile);
+            "the plan cannot attach scaling (" + plan.verdict().label() + "); see " + planFile);
       }
 
       step(
@@ -371,7 +371,7 @@ final class QuickstartCommand implements Callable<Integer> {
               new Report.Inputs(
                   "SpeechScale quickstart: " + endpoint, q, t, plan, v, drift, rerun)));
       summary(q, t, plan, v, dir, report, rerun, Duration.between(started, clock.instant()));
-      return v.verdict().startsWith("fail") ? 1 : 0;
+      return v.verdict().failed() ? 1 : 0;
     } finally {
       if (!keep) {
         err.println("destroying " + endpoint);
@@ -439,13 +439,13 @@ final class QuickstartCommand implements Callable<Integer> {
     out.printf(
         Locale.ROOT,
         "  plan         %s: target %.3f, scale-in %.3f, cooldowns %d s / %d s," + " queue %d%n",
-        p.verdict(),
+        p.verdict().label(),
         p.scalingTargetValue(),
         p.scaleInThreshold(),
         p.scaleOutCooldownS(),
         p.scaleInCooldownS(),
         p.queueMaxDepth());
-    out.printf(Locale.ROOT, "  validate     %s%n", v.verdict());
+    out.printf(Locale.ROOT, "  validate     %s%n", v.verdict().label());
     out.printf(Locale.ROOT, "  artifacts    %s%n", dir);
     out.printf(Locale.ROOT, "  report       %s%n", report);
     out.println("rerun any step on its own:");

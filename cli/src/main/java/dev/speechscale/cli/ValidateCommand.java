@@ -108,14 +108,14 @@ final class ValidateCommand implements Callable<Integer> {
         out.printf(
             Locale.ROOT,
             "%-4s %-28s expected %s, got %s: %s%n",
-            c.result().toUpperCase(Locale.ROOT),
+            c.result().label().toUpperCase(Locale.ROOT),
             c.name(),
             c.expected(),
             c.actual(),
             c.detail());
       }
-      out.println("verdict: " + v.verdict());
+      out.println("verdict: " + v.verdict().label());
     }
-    return v.verdict().startsWith("fail") ? 1 : 0;
+    return v.verdict().failed() ? 1 : 0;
   }
 }
