@@ -16,6 +16,7 @@ import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.capacity.Load;
 import dev.speechscale.capacity.Scenario;
 import dev.speechscale.chain.Drift;
+import dev.speechscale.chain.PlanRun;
 import dev.speechscale.chain.QmaxRun;
 import dev.speechscale.chain.Report;
 import dev.speechscale.chain.Texts;
@@ -271,16 +272,17 @@ final class QuickstartCommand implements Callable<Integer> {
       double peakRps = Math.ceil(1.6 * peakThroughput(q));
       Scenario shape =
           new Scenario(1, 1.25, new Load.RequestRate(peakRps), null, 1, 0.10, 60, 1, 0);
-      PlanDerivation.Result r =
-          PlanDerivation.derive(
-              qmaxFile,
-              ttotalFile,
-              null,
-              shape,
-              null,
-              false,
-              "tts-bench quickstart (plan)",
-              Map.of("peak_rps", peakRps),
+      PlanRun.Result r =
+          PlanRun.run(
+              new PlanRun.Options(
+                  qmaxFile,
+                  ttotalFile,
+                  null,
+                  shape,
+                  null,
+                  false,
+                  "tts-bench quickstart (plan)",
+                  Map.of("peak_rps", peakRps)),
               line -> err.println("  " + line),
               clock.instant());
       PlanArtifact plan = r.artifact();
