@@ -131,6 +131,12 @@ final class FakePlatform implements Platform {
   }
 
   @Override
+  public java.time.Duration finestMetricPeriod() {
+    return java.time.Duration.ofSeconds(
+        10); // what ServerConcurrency used for any non-local platform
+  }
+
+  @Override
   public EndpointDescription describe(String endpoint) {
     known(endpoint);
     return new EndpointDescription(
