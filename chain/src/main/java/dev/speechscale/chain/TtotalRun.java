@@ -16,7 +16,6 @@ import dev.speechscale.loadgen.TextPool;
 import dev.speechscale.platform.Fingerprint;
 import dev.speechscale.platform.InstanceLog;
 import dev.speechscale.platform.Invoker;
-import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.ScaleOutStage;
 import dev.speechscale.platform.StageMarker;
@@ -84,7 +83,8 @@ public final class TtotalRun {
 
   /** Measures one scale-out; returns the artifact (derived values recomputed). */
   public static TtotalArtifact run(
-      Platform platform, Options o, Clock clock, Consumer<String> progress) {
+      Platform platform, Options o, ChainClock clocks, Consumer<String> progress) {
+    Clock clock = clocks.wall();
     String endpoint = "speech-" + o.model();
     QmaxArtifact q = o.qmax();
     if (!q.transport().equals(o.transport().label())) {
@@ -129,7 +129,7 @@ public final class TtotalRun {
             new ClosedLoopDriver(
                 invoker,
                 TextPool.shuffled(o.texts(), o.seed()),
-                NanoClock.SYSTEM,
+                clocks.monotonic(),
                 listener(samples, clock))) {
       from = 1;
       Thread load =

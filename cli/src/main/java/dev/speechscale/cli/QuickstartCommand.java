@@ -15,6 +15,7 @@ import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.capacity.Load;
 import dev.speechscale.capacity.Scenario;
+import dev.speechscale.chain.ChainClock;
 import dev.speechscale.chain.Drift;
 import dev.speechscale.chain.PlanRun;
 import dev.speechscale.chain.QmaxRun;
@@ -134,7 +135,8 @@ final class QuickstartCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     err = spec.commandLine().getErr();
-    Clock clock = Clock.systemUTC();
+    ChainClock clocks = ChainClock.system();
+    Clock clock = clocks.wall();
     Instant started = clock.instant();
     Path dir =
         outputDir != null
@@ -204,7 +206,7 @@ final class QuickstartCommand implements Callable<Integer> {
                       window.toString(),
                       "warmup",
                       warmup.toString())),
-              clock,
+              clocks,
               new ProgressPrinter(stderr(), slo.toMillis()),
               line -> err.println("  " + line));
       Path qmaxFile = dir.resolve(q.defaultFileName());
@@ -249,7 +251,7 @@ final class QuickstartCommand implements Callable<Integer> {
                   1,
                   "tts-bench quickstart (ttotal)",
                   Map.of("recovery_window", recoveryWindow.toString())),
-              clock,
+              clocks,
               line -> err.println("  " + line));
       Path ttotalFile = dir.resolve(t.defaultFileName());
       ArtifactCodec.write(ttotalFile, t);
