@@ -44,23 +44,13 @@ public record DriftArtifact(
   /**
    * How much a difference matters: an {@code error} makes drift exit 1, a {@code warn} does not.
    */
-  public enum Severity {
+  public enum Severity implements Labelled {
     ERROR,
     WARN;
 
-    /** The label in artifacts and output. */
-    public String label() {
-      return name().toLowerCase(java.util.Locale.ROOT);
-    }
-
     /** Parses a label written by {@link #label()}. */
     public static Severity ofLabel(String label) {
-      for (Severity s : values()) {
-        if (s.label().equals(label)) {
-          return s;
-        }
-      }
-      throw new ArtifactException("drift severity '" + label + "' is not one of error, warn");
+      return Labels.ofLabel(Severity.class, label, "drift severity");
     }
   }
 }

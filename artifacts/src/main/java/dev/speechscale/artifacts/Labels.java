@@ -3,7 +3,9 @@ package dev.speechscale.artifacts;
 import dev.speechscale.capacity.CapacityException;
 import dev.speechscale.capacity.PlanVerdict;
 import dev.speechscale.capacity.Verdict;
+import java.util.Arrays;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.DeserializationContext;
@@ -40,6 +42,22 @@ final class Labels {
         DriftArtifact.Severity::label,
         DriftArtifact.Severity::ofLabel);
     return m;
+  }
+
+  /** The constant whose label is {@code label}; names {@code what} and the labels if none is. */
+  static <E extends Enum<E> & Labelled> E ofLabel(Class<E> type, String label, String what) {
+    E[] values = type.getEnumConstants();
+    for (E e : values) {
+      if (e.label().equals(label)) {
+        return e;
+      }
+    }
+    throw new ArtifactException(
+        what
+            + " '"
+            + label
+            + "' is not one of "
+            + Arrays.stream(values).map(Labelled::label).collect(Collectors.joining(", ")));
   }
 
   private static <T> void add(

@@ -68,7 +68,7 @@ public record PlanArtifact(
 
   /** Whether the plan refuses deployment. */
   public boolean infeasible() {
-    return verdict instanceof PlanVerdict.Infeasible;
+    return verdict.kind() == PlanVerdict.Kind.INFEASIBLE;
   }
 
   /** Whether the thresholds were converted with a measured ratio. */

@@ -46,102 +46,78 @@ public record ValidateArtifact(
   public record Check(String name, Result result, String expected, String actual, String detail) {}
 
   /** A check's result, written as {@code ok}, {@code warn} or {@code fail}. */
-  public enum Result {
+  public enum Result implements Labelled {
     OK,
     WARN,
     FAIL;
 
-    /** The label in artifacts and output. */
-    public String label() {
-      return name().toLowerCase(java.util.Locale.ROOT);
-    }
-
     /** Parses a label written by {@link #label()}. */
     public static Result ofLabel(String label) {
-      for (Result r : values()) {
-        if (r.label().equals(label)) {
-          return r;
-        }
-      }
-      throw new ArtifactException("check result '" + label + "' is not one of ok, warn, fail");
+      return Labels.ofLabel(Result.class, label, "check result");
     }
   }
 
   /**
-   * The overall verdict: {@link Fail} when any check fails, else {@link Warn} when any warns, else
-   * {@link Ok}. {@link #toString()} is the label ({@code ok}, {@code warn (N)}, {@code fail (N)}).
+   * The overall verdict: {@link Kind#FAIL} when any check fails, else {@link Kind#WARN} when any
+   * warns, else {@link Kind#OK}. {@link #toString()} is the label ({@code ok}, {@code warn (N)},
+   * {@code fail (N)}).
+   *
+   * @param kind which verdict
+   * @param checks how many checks failed (FAIL) or warned (WARN); 0 for OK
    */
-  public sealed interface Verdict {
-    /** The label in artifacts and output. */
-    String label();
+  public record Verdict(Kind kind, int checks) {
+
+    /** The closed set of validate verdicts. */
+    public enum Kind implements Labelled {
+      OK,
+      WARN,
+      FAIL
+    }
+
+    public Verdict {
+      if ((kind == Kind.OK) != (checks == 0) || checks < 0) {
+        throw new ArtifactException(
+            "a validate verdict counts checks ("
+                + checks
+                + ") exactly when it is not ok ("
+                + kind
+                + ")");
+      }
+    }
 
     /** True when any check failed (the command exits 1). */
-    default boolean failed() {
-      return this instanceof Fail;
+    public boolean failed() {
+      return kind == Kind.FAIL;
     }
 
-    /** Every check passed. */
-    record Ok() implements Verdict {
-      @Override
-      public String label() {
-        return "ok";
-      }
-
-      @Override
-      public String toString() {
-        return label();
-      }
+    /** The label in artifacts and output. */
+    public String label() {
+      return kind == Kind.OK ? "ok" : kind.label() + " (" + checks + ")";
     }
 
-    /**
-     * No check failed; some warned.
-     *
-     * @param warnings how many checks warned
-     */
-    record Warn(int warnings) implements Verdict {
-      @Override
-      public String label() {
-        return "warn (" + warnings + ")";
-      }
-
-      @Override
-      public String toString() {
-        return label();
-      }
-    }
-
-    /**
-     * Some checks failed.
-     *
-     * @param failures how many checks failed
-     */
-    record Fail(int failures) implements Verdict {
-      @Override
-      public String label() {
-        return "fail (" + failures + ")";
-      }
-
-      @Override
-      public String toString() {
-        return label();
-      }
+    @Override
+    public String toString() {
+      return label();
     }
 
     /** The verdict over these checks. */
-    static Verdict of(List<Check> checks) {
+    public static Verdict of(List<Check> checks) {
       long fails = checks.stream().filter(c -> c.result() == Result.FAIL).count();
       long warns = checks.stream().filter(c -> c.result() == Result.WARN).count();
-      return fails > 0 ? new Fail((int) fails) : warns > 0 ? new Warn((int) warns) : new Ok();
+      return fails > 0
+          ? new Verdict(Kind.FAIL, (int) fails)
+          : new Verdict(warns > 0 ? Kind.WARN : Kind.OK, (int) warns);
     }
 
     /** Parses a label written by {@link #label()}. */
-    static Verdict ofLabel(String label) {
+    public static Verdict ofLabel(String label) {
       if ("ok".equals(label)) {
-        return new Ok();
+        return new Verdict(Kind.OK, 0);
       }
       if (label != null && label.matches("(warn|fail) \\([0-9]{1,9}\\)")) {
-        int n = Integer.parseInt(label.substring(6, label.length() - 1));
-        return label.startsWith("warn") ? new Warn(n) : new Fail(n);
+        return new Verdict(
+            Labels.ofLabel(Kind.class, label.substring(0, 4), "validate verdict"),
+            Integer.parseInt(label.substring(6, label.length() - 1)));
       }
       throw new ArtifactException(
           "validate verdict '" + label + "' is not one of ok, warn (N), fail (N)");

@@ -24,7 +24,7 @@ class LabelsTest {
   void readPlan_recordedQuickstart_isTypedAndWritesBackByteIdentical() throws IOException {
     Path file = QUICKSTART.resolve("plan-quickstart.json");
     PlanArtifact plan = ArtifactCodec.readPlan(file);
-    assertThat(plan.verdict()).isEqualTo(new PlanVerdict.Warn(2));
+    assertThat(plan.verdict()).isEqualTo(PlanVerdict.warn(2));
     assertThat(plan.findings()).extracting(PlanArtifact.FindingEntry::verdict).contains(Verdict.OK);
     assertThat(ArtifactCodec.toJson(plan))
         .isEqualTo(Files.readString(file, StandardCharsets.UTF_8));
@@ -34,7 +34,8 @@ class LabelsTest {
   void readValidate_recordedQuickstart_isTypedAndWritesBackByteIdentical() throws IOException {
     Path file = QUICKSTART.resolve("validate-quickstart.json");
     ValidateArtifact v = ArtifactCodec.readValidate(file);
-    assertThat(v.verdict()).isEqualTo(new ValidateArtifact.Verdict.Warn(1));
+    assertThat(v.verdict())
+        .isEqualTo(new ValidateArtifact.Verdict(ValidateArtifact.Verdict.Kind.WARN, 1));
     assertThat(v.verdict().failed()).isFalse();
     assertThat(ArtifactCodec.toJson(v)).isEqualTo(Files.readString(file, StandardCharsets.UTF_8));
   }
@@ -48,16 +49,15 @@ class LabelsTest {
 
   @Test
   void labels_everyValue_roundTrip() {
-    for (PlanVerdict v :
-        List.of(new PlanVerdict.Ok(), new PlanVerdict.Warn(3), new PlanVerdict.Infeasible())) {
+    for (PlanVerdict v : List.of(PlanVerdict.ok(), PlanVerdict.warn(3), PlanVerdict.infeasible())) {
       assertThat(PlanVerdict.ofLabel(v.label())).isEqualTo(v);
       assertThat(v).hasToString(v.label());
     }
     for (ValidateArtifact.Verdict v :
         List.of(
-            new ValidateArtifact.Verdict.Ok(),
-            new ValidateArtifact.Verdict.Warn(2),
-            new ValidateArtifact.Verdict.Fail(12))) {
+            new ValidateArtifact.Verdict(ValidateArtifact.Verdict.Kind.OK, 0),
+            new ValidateArtifact.Verdict(ValidateArtifact.Verdict.Kind.WARN, 2),
+            new ValidateArtifact.Verdict(ValidateArtifact.Verdict.Kind.FAIL, 12))) {
       assertThat(ValidateArtifact.Verdict.ofLabel(v.label())).isEqualTo(v);
     }
     for (ValidateArtifact.Result r : ValidateArtifact.Result.values()) {

@@ -136,49 +136,55 @@ public final class QuickstartRun {
       LadderListener qmaxProgress,
       PrintWriter err,
       Consumer<Result> finished) {
-    return new Steps(platform, deployments, o, clocks, qmaxProgress, err).run(finished);
+    Instant started = clocks.instant();
+    Path dir =
+        o.outputDir() != null
+            ? o.outputDir()
+            : Path.of(
+                "speechscale-runs",
+                "quickstart-"
+                    + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)
+                        .format(LocalDateTime.ofInstant(started, ZoneOffset.UTC)));
+    var steps =
+        new Steps(
+            platform,
+            deployments,
+            o,
+            clocks,
+            qmaxProgress,
+            err,
+            started,
+            dir,
+            new LinkedHashMap<>());
+    return steps.run(finished);
   }
 
-  /** One run's state: the directory, the rerun lines, the progress stream. */
-  private static final class Steps {
-    private final Platform platform;
-    private final Deployments deployments;
-    private final Options o;
-    private final ChainClock clocks;
-    private final LadderListener qmaxProgress;
-    private final PrintWriter err;
-    private final Instant started;
-    private final Path dir;
-    private final Path config;
-    private final String endpoint;
-    private final String common;
-    private final Map<String, String> rerun = new LinkedHashMap<>();
+  /**
+   * One run's state: the directory, the rerun lines (filled as the steps pass), the progress
+   * stream.
+   */
+  private record Steps(
+      Platform platform,
+      Deployments deployments,
+      Options o,
+      ChainClock clocks,
+      LadderListener qmaxProgress,
+      PrintWriter err,
+      Instant started,
+      Path dir,
+      Map<String, String> rerun) {
 
-    Steps(
-        Platform platform,
-        Deployments deployments,
-        Options o,
-        ChainClock clocks,
-        LadderListener qmaxProgress,
-        PrintWriter err) {
-      this.platform = platform;
-      this.deployments = deployments;
-      this.o = o;
-      this.clocks = clocks;
-      this.qmaxProgress = qmaxProgress;
-      this.err = err;
-      this.started = clocks.instant();
-      this.dir =
-          o.outputDir() != null
-              ? o.outputDir()
-              : Path.of(
-                  "speechscale-runs",
-                  "quickstart-"
-                      + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)
-                          .format(LocalDateTime.ofInstant(started, ZoneOffset.UTC)));
-      this.config = dir.resolve("endpoints.yaml");
-      this.endpoint = "speech-" + o.model();
-      this.common = " --model " + o.model() + " --config " + config + o.stateDirArgument();
+    private Path config() {
+      return dir.resolve("endpoints.yaml");
+    }
+
+    private String endpoint() {
+      return "speech-" + o.model();
+    }
+
+    /** The options every rerun line of a measurement step shares. */
+    private String common() {
+      return " --model " + o.model() + " --config " + config() + o.stateDirArgument();
     }
 
     Result run(Consumer<Result> finished) {
@@ -204,7 +210,7 @@ public final class QuickstartRun {
             report,
             Report.html(
                 new Report.Inputs(
-                    "SpeechScale quickstart: " + endpoint, q, t, plan, v, drift, rerun)));
+                    "SpeechScale quickstart: " + endpoint(), q, t, plan, v, drift, rerun)));
         Result result =
             new Result(
                 q, t, plan, v, dir, report, rerun, Duration.between(started, clocks.instant()));
@@ -212,18 +218,18 @@ public final class QuickstartRun {
         return result;
       } finally {
         if (!o.keep()) {
-          err.println("destroying " + endpoint);
-          deployments.destroy(endpoint);
+          err.println("destroying " + endpoint());
+          deployments.destroy(endpoint());
         }
       }
     }
 
     private EndpointConfig deployForMeasurement() {
-      step(1, "deploy " + endpoint + " (flite, local.500mcpu, unbounded queue, no scaling yet)");
-      ArtifactCodec.writeText(config, measureConfig());
-      EndpointConfig measured = EndpointConfigFile.read(config).model(o.model());
-      deployments.deploy(measured, config, null);
-      rerun.put("deploy", "bin/speech-infra deploy" + common);
+      step(1, "deploy " + endpoint() + " (flite, local.500mcpu, unbounded queue, no scaling yet)");
+      ArtifactCodec.writeText(config(), measureConfig());
+      EndpointConfig measured = EndpointConfigFile.read(config()).model(o.model());
+      deployments.deploy(measured, config(), null);
+      rerun.put("deploy", "bin/speech-infra deploy" + common());
       return measured;
     }
 
@@ -239,7 +245,7 @@ public final class QuickstartRun {
       if (!drift.clean()) {
         throw new ChainException("drift found errors before measuring: " + drift.items());
       }
-      rerun.put("drift", "bin/tts-bench drift" + common);
+      rerun.put("drift", "bin/tts-bench drift" + common());
       return drift;
     }
 
@@ -271,7 +277,7 @@ public final class QuickstartRun {
                       o.warmup().toString())),
               clocks,
               qmaxProgress,
-              line -> err.println("  " + line));
+              this::detail);
       ArtifactCodec.write(dir.resolve(q.defaultFileName()), q);
       err.printf(
           Locale.ROOT,
@@ -282,7 +288,7 @@ public final class QuickstartRun {
       rerun.put(
           "qmax",
           "bin/tts-bench qmax"
-              + common
+              + common()
               + " --rungs "
               + String.join(",", o.rungs().stream().map(String::valueOf).toList())
               + " --warmup "
@@ -317,7 +323,7 @@ public final class QuickstartRun {
                   "tts-bench quickstart (ttotal)",
                   Map.of("recovery_window", o.recoveryWindow().toString())),
               clocks,
-              line -> err.println("  " + line));
+              this::detail);
       ArtifactCodec.write(dir.resolve(t.defaultFileName()), t);
       err.printf(
           Locale.ROOT,
@@ -327,7 +333,7 @@ public final class QuickstartRun {
       rerun.put(
           "ttotal",
           "bin/tts-bench ttotal"
-              + common
+              + common()
               + " --qmax "
               + qmaxFile
               + " --recovery-window "
@@ -352,7 +358,7 @@ public final class QuickstartRun {
                   false,
                   "tts-bench quickstart (plan)",
                   Map.of("peak_rps", peakRps)),
-              line -> err.println("  " + line),
+              this::detail,
               clocks.instant());
       PlanArtifact plan = r.artifact();
       Path planFile = dir.resolve(plan.defaultFileName());
@@ -427,7 +433,7 @@ public final class QuickstartRun {
                   "tts-bench quickstart (validate)",
                   Map.of("phase", o.phase().toString())),
               clocks.wall(),
-              line -> err.println("  " + line));
+              this::detail);
       ArtifactCodec.write(dir.resolve("validate-" + o.model() + ".json"), v);
       rerun.put(
           "validate",
@@ -461,6 +467,11 @@ public final class QuickstartRun {
           + o.model()
           + ":\n    engine: flite\n    engine_settings: {segmentation: sentence}\n"
           + p.configBlock().lines().skip(2).map(l -> l + "\n").reduce("", String::concat);
+    }
+
+    /** An indented progress line under the current step. */
+    private void detail(String line) {
+      err.println("  " + line);
     }
 
     private void step(int n, String what) {

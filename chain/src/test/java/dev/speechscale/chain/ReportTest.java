@@ -353,7 +353,7 @@ class ReportTest {
             "local",
             "plan.json",
             false,
-            new ValidateArtifact.Verdict.Fail(1),
+            new ValidateArtifact.Verdict(ValidateArtifact.Verdict.Kind.FAIL, 1),
             List.of(
                 new ValidateArtifact.Check(
                     HOSTILE, ValidateArtifact.Result.FAIL, HOSTILE, HOSTILE, HOSTILE)));

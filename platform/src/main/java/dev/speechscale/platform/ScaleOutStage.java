@@ -1,6 +1,7 @@
 package dev.speechscale.platform;
 
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -13,32 +14,27 @@ import java.util.Optional;
  */
 public enum ScaleOutStage {
   /** Desired capacity raised by one: the clock starts. */
-  DESIRED_SET(false),
+  DESIRED_SET,
   /** The new instance's first log line. */
-  INSTANCE_LOGGING(false),
+  INSTANCE_LOGGING,
   /** The container process started ({@code CONTAINER_START_EPOCH} or the process start). */
-  CONTAINER_STARTED(false),
+  CONTAINER_STARTED,
   /** The serving framework is up. */
-  FRAMEWORK_INIT(true),
+  FRAMEWORK_INIT,
   /** The model weights are loaded. */
-  WEIGHTS_READY(true),
+  WEIGHTS_READY,
   /** The discarded warm-up synthesis finished. */
-  WARMUP_DONE(true),
+  WARMUP_DONE,
   /** The container answers {@code /ping}. */
-  READY(true),
+  READY,
   /** The platform reports the new instance in service. */
-  IN_SERVICE(false),
+  IN_SERVICE,
   /** The held probe load is served inside the SLO again. */
-  TRAFFIC_RECOVERED(false);
+  TRAFFIC_RECOVERED;
 
+  /** The container prints the stages from framework start to ready; the platform sees the rest. */
   private static final List<ScaleOutStage> CONTAINER =
-      Arrays.stream(values()).filter(s -> s.printedByContainer).toList();
-
-  private final boolean printedByContainer;
-
-  ScaleOutStage(boolean printedByContainer) {
-    this.printedByContainer = printedByContainer;
-  }
+      List.copyOf(EnumSet.range(FRAMEWORK_INIT, READY));
 
   /** The name in stage markers and artifacts, e.g. {@code weights_ready}. */
   public String wireName() {
@@ -47,7 +43,7 @@ public enum ScaleOutStage {
 
   /** True for the stages the container prints as markers. */
   public boolean printedByContainer() {
-    return printedByContainer;
+    return CONTAINER.contains(this);
   }
 
   /** The stages the container prints, in order. */

@@ -10,17 +10,14 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** {@code speech-infra deploy|destroy|status|synth} on AWS: CDK stacks and the SDK. */
-final class AwsInfra implements Infra {
-  private final PlatformSettings settings;
-  private final String model;
-  private final PrintStream out;
-
-  AwsInfra(PlatformSettings settings, String model, PrintStream out) {
-    this.settings = settings;
-    this.model = model;
-    this.out = out;
-  }
+/**
+ * {@code speech-infra deploy|destroy|status|synth} on AWS: CDK stacks and the SDK.
+ *
+ * @param settings region, account, profile and the cloud assembly directory
+ * @param model the model; the endpoint is {@code speech-<model>}
+ * @param out where results (and the CDK's own output) go
+ */
+record AwsInfra(PlatformSettings settings, String model, PrintStream out) implements Infra {
 
   @Override
   public int deploy(Path config, Path plan) {

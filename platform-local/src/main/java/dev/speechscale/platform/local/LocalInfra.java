@@ -10,28 +10,29 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
-/** {@code speech-infra deploy|destroy|status} on the local platform: real processes here. */
-final class LocalInfra implements Infra {
-  private final PlatformSettings settings;
-  private final String model;
-  private final String endpoint;
-  private final Path root;
-  private final PrintStream out;
-  private final PrintStream err;
+/**
+ * {@code speech-infra deploy|destroy|status} on the local platform: real processes here.
+ *
+ * @param settings the state directory ({@code null}: the default root)
+ * @param model the model; the endpoint is {@code speech-<model>}
+ * @param out results
+ * @param err progress
+ */
+record LocalInfra(PlatformSettings settings, String model, PrintStream out, PrintStream err)
+    implements Infra {
 
-  LocalInfra(PlatformSettings settings, String model, PrintStream out, PrintStream err) {
-    this.settings = settings;
-    this.model = model;
-    this.endpoint = "speech-" + model;
-    this.root = settings.stateDir() != null ? settings.stateDir() : LocalPlatform.defaultRoot();
-    this.out = out;
-    this.err = err;
+  private String endpoint() {
+    return "speech-" + model;
+  }
+
+  private Path root() {
+    return settings.stateDir() != null ? settings.stateDir() : LocalPlatform.defaultRoot();
   }
 
   @Override
   public int deploy(Path config, Path plan) {
     EndpointConfig endpointConfig = EndpointConfigFile.read(config).model(model);
-    LocalDeployer deployer = new LocalDeployer(root, line -> err.println(line));
+    LocalDeployer deployer = new LocalDeployer(root(), line -> err.println(line));
     err.println(
         "deploying "
             + endpointConfig.endpointName()
@@ -79,7 +80,7 @@ final class LocalInfra implements Infra {
   @Override
   public int destroy(Path config, boolean includeFoundation) {
     LocalDeployer.Destroyed d =
-        new LocalDeployer(root, line -> err.println(line)).destroy(endpoint);
+        new LocalDeployer(root(), line -> err.println(line)).destroy(endpoint());
     if (!d.existed()) {
       out.println("nothing to destroy: " + d.endpoint() + " is not deployed locally");
       return 0;
@@ -90,7 +91,8 @@ final class LocalInfra implements Infra {
 
   @Override
   public int status() {
-    LocalDeployer.Report r = new LocalDeployer(root, line -> err.println(line)).status(endpoint);
+    LocalDeployer.Report r =
+        new LocalDeployer(root(), line -> err.println(line)).status(endpoint());
     if (!r.supervisorAlive()) {
       err.println(
           "error: the supervisor of "

@@ -73,7 +73,7 @@ public final class TestPlans {
         c.instanceType(),
         fingerprint,
         fingerprint.slug(),
-        new PlanVerdict.Ok(),
+        PlanVerdict.ok(),
         8,
         true,
         false,
