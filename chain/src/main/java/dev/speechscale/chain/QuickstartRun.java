@@ -432,7 +432,7 @@ public final class QuickstartRun {
                   Texts.load(null),
                   "tts-bench quickstart (validate)",
                   Map.of("phase", o.phase().toString())),
-              clocks.wall(),
+              clocks,
               this::detail);
       ArtifactCodec.write(dir.resolve("validate-" + o.model() + ".json"), v);
       rerun.put(

@@ -71,7 +71,8 @@ public final class ValidateRun {
       Map<String, Object> parameters) {}
 
   public static ValidateArtifact run(
-      Platform platform, Options o, Clock clock, Consumer<String> progress) {
+      Platform platform, Options o, ChainClock clocks, Consumer<String> progress) {
+    Clock clock = clocks.wall();
     String endpoint = "speech-" + o.model();
     List<ValidateArtifact.Check> checks =
         new ArrayList<>(staticChecks(platform, endpoint, o.plan()));
@@ -87,7 +88,7 @@ public final class ValidateRun {
                 "load checks skipped: the deployed policy is not the plan's, so its behaviour would"
                     + " not say anything about the plan"));
       } else {
-        checks.addAll(LiveChecks.run(platform, endpoint, o, clock, progress));
+        checks.addAll(LiveChecks.run(platform, endpoint, o, clocks, progress));
       }
     }
     ValidateArtifact.Verdict verdict = ValidateArtifact.Verdict.of(checks);
@@ -268,7 +269,13 @@ public final class ValidateRun {
     private LiveChecks() {}
 
     static List<ValidateArtifact.Check> run(
-        Platform platform, String endpoint, Options o, Clock clock, Consumer<String> progress) {
+        Platform platform,
+        String endpoint,
+        Options o,
+        ChainClock clocks,
+        Consumer<String> progress) {
+      Clock clock = clocks.wall();
+      NanoClock nanos = clocks.monotonic();
       PlanArtifact plan = o.plan();
       List<ValidateArtifact.Check> out = new ArrayList<>();
       double sloMs = plan.endpointConfig().ttfabSloMs();
@@ -276,16 +283,16 @@ public final class ValidateRun {
       try (Invoker invoker = platform.invoker(endpoint, o.transport())) {
         try (Freeze one =
             Freeze.pin(platform, endpoint, 1, Duration.ofMinutes(3), clock, progress)) {
-          out.add(rejections(invoker, texts, plan, o.phase(), progress));
+          out.add(rejections(invoker, nanos, texts, plan, o.phase(), progress));
         }
         int fleet = Math.min(2, plan.maxInstances());
         try (Freeze two =
             Freeze.pin(platform, endpoint, fleet, Duration.ofMinutes(3), clock, progress)) {
-          out.add(sloAtScaledFleet(invoker, texts, plan, fleet, sloMs, o.phase(), progress));
-          out.add(surge(invoker, texts, plan, fleet, sloMs, o.phase(), progress));
+          out.add(sloAtScaledFleet(invoker, nanos, texts, plan, fleet, sloMs, o.phase(), progress));
+          out.add(surge(invoker, nanos, texts, plan, fleet, sloMs, o.phase(), progress));
         }
         if (plan.maxInstances() > plan.minInstances()) {
-          out.add(scaleOut(platform, endpoint, invoker, texts, plan, clock, progress));
+          out.add(scaleOut(platform, endpoint, invoker, nanos, texts, plan, clock, progress));
         }
       }
       return out;
@@ -293,6 +300,7 @@ public final class ValidateRun {
 
     private static ValidateArtifact.Check rejections(
         Invoker invoker,
+        NanoClock nanos,
         TextPool texts,
         PlanArtifact plan,
         Duration phase,
@@ -309,8 +317,8 @@ public final class ValidateRun {
               + " (queue_max_depth "
               + q
               + ")");
-      long rejectedBelow = rejected(closed(invoker, texts, below, phase));
-      long rejectedAbove = rejected(closed(invoker, texts, above, phase));
+      long rejectedBelow = rejected(closed(invoker, nanos, texts, below, phase));
+      long rejectedAbove = rejected(closed(invoker, nanos, texts, above, phase));
       boolean ok = rejectedBelow == 0 && rejectedAbove > 0;
       return check(
           "live_rejections",
@@ -326,6 +334,7 @@ public final class ValidateRun {
 
     private static ValidateArtifact.Check sloAtScaledFleet(
         Invoker invoker,
+        NanoClock nanos,
         TextPool texts,
         PlanArtifact plan,
         int fleet,
@@ -343,7 +352,7 @@ public final class ValidateRun {
               + " x C_scale_max "
               + fmt(plan.cScaleMax())
               + ")");
-      RungRecording r = closed(invoker, texts, n, phase);
+      RungRecording r = closed(invoker, nanos, texts, n, phase);
       double p95 = p95(r.events());
       boolean ok = p95 <= sloMs && rejected(r) == 0;
       return check(
@@ -360,6 +369,7 @@ public final class ValidateRun {
 
     private static ValidateArtifact.Check surge(
         Invoker invoker,
+        NanoClock nanos,
         TextPool texts,
         PlanArtifact plan,
         int fleet,
@@ -380,7 +390,7 @@ public final class ValidateRun {
               fleet));
       OpenLoopResult r;
       try (OpenLoopDriver driver =
-          new OpenLoopDriver(invoker, texts, NanoClock.SYSTEM, RequestListener.NONE)) {
+          new OpenLoopDriver(invoker, texts, nanos, RequestListener.NONE)) {
         r =
             driver.run(
                 OpenLoopSpec.constant(
@@ -429,6 +439,7 @@ public final class ValidateRun {
         Platform platform,
         String endpoint,
         Invoker invoker,
+        NanoClock nanos,
         TextPool texts,
         PlanArtifact plan,
         Clock clock,
@@ -451,7 +462,7 @@ public final class ValidateRun {
                 + " s");
         Instant began = clock.instant();
         try (ClosedLoopDriver driver =
-            new ClosedLoopDriver(invoker, texts, NanoClock.SYSTEM, RequestListener.NONE)) {
+            new ClosedLoopDriver(invoker, texts, nanos, RequestListener.NONE)) {
           Thread load =
               Thread.ofPlatform().daemon().start(() -> driver.run(0, 0, n, bound.plusSeconds(30)));
           Instant scaled = null;
@@ -487,9 +498,10 @@ public final class ValidateRun {
       }
     }
 
-    private static RungRecording closed(Invoker invoker, TextPool texts, int n, Duration phase) {
+    private static RungRecording closed(
+        Invoker invoker, NanoClock nanos, TextPool texts, int n, Duration phase) {
       try (ClosedLoopDriver driver =
-          new ClosedLoopDriver(invoker, texts, NanoClock.SYSTEM, RequestListener.NONE)) {
+          new ClosedLoopDriver(invoker, texts, nanos, RequestListener.NONE)) {
         return driver.run(0, 0, n, phase);
       }
     }
