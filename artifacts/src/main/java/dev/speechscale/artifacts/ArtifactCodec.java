@@ -38,6 +38,7 @@ public final class ArtifactCodec {
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
           .enable(SerializationFeature.INDENT_OUTPUT)
+          .addModule(Labels.module())
           .build();
 
   private static final Map<ArtifactKind, Schema> SCHEMAS = new EnumMap<>(ArtifactKind.class);

@@ -33,11 +33,24 @@ public record DriftArtifact(
    * One difference.
    *
    * @param check what was compared ({@code suspended_flags}, {@code target_value}, ...)
-   * @param severity {@code error} or {@code warn}
+   * @param severity {@code error} or {@code warn} ({@link Severity})
    * @param expected what the config or plan says
    * @param actual what is deployed
    * @param detail a sentence naming the fix
    */
   public record Item(
-      String check, String severity, String expected, String actual, String detail) {}
+      String check, Severity severity, String expected, String actual, String detail) {}
+
+  /**
+   * How much a difference matters: an {@code error} makes drift exit 1, a {@code warn} does not.
+   */
+  public enum Severity implements Labelled {
+    ERROR,
+    WARN;
+
+    /** Parses a label written by {@link #label()}. */
+    public static Severity ofLabel(String label) {
+      return Labels.ofLabel(Severity.class, label, "drift severity");
+    }
+  }
 }

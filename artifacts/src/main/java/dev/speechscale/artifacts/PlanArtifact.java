@@ -1,6 +1,8 @@
 package dev.speechscale.artifacts;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.speechscale.capacity.PlanVerdict;
+import dev.speechscale.capacity.Verdict;
 import java.time.Instant;
 import java.util.List;
 
@@ -23,7 +25,7 @@ public record PlanArtifact(
     String instanceType,
     DeployedConfig deployedConfig,
     String slug,
-    String verdict,
+    PlanVerdict verdict,
     int qMax,
     boolean qMaxBracketed,
     boolean qMaxRefined,
@@ -66,7 +68,7 @@ public record PlanArtifact(
 
   /** Whether the plan refuses deployment. */
   public boolean infeasible() {
-    return "INFEASIBLE".equals(verdict);
+    return verdict.kind() == PlanVerdict.Kind.INFEASIBLE;
   }
 
   /** Whether the thresholds were converted with a measured ratio. */
@@ -85,7 +87,7 @@ public record PlanArtifact(
    * @param detail the numbers behind it
    * @param recommendation what to change, or {@code null}
    */
-  public record FindingEntry(String name, String verdict, String detail, String recommendation) {}
+  public record FindingEntry(String name, Verdict verdict, String detail, String recommendation) {}
 
   /**
    * What the plan was derived from.

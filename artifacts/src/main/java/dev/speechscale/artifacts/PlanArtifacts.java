@@ -105,8 +105,7 @@ public final class PlanArtifacts {
   }
 
   private static PlanArtifact.FindingEntry entry(Finding f) {
-    return new PlanArtifact.FindingEntry(
-        f.name(), f.verdict().label(), f.detail(), f.recommendation());
+    return new PlanArtifact.FindingEntry(f.name(), f.verdict(), f.detail(), f.recommendation());
   }
 
   private static PlanArtifact.Measured measured(Sources in) {

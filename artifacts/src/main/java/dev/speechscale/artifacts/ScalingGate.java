@@ -137,7 +137,7 @@ public final class ScalingGate {
             "scaling attached behind %s (verdict %s): target %.3f, scale-in %.3f, cooldowns %d s /"
                 + " %d s, %d..%d instances",
             planSource,
-            plan.verdict(),
+            plan.verdict().label(),
             effective.scalingTargetValue(),
             effective.scaleInThreshold(),
             effective.scaleOutCooldownS(),

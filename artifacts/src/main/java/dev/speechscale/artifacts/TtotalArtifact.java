@@ -1,6 +1,7 @@
 package dev.speechscale.artifacts;
 
 import dev.speechscale.capacity.ScaleOutTime;
+import dev.speechscale.platform.ScaleOutStage;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,18 +49,11 @@ public record TtotalArtifact(
     Map<String, Object> probe)
     implements Artifact {
 
-  /** The stages of a scale-out in the order they must happen. */
+  /**
+   * The stages of a scale-out in the order they must happen ({@link ScaleOutStage}'s wire names).
+   */
   public static final List<String> STAGES =
-      List.of(
-          "desired_set",
-          "instance_logging",
-          "container_started",
-          "framework_init",
-          "weights_ready",
-          "warmup_done",
-          "ready",
-          "in_service",
-          "traffic_recovered");
+      ScaleOutStage.wireNames(List.of(ScaleOutStage.values()));
 
   public TtotalArtifact {
     timeline = timeline == null ? List.of() : List.copyOf(timeline);
@@ -104,8 +98,8 @@ public record TtotalArtifact(
     if (byStage.isEmpty()) {
       return derived(tTotalS, tTotalBounded, durations, missingStages);
     }
-    TimelineEntry start = byStage.get("desired_set");
-    TimelineEntry end = byStage.get("traffic_recovered");
+    TimelineEntry start = byStage.get(ScaleOutStage.DESIRED_SET.wireName());
+    TimelineEntry end = byStage.get(ScaleOutStage.TRAFFIC_RECOVERED.wireName());
     if (start == null || end == null) {
       return derived(tTotalS, tTotalBounded, durations, missing(byStage));
     }

@@ -2,6 +2,7 @@ package dev.speechscale.artifacts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.speechscale.capacity.PlanVerdict;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -32,7 +33,7 @@ class ScalingGateTest {
         "local.1cpu",
         dc,
         DeployedConfig.slugOf(dc),
-        verdict,
+        PlanVerdict.ofLabel(verdict),
         8,
         true,
         false,

@@ -38,7 +38,7 @@ import java.util.List;
  * @param findings worst first
  */
 public record Plan(
-    String verdict,
+    PlanVerdict verdict,
     int qMax,
     boolean qMaxBracketed,
     boolean qMaxRefined,

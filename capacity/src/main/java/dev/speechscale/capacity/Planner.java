@@ -71,12 +71,8 @@ public final class Planner {
   }
 
   /** {@code ok} when nothing warns, {@code warn (N)}, or {@code INFEASIBLE}. */
-  static String verdict(List<Finding> findings) {
-    if (findings.stream().anyMatch(f -> f.verdict() == Verdict.INFEASIBLE)) {
-      return "INFEASIBLE";
-    }
-    long warns = findings.stream().filter(f -> f.verdict() == Verdict.WARN).count();
-    return warns == 0 ? "ok" : "warn (" + warns + ")";
+  static PlanVerdict verdict(List<Finding> findings) {
+    return PlanVerdict.of(findings);
   }
 
   private static Derivation derive(Measurement m, ScaleOutTime t, Scenario s) {

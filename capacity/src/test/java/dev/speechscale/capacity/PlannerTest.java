@@ -35,7 +35,8 @@ class PlannerTest {
     assertThat(p.utilizationMm1()).isCloseTo(0.974, within(5e-4));
     assertThat(p.finding("surge_survival").verdict()).isEqualTo(Verdict.WARN);
     assertThat(p.finding("scale_in_safety").verdict()).isEqualTo(Verdict.WARN);
-    assertThat(p.verdict()).isEqualTo("warn (2)");
+    assertThat(p.verdict()).isEqualTo(PlanVerdict.warn(2));
+    assertThat(p.verdict().label()).isEqualTo("warn (2)");
   }
 
   @Test
@@ -168,7 +169,7 @@ class PlannerTest {
     Plan p = plan(service(3.0, 3.0));
 
     assertThat(p.finding("slo_budget").verdict()).isEqualTo(Verdict.INFEASIBLE);
-    assertThat(p.verdict()).isEqualTo("INFEASIBLE");
+    assertThat(p.verdict()).isEqualTo(PlanVerdict.infeasible());
     assertThat(p.infeasible()).isTrue();
     assertThat(p.findings().getFirst().name()).isEqualTo("slo_budget");
   }
@@ -357,13 +358,13 @@ class PlannerTest {
 
   @Test
   void verdict_countsWarnings() {
-    assertThat(Planner.verdict(List.of(Finding.ok("a", "d")))).isEqualTo("ok");
+    assertThat(Planner.verdict(List.of(Finding.ok("a", "d")))).isEqualTo(PlanVerdict.ok());
     assertThat(
             Planner.verdict(
                 List.of(
                     new Finding("a", Verdict.WARN, "d", null),
                     new Finding("b", Verdict.SUPPRESSED, "d", null))))
-        .isEqualTo("warn (1)");
+        .isEqualTo(PlanVerdict.warn(1));
   }
 
   private static Plan plan(Measurement m) {

@@ -1,10 +1,14 @@
 package dev.speechscale.chain;
 
+import dev.speechscale.artifacts.Artifact;
+import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.DeployedConfig;
 import dev.speechscale.artifacts.DriftArtifact;
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.ScalingGate;
+import dev.speechscale.artifacts.ToolVersion;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.EndpointDescription;
 import dev.speechscale.platform.EndpointStatus;
@@ -21,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -42,6 +47,31 @@ public final class Drift {
    */
   public record Inputs(
       Platform platform, EndpointConfig config, PlanArtifact plan, String planSource) {}
+
+  /**
+   * Checks and builds the drift artifact (not written): the platform's name, {@code clean} when no
+   * difference is an error.
+   *
+   * @param in what to compare
+   * @param command the command line, for provenance
+   * @param parameters the effective parameters, for provenance
+   * @param clock the time of the check and of the artifact
+   */
+  public static DriftArtifact run(
+      Inputs in, String command, Map<String, Object> parameters, Clock clock) {
+    List<DriftArtifact.Item> items = check(in, clock);
+    return new DriftArtifact(
+        Artifact.SCHEMA_VERSION,
+        ArtifactKind.DRIFT.label(),
+        ToolVersion.current(),
+        clock.instant(),
+        Provenance.capture(command, parameters),
+        in.config().modelName(),
+        in.config().endpointName(),
+        in.platform().name(),
+        items.stream().noneMatch(i -> i.severity() == DriftArtifact.Severity.ERROR),
+        items);
+  }
 
   /** Every difference, errors first; empty when clean. */
   public static List<DriftArtifact.Item> check(Inputs in, Clock clock) {
@@ -125,7 +155,8 @@ public final class Drift {
       checkAlarms(items, s, p, endpoint, clock);
     }
     items.sort(
-        Comparator.comparing((DriftArtifact.Item i) -> i.severity().equals("error") ? 0 : 1));
+        Comparator.comparing(
+            (DriftArtifact.Item i) -> i.severity() == DriftArtifact.Severity.ERROR ? 0 : 1));
     return items;
   }
 
@@ -285,10 +316,10 @@ public final class Drift {
   }
 
   static DriftArtifact.Item error(String check, String expected, String actual, String detail) {
-    return new DriftArtifact.Item(check, "error", expected, actual, detail);
+    return new DriftArtifact.Item(check, DriftArtifact.Severity.ERROR, expected, actual, detail);
   }
 
   static DriftArtifact.Item warn(String check, String expected, String actual, String detail) {
-    return new DriftArtifact.Item(check, "warn", expected, actual, detail);
+    return new DriftArtifact.Item(check, DriftArtifact.Severity.WARN, expected, actual, detail);
   }
 }

@@ -18,7 +18,6 @@ import dev.speechscale.platform.EndpointDescription;
 import dev.speechscale.platform.EndpointStatus;
 import dev.speechscale.platform.Fingerprint;
 import dev.speechscale.platform.Invoker;
-import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.Transport;
 import java.nio.file.Path;
@@ -64,7 +63,12 @@ public final class QmaxRun {
 
   /** Measures and returns the artifact (derived values recomputed); does not write it. */
   public static QmaxArtifact run(
-      Platform platform, Options o, Clock clock, LadderListener listener, Consumer<String> notes) {
+      Platform platform,
+      Options o,
+      ChainClock clocks,
+      LadderListener listener,
+      Consumer<String> notes) {
+    Clock clock = clocks.wall();
     String endpoint = "speech-" + o.model();
     EndpointDescription d = platform.describe(endpoint);
     if (d.status() != EndpointStatus.IN_SERVICE) {
@@ -91,10 +95,10 @@ public final class QmaxRun {
     try (Freeze freeze = Freeze.pin(platform, endpoint, 1, o.settleTimeout(), clock, notes);
         Invoker invoker = platform.invoker(endpoint, o.transport());
         JsonlEventLog events =
-            o.events() == null ? null : JsonlEventLog.open(o.events(), NanoClock.SYSTEM, clock)) {
+            o.events() == null ? null : JsonlEventLog.open(o.events(), clocks.monotonic(), clock)) {
       LadderHooks hooks =
           LadderHooks.defaults()
-              .withClocks(NanoClock.SYSTEM, clock)
+              .withClocks(clocks.monotonic(), clock)
               .withCapacity(() -> platform.describe(endpoint).currentInstances())
               .withListener(listener)
               .withRequests(events == null ? RequestListener.NONE : events);

@@ -146,9 +146,9 @@ public final class Report {
           h,
           "plan",
           "<span class=\""
-              + cls(in.plan().verdict())
+              + cls(in.plan().verdict().label())
               + "\">"
-              + esc(in.plan().verdict())
+              + esc(in.plan().verdict().label())
               + "</span>",
           true);
     }
@@ -157,9 +157,9 @@ public final class Report {
           h,
           "validate",
           "<span class=\""
-              + cls(in.validate().verdict())
+              + cls(in.validate().verdict().label())
               + "\">"
-              + esc(in.validate().verdict())
+              + esc(in.validate().verdict().label())
               + "</span>",
           true);
     }
@@ -407,7 +407,10 @@ public final class Report {
 
   static void plan(StringBuilder h, PlanArtifact p) {
     h.append("<h2>Plan</h2>\n<table>");
-    row(h, "verdict", "<span class=\"" + cls(p.verdict()) + "\">" + esc(p.verdict()) + "</span>");
+    row(
+        h,
+        "verdict",
+        "<span class=\"" + cls(p.verdict().label()) + "\">" + esc(p.verdict().label()) + "</span>");
     row(
         h,
         "thresholds",
@@ -444,9 +447,9 @@ public final class Report {
       h.append("<tr><td>")
           .append(esc(e.name()))
           .append("</td><td class=\"")
-          .append(cls(e.verdict()))
+          .append(cls(e.verdict().label()))
           .append("\">")
-          .append(esc(e.verdict()))
+          .append(esc(e.verdict().label()))
           .append("</td><td>")
           .append(esc(e.detail()));
       if (e.recommendation() != null) {
@@ -468,9 +471,9 @@ public final class Report {
       h.append("<tr><td>")
           .append(esc(c.name()))
           .append("</td><td class=\"")
-          .append(cls(c.result()))
+          .append(cls(c.result().label()))
           .append("\">")
-          .append(esc(c.result()))
+          .append(esc(c.result().label()))
           .append("</td><td>")
           .append(esc(c.expected()))
           .append("</td><td>")
@@ -493,9 +496,9 @@ public final class Report {
       h.append("<tr><td>")
           .append(esc(i.check()))
           .append("</td><td class=\"")
-          .append(cls(i.severity()))
+          .append(cls(i.severity().label()))
           .append("\">")
-          .append(esc(i.severity()))
+          .append(esc(i.severity().label()))
           .append("</td><td>")
           .append(esc(i.detail()))
           .append("</td></tr>");

@@ -22,7 +22,7 @@ final class ServerConcurrency implements LadderHooks.ServerConcurrencySource {
   ServerConcurrency(Platform platform, String endpoint) {
     this.platform = platform;
     this.endpoint = endpoint;
-    this.period = platform.name().equals("local") ? Duration.ofSeconds(1) : Duration.ofSeconds(10);
+    this.period = platform.finestMetricPeriod();
   }
 
   @Override

@@ -16,8 +16,8 @@ import dev.speechscale.loadgen.TextPool;
 import dev.speechscale.platform.Fingerprint;
 import dev.speechscale.platform.InstanceLog;
 import dev.speechscale.platform.Invoker;
-import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.ScaleOutStage;
 import dev.speechscale.platform.StageMarker;
 import dev.speechscale.platform.Transport;
 import java.time.Clock;
@@ -83,7 +83,8 @@ public final class TtotalRun {
 
   /** Measures one scale-out; returns the artifact (derived values recomputed). */
   public static TtotalArtifact run(
-      Platform platform, Options o, Clock clock, Consumer<String> progress) {
+      Platform platform, Options o, ChainClock clocks, Consumer<String> progress) {
+    Clock clock = clocks.wall();
     String endpoint = "speech-" + o.model();
     QmaxArtifact q = o.qmax();
     if (!q.transport().equals(o.transport().label())) {
@@ -128,7 +129,7 @@ public final class TtotalRun {
             new ClosedLoopDriver(
                 invoker,
                 TextPool.shuffled(o.texts(), o.seed()),
-                NanoClock.SYSTEM,
+                clocks.monotonic(),
                 listener(samples, clock))) {
       from = 1;
       Thread load =
@@ -160,9 +161,9 @@ public final class TtotalRun {
         Instant desiredSet = clock.instant();
         platform.setDesiredInstances(endpoint, from + 1);
         timeline.put(
-            "desired_set",
+            ScaleOutStage.DESIRED_SET.wireName(),
             entry(
-                "desired_set",
+                ScaleOutStage.DESIRED_SET.wireName(),
                 desiredSet,
                 "setDesiredInstances (UpdateEndpointWeightsAndCapacities) returned",
                 false,
@@ -254,15 +255,15 @@ public final class TtotalRun {
     Instant inService = null;
     int scanned = 0;
     while (clock.instant().isBefore(deadline)) {
-      if (!timeline.containsKey("ready")) {
+      if (!timeline.containsKey(ScaleOutStage.READY.wireName())) {
         readLogs(platform, endpoint, desiredSet, timeline, progress);
       }
       if (inService == null && platform.describe(endpoint).currentInstances() >= want) {
         inService = clock.instant();
         timeline.put(
-            "in_service",
+            ScaleOutStage.IN_SERVICE.wireName(),
             entry(
-                "in_service",
+                ScaleOutStage.IN_SERVICE.wireName(),
                 inService,
                 "describe: in-service instance count reached " + want,
                 true,
@@ -275,9 +276,9 @@ public final class TtotalRun {
             recovery(samples, inService, o.recoveryWindow(), target, clock.instant());
         if (recovered.isPresent()) {
           timeline.put(
-              "traffic_recovered",
+              ScaleOutStage.TRAFFIC_RECOVERED.wireName(),
               entry(
-                  "traffic_recovered",
+                  ScaleOutStage.TRAFFIC_RECOVERED.wireName(),
                   recovered.get(),
                   "client-side probe p95 recovery",
                   true,
@@ -339,11 +340,11 @@ public final class TtotalRun {
       return;
     }
     InstanceLog log = logs.getFirst();
-    if (!timeline.containsKey("instance_logging")) {
+    if (!timeline.containsKey(ScaleOutStage.INSTANCE_LOGGING.wireName())) {
       timeline.put(
-          "instance_logging",
+          ScaleOutStage.INSTANCE_LOGGING.wireName(),
           entry(
-              "instance_logging",
+              ScaleOutStage.INSTANCE_LOGGING.wireName(),
               log.firstEventAt(),
               "log stream " + log.instanceId() + ": first event",
               true,
@@ -361,12 +362,12 @@ public final class TtotalRun {
                     Locale.ROOT, "container log marker (elapsed_s=%.3f)", m.elapsedSeconds()),
                 false,
                 null));
-        if (m.stage().equals("framework_init")) {
+        if (m.stage().equals(ScaleOutStage.FRAMEWORK_INIT.wireName())) {
           long ms = Math.round(m.elapsedSeconds() * 1000);
           timeline.put(
-              "container_started",
+              ScaleOutStage.CONTAINER_STARTED.wireName(),
               entry(
-                  "container_started",
+                  ScaleOutStage.CONTAINER_STARTED.wireName(),
                   m.at().minusMillis(ms),
                   "derived: framework_init minus its elapsed_s",
                   true,

@@ -7,6 +7,8 @@ import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.ToolVersion;
 import dev.speechscale.artifacts.ValidateArtifact;
+import dev.speechscale.artifacts.ValidateArtifact.Result;
+import dev.speechscale.capacity.Verdict;
 import dev.speechscale.loadgen.ClosedLoopDriver;
 import dev.speechscale.loadgen.OpenLoopDriver;
 import dev.speechscale.loadgen.OpenLoopResult;
@@ -69,28 +71,27 @@ public final class ValidateRun {
       Map<String, Object> parameters) {}
 
   public static ValidateArtifact run(
-      Platform platform, Options o, Clock clock, Consumer<String> progress) {
+      Platform platform, Options o, ChainClock clocks, Consumer<String> progress) {
+    Clock clock = clocks.wall();
     String endpoint = "speech-" + o.model();
     List<ValidateArtifact.Check> checks =
         new ArrayList<>(staticChecks(platform, endpoint, o.plan()));
     if (o.live()) {
-      boolean deployedOk = checks.stream().noneMatch(c -> c.result().equals("fail"));
+      boolean deployedOk = checks.stream().noneMatch(c -> c.result() == Result.FAIL);
       if (!deployedOk) {
         checks.add(
             check(
                 "live",
-                "warn",
+                Result.WARN,
                 "static checks pass",
                 "static checks failed",
                 "load checks skipped: the deployed policy is not the plan's, so its behaviour would"
                     + " not say anything about the plan"));
       } else {
-        checks.addAll(LiveChecks.run(platform, endpoint, o, clock, progress));
+        checks.addAll(LiveChecks.run(platform, endpoint, o, clocks, progress));
       }
     }
-    long fails = checks.stream().filter(c -> c.result().equals("fail")).count();
-    long warns = checks.stream().filter(c -> c.result().equals("warn")).count();
-    String verdict = fails > 0 ? "fail (" + fails + ")" : warns > 0 ? "warn (" + warns + ")" : "ok";
+    ValidateArtifact.Verdict verdict = ValidateArtifact.Verdict.of(checks);
     return new ValidateArtifact(
         Artifact.SCHEMA_VERSION,
         ArtifactKind.VALIDATE.label(),
@@ -116,13 +117,13 @@ public final class ValidateRun {
         DeployedConfig.sameDeployment(plan.deployedConfig(), deployed)
             ? check(
                 "fingerprint",
-                "ok",
+                Result.OK,
                 plan.slug(),
                 deployed.slug(),
                 "the plan was measured against" + " this deployment")
             : check(
                 "fingerprint",
-                "fail",
+                Result.FAIL,
                 DeployedConfig.slugOf(plan.deployedConfig()),
                 deployed.slug(),
                 "the plan was measured against another deployment"));
@@ -131,7 +132,7 @@ public final class ValidateRun {
       out.add(
           check(
               "scalable_target",
-              "fail",
+              Result.FAIL,
               "attached",
               "none",
               "no scaling is attached: " + s.reason()));
@@ -154,7 +155,7 @@ public final class ValidateRun {
       out.add(
           check(
               "scaling_target_value",
-              "fail",
+              Result.FAIL,
               fmt(plan.scalingTargetValue()),
               "none",
               "no target tracking policy"));
@@ -168,10 +169,11 @@ public final class ValidateRun {
               tracking.get().scaleOutCooldownSeconds()));
       out.add(
           tracking.get().disableScaleIn()
-              ? check("disable_scale_in", "ok", "true", "true", "target tracking never scales in")
+              ? check(
+                  "disable_scale_in", Result.OK, "true", "true", "target tracking never scales in")
               : check(
                   "disable_scale_in",
-                  "fail",
+                  Result.FAIL,
                   "true",
                   "false",
                   "target tracking may scale in; only the step policy should"));
@@ -180,7 +182,7 @@ public final class ValidateRun {
       out.add(
           check(
               "scale_in_threshold",
-              "fail",
+              Result.FAIL,
               fmt(plan.scaleInThreshold()),
               "none",
               "no step scale-in policy"));
@@ -193,7 +195,7 @@ public final class ValidateRun {
           alarm.isEmpty()
               ? check(
                   "scale_in_threshold",
-                  "fail",
+                  Result.FAIL,
                   fmt(plan.scaleInThreshold()),
                   "none",
                   "the step policy has no alarm")
@@ -205,7 +207,7 @@ public final class ValidateRun {
                       && a.statistic() == dev.speechscale.platform.Statistic.AVERAGE
                   ? check(
                       "scale_in_alarm",
-                      "ok",
+                      Result.OK,
                       "Average, 3 periods",
                       a.statistic()
                           + ", "
@@ -216,7 +218,7 @@ public final class ValidateRun {
                       "the scale-in alarm reads what the plan converted its threshold for")
                   : check(
                       "scale_in_alarm",
-                      "fail",
+                      Result.FAIL,
                       "Average, 3 periods",
                       a.statistic() + ", " + a.evaluationPeriods() + " periods",
                       "the scale-in alarm reads another statistic")));
@@ -226,7 +228,7 @@ public final class ValidateRun {
         bound.isEmpty()
             ? check(
                 "queue_max_depth",
-                "warn",
+                Result.WARN,
                 Integer.toString(plan.queueMaxDepth()),
                 "unknown",
                 "the platform does not report the container's queue bound")
@@ -241,7 +243,7 @@ public final class ValidateRun {
             && Math.abs(expected.doubleValue() - actual.doubleValue()) < 1e-6;
     return check(
         name,
-        same ? "ok" : "fail",
+        same ? Result.OK : Result.FAIL,
         fmt(expected),
         fmt(actual),
         same
@@ -258,7 +260,7 @@ public final class ValidateRun {
   }
 
   static ValidateArtifact.Check check(
-      String name, String result, String expected, String actual, String detail) {
+      String name, Result result, String expected, String actual, String detail) {
     return new ValidateArtifact.Check(name, result, expected, actual, detail);
   }
 
@@ -267,7 +269,13 @@ public final class ValidateRun {
     private LiveChecks() {}
 
     static List<ValidateArtifact.Check> run(
-        Platform platform, String endpoint, Options o, Clock clock, Consumer<String> progress) {
+        Platform platform,
+        String endpoint,
+        Options o,
+        ChainClock clocks,
+        Consumer<String> progress) {
+      Clock clock = clocks.wall();
+      NanoClock nanos = clocks.monotonic();
       PlanArtifact plan = o.plan();
       List<ValidateArtifact.Check> out = new ArrayList<>();
       double sloMs = plan.endpointConfig().ttfabSloMs();
@@ -275,16 +283,16 @@ public final class ValidateRun {
       try (Invoker invoker = platform.invoker(endpoint, o.transport())) {
         try (Freeze one =
             Freeze.pin(platform, endpoint, 1, Duration.ofMinutes(3), clock, progress)) {
-          out.add(rejections(invoker, texts, plan, o.phase(), progress));
+          out.add(rejections(invoker, nanos, texts, plan, o.phase(), progress));
         }
         int fleet = Math.min(2, plan.maxInstances());
         try (Freeze two =
             Freeze.pin(platform, endpoint, fleet, Duration.ofMinutes(3), clock, progress)) {
-          out.add(sloAtScaledFleet(invoker, texts, plan, fleet, sloMs, o.phase(), progress));
-          out.add(surge(invoker, texts, plan, fleet, sloMs, o.phase(), progress));
+          out.add(sloAtScaledFleet(invoker, nanos, texts, plan, fleet, sloMs, o.phase(), progress));
+          out.add(surge(invoker, nanos, texts, plan, fleet, sloMs, o.phase(), progress));
         }
         if (plan.maxInstances() > plan.minInstances()) {
-          out.add(scaleOut(platform, endpoint, invoker, texts, plan, clock, progress));
+          out.add(scaleOut(platform, endpoint, invoker, nanos, texts, plan, clock, progress));
         }
       }
       return out;
@@ -292,6 +300,7 @@ public final class ValidateRun {
 
     private static ValidateArtifact.Check rejections(
         Invoker invoker,
+        NanoClock nanos,
         TextPool texts,
         PlanArtifact plan,
         Duration phase,
@@ -308,12 +317,12 @@ public final class ValidateRun {
               + " (queue_max_depth "
               + q
               + ")");
-      long rejectedBelow = rejected(closed(invoker, texts, below, phase));
-      long rejectedAbove = rejected(closed(invoker, texts, above, phase));
+      long rejectedBelow = rejected(closed(invoker, nanos, texts, below, phase));
+      long rejectedAbove = rejected(closed(invoker, nanos, texts, above, phase));
       boolean ok = rejectedBelow == 0 && rejectedAbove > 0;
       return check(
           "live_rejections",
-          ok ? "ok" : "fail",
+          ok ? Result.OK : Result.FAIL,
           "none at " + below + ", some at " + above,
           rejectedBelow + " at " + below + ", " + rejectedAbove + " at " + above,
           ok
@@ -325,6 +334,7 @@ public final class ValidateRun {
 
     private static ValidateArtifact.Check sloAtScaledFleet(
         Invoker invoker,
+        NanoClock nanos,
         TextPool texts,
         PlanArtifact plan,
         int fleet,
@@ -342,12 +352,12 @@ public final class ValidateRun {
               + " x C_scale_max "
               + fmt(plan.cScaleMax())
               + ")");
-      RungRecording r = closed(invoker, texts, n, phase);
+      RungRecording r = closed(invoker, nanos, texts, n, phase);
       double p95 = p95(r.events());
       boolean ok = p95 <= sloMs && rejected(r) == 0;
       return check(
           "live_slo_at_threshold_load",
-          ok ? "ok" : "fail",
+          ok ? Result.OK : Result.FAIL,
           String.format(Locale.ROOT, "p95 TTFAB <= %.0f ms", sloMs),
           String.format(Locale.ROOT, "p95 %.1f ms, %d rejected", p95, rejected(r)),
           n
@@ -359,6 +369,7 @@ public final class ValidateRun {
 
     private static ValidateArtifact.Check surge(
         Invoker invoker,
+        NanoClock nanos,
         TextPool texts,
         PlanArtifact plan,
         int fleet,
@@ -379,7 +390,7 @@ public final class ValidateRun {
               fleet));
       OpenLoopResult r;
       try (OpenLoopDriver driver =
-          new OpenLoopDriver(invoker, texts, NanoClock.SYSTEM, RequestListener.NONE)) {
+          new OpenLoopDriver(invoker, texts, nanos, RequestListener.NONE)) {
         r =
             driver.run(
                 OpenLoopSpec.constant(
@@ -397,7 +408,7 @@ public final class ValidateRun {
               && p.ttfabP95Ms() <= sloMs;
       boolean predicted =
           plan.findings().stream()
-              .anyMatch(f -> f.name().equals("surge_survival") && f.verdict().equals("warn"));
+              .anyMatch(f -> f.name().equals("surge_survival") && f.verdict() == Verdict.WARN);
       String actual =
           String.format(
               Locale.ROOT,
@@ -409,14 +420,14 @@ public final class ValidateRun {
       if (absorbed) {
         return check(
             "live_surge",
-            "ok",
+            Result.OK,
             "absorbed within the SLO",
             actual,
             "a " + fmt(k) + "x surge held the SLO for " + phase.toSeconds() + " s");
       }
       return check(
           "live_surge",
-          predicted ? "warn" : "fail",
+          predicted ? Result.WARN : Result.FAIL,
           "absorbed within the SLO",
           actual,
           predicted
@@ -428,6 +439,7 @@ public final class ValidateRun {
         Platform platform,
         String endpoint,
         Invoker invoker,
+        NanoClock nanos,
         TextPool texts,
         PlanArtifact plan,
         Clock clock,
@@ -450,7 +462,7 @@ public final class ValidateRun {
                 + " s");
         Instant began = clock.instant();
         try (ClosedLoopDriver driver =
-            new ClosedLoopDriver(invoker, texts, NanoClock.SYSTEM, RequestListener.NONE)) {
+            new ClosedLoopDriver(invoker, texts, nanos, RequestListener.NONE)) {
           Thread load =
               Thread.ofPlatform().daemon().start(() -> driver.run(0, 0, n, bound.plusSeconds(30)));
           Instant scaled = null;
@@ -470,7 +482,7 @@ public final class ValidateRun {
           if (scaled == null) {
             return check(
                 "live_scale_out",
-                "fail",
+                Result.FAIL,
                 "within " + bound.toSeconds() + " s",
                 "none within " + bound.toSeconds() + " s",
                 "the policy did not add capacity within T under 2x the target");
@@ -478,7 +490,7 @@ public final class ValidateRun {
           double took = Duration.between(began, scaled).toMillis() / 1000.0;
           return check(
               "live_scale_out",
-              "ok",
+              Result.OK,
               "within " + bound.toSeconds() + " s",
               String.format(Locale.ROOT, "%.1f s", took),
               "the policy detected 2x the target and a new instance was in service within T");
@@ -486,9 +498,10 @@ public final class ValidateRun {
       }
     }
 
-    private static RungRecording closed(Invoker invoker, TextPool texts, int n, Duration phase) {
+    private static RungRecording closed(
+        Invoker invoker, NanoClock nanos, TextPool texts, int n, Duration phase) {
       try (ClosedLoopDriver driver =
-          new ClosedLoopDriver(invoker, texts, NanoClock.SYSTEM, RequestListener.NONE)) {
+          new ClosedLoopDriver(invoker, texts, nanos, RequestListener.NONE)) {
         return driver.run(0, 0, n, phase);
       }
     }

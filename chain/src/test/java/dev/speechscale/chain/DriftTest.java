@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.speechscale.artifacts.DriftArtifact.Item;
+import dev.speechscale.artifacts.DriftArtifact.Severity;
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.platform.Alarm;
@@ -85,7 +86,7 @@ class DriftTest {
         .containsExactly(
             new Item(
                 "endpoint_status",
-                "error",
+                Severity.ERROR,
                 "IN_SERVICE",
                 "UPDATING",
                 "speech-quickstart is UPDATING; wait for InService or redeploy"));
@@ -100,7 +101,7 @@ class DriftTest {
         .containsExactly(
             new Item(
                 "instance_counts",
-                "warn",
+                Severity.WARN,
                 "desired = in service",
                 "2 desired, 1 in service",
                 "capacity is still moving; measure once it settles"));
@@ -115,7 +116,7 @@ class DriftTest {
         .containsExactly(
             new Item(
                 "instance_type",
-                "error",
+                Severity.ERROR,
                 "local.500mcpu",
                 "local.1cpu",
                 "the deployed instance type differs from the config; redeploy"));
@@ -130,7 +131,7 @@ class DriftTest {
         .containsExactly(
             new Item(
                 "container_env",
-                "error",
+                Severity.ERROR,
                 "{}",
                 "{FLITE_VOICE=kal, SEGMENTATION=none}",
                 "the deployed container environment differs from the config; redeploy"));
@@ -145,7 +146,7 @@ class DriftTest {
 
     assertThat(checks(items)).containsExactly("container_env", "orphaned_target");
     Item orphaned = items.get(1);
-    assertThat(orphaned.severity()).isEqualTo("error");
+    assertThat(orphaned.severity()).isEqualTo(Severity.ERROR);
     assertThat(orphaned.actual()).isEqualTo("endpoint/speech-quickstart/variant/AllTraffic");
     assertThat(orphaned.expected()).contains("none (" + PLAN_SOURCE + " was measured against");
   }
@@ -160,7 +161,7 @@ class DriftTest {
     List<Item> items = checkPlanned(p);
 
     assertThat(checks(items)).containsExactly("suspended_flags");
-    assertThat(items.getFirst().severity()).isEqualTo("error");
+    assertThat(items.getFirst().severity()).isEqualTo(Severity.ERROR);
     assertThat(items.getFirst().actual()).isEqualTo(SuspendedState.ALL.toString());
     assertThat(items.getFirst().detail()).endsWith("run `tts-bench thaw --model quickstart`");
   }
@@ -173,7 +174,7 @@ class DriftTest {
         .containsExactly(
             new Item(
                 "scalable_target",
-                "error",
+                Severity.ERROR,
                 "attached behind " + PLAN_SOURCE,
                 "none",
                 "the plan allows scaling but none is attached (the supervisor restarted without"
@@ -198,8 +199,10 @@ class DriftTest {
 
     assertThat(checkPlanned(p))
         .containsExactly(
-            new Item("min_capacity", "error", "1", "2", "the scalable target's minimum differs"),
-            new Item("max_capacity", "error", "2", "4", "the scalable target's maximum differs"));
+            new Item(
+                "min_capacity", Severity.ERROR, "1", "2", "the scalable target's minimum differs"),
+            new Item(
+                "max_capacity", Severity.ERROR, "2", "4", "the scalable target's maximum differs"));
   }
 
   // ---- policies ----
@@ -213,7 +216,7 @@ class DriftTest {
         .containsExactly(
             new Item(
                 "policies",
-                "error",
+                Severity.ERROR,
                 "1 target tracking + 1 step scale-in",
                 "1 target tracking + 0 step",
                 "orphaned or missing policies on the endpoint; destroy and redeploy"));
@@ -250,7 +253,7 @@ class DriftTest {
         .containsExactly(
             new Item(
                 "tracking_metric",
-                "error",
+                Severity.ERROR,
                 "ConcurrentRequestsPerModel Maximum",
                 "ConcurrentRequestsPerModel AVERAGE",
                 "the policy tracks the wrong metric"));
@@ -273,7 +276,7 @@ class DriftTest {
         .containsExactly(
             new Item(
                 "target_value",
-                "error",
+                Severity.ERROR,
                 "7.503",
                 "0.713",
                 "the deployed target differs from the plan"));
@@ -288,7 +291,7 @@ class DriftTest {
         .containsExactly(
             new Item(
                 "disable_scale_in",
-                "error",
+                Severity.ERROR,
                 "true",
                 "false",
                 "target tracking may scale in; only the step policy should"));
@@ -303,7 +306,7 @@ class DriftTest {
         .containsExactly(
             new Item(
                 "scale_out_cooldown",
-                "error",
+                Severity.ERROR,
                 "30s",
                 "300s",
                 "the deployed scale-out cooldown differs"));
@@ -318,7 +321,7 @@ class DriftTest {
         .containsExactly(
             new Item(
                 "scale_in_cooldown",
-                "error",
+                Severity.ERROR,
                 "300s",
                 "30s",
                 "the deployed scale-in cooldown differs"));
@@ -335,7 +338,7 @@ class DriftTest {
         .containsExactly(
             new Item(
                 "scale_in_alarm",
-                "error",
+                Severity.ERROR,
                 "an alarm driving speech-quickstart-step-scale-in",
                 "none",
                 "the step scale-in policy has no alarm; it never fires"));
@@ -350,7 +353,7 @@ class DriftTest {
         .containsExactly(
             new Item(
                 "scale_in_threshold",
-                "error",
+                Severity.ERROR,
                 "5.003",
                 "5.000",
                 "the scale-in alarm's threshold differs from the plan"));
@@ -365,7 +368,7 @@ class DriftTest {
         .containsExactly(
             new Item(
                 "scale_in_statistic",
-                "error",
+                Severity.ERROR,
                 "Average over 3 periods",
                 "MAXIMUM over 3",
                 "the scale-in alarm reads the wrong statistic"));
@@ -392,7 +395,7 @@ class DriftTest {
         .containsExactly(
             new Item(
                 "alarm_data",
-                "warn",
+                Severity.WARN,
                 "OK or ALARM",
                 "INSUFFICIENT_DATA",
                 "alarm speech-quickstart-scale-in has no decision yet (the metric publishes; it"
@@ -426,7 +429,7 @@ class DriftTest {
         .containsExactly(
             new Item(
                 "alarm_data",
-                "warn",
+                Severity.WARN,
                 "OK or ALARM",
                 "INSUFFICIENT_DATA",
                 "alarm TargetTracking-speech-quickstart-AlarmHigh has no decision yet and its"
@@ -456,9 +459,9 @@ class DriftTest {
     assertThat(checkPlanned(p))
         .extracting(Item::check, Item::severity)
         .containsExactly(
-            tuple("min_capacity", "error"),
-            tuple("disable_scale_in", "error"),
-            tuple("instance_counts", "warn"),
-            tuple("alarm_data", "warn"));
+            tuple("min_capacity", Severity.ERROR),
+            tuple("disable_scale_in", Severity.ERROR),
+            tuple("instance_counts", Severity.WARN),
+            tuple("alarm_data", Severity.WARN));
   }
 }

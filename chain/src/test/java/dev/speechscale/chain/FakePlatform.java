@@ -28,7 +28,8 @@ import java.util.OptionalInt;
  * a plan says, in the local platform's shapes (policy and alarm names, a tracking alarm on the
  * Maximum and a step scale-in alarm on the Average over 60 s); every deployed value is then a plain
  * field a test changes to make one kind of drift. {@link #scalingState} is rebuilt from the fields
- * on every call. The chain's pure logic drives no load, so there is no invoker.
+ * on every call. The chain's pure logic drives no load, so there is no invoker unless a test sets
+ * {@link #invoker}.
  */
 final class FakePlatform implements Platform {
   final String endpoint;
@@ -128,6 +129,12 @@ final class FakePlatform implements Platform {
   @Override
   public String name() {
     return "fake";
+  }
+
+  @Override
+  public java.time.Duration finestMetricPeriod() {
+    return java.time.Duration.ofSeconds(
+        10); // what ServerConcurrency used for any non-local platform
   }
 
   @Override
@@ -252,9 +259,15 @@ final class FakePlatform implements Platform {
     return queueBound;
   }
 
+  /** The invoker load goes through; {@code null}: the fake drives no load. */
+  Invoker invoker;
+
   @Override
   public Invoker invoker(String endpoint, Transport transport) {
-    throw new UnsupportedOperationException("the fake platform drives no load");
+    if (invoker == null) {
+      throw new UnsupportedOperationException("the fake platform drives no load");
+    }
+    return invoker;
   }
 
   @Override

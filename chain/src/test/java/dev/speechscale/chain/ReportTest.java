@@ -200,9 +200,9 @@ class ReportTest {
               "<tr><td>"
                   + c.name()
                   + "</td><td class=\""
-                  + c.result()
+                  + c.result().label()
                   + "\">"
-                  + c.result()
+                  + c.result().label()
                   + "</td><td>"
                   + Report.esc(c.expected())
                   + "</td><td>"
@@ -353,8 +353,10 @@ class ReportTest {
             "local",
             "plan.json",
             false,
-            "fail (1)",
-            List.of(new ValidateArtifact.Check(HOSTILE, "fail", HOSTILE, HOSTILE, HOSTILE)));
+            new ValidateArtifact.Verdict(ValidateArtifact.Verdict.Kind.FAIL, 1),
+            List.of(
+                new ValidateArtifact.Check(
+                    HOSTILE, ValidateArtifact.Result.FAIL, HOSTILE, HOSTILE, HOSTILE)));
 
     String page = Report.html(new Report.Inputs(TITLE, null, null, null, v, null, null));
 
@@ -385,7 +387,9 @@ class ReportTest {
             "speech-quickstart",
             "local",
             false,
-            List.of(new DriftArtifact.Item(HOSTILE, "error", HOSTILE, HOSTILE, HOSTILE)));
+            List.of(
+                new DriftArtifact.Item(
+                    HOSTILE, DriftArtifact.Severity.ERROR, HOSTILE, HOSTILE, HOSTILE)));
 
     String page = Report.html(new Report.Inputs(TITLE, null, null, null, null, d, null));
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.ValidateArtifact.Check;
+import dev.speechscale.artifacts.ValidateArtifact.Result;
 import dev.speechscale.platform.Statistic;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +46,7 @@ class ValidateRunTest {
 
   @Test
   void staticChecks_deployedAsPlanned_areAllOk() {
-    assertThat(checks(deployed())).extracting(Check::result).containsOnly("ok");
+    assertThat(checks(deployed())).extracting(Check::result).containsOnly(Result.OK);
   }
 
   @Test
@@ -57,7 +58,7 @@ class ValidateRunTest {
         .isEqualTo(
             new Check(
                 "fingerprint",
-                "fail",
+                Result.FAIL,
                 "local500mcpu-797ff86f",
                 "local500mcpu-deadbeef",
                 "the plan was measured against another deployment"));
@@ -70,7 +71,7 @@ class ValidateRunTest {
 
     Check c = named(checks(p), "fingerprint");
 
-    assertThat(c.result()).isEqualTo("fail");
+    assertThat(c.result()).isEqualTo(Result.FAIL);
     assertThat(c.expected()).isEqualTo(c.actual()).isEqualTo("local500mcpu-797ff86f");
   }
 
@@ -81,7 +82,7 @@ class ValidateRunTest {
 
     Check c = named(checks(p), "fingerprint");
 
-    assertThat(c.result()).isEqualTo("fail");
+    assertThat(c.result()).isEqualTo(Result.FAIL);
     assertThat(c.actual()).isEqualTo("local1cpu-797ff86f");
   }
 
@@ -97,7 +98,7 @@ class ValidateRunTest {
         .isEqualTo(
             new Check(
                 "scalable_target",
-                "fail",
+                Result.FAIL,
                 "attached",
                 "none",
                 "no scaling is attached: no plan artifact (looked for plan-quickstart.json)"));
@@ -109,7 +110,8 @@ class ValidateRunTest {
     p.minCapacity = 2;
 
     assertThat(named(checks(p), "min_instances"))
-        .isEqualTo(new Check("min_instances", "fail", "1", "2", "deployed 2 but the plan says 1"));
+        .isEqualTo(
+            new Check("min_instances", Result.FAIL, "1", "2", "deployed 2 but the plan says 1"));
   }
 
   @Test
@@ -118,7 +120,8 @@ class ValidateRunTest {
     p.maxCapacity = 5;
 
     assertThat(named(checks(p), "max_instances"))
-        .isEqualTo(new Check("max_instances", "fail", "2", "5", "deployed 5 but the plan says 2"));
+        .isEqualTo(
+            new Check("max_instances", Result.FAIL, "2", "5", "deployed 5 but the plan says 2"));
   }
 
   @Test
@@ -131,7 +134,7 @@ class ValidateRunTest {
     assertThat(named(checks, "scaling_target_value"))
         .isEqualTo(
             new Check(
-                "scaling_target_value", "fail", "7.503", "none", "no target tracking policy"));
+                "scaling_target_value", Result.FAIL, "7.503", "none", "no target tracking policy"));
     assertThat(names(checks)).doesNotContain("scale_out_cooldown_s", "disable_scale_in");
   }
 
@@ -144,7 +147,7 @@ class ValidateRunTest {
         .isEqualTo(
             new Check(
                 "scaling_target_value",
-                "fail",
+                Result.FAIL,
                 "7.503",
                 "10",
                 "deployed 10 but the plan says 7.503"));
@@ -155,7 +158,7 @@ class ValidateRunTest {
     FakePlatform p = deployed();
     p.targetValue = 7.503 + 5e-7;
 
-    assertThat(named(checks(p), "scaling_target_value").result()).isEqualTo("ok");
+    assertThat(named(checks(p), "scaling_target_value").result()).isEqualTo(Result.OK);
   }
 
   @Test
@@ -167,7 +170,7 @@ class ValidateRunTest {
         .isEqualTo(
             new Check(
                 "disable_scale_in",
-                "fail",
+                Result.FAIL,
                 "true",
                 "false",
                 "target tracking may scale in; only the step policy should"));
@@ -181,7 +184,11 @@ class ValidateRunTest {
     assertThat(named(checks(p), "scale_out_cooldown_s"))
         .isEqualTo(
             new Check(
-                "scale_out_cooldown_s", "fail", "30", "60", "deployed 60 but the plan says 30"));
+                "scale_out_cooldown_s",
+                Result.FAIL,
+                "30",
+                "60",
+                "deployed 60 but the plan says 30"));
   }
 
   @Test
@@ -193,7 +200,8 @@ class ValidateRunTest {
 
     assertThat(named(checks, "scale_in_threshold"))
         .isEqualTo(
-            new Check("scale_in_threshold", "fail", "5.003", "none", "no step scale-in policy"));
+            new Check(
+                "scale_in_threshold", Result.FAIL, "5.003", "none", "no step scale-in policy"));
     assertThat(names(checks)).doesNotContain("scale_in_cooldown_s", "scale_in_alarm");
   }
 
@@ -205,7 +213,11 @@ class ValidateRunTest {
     assertThat(named(checks(p), "scale_in_cooldown_s"))
         .isEqualTo(
             new Check(
-                "scale_in_cooldown_s", "fail", "300", "120", "deployed 120 but the plan says 300"));
+                "scale_in_cooldown_s",
+                Result.FAIL,
+                "300",
+                "120",
+                "deployed 120 but the plan says 300"));
   }
 
   @Test
@@ -218,7 +230,11 @@ class ValidateRunTest {
     assertThat(named(checks, "scale_in_threshold"))
         .isEqualTo(
             new Check(
-                "scale_in_threshold", "fail", "5.003", "none", "the step policy has no alarm"));
+                "scale_in_threshold",
+                Result.FAIL,
+                "5.003",
+                "none",
+                "the step policy has no alarm"));
     assertThat(names(checks)).doesNotContain("scale_in_alarm");
   }
 
@@ -231,7 +247,7 @@ class ValidateRunTest {
         .isEqualTo(
             new Check(
                 "scale_in_threshold",
-                "fail",
+                Result.FAIL,
                 "5.003",
                 "4.500",
                 "deployed 4.500 but the plan says" + " 5.003"));
@@ -246,7 +262,7 @@ class ValidateRunTest {
         .isEqualTo(
             new Check(
                 "scale_in_alarm",
-                "fail",
+                Result.FAIL,
                 "Average, 3 periods",
                 "MAXIMUM, 3 periods",
                 "the scale-in alarm reads another statistic"));
@@ -259,7 +275,7 @@ class ValidateRunTest {
 
     Check c = named(checks(p), "scale_in_alarm");
 
-    assertThat(c.result()).isEqualTo("fail");
+    assertThat(c.result()).isEqualTo(Result.FAIL);
     assertThat(c.actual()).isEqualTo("AVERAGE, 2 periods");
   }
 
@@ -270,7 +286,7 @@ class ValidateRunTest {
 
     Check c = named(checks(p), "scale_in_alarm");
 
-    assertThat(c.result()).isEqualTo("ok");
+    assertThat(c.result()).isEqualTo(Result.OK);
     assertThat(c.actual()).isEqualTo("AVERAGE, 3 periods of 6 s");
   }
 
@@ -281,7 +297,8 @@ class ValidateRunTest {
 
     assertThat(named(checks(p), "queue_max_depth"))
         .isEqualTo(
-            new Check("queue_max_depth", "fail", "10", "0", "deployed 0 but the plan says 10"));
+            new Check(
+                "queue_max_depth", Result.FAIL, "10", "0", "deployed 0 but the plan says 10"));
   }
 
   @Test
@@ -289,7 +306,7 @@ class ValidateRunTest {
     FakePlatform p = deployed();
     p.queueBound = OptionalInt.of(50);
 
-    assertThat(named(checks(p), "queue_max_depth").result()).isEqualTo("fail");
+    assertThat(named(checks(p), "queue_max_depth").result()).isEqualTo(Result.FAIL);
   }
 
   @Test
@@ -301,7 +318,7 @@ class ValidateRunTest {
         .isEqualTo(
             new Check(
                 "queue_max_depth",
-                "warn",
+                Result.WARN,
                 "10",
                 "unknown",
                 "the platform does not report the container's queue bound"));
@@ -315,7 +332,7 @@ class ValidateRunTest {
     p.queueBound = OptionalInt.of(0);
 
     assertThat(checks(p))
-        .filteredOn(c -> c.result().equals("fail"))
+        .filteredOn(c -> c.result() == Result.FAIL)
         .extracting(Check::name)
         .containsExactly("min_instances", "scale_out_cooldown_s", "queue_max_depth");
   }

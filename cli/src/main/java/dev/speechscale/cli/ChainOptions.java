@@ -3,14 +3,21 @@ package dev.speechscale.cli;
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.PlatformProvider;
+import dev.speechscale.platform.PlatformSettings;
+import dev.speechscale.platform.Platforms;
 import dev.speechscale.platform.Transport;
-import dev.speechscale.platform.local.LocalPlatform;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Option;
 
 /** Options every chain command shares: which endpoint, on which platform. */
 final class ChainOptions {
+  /** The platform when {@code --platform} is not given. */
+  static final String DEFAULT_PLATFORM = "local";
+
   @Option(
       names = "--model",
       required = true,
@@ -20,7 +27,7 @@ final class ChainOptions {
 
   @Option(
       names = "--platform",
-      defaultValue = "local",
+      defaultValue = DEFAULT_PLATFORM,
       paramLabel = "local|aws",
       description = "where the endpoint runs (default ${DEFAULT-VALUE})")
   String platform;
@@ -59,17 +66,21 @@ final class ChainOptions {
 
   /** The platform to talk to; the caller closes it. */
   Platform open() {
-    return switch (platform) {
-      case "local" -> new LocalPlatform(stateDir != null ? stateDir : LocalPlatform.defaultRoot());
-      case "aws" ->
-          dev.speechscale.platform.aws.AwsPlatform.create(
-              new dev.speechscale.platform.aws.AwsPlatform.Settings(
-                  region != null ? region : System.getenv("AWS_REGION"),
-                  profile,
-                  runtimeUrl,
-                  null));
-      default -> throw new CliException("--platform (" + platform + ") must be local or aws");
-    };
+    return provider().open(new PlatformSettings(stateDir, region, null, profile, runtimeUrl, null));
+  }
+
+  private PlatformProvider provider() {
+    return Platforms.find(platform)
+        .orElseThrow(() -> new CliException("--platform (" + platform + ") must be " + choices()));
+  }
+
+  /** The platforms on the classpath, the default first: {@code local or aws}. */
+  static String choices() {
+    List<String> names = new ArrayList<>(Platforms.names());
+    if (names.remove(DEFAULT_PLATFORM)) {
+      names.addFirst(DEFAULT_PLATFORM);
+    }
+    return String.join(" or ", names);
   }
 
   /** The endpoint config for the model, if the config file exists. */
@@ -89,7 +100,7 @@ final class ChainOptions {
     if (given != null) {
       return Transport.ofLabel(given);
     }
-    return platform.equals("aws") ? Transport.RESPONSE_STREAM : Transport.HTTP_STREAM;
+    return provider().naturalTransport();
   }
 
   /** {@code plan-<model>.json} beside the config file. */

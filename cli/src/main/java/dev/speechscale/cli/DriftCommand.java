@@ -1,13 +1,9 @@
 package dev.speechscale.cli;
 
-import dev.speechscale.artifacts.Artifact;
 import dev.speechscale.artifacts.ArtifactCodec;
-import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.DriftArtifact;
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.PlanArtifact;
-import dev.speechscale.artifacts.Provenance;
-import dev.speechscale.artifacts.ToolVersion;
 import dev.speechscale.chain.Drift;
 import dev.speechscale.platform.Platform;
 import java.io.PrintWriter;
@@ -54,33 +50,18 @@ final class DriftCommand implements Callable<Integer> {
     Path planPath = plan != null ? plan : common.defaultPlan();
     PlanArtifact p =
         plan != null || Files.exists(planPath) ? ArtifactCodec.readPlan(planPath) : null;
-    List<DriftArtifact.Item> items;
+    DriftArtifact artifact;
     try (Platform platform = common.open()) {
-      items =
-          Drift.check(
-              new Drift.Inputs(platform, config, p, planPath.toString()), Clock.systemUTC());
+      artifact =
+          Drift.run(
+              new Drift.Inputs(platform, config, p, planPath.toString()),
+              "tts-bench drift",
+              Map.of(
+                  "model", common.model, "platform", common.platform, "plan", planPath.toString()),
+              Clock.systemUTC());
     }
-    boolean clean = items.stream().noneMatch(i -> i.severity().equals("error"));
-    DriftArtifact artifact =
-        new DriftArtifact(
-            Artifact.SCHEMA_VERSION,
-            ArtifactKind.DRIFT.label(),
-            ToolVersion.current(),
-            Clock.systemUTC().instant(),
-            Provenance.capture(
-                "tts-bench drift",
-                Map.of(
-                    "model",
-                    common.model,
-                    "platform",
-                    common.platform,
-                    "plan",
-                    planPath.toString())),
-            common.model,
-            common.endpoint(),
-            common.platform,
-            clean,
-            items);
+    List<DriftArtifact.Item> items = artifact.items();
+    boolean clean = artifact.clean();
     if (output != null) {
       ArtifactCodec.write(output, artifact);
     }
@@ -91,7 +72,7 @@ final class DriftCommand implements Callable<Integer> {
       for (DriftArtifact.Item i : items) {
         out.printf(
             "%-5s %-20s expected %s, deployed %s: %s%n",
-            i.severity().toUpperCase(java.util.Locale.ROOT),
+            i.severity().label().toUpperCase(java.util.Locale.ROOT),
             i.check(),
             i.expected(),
             i.actual(),

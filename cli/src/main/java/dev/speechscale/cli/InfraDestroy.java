@@ -1,6 +1,5 @@
 package dev.speechscale.cli;
 
-import dev.speechscale.platform.local.LocalDeployer;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -33,22 +32,6 @@ final class InfraDestroy implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    InfraCommands.requirePlatform(spec, common);
-    if (common.aws()) {
-      return InfraAws.destroy(spec, common, config, foundation);
-    }
-    LocalDeployer.Destroyed d =
-        new LocalDeployer(common.root(), line -> spec.commandLine().getErr().println(line))
-            .destroy(common.endpoint());
-    if (!d.existed()) {
-      spec.commandLine()
-          .getOut()
-          .println("nothing to destroy: " + d.endpoint() + " is not deployed locally");
-      return 0;
-    }
-    spec.commandLine()
-        .getOut()
-        .println("destroyed " + d.endpoint() + "; stopped processes " + d.stoppedPids());
-    return 0;
+    return common.infra(spec).destroy(config, foundation);
   }
 }

@@ -1,6 +1,14 @@
 package dev.speechscale.cli;
 
+import dev.speechscale.platform.Infra;
+import dev.speechscale.platform.PlatformProvider;
+import dev.speechscale.platform.PlatformSettings;
+import dev.speechscale.platform.Platforms;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /** Options every {@code speech-infra} command shares. */
@@ -14,7 +22,7 @@ final class InfraOptions {
 
   @Option(
       names = "--platform",
-      defaultValue = "local",
+      defaultValue = ChainOptions.DEFAULT_PLATFORM,
       paramLabel = "local|aws",
       description = "where the endpoint runs (default ${DEFAULT-VALUE})")
   String platform;
@@ -44,28 +52,25 @@ final class InfraOptions {
       description = "aws: the cloud assembly directory (default ${DEFAULT-VALUE})")
   Path out;
 
-  /** CDK context: account and region when given. */
-  java.util.Map<String, String> context() {
-    java.util.Map<String, String> c = new java.util.LinkedHashMap<>();
-    String r = region != null ? region : System.getenv("AWS_REGION");
-    if (account != null) {
-      c.put("account", account);
-    }
-    if (r != null) {
-      c.put("region", r);
-    }
-    return c;
+  /**
+   * The chosen platform's deployment side, printing to the command's streams.
+   *
+   * @throws picocli.CommandLine.ParameterException (exit 2) when no such platform is on the
+   *     classpath
+   */
+  Infra infra(CommandSpec spec) {
+    PlatformProvider provider =
+        Platforms.find(platform)
+            .orElseThrow(() ->
+                Cli.usage(spec, "--platform (" + platform + ") must be " + ChainOptions.choices()));
+    return provider.infra(
+        new PlatformSettings(stateDir, region, account, profile, null, out),
+        model,
+        stream(spec.commandLine().getOut()),
+        stream(spec.commandLine().getErr()));
   }
 
-  boolean aws() {
-    return platform.equals("aws");
-  }
-
-  String endpoint() {
-    return "speech-" + model;
-  }
-
-  Path root() {
-    return stateDir != null ? stateDir : dev.speechscale.platform.local.LocalPlatform.defaultRoot();
+  private static PrintStream stream(PrintWriter w) {
+    return new PrintStream(new WriterOutputStream(w), true, StandardCharsets.UTF_8);
   }
 }

@@ -1,7 +1,5 @@
 package dev.speechscale.cli;
 
-import dev.speechscale.platform.local.LocalDeployer;
-import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -23,41 +21,6 @@ final class InfraStatus implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    InfraCommands.requirePlatform(spec, common);
-    if (common.aws()) {
-      return InfraAws.status(spec, common);
-    }
-    LocalDeployer.Report r =
-        new LocalDeployer(common.root(), line -> spec.commandLine().getErr().println(line))
-            .status(common.endpoint());
-    PrintWriter out = spec.commandLine().getOut();
-    if (!r.supervisorAlive()) {
-      PrintWriter err = spec.commandLine().getErr();
-      err.println(
-          "error: the supervisor of "
-              + r.endpoint()
-              + " (pid "
-              + r.record().supervisorPid()
-              + ") is not running (killed or crashed)");
-      err.println(
-          r.orphansStopped().isEmpty()
-              ? "no orphaned instance processes were left"
-              : "stopped "
-                  + r.orphansStopped().size()
-                  + " orphaned instance process(es): "
-                  + r.orphansStopped());
-      err.println(
-          "deploy again with `speech-infra deploy`, or clean up with `speech-infra"
-              + " destroy --model "
-              + common.model
-              + "`");
-      if (r.status() != null) {
-        out.println("last published status:");
-        InfraCommands.printStatus(out, r.status(), r.record());
-      }
-      return 1;
-    }
-    InfraCommands.printStatus(out, r.status(), r.record());
-    return 0;
+    return common.infra(spec).status();
   }
 }

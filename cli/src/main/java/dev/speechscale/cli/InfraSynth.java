@@ -1,8 +1,6 @@
 package dev.speechscale.cli;
 
-import dev.speechscale.platform.aws.AwsDeployer;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import dev.speechscale.platform.Infra;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -35,26 +33,15 @@ final class InfraSynth implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (!common.aws()) {
+    Infra infra = common.infra(spec);
+    if (!infra.synthesizes()) {
       throw Cli.usage(
           spec,
-          "synth is for --platform aws (the local platform has nothing to"
+          "synth is for --platform aws (the "
+              + common.platform
+              + " platform has nothing to"
               + " synthesize; use speech-infra deploy)");
     }
-    PrintStream out =
-        new PrintStream(
-            new WriterOutputStream(spec.commandLine().getOut()), true, StandardCharsets.UTF_8);
-    AwsDeployer.Synthesis s =
-        AwsDeployer.system(out)
-            .synth(config, common.model, planPath(), common.context(), common.out);
-    out.print(s.describeSynth());
-    out.flush();
-    return 0;
-  }
-
-  Path planPath() {
-    return plan != null
-        ? plan
-        : config.toAbsolutePath().getParent().resolve("plan-" + common.model + ".json");
+    return infra.synth(config, plan);
   }
 }

@@ -5,6 +5,7 @@ import dev.speechscale.capacity.Load;
 import dev.speechscale.capacity.Scenario;
 import dev.speechscale.capacity.SurgeSimulation;
 import dev.speechscale.capacity.Thresholds;
+import dev.speechscale.chain.PlanRun;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -132,17 +133,18 @@ final class PlanCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Scenario shape = validateUsage();
-    PlanDerivation.Result r =
-        PlanDerivation.derive(
-            qmax,
-            time.ttotal,
-            time.assumed,
-            shape,
-            slo,
-            allowConfigMismatch,
-            "tts-bench plan "
-                + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
-            parameters(shape),
+    PlanRun.Result r =
+        PlanRun.run(
+            new PlanRun.Options(
+                qmax,
+                time.ttotal,
+                time.assumed,
+                shape,
+                slo,
+                allowConfigMismatch,
+                "tts-bench plan "
+                    + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
+                parameters(shape)),
             line -> spec.commandLine().getErr().println(line),
             clock.instant());
     Path target = output != null ? output : Path.of(r.artifact().defaultFileName());

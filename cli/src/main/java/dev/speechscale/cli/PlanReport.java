@@ -23,7 +23,7 @@ final class PlanReport {
     o.append(
         f(
             "plan for %s (endpoint %s, %s) -- verdict: %s%n%n",
-            a.model(), a.endpoint(), a.slug(), a.verdict()));
+            a.model(), a.endpoint(), a.slug(), a.verdict().label()));
 
     o.append("measured\n");
     row(
@@ -134,7 +134,7 @@ final class PlanReport {
 
     o.append("\nfindings (worst first)\n");
     for (PlanArtifact.FindingEntry e : a.findings()) {
-      String head = f("  %-10s %-20s ", e.verdict().toUpperCase(Locale.ROOT), e.name());
+      String head = f("  %-10s %-20s ", e.verdict().label().toUpperCase(Locale.ROOT), e.name());
       wrap(o, head, e.detail());
       if (e.recommendation() != null) {
         wrap(o, " ".repeat(head.length()) + "-> ", e.recommendation());

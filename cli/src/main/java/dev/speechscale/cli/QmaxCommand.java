@@ -2,6 +2,7 @@ package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.chain.ChainClock;
 import dev.speechscale.chain.QmaxRun;
 import dev.speechscale.chain.Texts;
 import dev.speechscale.loadgen.DryRun;
@@ -13,7 +14,6 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -217,7 +217,7 @@ final class QmaxCommand implements Callable<Integer> {
                   "tts-bench qmax "
                       + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
                   params),
-              Clock.systemUTC(),
+              ChainClock.system(),
               new ProgressPrinter(err, sloMs),
               line -> spec.commandLine().getErr().println(line));
     }

@@ -3,12 +3,12 @@ package dev.speechscale.cli;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
+import dev.speechscale.chain.ChainClock;
 import dev.speechscale.chain.Texts;
 import dev.speechscale.chain.TtotalRun;
 import dev.speechscale.platform.Platform;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -121,7 +121,7 @@ final class TtotalCommand implements Callable<Integer> {
                   "tts-bench ttotal "
                       + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
                   params),
-              Clock.systemUTC(),
+              ChainClock.system(),
               line -> spec.commandLine().getErr().println(line));
     }
     Path target = output != null ? output : Path.of(t.defaultFileName());

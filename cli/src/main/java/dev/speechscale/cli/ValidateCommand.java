@@ -3,12 +3,12 @@ package dev.speechscale.cli;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
+import dev.speechscale.chain.ChainClock;
 import dev.speechscale.chain.Texts;
 import dev.speechscale.chain.ValidateRun;
 import dev.speechscale.platform.Platform;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -94,7 +94,7 @@ final class ValidateCommand implements Callable<Integer> {
                   "tts-bench validate "
                       + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
                   params),
-              Clock.systemUTC(),
+              ChainClock.system(),
               line -> spec.commandLine().getErr().println(line));
     }
     if (output != null) {
@@ -108,14 +108,14 @@ final class ValidateCommand implements Callable<Integer> {
         out.printf(
             Locale.ROOT,
             "%-4s %-28s expected %s, got %s: %s%n",
-            c.result().toUpperCase(Locale.ROOT),
+            c.result().label().toUpperCase(Locale.ROOT),
             c.name(),
             c.expected(),
             c.actual(),
             c.detail());
       }
-      out.println("verdict: " + v.verdict());
+      out.println("verdict: " + v.verdict().label());
     }
-    return v.verdict().startsWith("fail") ? 1 : 0;
+    return v.verdict().failed() ? 1 : 0;
   }
 }

@@ -41,6 +41,17 @@ class ArchitectureTest {
   }
 
   @Test
+  void platform_usesTheJdkOnly() {
+    classes()
+        .that()
+        .resideInAPackage("dev.speechscale.platform")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("java..", "dev.speechscale.platform")
+        .check(CLASSES);
+  }
+
+  @Test
   void artifacts_dependOnCapacityAndLibrariesOnly() {
     noClasses()
         .that()

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.capacity.Verdict;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,7 +82,7 @@ class PlanCommandTest {
     assertThat(p.findings())
         .filteredOn(f -> f.name().equals("surge_survival"))
         .extracting(PlanArtifact.FindingEntry::verdict)
-        .containsExactly("warn");
+        .containsExactly(Verdict.WARN);
     assertThat(run.err()).contains("wrote " + dir.resolve("plan.json"));
   }
 

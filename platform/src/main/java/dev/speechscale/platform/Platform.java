@@ -1,5 +1,6 @@
 package dev.speechscale.platform;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.OptionalInt;
@@ -35,6 +36,12 @@ public interface Platform extends AutoCloseable {
 
   /** Startup logs of every instance whose log appeared at or after {@code since}. */
   List<InstanceLog> instanceLogs(String endpoint, Instant since);
+
+  /**
+   * The finest period this platform's metrics resolve: what a measurement window is queried at (1 s
+   * locally, 10 s for high-resolution CloudWatch metrics).
+   */
+  Duration finestMetricPeriod();
 
   /** One metric's datapoints. */
   MetricSeries metric(String endpoint, MetricQuery query);

@@ -15,15 +15,16 @@ import java.util.regex.Pattern;
  * A startup stage marker printed by the container, byte-exact: {@code === STAGE <name>
  * t=<YYYY-MM-DDTHH:MM:SS.mmm>Z elapsed_s=<seconds, 3 decimals> ===}.
  *
- * @param stage {@code framework_init}, {@code weights_ready}, {@code warmup_done} or {@code ready}
+ * @param stage the wire name of one of {@link ScaleOutStage#containerStages()} (kept a string: a
+ *     marker for a stage this version does not know still parses)
  * @param at the container's own timestamp
  * @param elapsedSeconds seconds since the container started (CONTAINER_START_EPOCH or process
  *     start)
  */
 public record StageMarker(String stage, Instant at, double elapsedSeconds) {
-  /** The container's stages, in order. */
+  /** The container's stages, in order: {@link ScaleOutStage#containerStages()} by wire name. */
   public static final List<String> STAGES =
-      List.of("framework_init", "weights_ready", "warmup_done", "ready");
+      ScaleOutStage.wireNames(ScaleOutStage.containerStages());
 
   private static final Pattern LINE =
       Pattern.compile(

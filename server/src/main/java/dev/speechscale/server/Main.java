@@ -1,6 +1,7 @@
 package dev.speechscale.server;
 
 import dev.speechscale.admission.Ticker;
+import dev.speechscale.platform.ScaleOutStage;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -53,7 +54,7 @@ public final class Main {
               + "; pick another --port (0 = any free port)");
       return 1;
     }
-    markers.mark(StageMarkers.FRAMEWORK_INIT);
+    markers.mark(ScaleOutStage.FRAMEWORK_INIT);
     Runtime.getRuntime()
         .addShutdownHook(
             Thread.ofPlatform()
@@ -70,13 +71,13 @@ public final class Main {
       err.println("speech-server: " + e.getMessage());
       return 1;
     }
-    markers.mark(StageMarkers.WEIGHTS_READY);
+    markers.mark(ScaleOutStage.WEIGHTS_READY);
     SpeechRuntime runtime = server.attach(engine);
     runtime.warmup();
     server.warmHttpPath();
-    markers.mark(StageMarkers.WARMUP_DONE);
+    markers.mark(ScaleOutStage.WARMUP_DONE);
     server.markReady();
-    markers.mark(StageMarkers.READY);
+    markers.mark(ScaleOutStage.READY);
     try (RefusalLog refusals =
         new RefusalLog(
             () -> server.metrics().rejectedCount("queue_saturated"), out, Duration.ofSeconds(1))) {

@@ -1,5 +1,6 @@
 package dev.speechscale.server;
 
+import dev.speechscale.platform.ScaleOutStage;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Instant;
@@ -14,16 +15,11 @@ import java.util.Locale;
  * <pre>=== STAGE &lt;name&gt; t=YYYY-MM-DDTHH:MM:SS.mmmZ elapsed_s=&lt;seconds, 3 decimals&gt; ===
  * </pre>
  *
- * in the order {@code framework_init → weights_ready → warmup_done → ready}. {@code t} is UTC,
- * truncated to the millisecond; {@code elapsed_s} counts from {@code CONTAINER_START_EPOCH} when
- * set, else from the process start. {@code tts-bench ttotal} parses these lines.
+ * in the order of {@link ScaleOutStage#containerStages()}. {@code t} is UTC, truncated to the
+ * millisecond; {@code elapsed_s} counts from {@code CONTAINER_START_EPOCH} when set, else from the
+ * process start. {@code tts-bench ttotal} parses these lines.
  */
 final class StageMarkers {
-  static final String FRAMEWORK_INIT = "framework_init";
-  static final String WEIGHTS_READY = "weights_ready";
-  static final String WARMUP_DONE = "warmup_done";
-  static final String READY = "ready";
-
   private static final DateTimeFormatter STAMP =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'", Locale.ROOT)
           .withZone(ZoneOffset.UTC);
@@ -39,7 +35,7 @@ final class StageMarkers {
   }
 
   /** Prints the marker for {@code stage} and flushes. */
-  void mark(String stage) {
+  void mark(ScaleOutStage stage) {
     String line = format(stage, clock.instant(), epoch);
     synchronized (out) {
       out.println(line);
@@ -47,11 +43,11 @@ final class StageMarkers {
     }
   }
 
-  static String format(String stage, Instant now, Instant epoch) {
+  static String format(ScaleOutStage stage, Instant now, Instant epoch) {
     Instant truncated = now.truncatedTo(ChronoUnit.MILLIS);
     double elapsed = java.time.Duration.between(epoch, now).toNanos() / 1e9;
     return "=== STAGE "
-        + stage
+        + stage.wireName()
         + " t="
         + STAMP.format(truncated)
         + String.format(Locale.ROOT, " elapsed_s=%.3f ===", elapsed);

@@ -112,7 +112,7 @@ final class StreamWriter {
         System.arraycopy(bytes, 0, first, WavHeader.BYTES, bytes.length);
       }
       HttpIo.write(response, last, first);
-      runtime.metrics.ttfab.recordNanos(System.nanoTime() - arrivalNanos);
+      runtime.metrics.ttfab.recordNanos(runtime.ticker.nanoTime() - arrivalNanos);
       return;
     }
     if (bytes.length > 0 || last) {

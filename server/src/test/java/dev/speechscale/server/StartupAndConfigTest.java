@@ -3,6 +3,7 @@ package dev.speechscale.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.speechscale.platform.ScaleOutStage;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +24,7 @@ class StartupAndConfigTest {
   void format_knownInstants_isByteExact() {
     Instant epoch = Instant.parse("2026-01-02T03:04:00Z");
     Instant now = Instant.parse("2026-01-02T03:04:05.678912Z");
-    assertThat(StageMarkers.format("weights_ready", now, epoch))
+    assertThat(StageMarkers.format(ScaleOutStage.WEIGHTS_READY, now, epoch))
         .isEqualTo("=== STAGE weights_ready t=2026-01-02T03:04:05.678Z elapsed_s=5.679 ===");
   }
 
@@ -36,7 +37,7 @@ class StartupAndConfigTest {
             clock,
             Instant.parse("2026-01-02T03:04:04.5Z"),
             new PrintStream(out, true, StandardCharsets.UTF_8));
-    for (String s : List.of("framework_init", "weights_ready", "warmup_done", "ready")) {
+    for (ScaleOutStage s : ScaleOutStage.containerStages()) {
       markers.mark(s);
     }
     assertThat(out.toString(StandardCharsets.UTF_8).lines())

@@ -26,12 +26,12 @@ final class TestServer implements AutoCloseable {
           .build();
   private final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
 
-  private TestServer(ServerConfig config, SpeechEngine engine) throws Exception {
+  private TestServer(ServerConfig config, SpeechEngine engine, Ticker ticker) throws Exception {
     server =
         new SpeechServer(
             config,
             new PrintStream(stdout, true, StandardCharsets.UTF_8),
-            Ticker.system(),
+            ticker,
             Clock.systemUTC());
     int port = server.start();
     runtime = server.attach(engine);
@@ -40,9 +40,14 @@ final class TestServer implements AutoCloseable {
   }
 
   static TestServer start(SpeechEngine engine, String... flags) throws Exception {
+    return start(engine, Ticker.system(), flags);
+  }
+
+  /** A server whose gate and request timing read {@code ticker} (a fake one in timing tests). */
+  static TestServer start(SpeechEngine engine, Ticker ticker, String... flags) throws Exception {
     List<String> args = new ArrayList<>(List.of("--port", "0"));
     args.addAll(List.of(flags));
-    return new TestServer(ServerConfig.parse(args, Map.of()), engine);
+    return new TestServer(ServerConfig.parse(args, Map.of()), engine, ticker);
   }
 
   int port() {

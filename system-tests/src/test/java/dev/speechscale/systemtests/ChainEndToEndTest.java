@@ -173,8 +173,9 @@ class ChainEndToEndTest {
               "live_scale_out");
       assertThat(va.checks())
           .filteredOn(c -> !c.name().startsWith("live"))
-          .allSatisfy(c -> assertThat(c.result()).as(c.name()).isEqualTo("ok"));
-      assertThat(v.exitCode()).isEqualTo(va.verdict().startsWith("fail") ? 1 : 0);
+          .allSatisfy(
+              c -> assertThat(c.result()).as(c.name()).isEqualTo(ValidateArtifact.Result.OK));
+      assertThat(v.exitCode()).isEqualTo(va.verdict().failed() ? 1 : 0);
     } finally {
       Cli.speechInfra("destroy", "--model", "e2e", "--state-dir", state.toString());
     }

@@ -135,6 +135,12 @@ public final class AwsPlatform implements Platform {
     return "aws";
   }
 
+  /** ConcurrentRequestsPerModel is a high-resolution metric: 10 s is its finest period. */
+  @Override
+  public Duration finestMetricPeriod() {
+    return Duration.ofSeconds(10);
+  }
+
   @Override
   public EndpointDescription describe(String endpoint) {
     DescribeEndpointResponse ep = endpoints.describeEndpoint(endpoint);

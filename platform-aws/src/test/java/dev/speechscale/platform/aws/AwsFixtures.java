@@ -4,6 +4,7 @@ import dev.speechscale.artifacts.DeployedConfig;
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.capacity.PlanVerdict;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -75,7 +76,7 @@ final class AwsFixtures {
         "ml.g5.xlarge",
         fingerprint,
         DeployedConfig.slugOf(fingerprint),
-        verdict,
+        PlanVerdict.ofLabel(verdict),
         50,
         true,
         false,

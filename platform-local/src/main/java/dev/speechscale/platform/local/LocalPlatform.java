@@ -57,6 +57,12 @@ public final class LocalPlatform implements Platform {
     return "local";
   }
 
+  /** The metric store keeps one datapoint a second. */
+  @Override
+  public Duration finestMetricPeriod() {
+    return Duration.ofSeconds(1);
+  }
+
   @Override
   public EndpointDescription describe(String endpoint) {
     Views.Describe d = control.get(endpoint, "/status", Views.Status.class).describe();

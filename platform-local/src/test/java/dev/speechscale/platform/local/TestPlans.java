@@ -6,6 +6,8 @@ import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.Provenance;
+import dev.speechscale.capacity.PlanVerdict;
+import dev.speechscale.capacity.Verdict;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -71,7 +73,7 @@ public final class TestPlans {
         c.instanceType(),
         fingerprint,
         fingerprint.slug(),
-        "ok",
+        PlanVerdict.ok(),
         8,
         true,
         false,
@@ -110,7 +112,7 @@ public final class TestPlans {
 
   private static List<PlanArtifact.FindingEntry> findings() {
     return dev.speechscale.capacity.Planner.FINDING_ORDER.stream()
-        .map(n -> new PlanArtifact.FindingEntry(n, "ok", "test plan", null))
+        .map(n -> new PlanArtifact.FindingEntry(n, Verdict.OK, "test plan", null))
         .toList();
   }
 }

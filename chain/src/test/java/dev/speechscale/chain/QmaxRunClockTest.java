@@ -1,0 +1,100 @@
+package dev.speechscale.chain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.QmaxStep;
+import dev.speechscale.loadgen.LadderListener;
+import dev.speechscale.loadgen.LadderSpec;
+import dev.speechscale.platform.Invocation;
+import dev.speechscale.platform.Invoker;
+import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.SynthesisRequest;
+import dev.speechscale.platform.Transport;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * qmax reads time only from the {@link ChainClock} it is given: latency from its monotonic clock,
+ * the artifact's time from its wall clock. A fake endpoint answers on the same fake monotonic
+ * clock, first audio 100 ms after the send, so the ladder's p95 is exactly 100 ms only when the
+ * driver timed it on the injected clock, and a 10 s hold passes in fake time.
+ */
+class QmaxRunClockTest {
+  private static final long FIRST_AUDIO_NANOS = Duration.ofMillis(100).toNanos();
+  private static final Instant WALL = Instant.parse("2030-01-02T03:04:05Z");
+
+  /** Each request moves the fake clock: first audio at +100 ms, done at +200 ms. */
+  private static Invoker fakeEndpoint(AtomicLong nowNanos) {
+    return new Invoker() {
+      @Override
+      public Transport transport() {
+        return Transport.HTTP_STREAM;
+      }
+
+      @Override
+      public Connection connect() {
+        return new Connection() {
+          @Override
+          public Invocation invoke(SynthesisRequest request) {
+            long sent = nowNanos.get();
+            long first = nowNanos.addAndGet(FIRST_AUDIO_NANOS);
+            long done = nowNanos.addAndGet(FIRST_AUDIO_NANOS);
+            return new Invocation(Invocation.Outcome.OK, 200, sent, first, done, 3200, null);
+          }
+
+          @Override
+          public void close() {}
+        };
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  @Test
+  void run_injectedClocks_timeTheLadderAndStampTheArtifact() {
+    FakePlatform platform = FakePlatform.deployedBehind(Recorded.quickstartPlan());
+    platform.desiredInstances = 1;
+    platform.currentInstances = 1;
+    platform.queueBound = OptionalInt.empty();
+    AtomicLong nowNanos = new AtomicLong(1_000_000_000L);
+    platform.invoker = fakeEndpoint(nowNanos);
+    NanoClock monotonic = nowNanos::get;
+    ChainClock clocks = new ChainClock(Clock.fixed(WALL, ZoneOffset.UTC), monotonic);
+    LadderSpec spec =
+        LadderSpec.of(List.of(1), Duration.ofSeconds(10), Duration.ofSeconds(5), 1, 1000)
+            .withRefine(false);
+
+    QmaxArtifact a =
+        QmaxRun.run(
+            platform,
+            new QmaxRun.Options(
+                "quickstart",
+                Transport.HTTP_STREAM,
+                spec,
+                List.of("The birch canoe slid on the smooth planks."),
+                1,
+                null,
+                Duration.ofSeconds(5),
+                "test",
+                Map.of()),
+            clocks,
+            LadderListener.NONE,
+            line -> {});
+
+    assertThat(a.createdAt()).isEqualTo(WALL);
+    assertThat(a.steps()).hasSize(1);
+    QmaxStep rung = a.steps().getFirst();
+    assertThat(rung.concurrency()).isEqualTo(1);
+    assertThat(rung.ttfabP95Ms()).isEqualTo(100.0);
+  }
+}

@@ -1,0 +1,39 @@
+package dev.speechscale.platform.aws;
+
+import dev.speechscale.platform.Infra;
+import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.PlatformProvider;
+import dev.speechscale.platform.PlatformSettings;
+import dev.speechscale.platform.Transport;
+import java.io.PrintStream;
+
+/** {@code --platform aws}: SageMaker endpoints through CDK and the SDK. */
+public final class AwsPlatformProvider implements PlatformProvider {
+
+  @Override
+  public String name() {
+    return "aws";
+  }
+
+  @Override
+  public Platform open(PlatformSettings settings) {
+    return AwsPlatform.create(
+        new AwsPlatform.Settings(
+            region(settings), settings.profile(), settings.runtimeUrl(), null));
+  }
+
+  @Override
+  public Transport naturalTransport() {
+    return Transport.RESPONSE_STREAM;
+  }
+
+  @Override
+  public Infra infra(PlatformSettings settings, String model, PrintStream out, PrintStream err) {
+    return new AwsInfra(settings, model, out);
+  }
+
+  /** The region given, else {@code $AWS_REGION}; {@code null} when neither is set. */
+  static String region(PlatformSettings settings) {
+    return settings.region() != null ? settings.region() : System.getenv("AWS_REGION");
+  }
+}

@@ -1,0 +1,24 @@
+package dev.speechscale.platform;
+
+import java.net.URI;
+import java.nio.file.Path;
+
+/**
+ * Where and as whom to reach a platform: every setting any provider reads, each {@code null} when
+ * not given. A provider reads its own and ignores the rest (local: {@code stateDir}; aws: the
+ * others).
+ *
+ * @param stateDir local control state directory
+ * @param region cloud region
+ * @param account cloud account
+ * @param profile credentials profile
+ * @param runtimeUrl an override for the runtime (invocation) endpoint
+ * @param cloudAssemblyDir where deployment templates are written
+ */
+public record PlatformSettings(
+    Path stateDir,
+    String region,
+    String account,
+    String profile,
+    URI runtimeUrl,
+    Path cloudAssemblyDir) {}
