@@ -56,7 +56,9 @@ record ServerConfig(
         --kokoro-model FILE            Kokoro-82M ONNX model (kokoro engine)
         --kokoro-config FILE           config.json with "vocab" (default: beside the model)
         --kokoro-voices FILE|DIR       voice .bin file(s), kokoro-js layout; repeatable
-      environment: MAX_QUEUE_DEPTH, MAX_REQUEST_AGE_S, WARMUP_TEXT, CONTAINER_START_EPOCH
+      every option but --host and --port may come from the environment as its upper-case name
+      (--engine -> ENGINE, --kokoro-model -> KOKORO_MODEL, --kokoro-voices -> KOKORO_VOICES with
+      ':' between paths); a flag overrides its variable. Also CONTAINER_START_EPOCH.
       """;
 
   ServerConfig {
@@ -85,8 +87,9 @@ record ServerConfig(
     kokoroVoices = List.copyOf(kokoroVoices);
     if (engine == EngineKind.KOKORO && (kokoroModel.isEmpty() || kokoroVoices.isEmpty())) {
       throw new UsageException(
-          "--engine kokoro needs --kokoro-model FILE and --kokoro-voices FILE|DIR (the Kokoro-82M"
-              + " ONNX export and kokoro-js voice .bin files; no registry here ships them)");
+          "engine kokoro needs --kokoro-model FILE / KOKORO_MODEL and --kokoro-voices FILE|DIR /"
+              + " KOKORO_VOICES (the Kokoro-82M ONNX export and kokoro-js voice .bin files; no"
+              + " registry here ships them)");
     }
   }
 
@@ -107,19 +110,65 @@ record ServerConfig(
         () -> kokoroModel.orElseThrow().toAbsolutePath().getParent().resolve("config.json"));
   }
 
+  /**
+   * The settings a container environment may carry, each the upper-case name of its flag ({@code
+   * --kokoro-model} → {@code KOKORO_MODEL}). They are what chooses and configures the engine in a
+   * container, on the local platform and on SageMaker alike.
+   */
+  static final List<String> ENV_SETTINGS =
+      List.of(
+          "ENGINE",
+          "ENGINE_THREADS",
+          "SEGMENTATION",
+          "MAX_QUEUE_DEPTH",
+          "MAX_REQUEST_AGE_S",
+          "MAX_TEXT_CHARS",
+          "WARMUP_TEXT",
+          "DRAIN_TIMEOUT_S",
+          "MAX_BUFFERED_BYTES",
+          "MAX_BODY_BYTES",
+          "KOKORO_MODEL",
+          "KOKORO_CONFIG",
+          "KOKORO_VOICES");
+
+  /** Variable prefixes owned by speech-server: an unknown name under one is a typo, refused. */
+  private static final List<String> OWNED_PREFIXES = List.of("ENGINE_", "KOKORO_");
+
+  /** The environment variable that carries a flag: {@code --max-text-chars} → MAX_TEXT_CHARS. */
+  static String envName(String flag) {
+    return flag.substring(2).replace('-', '_').toUpperCase(Locale.ROOT);
+  }
+
   static ServerConfig parse(List<String> args, Map<String, String> env) {
-    Flags f = new Flags(args);
+    rejectUnknownEnv(env);
+    Flags f = new Flags(args, env);
     EngineKind engine = EngineKind.parse(f.value("--engine").orElse("flite"));
     String host = f.value("--host").orElse("127.0.0.1");
     int port = f.integer("--port").orElse(8080);
-    int depth = f.integer("--max-queue-depth").orElseGet(() -> envInt(env, "MAX_QUEUE_DEPTH", 0));
-    double ageS =
-        f.decimal("--max-request-age-s").orElseGet(() -> envDouble(env, "MAX_REQUEST_AGE_S", 56));
-    String warmup = f.value("--warmup-text").orElse(env.getOrDefault("WARMUP_TEXT", "Warming up."));
+    int depth = f.integer("--max-queue-depth").orElse(0);
+    double ageS = f.decimal("--max-request-age-s").orElse(56.0);
+    String warmup = f.value("--warmup-text").orElse("Warming up.");
     Optional<Instant> start =
         Optional.ofNullable(env.get("CONTAINER_START_EPOCH"))
             .filter(v -> !v.isBlank())
             .map(v -> epoch(v));
+    Optional<Path> kokoroModel = f.value("--kokoro-model").map(Path::of);
+    Optional<Path> kokoroConfig = f.value("--kokoro-config").map(Path::of);
+    List<Path> kokoroVoices = f.values("--kokoro-voices").stream().map(Path::of).toList();
+    if (engine != EngineKind.KOKORO) {
+      for (String flag : List.of("--kokoro-model", "--kokoro-config", "--kokoro-voices")) {
+        f.source(flag)
+            .ifPresent(where -> {
+              throw new UsageException(
+                  where
+                      + " is set but the engine is "
+                      + engine.cliName()
+                      + " (--engine / ENGINE); Kokoro settings apply only to ENGINE=kokoro: set"
+                      + " ENGINE=kokoro or remove "
+                      + where);
+            });
+      }
+    }
     ServerConfig config =
         new ServerConfig(
             engine,
@@ -135,11 +184,24 @@ record ServerConfig(
             f.integer("--engine-threads").orElse(0),
             f.integer("--max-buffered-bytes").orElse(16 * 1024 * 1024),
             f.integer("--max-body-bytes").orElse(65_536),
-            f.value("--kokoro-model").map(Path::of),
-            f.value("--kokoro-config").map(Path::of),
-            f.values("--kokoro-voices").stream().map(Path::of).toList());
+            kokoroModel,
+            kokoroConfig,
+            kokoroVoices);
     f.rejectUnused();
     return config;
+  }
+
+  private static void rejectUnknownEnv(Map<String, String> env) {
+    for (String name : env.keySet().stream().sorted().toList()) {
+      if (OWNED_PREFIXES.stream().anyMatch(name::startsWith) && !ENV_SETTINGS.contains(name)) {
+        throw new UsageException(
+            "environment variable "
+                + name
+                + " is not a speech-server setting; known: "
+                + String.join(", ", ENV_SETTINGS)
+                + " (fix the name or remove it)");
+      }
+    }
   }
 
   private static Instant epoch(String value) {
@@ -156,38 +218,18 @@ record ServerConfig(
     }
   }
 
-  private static int envInt(Map<String, String> env, String name, int fallback) {
-    String v = env.get(name);
-    if (v == null || v.isBlank()) {
-      return fallback;
-    }
-    try {
-      return Integer.parseInt(v.strip());
-    } catch (NumberFormatException e) {
-      throw new UsageException(name + " (" + v + ") must be a whole number");
-    }
-  }
-
-  private static double envDouble(Map<String, String> env, String name, double fallback) {
-    String v = env.get(name);
-    if (v == null || v.isBlank()) {
-      return fallback;
-    }
-    try {
-      return Double.parseDouble(v.strip());
-    } catch (NumberFormatException e) {
-      throw new UsageException(name + " (" + v + ") must be a number of seconds");
-    }
-  }
-
   /**
-   * A tiny flag reader: {@code --name value} or {@code --name=value}; a leading serve is allowed.
+   * A tiny flag reader: {@code --name value} or {@code --name=value}; a leading serve is allowed. A
+   * flag that is absent falls back to its environment variable ({@link #envName}); blank counts as
+   * unset.
    */
   private static final class Flags {
     private final List<String[]> pairs = new ArrayList<>();
     private final List<String> used = new ArrayList<>();
+    private final Map<String, String> env;
 
-    Flags(List<String> args) {
+    Flags(List<String> args, Map<String, String> env) {
+      this.env = env;
       for (int i = 0; i < args.size(); i++) {
         String arg = args.get(i);
         if (i == 0 && arg.equals("serve")) {
@@ -215,12 +257,34 @@ record ServerConfig(
           found = p[1];
         }
       }
-      return Optional.ofNullable(found);
+      return Optional.ofNullable(found).or(() -> fromEnv(name));
     }
 
+    private Optional<String> fromEnv(String flag) {
+      return Optional.ofNullable(env.get(envName(flag)))
+          .filter(v -> !v.isBlank())
+          .map(String::strip);
+    }
+
+    /** Where a setting came from, as a user would name it: the flag, the variable, or empty. */
+    Optional<String> source(String flag) {
+      if (pairs.stream().anyMatch(p -> p[0].equals(flag))) {
+        return Optional.of(flag);
+      }
+      return fromEnv(flag).map(v -> envName(flag));
+    }
+
+    /** A repeatable flag; its variable holds the values separated by {@code :}. */
     List<String> values(String name) {
       used.add(name);
-      return pairs.stream().filter(p -> p[0].equals(name)).map(p -> p[1]).toList();
+      List<String> given = pairs.stream().filter(p -> p[0].equals(name)).map(p -> p[1]).toList();
+      if (!given.isEmpty()) {
+        return given;
+      }
+      return fromEnv(name).stream()
+          .flatMap(v -> java.util.Arrays.stream(v.split(":")))
+          .filter(v -> !v.isBlank())
+          .toList();
     }
 
     Optional<Integer> integer(String name) {
@@ -229,7 +293,8 @@ record ServerConfig(
             try {
               return Integer.parseInt(v);
             } catch (NumberFormatException e) {
-              throw new UsageException(name + " (" + v + ") must be a whole number");
+              throw new UsageException(
+                  source(name).orElse(name) + " (" + v + ") must be a whole number");
             }
           });
     }
@@ -240,7 +305,7 @@ record ServerConfig(
             try {
               return Double.parseDouble(v);
             } catch (NumberFormatException e) {
-              throw new UsageException(name + " (" + v + ") must be a number");
+              throw new UsageException(source(name).orElse(name) + " (" + v + ") must be a number");
             }
           });
     }
