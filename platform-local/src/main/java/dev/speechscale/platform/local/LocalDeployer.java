@@ -29,19 +29,7 @@ import java.util.stream.Stream;
  */
 public final class LocalDeployer {
   /** speech-server flags an {@code engine_settings} key may name. */
-  static final Set<String> ENGINE_SETTINGS =
-      Set.of(
-          "segmentation",
-          "engine_threads",
-          "kokoro_model",
-          "kokoro_config",
-          "kokoro_voices",
-          "max_text_chars",
-          "warmup_text",
-          "max_request_age_s",
-          "drain_timeout_s",
-          "max_buffered_bytes",
-          "max_body_bytes");
+  static final Set<String> ENGINE_SETTINGS = EndpointConfig.SERVER_SETTINGS;
 
   private final ControlClient control;
   private final ServerBuild build;
