@@ -1,0 +1,302 @@
+package dev.speechscale.systemtests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.speechscale.artifacts.EndpointConfigFile;
+import dev.speechscale.platform.aws.AwsEndpointSpec;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The speech-server image run the way SageMaker runs it: built by {@code bin/image build} (podman
+ * from a debootstrap root file system and a jlink'ed runtime), started as {@code podman run IMAGE
+ * serve} with nothing but the endpoint config's container environment, port 8080 published to
+ * loopback and a model directory mounted read-only at /opt/ml/model. Skipped, with the reason
+ * printed, only where no container runtime can be installed.
+ */
+class ContainerImageTest {
+  private static final String IMAGE = "localhost/speech-server:system-test";
+  private static final Duration START_BOUND = Duration.ofMinutes(3);
+  private static final Pattern STAGE =
+      Pattern.compile(
+          "=== STAGE (\\w+) t=\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z elapsed_s=\\d+\\.\\d{3}"
+              + " ===");
+
+  /** An endpoint config as a user writes it for SageMaker: flite, sentence segmentation. */
+  private static final String CONFIG =
+      """
+      models:
+        container:
+          engine: flite
+          engine_settings: {segmentation: sentence}
+          instance_type: ml.c5.xlarge
+          queue_max_depth: 8
+          container_env: {WARMUP_TEXT: "Container warm-up."}
+          aws:
+            image_uri: 123456789012.dkr.ecr.us-east-1.amazonaws.com/speech-server@sha256:%s
+            model_repository: example/none
+            model_revision: 0123456789abcdef0123456789abcdef01234567
+            quota_max_instances: 2
+      """
+          .formatted("0".repeat(64));
+
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  @BeforeAll
+  static void buildImage() throws Exception {
+    Optional<String> why = Podman.unavailableReason();
+    if (why.isPresent()) {
+      System.out.println("ContainerImageTest skipped: " + why.get());
+    }
+    assumeTrue(why.isEmpty(), () -> why.orElseThrow());
+    Path root = Path.of("").toAbsolutePath().getParent();
+    long started = System.nanoTime();
+    Podman.Result build =
+        Podman.run(
+            List.of("bin/image", "build", "--prebuilt", "--tag", IMAGE),
+            root,
+            Duration.ofMinutes(20));
+    assertThat(build.exitCode()).as("bin/image build:\n%s", build.out()).isZero();
+    System.out.printf(
+        "ContainerImageTest: bin/image build --prebuilt took %.1f s%n",
+        (System.nanoTime() - started) / 1e9);
+  }
+
+  /** The environment SageMaker would give the container: what the stack deploys. */
+  private static Map<String, String> endpointEnvironment() {
+    var config = EndpointConfigFile.parse(Path.of("endpoints.yaml"), CONFIG).model("container");
+    return AwsEndpointSpec.of(config).containerEnvironment();
+  }
+
+  @Test
+  void serve_asSageMakerRunsIt_servesStreamedAndBufferedWavThenDrainsOnSigterm(@TempDir Path model)
+      throws Exception {
+    Map<String, String> env = endpointEnvironment();
+    assertThat(env).containsEntry("ENGINE", "flite").containsEntry("SEGMENTATION", "sentence");
+    Files.writeString(model.resolve("MANIFEST.sha256"), "");
+    Files.setPosixFilePermissions(model, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.setPosixFilePermissions(
+        model.resolve("MANIFEST.sha256"), PosixFilePermissions.fromString("rw-r--r--"));
+    String name = "ss-systest-" + UUID.randomUUID().toString().substring(0, 8);
+    List<String> run = new ArrayList<>(List.of("run", "-d", "--name", name));
+    run.addAll(Podman.RUN_LIMITS);
+    run.addAll(List.of("-p", "127.0.0.1::8080", "-v", model + ":/opt/ml/model:ro"));
+    env.forEach((k, v) -> run.addAll(List.of("-e", k + "=" + v)));
+    run.addAll(List.of(IMAGE, "serve"));
+    Process logs = null;
+    try {
+      long started = System.nanoTime();
+      Podman.Result created = Podman.podman(Duration.ofMinutes(1), run.toArray(String[]::new));
+      assertThat(created.exitCode()).as("podman run:\n%s", created.out()).isZero();
+      logs = new ProcessBuilder("podman", "logs", "-f", name).redirectErrorStream(true).start();
+      BlockingQueue<String> lines = Podman.drain(logs);
+      List<String> seen = awaitLine(lines, "=== STAGE ready ");
+      System.out.printf(
+          "ContainerImageTest: podman run -> ready marker in %.2f s%n",
+          (System.nanoTime() - started) / 1e9);
+
+      assertThat(seen.stream().filter(l -> STAGE.matcher(l).matches()))
+          .extracting(l -> l.split(" ")[2])
+          .containsExactly("framework_init", "weights_ready", "warmup_done", "ready");
+      String base = "http://" + hostPort(name);
+      HttpResponse<String> ping =
+          http.send(
+              HttpRequest.newBuilder(URI.create(base + "/ping")).build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(ping.statusCode()).isEqualTo(200);
+      assertThat(stats(base)).contains("\"engine\":\"flite\"");
+
+      HttpResponse<byte[]> streamed = invoke(base, true);
+      assertThat(streamed.statusCode()).isEqualTo(200);
+      assertThat(streamed.headers().firstValue("content-length")).isEmpty();
+      ByteBuffer s = ByteBuffer.wrap(streamed.body()).order(ByteOrder.LITTLE_ENDIAN);
+      assertWavHeader(s);
+      assertThat(s.getInt(4)).as("streaming RIFF size").isEqualTo(-1);
+      assertThat(s.getInt(40)).as("streaming data size").isEqualTo(-1);
+      assertThat(streamed.body().length - 44).as("PCM bytes").isGreaterThan(16_000);
+
+      HttpResponse<byte[]> buffered = invoke(base, false);
+      assertThat(buffered.statusCode()).isEqualTo(200);
+      byte[] wav = buffered.body();
+      ByteBuffer b = ByteBuffer.wrap(wav).order(ByteOrder.LITTLE_ENDIAN);
+      assertWavHeader(b);
+      assertThat(b.getInt(4)).as("RIFF size").isEqualTo(wav.length - 8);
+      assertThat(b.getInt(40)).as("data size").isEqualTo(wav.length - 44);
+      double seconds = (wav.length - 44) / 2.0 / 16_000;
+      assertThat(
+              Double.parseDouble(buffered.headers().firstValue("x-audio-duration").orElseThrow()))
+          .isCloseTo(seconds, org.assertj.core.data.Offset.offset(0.002));
+      soxDuration(wav, model.getParent())
+          .ifPresent(
+              d -> assertThat(d).isCloseTo(seconds, org.assertj.core.data.Offset.offset(0.01)));
+
+      Podman.Result uid = Podman.podman(Duration.ofSeconds(30), "exec", name, "id", "-u");
+      assertThat(uid.out().strip()).as("the server's user id").isNotEqualTo("0").isEqualTo("10001");
+
+      Podman.Result stop = Podman.podman(Duration.ofSeconds(60), "stop", "-t", "30", name);
+      assertThat(stop.exitCode()).as(stop.out()).isZero();
+      List<String> rest = awaitLine(lines, "speech-server stopped");
+      assertThat(rest).isNotEmpty();
+      Podman.Result exit =
+          Podman.podman(Duration.ofSeconds(30), "inspect", name, "--format", "{{.State.ExitCode}}");
+      // 137 would mean podman had to SIGKILL it after the 30 s grace period
+      assertThat(exit.out().strip()).as("exit code after SIGTERM").isIn("0", "143");
+    } finally {
+      if (logs != null) {
+        logs.destroy();
+      }
+      remove(name);
+    }
+  }
+
+  @Test
+  void serve_withNoNetwork_warmsUpAndBecomesReady() throws Exception {
+    String name = "ss-systest-nonet-" + UUID.randomUUID().toString().substring(0, 8);
+    List<String> run = new ArrayList<>(List.of("run", "-d", "--name", name, "--network", "none"));
+    run.addAll(Podman.RUN_LIMITS);
+    endpointEnvironment().forEach((k, v) -> run.addAll(List.of("-e", k + "=" + v)));
+    run.addAll(List.of(IMAGE, "serve"));
+    Process logs = null;
+    try {
+      Podman.Result created = Podman.podman(Duration.ofMinutes(1), run.toArray(String[]::new));
+      assertThat(created.exitCode()).as("podman run:\n%s", created.out()).isZero();
+      logs = new ProcessBuilder("podman", "logs", "-f", name).redirectErrorStream(true).start();
+      List<String> seen = awaitLine(Podman.drain(logs), "=== STAGE ready ");
+      assertThat(seen).anyMatch(l -> l.startsWith("=== STAGE warmup_done "));
+    } finally {
+      if (logs != null) {
+        logs.destroy();
+      }
+      remove(name);
+    }
+  }
+
+  @Test
+  void serve_unknownEngineInEnvironment_stopsStartUpWithAClearLine() throws Exception {
+    String name = "ss-systest-bad-" + UUID.randomUUID().toString().substring(0, 8);
+    List<String> run = new ArrayList<>(List.of("run", "--name", name));
+    run.addAll(Podman.RUN_LIMITS);
+    run.addAll(List.of("-e", "ENGINE=piper", IMAGE, "serve"));
+    try {
+      Podman.Result r = Podman.podman(Duration.ofMinutes(1), run.toArray(String[]::new));
+      assertThat(r.exitCode()).as(r.out()).isEqualTo(2);
+      assertThat(r.out())
+          .contains("speech-server: --engine / ENGINE (piper) must be flite, espeak or kokoro")
+          .doesNotContain("listening", "=== STAGE");
+    } finally {
+      remove(name);
+    }
+  }
+
+  /** Lines up to and including the first that starts with {@code prefix}; fails at EOF/bound. */
+  private static List<String> awaitLine(BlockingQueue<String> lines, String prefix)
+      throws InterruptedException {
+    List<String> seen = new ArrayList<>();
+    long deadline = System.nanoTime() + START_BOUND.toNanos();
+    while (true) {
+      String line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      if (line == null || line.equals(Podman.EOF)) {
+        throw new AssertionError(
+            "the container never printed '"
+                + prefix
+                + "' ("
+                + (line == null ? "bound " + START_BOUND + " reached" : "its output ended")
+                + "); it printed:\n"
+                + String.join("\n", seen));
+      }
+      seen.add(line);
+      if (line.startsWith(prefix)) {
+        return seen;
+      }
+    }
+  }
+
+  private static String hostPort(String name) throws Exception {
+    Podman.Result port = Podman.podman(Duration.ofSeconds(30), "port", name, "8080/tcp");
+    assertThat(port.exitCode()).as(port.out()).isZero();
+    return port.out().strip().lines().findFirst().orElseThrow();
+  }
+
+  private String stats(String base) throws IOException, InterruptedException {
+    return http.send(
+            HttpRequest.newBuilder(URI.create(base + "/stats")).build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
+  }
+
+  private HttpResponse<byte[]> invoke(String base, boolean stream)
+      throws IOException, InterruptedException {
+    String body =
+        "{\"text\":\"The container serves this sentence. And this second one as well.\","
+            + "\"stream\":"
+            + stream
+            + "}";
+    return http.send(
+        HttpRequest.newBuilder(URI.create(base + "/invocations"))
+            .timeout(Duration.ofSeconds(60))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  /** RIFF/WAVE, PCM, mono, 16 kHz, 16-bit: Flite's output. */
+  private static void assertWavHeader(ByteBuffer wav) {
+    assertThat(wav.limit()).isGreaterThan(44);
+    assertThat(new String(wav.array(), 0, 4, java.nio.charset.StandardCharsets.US_ASCII))
+        .isEqualTo("RIFF");
+    assertThat(new String(wav.array(), 8, 8, java.nio.charset.StandardCharsets.US_ASCII))
+        .isEqualTo("WAVEfmt ");
+    assertThat(wav.getShort(20)).as("PCM").isEqualTo((short) 1);
+    assertThat(wav.getShort(22)).as("channels").isEqualTo((short) 1);
+    assertThat(wav.getInt(24)).as("sample rate").isEqualTo(16_000);
+    assertThat(wav.getShort(34)).as("bits").isEqualTo((short) 16);
+    assertThat(new String(wav.array(), 36, 4, java.nio.charset.StandardCharsets.US_ASCII))
+        .isEqualTo("data");
+  }
+
+  /** sox's reading of the file's duration, when sox is installed. */
+  private static Optional<Double> soxDuration(byte[] wav, Path dir) throws Exception {
+    if (!Podman.onPath("sox")) {
+      System.out.println("ContainerImageTest: sox not installed; WAV checked by its header only");
+      return Optional.empty();
+    }
+    Path f = Files.createTempFile(dir, "container", ".wav");
+    try {
+      Files.write(f, wav);
+      Podman.Result r =
+          Podman.run(List.of("sox", "--i", "-D", f.toString()), null, Duration.ofSeconds(30));
+      assertThat(r.exitCode()).as("sox --i:\n%s", r.out()).isZero();
+      return Optional.of(Double.parseDouble(r.out().strip()));
+    } finally {
+      Files.deleteIfExists(f);
+    }
+  }
+
+  private static void remove(String name) throws Exception {
+    Podman.Result rm = Podman.podman(Duration.ofMinutes(1), "rm", "-f", "--ignore", name);
+    assertThat(rm.exitCode()).as("podman rm -f %s:\n%s", name, rm.out()).isZero();
+  }
+}
