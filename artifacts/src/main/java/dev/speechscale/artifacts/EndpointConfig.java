@@ -100,7 +100,8 @@ public record EndpointConfig(
           "max_request_age_s",
           "drain_timeout_s",
           "max_buffered_bytes",
-          "max_body_bytes");
+          "max_body_bytes",
+          "model_dir");
 
   /** The variable that carries the engine's name. */
   public static final String ENGINE_VARIABLE = "ENGINE";

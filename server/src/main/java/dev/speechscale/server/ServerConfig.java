@@ -1,5 +1,6 @@
 package dev.speechscale.server;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,6 +20,9 @@ import java.util.Optional;
  *     process start
  * @param engineThreads engine concurrency; 0 = the engine's own default
  * @param maxBufferedBytes per-request bound on audio waiting to be written
+ * @param modelDir the model directory ({@code MODEL_DIR}, else /opt/ml/model when it exists): its
+ *     {@code MANIFEST.sha256} is verified before weights_ready, and Kokoro's files are found in it
+ *     when not named one by one
  */
 record ServerConfig(
     EngineKind engine,
@@ -36,7 +40,8 @@ record ServerConfig(
     int maxBodyBytes,
     Optional<Path> kokoroModel,
     Optional<Path> kokoroConfig,
-    List<Path> kokoroVoices) {
+    List<Path> kokoroVoices,
+    Optional<Path> modelDir) {
 
   static final String USAGE =
       """
@@ -56,6 +61,8 @@ record ServerConfig(
         --kokoro-model FILE            Kokoro-82M ONNX model (kokoro engine)
         --kokoro-config FILE           config.json with "vocab" (default: beside the model)
         --kokoro-voices FILE|DIR       voice .bin file(s), kokoro-js layout; repeatable
+        --model-dir DIR                model directory (default /opt/ml/model when it exists):
+                                       MANIFEST.sha256 verified at start; Kokoro files found there
       every option but --host and --port may come from the environment as its upper-case name
       (--engine -> ENGINE, --kokoro-model -> KOKORO_MODEL, --kokoro-voices -> KOKORO_VOICES with
       ':' between paths); a flag overrides its variable. Also CONTAINER_START_EPOCH.
@@ -88,8 +95,9 @@ record ServerConfig(
     if (engine == EngineKind.KOKORO && (kokoroModel.isEmpty() || kokoroVoices.isEmpty())) {
       throw new UsageException(
           "engine kokoro needs --kokoro-model FILE / KOKORO_MODEL and --kokoro-voices FILE|DIR /"
-              + " KOKORO_VOICES (the Kokoro-82M ONNX export and kokoro-js voice .bin files; no"
-              + " registry here ships them)");
+              + " KOKORO_VOICES, or a model directory (--model-dir / MODEL_DIR, /opt/ml/model in a"
+              + " container) in the Kokoro-82M ONNX export's layout (onnx/model.onnx, config.json,"
+              + " voices/*.bin); no registry here ships the weights");
     }
   }
 
@@ -129,7 +137,8 @@ record ServerConfig(
           "MAX_BODY_BYTES",
           "KOKORO_MODEL",
           "KOKORO_CONFIG",
-          "KOKORO_VOICES");
+          "KOKORO_VOICES",
+          "MODEL_DIR");
 
   /** Variable prefixes owned by speech-server: an unknown name under one is a typo, refused. */
   private static final List<String> OWNED_PREFIXES = List.of("ENGINE_", "KOKORO_");
@@ -140,6 +149,15 @@ record ServerConfig(
   }
 
   static ServerConfig parse(List<String> args, Map<String, String> env) {
+    return parse(args, env, ModelDirectory.SAGEMAKER);
+  }
+
+  /**
+   * Parses flags over the environment.
+   *
+   * @param defaultModelDir the model directory used when none is named, if it exists
+   */
+  static ServerConfig parse(List<String> args, Map<String, String> env, Path defaultModelDir) {
     rejectUnknownEnv(env);
     Flags f = new Flags(args, env);
     EngineKind engine = EngineKind.parse(f.value("--engine").orElse("flite"));
@@ -155,6 +173,22 @@ record ServerConfig(
     Optional<Path> kokoroModel = f.value("--kokoro-model").map(Path::of);
     Optional<Path> kokoroConfig = f.value("--kokoro-config").map(Path::of);
     List<Path> kokoroVoices = f.values("--kokoro-voices").stream().map(Path::of).toList();
+    Optional<Path> modelDir =
+        f.value("--model-dir")
+            .map(Path::of)
+            .or(() -> Optional.of(defaultModelDir).filter(Files::isDirectory));
+    if (engine == EngineKind.KOKORO
+        && (kokoroModel.isEmpty() || kokoroVoices.isEmpty())
+        && modelDir.isPresent()) {
+      ModelDirectory.KokoroFiles found = new ModelDirectory(modelDir.get()).kokoro();
+      if (kokoroModel.isEmpty()) {
+        kokoroModel = Optional.of(found.model());
+        kokoroConfig = kokoroConfig.or(() -> Optional.of(found.config()));
+      }
+      if (kokoroVoices.isEmpty()) {
+        kokoroVoices = List.of(found.voices());
+      }
+    }
     if (engine != EngineKind.KOKORO) {
       for (String flag : List.of("--kokoro-model", "--kokoro-config", "--kokoro-voices")) {
         f.source(flag)
@@ -186,7 +220,8 @@ record ServerConfig(
             f.integer("--max-body-bytes").orElse(65_536),
             kokoroModel,
             kokoroConfig,
-            kokoroVoices);
+            kokoroVoices,
+            modelDir);
     f.rejectUnused();
     return config;
   }

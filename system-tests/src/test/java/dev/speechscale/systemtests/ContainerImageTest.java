@@ -95,10 +95,7 @@ class ContainerImageTest {
       throws Exception {
     Map<String, String> env = endpointEnvironment();
     assertThat(env).containsEntry("ENGINE", "flite").containsEntry("SEGMENTATION", "sentence");
-    Files.writeString(model.resolve("MANIFEST.sha256"), "");
-    Files.setPosixFilePermissions(model, PosixFilePermissions.fromString("rwxr-xr-x"));
-    Files.setPosixFilePermissions(
-        model.resolve("MANIFEST.sha256"), PosixFilePermissions.fromString("rw-r--r--"));
+    writeModelDirectory(model, false);
     String name = "ss-systest-" + UUID.randomUUID().toString().substring(0, 8);
     List<String> run = new ArrayList<>(List.of("run", "-d", "--name", name));
     run.addAll(Podman.RUN_LIMITS);
@@ -117,6 +114,15 @@ class ContainerImageTest {
           "ContainerImageTest: podman run -> ready marker in %.2f s%n",
           (System.nanoTime() - started) / 1e9);
 
+      assertThat(seen)
+          .as("the manifest is checked before weights_ready")
+          .containsSubsequence(
+              "speech-server: model directory /opt/ml/model: 1 files (11 bytes) match"
+                  + " MANIFEST.sha256",
+              seen.stream()
+                  .filter(l -> l.startsWith("=== STAGE weights_ready "))
+                  .findFirst()
+                  .orElse("(no weights_ready)"));
       assertThat(seen.stream().filter(l -> STAGE.matcher(l).matches()))
           .extracting(l -> l.split(" ")[2])
           .containsExactly("framework_init", "weights_ready", "warmup_done", "ready");
@@ -190,6 +196,46 @@ class ContainerImageTest {
         logs.destroy();
       }
       remove(name);
+    }
+  }
+
+  @Test
+  void serve_modelFileNotMatchingItsManifest_stopsBeforeWeightsReady(@TempDir Path model)
+      throws Exception {
+    writeModelDirectory(model, true);
+    String name = "ss-systest-manifest-" + UUID.randomUUID().toString().substring(0, 8);
+    List<String> run = new ArrayList<>(List.of("run", "--name", name));
+    run.addAll(Podman.RUN_LIMITS);
+    run.addAll(List.of("-v", model + ":/opt/ml/model:ro"));
+    endpointEnvironment().forEach((k, v) -> run.addAll(List.of("-e", k + "=" + v)));
+    run.addAll(List.of(IMAGE, "serve"));
+    try {
+      Podman.Result r = Podman.podman(Duration.ofMinutes(1), run.toArray(String[]::new));
+      assertThat(r.exitCode()).as(r.out()).isEqualTo(1);
+      assertThat(r.out())
+          .contains("speech-server: MANIFEST.sha256: weights.bin has sha256 ")
+          .doesNotContain("=== STAGE weights_ready");
+    } finally {
+      remove(name);
+    }
+  }
+
+  /** A model directory with one file and its MANIFEST.sha256, readable by the image's user. */
+  private static void writeModelDirectory(Path model, boolean corrupt) throws Exception {
+    Path weights = model.resolve("weights.bin");
+    Files.writeString(weights, "weights v1\n");
+    String hex =
+        java.util.HexFormat.of()
+            .formatHex(
+                java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(Files.readAllBytes(weights)));
+    Files.writeString(model.resolve("MANIFEST.sha256"), hex + "  weights.bin\n");
+    if (corrupt) {
+      Files.writeString(weights, "weights v2\n");
+    }
+    Files.setPosixFilePermissions(model, PosixFilePermissions.fromString("rwxr-xr-x"));
+    for (String f : List.of("weights.bin", "MANIFEST.sha256")) {
+      Files.setPosixFilePermissions(model.resolve(f), PosixFilePermissions.fromString("rw-r--r--"));
     }
   }
 
