@@ -158,6 +158,8 @@ class ContainerImageTest {
           .ifPresent(
               d -> assertThat(d).isCloseTo(seconds, org.assertj.core.data.Offset.offset(0.01)));
 
+      assertWebSocketSession(base);
+
       Podman.Result uid = Podman.podman(Duration.ofSeconds(30), "exec", name, "id", "-u");
       assertThat(uid.out().strip()).as("the server's user id").isNotEqualTo("0").isEqualTo("10001");
 
@@ -306,6 +308,79 @@ class ContainerImageTest {
             .POST(HttpRequest.BodyPublishers.ofString(body))
             .build(),
         HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  /**
+   * One utterance over {@code /invocations-bidirectional-stream}: synthesis_start, PCM frames,
+   * synthesis_complete with the duration the frames hold.
+   */
+  private void assertWebSocketSession(String base) throws Exception {
+    BlockingQueue<Object> frames = new java.util.concurrent.LinkedBlockingQueue<>();
+    java.net.http.WebSocket.Listener listener =
+        new java.net.http.WebSocket.Listener() {
+          private final StringBuilder text = new StringBuilder();
+          private final java.io.ByteArrayOutputStream binary = new java.io.ByteArrayOutputStream();
+
+          @Override
+          public java.util.concurrent.CompletionStage<?> onText(
+              java.net.http.WebSocket ws, CharSequence data, boolean last) {
+            text.append(data);
+            if (last) {
+              frames.add(text.toString());
+              text.setLength(0);
+            }
+            ws.request(1);
+            return null;
+          }
+
+          @Override
+          public java.util.concurrent.CompletionStage<?> onBinary(
+              java.net.http.WebSocket ws, ByteBuffer data, boolean last) {
+            byte[] bytes = new byte[data.remaining()];
+            data.get(bytes);
+            binary.writeBytes(bytes);
+            if (last) {
+              frames.add(binary.toByteArray());
+              binary.reset();
+            }
+            ws.request(1);
+            return null;
+          }
+        };
+    java.net.http.WebSocket ws =
+        http.newWebSocketBuilder()
+            .buildAsync(
+                URI.create(base.replace("http://", "ws://") + "/invocations-bidirectional-stream"),
+                listener)
+            .get(30, TimeUnit.SECONDS);
+    try {
+      ws.sendText("{\"text\":\"Hello over the socket.\",\"request_id\":\"ws-1\"}", true)
+          .get(30, TimeUnit.SECONDS);
+      List<Object> got = new ArrayList<>();
+      long pcmBytes = 0;
+      while (true) {
+        Object f = frames.poll(60, TimeUnit.SECONDS);
+        assertThat(f).as("a WebSocket frame after %s", got).isNotNull();
+        got.add(f);
+        if (f instanceof byte[] pcm) {
+          pcmBytes += pcm.length;
+        } else if (f.toString().contains("\"synthesis_complete\"")
+            || f.toString().contains("\"error\"")) {
+          break;
+        }
+      }
+      assertThat(got.getFirst().toString()).contains("\"type\":\"synthesis_start\"", "ws-1");
+      String done = got.getLast().toString();
+      assertThat(done).contains("\"type\":\"synthesis_complete\"");
+      double reported =
+          Double.parseDouble(done.replaceAll(".*\"total_duration_s\":([0-9.]+).*", "$1"));
+      assertThat(pcmBytes).isGreaterThan(8_000);
+      assertThat(reported)
+          .isCloseTo(pcmBytes / 2.0 / 16_000, org.assertj.core.data.Offset.offset(0.01));
+      ws.sendText("{\"type\":\"close\"}", true).get(30, TimeUnit.SECONDS);
+    } finally {
+      ws.abort();
+    }
   }
 
   /** RIFF/WAVE, PCM, mono, 16 kHz, 16-bit: Flite's output. */
