@@ -24,6 +24,7 @@ import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,7 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
  * printed, only where no container runtime can be installed.
  */
 class ContainerImageTest {
-  private static final String IMAGE = "localhost/speech-server:system-test";
+  /** A tag of this run's own: concurrent runs (other worktrees) never run each other's image. */
+  private static final String IMAGE =
+      "localhost/speech-server:system-test-" + UUID.randomUUID().toString().substring(0, 8);
+
   private static final Duration START_BOUND = Duration.ofMinutes(3);
   private static final Pattern STAGE =
       Pattern.compile(
@@ -82,6 +86,15 @@ class ContainerImageTest {
     System.out.printf(
         "ContainerImageTest: bin/image build --prebuilt took %.1f s%n",
         (System.nanoTime() - started) / 1e9);
+  }
+
+  @AfterAll
+  static void removeImage() throws Exception {
+    if (Podman.onPath("podman")) {
+      // the tag only; the layers stay cached for the next build
+      Podman.Result rmi = Podman.podman(Duration.ofMinutes(1), "rmi", "--ignore", IMAGE);
+      assertThat(rmi.exitCode()).as("podman rmi %s:\n%s", IMAGE, rmi.out()).isZero();
+    }
   }
 
   /** The environment SageMaker would give the container: what the stack deploys. */
