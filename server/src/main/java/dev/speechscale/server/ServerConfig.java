@@ -12,7 +12,8 @@ import java.util.Optional;
 
 /**
  * Everything speech-server is configured with. Environment variables follow the SageMaker container
- * contract; command-line flags override them.
+ * contract; command-line flags override them. Over 300 lines because it is the one place every
+ * setting is named, as a flag and as a variable, with its default and its rule.
  *
  * @param maxQueueDepth the in-flight bound ({@code MAX_QUEUE_DEPTH}); 0 = no bound
  * @param maxRequestAge how old a request may be before its first byte ({@code MAX_REQUEST_AGE_S})
@@ -170,39 +171,11 @@ record ServerConfig(
         Optional.ofNullable(env.get("CONTAINER_START_EPOCH"))
             .filter(v -> !v.isBlank())
             .map(v -> epoch(v));
-    Optional<Path> kokoroModel = f.value("--kokoro-model").map(Path::of);
-    Optional<Path> kokoroConfig = f.value("--kokoro-config").map(Path::of);
-    List<Path> kokoroVoices = f.values("--kokoro-voices").stream().map(Path::of).toList();
     Optional<Path> modelDir =
         f.value("--model-dir")
             .map(Path::of)
             .or(() -> Optional.of(defaultModelDir).filter(Files::isDirectory));
-    if (engine == EngineKind.KOKORO
-        && (kokoroModel.isEmpty() || kokoroVoices.isEmpty())
-        && modelDir.isPresent()) {
-      ModelDirectory.KokoroFiles found = new ModelDirectory(modelDir.get()).kokoro();
-      if (kokoroModel.isEmpty()) {
-        kokoroModel = Optional.of(found.model());
-        kokoroConfig = kokoroConfig.or(() -> Optional.of(found.config()));
-      }
-      if (kokoroVoices.isEmpty()) {
-        kokoroVoices = List.of(found.voices());
-      }
-    }
-    if (engine != EngineKind.KOKORO) {
-      for (String flag : List.of("--kokoro-model", "--kokoro-config", "--kokoro-voices")) {
-        f.source(flag)
-            .ifPresent(where -> {
-              throw new UsageException(
-                  where
-                      + " is set but the engine is "
-                      + engine.cliName()
-                      + " (--engine / ENGINE); Kokoro settings apply only to ENGINE=kokoro: set"
-                      + " ENGINE=kokoro or remove "
-                      + where);
-            });
-      }
-    }
+    Kokoro kokoro = Kokoro.of(engine, f, modelDir);
     ServerConfig config =
         new ServerConfig(
             engine,
@@ -218,12 +191,47 @@ record ServerConfig(
             f.integer("--engine-threads").orElse(0),
             f.integer("--max-buffered-bytes").orElse(16 * 1024 * 1024),
             f.integer("--max-body-bytes").orElse(65_536),
-            kokoroModel,
-            kokoroConfig,
-            kokoroVoices,
+            kokoro.model(),
+            kokoro.config(),
+            kokoro.voices(),
             modelDir);
     f.rejectUnused();
     return config;
+  }
+
+  /**
+   * The Kokoro files: as named by flags or variables, the rest found in the model directory's
+   * published layout. Under another engine any Kokoro setting is a contradiction, refused.
+   */
+  private record Kokoro(Optional<Path> model, Optional<Path> config, List<Path> voices) {
+    static Kokoro of(EngineKind engine, Flags f, Optional<Path> modelDir) {
+      Optional<Path> model = f.value("--kokoro-model").map(Path::of);
+      Optional<Path> config = f.value("--kokoro-config").map(Path::of);
+      List<Path> voices = f.values("--kokoro-voices").stream().map(Path::of).toList();
+      if (engine != EngineKind.KOKORO) {
+        for (String flag : List.of("--kokoro-model", "--kokoro-config", "--kokoro-voices")) {
+          Optional<String> where = f.source(flag);
+          if (where.isPresent()) {
+            throw new UsageException(
+                where.get()
+                    + " is set but the engine is "
+                    + engine.cliName()
+                    + " (--engine / ENGINE); Kokoro settings apply only to ENGINE=kokoro: set"
+                    + " ENGINE=kokoro or remove "
+                    + where.get());
+          }
+        }
+        return new Kokoro(model, config, voices);
+      }
+      if ((model.isPresent() && !voices.isEmpty()) || modelDir.isEmpty()) {
+        return new Kokoro(model, config, voices);
+      }
+      ModelDirectory.KokoroFiles found = new ModelDirectory(modelDir.get()).kokoro();
+      return new Kokoro(
+          model.or(() -> Optional.of(found.model())),
+          model.isPresent() ? config : config.or(() -> Optional.of(found.config())),
+          voices.isEmpty() ? List.of(found.voices()) : voices);
+    }
   }
 
   private static void rejectUnknownEnv(Map<String, String> env) {

@@ -127,18 +127,7 @@ class ContainerImageTest {
           "ContainerImageTest: podman run -> ready marker in %.2f s%n",
           (System.nanoTime() - started) / 1e9);
 
-      assertThat(seen)
-          .as("the manifest is checked before weights_ready")
-          .containsSubsequence(
-              "speech-server: model directory /opt/ml/model: 1 files (11 bytes) match"
-                  + " MANIFEST.sha256",
-              seen.stream()
-                  .filter(l -> l.startsWith("=== STAGE weights_ready "))
-                  .findFirst()
-                  .orElse("(no weights_ready)"));
-      assertThat(seen.stream().filter(l -> STAGE.matcher(l).matches()))
-          .extracting(l -> l.split(" ")[2])
-          .containsExactly("framework_init", "weights_ready", "warmup_done", "ready");
+      assertStartUp(seen);
       String base = "http://" + hostPort(name);
       HttpResponse<String> ping =
           http.send(
@@ -146,44 +135,12 @@ class ContainerImageTest {
               HttpResponse.BodyHandlers.ofString());
       assertThat(ping.statusCode()).isEqualTo(200);
       assertThat(stats(base)).contains("\"engine\":\"flite\"");
-
-      HttpResponse<byte[]> streamed = invoke(base, true);
-      assertThat(streamed.statusCode()).isEqualTo(200);
-      assertThat(streamed.headers().firstValue("content-length")).isEmpty();
-      ByteBuffer s = ByteBuffer.wrap(streamed.body()).order(ByteOrder.LITTLE_ENDIAN);
-      assertWavHeader(s);
-      assertThat(s.getInt(4)).as("streaming RIFF size").isEqualTo(-1);
-      assertThat(s.getInt(40)).as("streaming data size").isEqualTo(-1);
-      assertThat(streamed.body().length - 44).as("PCM bytes").isGreaterThan(16_000);
-
-      HttpResponse<byte[]> buffered = invoke(base, false);
-      assertThat(buffered.statusCode()).isEqualTo(200);
-      byte[] wav = buffered.body();
-      ByteBuffer b = ByteBuffer.wrap(wav).order(ByteOrder.LITTLE_ENDIAN);
-      assertWavHeader(b);
-      assertThat(b.getInt(4)).as("RIFF size").isEqualTo(wav.length - 8);
-      assertThat(b.getInt(40)).as("data size").isEqualTo(wav.length - 44);
-      double seconds = (wav.length - 44) / 2.0 / 16_000;
-      assertThat(
-              Double.parseDouble(buffered.headers().firstValue("x-audio-duration").orElseThrow()))
-          .isCloseTo(seconds, org.assertj.core.data.Offset.offset(0.002));
-      soxDuration(wav, model.getParent())
-          .ifPresent(
-              d -> assertThat(d).isCloseTo(seconds, org.assertj.core.data.Offset.offset(0.01)));
-
+      assertStreamedWav(base);
+      assertBufferedWav(base, model.getParent());
       assertWebSocketSession(base);
-
       Podman.Result uid = Podman.podman(Duration.ofSeconds(30), "exec", name, "id", "-u");
       assertThat(uid.out().strip()).as("the server's user id").isNotEqualTo("0").isEqualTo("10001");
-
-      Podman.Result stop = Podman.podman(Duration.ofSeconds(60), "stop", "-t", "30", name);
-      assertThat(stop.exitCode()).as(stop.out()).isZero();
-      List<String> rest = awaitLine(lines, "speech-server stopped");
-      assertThat(rest).isNotEmpty();
-      Podman.Result exit =
-          Podman.podman(Duration.ofSeconds(30), "inspect", name, "--format", "{{.State.ExitCode}}");
-      // 137 would mean podman had to SIGKILL it after the 30 s grace period
-      assertThat(exit.out().strip()).as("exit code after SIGTERM").isIn("0", "143");
+      assertStopsOnSigterm(name, lines);
     } finally {
       if (logs != null) {
         logs.destroy();
@@ -321,6 +278,65 @@ class ContainerImageTest {
             .POST(HttpRequest.BodyPublishers.ofString(body))
             .build(),
         HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  /** The manifest line before weights_ready, then the four stage markers in order. */
+  private static void assertStartUp(List<String> seen) {
+    assertThat(seen)
+        .as("the manifest is checked before weights_ready")
+        .containsSubsequence(
+            "speech-server: model directory /opt/ml/model: 1 files (11 bytes) match"
+                + " MANIFEST.sha256",
+            seen.stream()
+                .filter(l -> l.startsWith("=== STAGE weights_ready "))
+                .findFirst()
+                .orElse("(no weights_ready)"));
+    assertThat(seen.stream().filter(l -> STAGE.matcher(l).matches()))
+        .extracting(l -> l.split(" ")[2])
+        .containsExactly("framework_init", "weights_ready", "warmup_done", "ready");
+  }
+
+  /** Chunked, no Content-Length, a header whose sizes are 0xFFFFFFFF, then PCM. */
+  private void assertStreamedWav(String base) throws Exception {
+    HttpResponse<byte[]> streamed = invoke(base, true);
+    assertThat(streamed.statusCode()).isEqualTo(200);
+    assertThat(streamed.headers().firstValue("content-length")).isEmpty();
+    ByteBuffer s = ByteBuffer.wrap(streamed.body()).order(ByteOrder.LITTLE_ENDIAN);
+    assertWavHeader(s);
+    assertThat(s.getInt(4)).as("streaming RIFF size").isEqualTo(-1);
+    assertThat(s.getInt(40)).as("streaming data size").isEqualTo(-1);
+    assertThat(streamed.body().length - 44).as("PCM bytes").isGreaterThan(16_000);
+  }
+
+  /** Real sizes, X-Audio-Duration matching the samples, and sox agreeing when it is installed. */
+  private void assertBufferedWav(String base, Path scratch) throws Exception {
+    HttpResponse<byte[]> buffered = invoke(base, false);
+    assertThat(buffered.statusCode()).isEqualTo(200);
+    byte[] wav = buffered.body();
+    ByteBuffer b = ByteBuffer.wrap(wav).order(ByteOrder.LITTLE_ENDIAN);
+    assertWavHeader(b);
+    assertThat(b.getInt(4)).as("RIFF size").isEqualTo(wav.length - 8);
+    assertThat(b.getInt(40)).as("data size").isEqualTo(wav.length - 44);
+    double seconds = (wav.length - 44) / 2.0 / 16_000;
+    assertThat(Double.parseDouble(buffered.headers().firstValue("x-audio-duration").orElseThrow()))
+        .isCloseTo(seconds, org.assertj.core.data.Offset.offset(0.002));
+    soxDuration(wav, scratch)
+        .ifPresent(
+            d -> assertThat(d).isCloseTo(seconds, org.assertj.core.data.Offset.offset(0.01)));
+  }
+
+  /**
+   * {@code podman stop -t 30}: SIGTERM, then SIGKILL after SageMaker's 30 s. The server must drain
+   * and exit by itself: exit 143 (or 0) and its last line, never 137.
+   */
+  private static void assertStopsOnSigterm(String name, BlockingQueue<String> lines)
+      throws Exception {
+    Podman.Result stop = Podman.podman(Duration.ofSeconds(60), "stop", "-t", "30", name);
+    assertThat(stop.exitCode()).as(stop.out()).isZero();
+    assertThat(awaitLine(lines, "speech-server stopped")).isNotEmpty();
+    Podman.Result exit =
+        Podman.podman(Duration.ofSeconds(30), "inspect", name, "--format", "{{.State.ExitCode}}");
+    assertThat(exit.out().strip()).as("exit code after SIGTERM").isIn("0", "143");
   }
 
   /**
