@@ -10,7 +10,8 @@ import java.util.TreeMap;
  *
  * @param modelName the model's name; the endpoint is {@code speech-<model>}
  * @param engine {@code flite}, {@code espeak} or {@code kokoro}
- * @param engineSettings engine flags passed to speech-server (voice, segmentation, model paths)
+ * @param engineSettings speech-server settings (segmentation, model paths, ...), passed to the
+ *     container as environment variables ({@link #engineEnvironment()})
  * @param instanceType {@code local.<n>cpu} or {@code local.<m>mcpu} (millicpus) locally, {@code
  *     ml.*} on SageMaker
  * @param minInstances fewest instances
@@ -68,6 +69,48 @@ public record EndpointConfig(
       return Integer.parseInt(instanceType.substring(6, instanceType.length() - 4)) / 1000.0;
     }
     return 0;
+  }
+
+  /**
+   * The container environment that chooses and configures the engine, the same on every platform:
+   * {@code ENGINE} plus each {@code engine_settings} key as its upper-case name ({@code
+   * kokoro_model} → {@code KOKORO_MODEL}), which is the variable speech-server reads for that
+   * setting.
+   */
+  public Map<String, String> engineEnvironment() {
+    Map<String, String> env = new TreeMap<>();
+    env.put(ENGINE_VARIABLE, engine);
+    engineSettings.forEach((k, v) -> env.put(settingVariable(k), v));
+    return java.util.Collections.unmodifiableMap(env);
+  }
+
+  /**
+   * The {@code engine_settings} keys speech-server knows; each is also a variable of its own
+   * ({@link #settingVariable}). Platforms refuse any other key rather than pass it unread.
+   */
+  public static final java.util.Set<String> SERVER_SETTINGS =
+      java.util.Set.of(
+          "segmentation",
+          "engine_threads",
+          "kokoro_model",
+          "kokoro_config",
+          "kokoro_voices",
+          "max_text_chars",
+          "warmup_text",
+          "max_request_age_s",
+          "drain_timeout_s",
+          "max_buffered_bytes",
+          "max_body_bytes",
+          "model_dir");
+
+  /** The variable that carries the engine's name. */
+  public static final String ENGINE_VARIABLE = "ENGINE";
+
+  /**
+   * The container variable of an {@code engine_settings} key: {@code kokoro_model} → KOKORO_MODEL.
+   */
+  public static String settingVariable(String key) {
+    return key.toUpperCase(java.util.Locale.ROOT);
   }
 
   /** This config with the scaling values taken from a plan where the config left them out. */

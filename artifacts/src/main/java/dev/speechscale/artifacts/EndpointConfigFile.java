@@ -193,6 +193,21 @@ public final class EndpointConfigFile {
                 + " instead");
       }
     }
+    for (String variable : env.keySet()) {
+      boolean isEngine = variable.equals(EndpointConfig.ENGINE_VARIABLE);
+      boolean isSetting =
+          settings.keySet().stream()
+              .anyMatch(k -> EndpointConfig.settingVariable(k).equals(variable));
+      if (isEngine || isSetting) {
+        problems.add(
+            at
+                + ".container_env."
+                + variable
+                + " would contradict "
+                + (isEngine ? "engine" : "engine_settings")
+                + ", which the platform passes as this variable; set it there only");
+      }
+    }
     EndpointConfig.Local local = local(at, n.get("local"), problems);
     EndpointConfig.Aws aws = aws(at, n.get("aws"), problems);
     if (instanceType.startsWith("ml.") && aws == null) {

@@ -43,6 +43,44 @@ class EndpointConfigFileTest {
   }
 
   @Test
+  void engineEnvironment_engineAndSettings_areUpperCaseVariables() {
+    EndpointConfig c =
+        EndpointConfigFile.parse(
+                FILE,
+                """
+                models:
+                  k:
+                    engine: kokoro
+                    engine_settings: {kokoro_model: /opt/ml/model/m.onnx, segmentation: sentence}
+                    container_env: {LOG_LEVEL: info}
+                """)
+            .model("k");
+
+    assertThat(c.engineEnvironment())
+        .containsExactly(
+            java.util.Map.entry("ENGINE", "kokoro"),
+            java.util.Map.entry("KOKORO_MODEL", "/opt/ml/model/m.onnx"),
+            java.util.Map.entry("SEGMENTATION", "sentence"));
+  }
+
+  @Test
+  void parse_containerEnvNamingTheEngineOrASetting_isRefusedAsContradiction() {
+    assertThatThrownBy(() ->
+            EndpointConfigFile.parse(
+                FILE,
+                """
+                models:
+                  m:
+                    engine: flite
+                    engine_settings: {segmentation: sentence}
+                    container_env: {ENGINE: kokoro, SEGMENTATION: paragraph}
+                """))
+        .hasMessageContaining("models.m.container_env.ENGINE would contradict engine")
+        .hasMessageContaining(
+            "models.m.container_env.SEGMENTATION would contradict engine_settings");
+  }
+
+  @Test
   void parse_minimalModel_takesDefaults() {
     EndpointConfig c = EndpointConfigFile.parse(FILE, "models:\n  m: {}\n").model("m");
 

@@ -24,6 +24,6 @@ enum EngineKind {
         return k;
       }
     }
-    throw new UsageException("--engine (" + value + ") must be flite, espeak or kokoro");
+    throw new UsageException("--engine / ENGINE (" + value + ") must be flite, espeak or kokoro");
   }
 }

@@ -66,6 +66,7 @@ public final class Main {
                 }));
     SpeechEngine engine;
     try {
+      config.modelDir().ifPresent(dir -> verifyModelDirectory(dir, err));
       engine = Engines.create(config);
     } catch (EngineException e) {
       err.println("speech-server: " + e.getMessage());
@@ -86,5 +87,29 @@ public final class Main {
       Thread.currentThread().interrupt();
     }
     return 0;
+  }
+
+  /** Checks the model directory's MANIFEST.sha256 (before weights_ready) and says what it did. */
+  private static void verifyModelDirectory(java.nio.file.Path dir, PrintStream err) {
+    new ModelDirectory(dir)
+        .verifyManifest()
+        .ifPresentOrElse(
+            v ->
+                err.println(
+                    "speech-server: model directory "
+                        + dir
+                        + ": "
+                        + v.files()
+                        + " files ("
+                        + v.bytes()
+                        + " bytes) match "
+                        + ModelDirectory.MANIFEST),
+            () ->
+                err.println(
+                    "speech-server: model directory "
+                        + dir
+                        + " has no "
+                        + ModelDirectory.MANIFEST
+                        + "; its files are not verified"));
   }
 }

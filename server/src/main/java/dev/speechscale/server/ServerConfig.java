@@ -1,5 +1,6 @@
 package dev.speechscale.server;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,7 +12,8 @@ import java.util.Optional;
 
 /**
  * Everything speech-server is configured with. Environment variables follow the SageMaker container
- * contract; command-line flags override them.
+ * contract; command-line flags override them. Over 300 lines because it is the one place every
+ * setting is named, as a flag and as a variable, with its default and its rule.
  *
  * @param maxQueueDepth the in-flight bound ({@code MAX_QUEUE_DEPTH}); 0 = no bound
  * @param maxRequestAge how old a request may be before its first byte ({@code MAX_REQUEST_AGE_S})
@@ -19,6 +21,9 @@ import java.util.Optional;
  *     process start
  * @param engineThreads engine concurrency; 0 = the engine's own default
  * @param maxBufferedBytes per-request bound on audio waiting to be written
+ * @param modelDir the model directory ({@code MODEL_DIR}, else /opt/ml/model when it exists): its
+ *     {@code MANIFEST.sha256} is verified before weights_ready, and Kokoro's files are found in it
+ *     when not named one by one
  */
 record ServerConfig(
     EngineKind engine,
@@ -36,7 +41,8 @@ record ServerConfig(
     int maxBodyBytes,
     Optional<Path> kokoroModel,
     Optional<Path> kokoroConfig,
-    List<Path> kokoroVoices) {
+    List<Path> kokoroVoices,
+    Optional<Path> modelDir) {
 
   static final String USAGE =
       """
@@ -56,7 +62,11 @@ record ServerConfig(
         --kokoro-model FILE            Kokoro-82M ONNX model (kokoro engine)
         --kokoro-config FILE           config.json with "vocab" (default: beside the model)
         --kokoro-voices FILE|DIR       voice .bin file(s), kokoro-js layout; repeatable
-      environment: MAX_QUEUE_DEPTH, MAX_REQUEST_AGE_S, WARMUP_TEXT, CONTAINER_START_EPOCH
+        --model-dir DIR                model directory (default /opt/ml/model when it exists):
+                                       MANIFEST.sha256 verified at start; Kokoro files found there
+      every option but --host and --port may come from the environment as its upper-case name
+      (--engine -> ENGINE, --kokoro-model -> KOKORO_MODEL, --kokoro-voices -> KOKORO_VOICES with
+      ':' between paths); a flag overrides its variable. Also CONTAINER_START_EPOCH.
       """;
 
   ServerConfig {
@@ -85,8 +95,10 @@ record ServerConfig(
     kokoroVoices = List.copyOf(kokoroVoices);
     if (engine == EngineKind.KOKORO && (kokoroModel.isEmpty() || kokoroVoices.isEmpty())) {
       throw new UsageException(
-          "--engine kokoro needs --kokoro-model FILE and --kokoro-voices FILE|DIR (the Kokoro-82M"
-              + " ONNX export and kokoro-js voice .bin files; no registry here ships them)");
+          "engine kokoro needs --kokoro-model FILE / KOKORO_MODEL and --kokoro-voices FILE|DIR /"
+              + " KOKORO_VOICES, or a model directory (--model-dir / MODEL_DIR, /opt/ml/model in a"
+              + " container) in the Kokoro-82M ONNX export's layout (onnx/model.onnx, config.json,"
+              + " voices/*.bin); no registry here ships the weights");
     }
   }
 
@@ -107,19 +119,63 @@ record ServerConfig(
         () -> kokoroModel.orElseThrow().toAbsolutePath().getParent().resolve("config.json"));
   }
 
+  /**
+   * The settings a container environment may carry, each the upper-case name of its flag ({@code
+   * --kokoro-model} → {@code KOKORO_MODEL}). They are what chooses and configures the engine in a
+   * container, on the local platform and on SageMaker alike.
+   */
+  static final List<String> ENV_SETTINGS =
+      List.of(
+          "ENGINE",
+          "ENGINE_THREADS",
+          "SEGMENTATION",
+          "MAX_QUEUE_DEPTH",
+          "MAX_REQUEST_AGE_S",
+          "MAX_TEXT_CHARS",
+          "WARMUP_TEXT",
+          "DRAIN_TIMEOUT_S",
+          "MAX_BUFFERED_BYTES",
+          "MAX_BODY_BYTES",
+          "KOKORO_MODEL",
+          "KOKORO_CONFIG",
+          "KOKORO_VOICES",
+          "MODEL_DIR");
+
+  /** Variable prefixes owned by speech-server: an unknown name under one is a typo, refused. */
+  private static final List<String> OWNED_PREFIXES = List.of("ENGINE_", "KOKORO_");
+
+  /** The environment variable that carries a flag: {@code --max-text-chars} → MAX_TEXT_CHARS. */
+  static String envName(String flag) {
+    return flag.substring(2).replace('-', '_').toUpperCase(Locale.ROOT);
+  }
+
   static ServerConfig parse(List<String> args, Map<String, String> env) {
-    Flags f = new Flags(args);
+    return parse(args, env, ModelDirectory.SAGEMAKER);
+  }
+
+  /**
+   * Parses flags over the environment.
+   *
+   * @param defaultModelDir the model directory used when none is named, if it exists
+   */
+  static ServerConfig parse(List<String> args, Map<String, String> env, Path defaultModelDir) {
+    rejectUnknownEnv(env);
+    Flags f = new Flags(args, env);
     EngineKind engine = EngineKind.parse(f.value("--engine").orElse("flite"));
     String host = f.value("--host").orElse("127.0.0.1");
     int port = f.integer("--port").orElse(8080);
-    int depth = f.integer("--max-queue-depth").orElseGet(() -> envInt(env, "MAX_QUEUE_DEPTH", 0));
-    double ageS =
-        f.decimal("--max-request-age-s").orElseGet(() -> envDouble(env, "MAX_REQUEST_AGE_S", 56));
-    String warmup = f.value("--warmup-text").orElse(env.getOrDefault("WARMUP_TEXT", "Warming up."));
+    int depth = f.integer("--max-queue-depth").orElse(0);
+    double ageS = f.decimal("--max-request-age-s").orElse(56.0);
+    String warmup = f.value("--warmup-text").orElse("Warming up.");
     Optional<Instant> start =
         Optional.ofNullable(env.get("CONTAINER_START_EPOCH"))
             .filter(v -> !v.isBlank())
             .map(v -> epoch(v));
+    Optional<Path> modelDir =
+        f.value("--model-dir")
+            .map(Path::of)
+            .or(() -> Optional.of(defaultModelDir).filter(Files::isDirectory));
+    Kokoro kokoro = Kokoro.of(engine, f, modelDir);
     ServerConfig config =
         new ServerConfig(
             engine,
@@ -135,11 +191,60 @@ record ServerConfig(
             f.integer("--engine-threads").orElse(0),
             f.integer("--max-buffered-bytes").orElse(16 * 1024 * 1024),
             f.integer("--max-body-bytes").orElse(65_536),
-            f.value("--kokoro-model").map(Path::of),
-            f.value("--kokoro-config").map(Path::of),
-            f.values("--kokoro-voices").stream().map(Path::of).toList());
+            kokoro.model(),
+            kokoro.config(),
+            kokoro.voices(),
+            modelDir);
     f.rejectUnused();
     return config;
+  }
+
+  /**
+   * The Kokoro files: as named by flags or variables, the rest found in the model directory's
+   * published layout. Under another engine any Kokoro setting is a contradiction, refused.
+   */
+  private record Kokoro(Optional<Path> model, Optional<Path> config, List<Path> voices) {
+    static Kokoro of(EngineKind engine, Flags f, Optional<Path> modelDir) {
+      Optional<Path> model = f.value("--kokoro-model").map(Path::of);
+      Optional<Path> config = f.value("--kokoro-config").map(Path::of);
+      List<Path> voices = f.values("--kokoro-voices").stream().map(Path::of).toList();
+      if (engine != EngineKind.KOKORO) {
+        for (String flag : List.of("--kokoro-model", "--kokoro-config", "--kokoro-voices")) {
+          Optional<String> where = f.source(flag);
+          if (where.isPresent()) {
+            throw new UsageException(
+                where.get()
+                    + " is set but the engine is "
+                    + engine.cliName()
+                    + " (--engine / ENGINE); Kokoro settings apply only to ENGINE=kokoro: set"
+                    + " ENGINE=kokoro or remove "
+                    + where.get());
+          }
+        }
+        return new Kokoro(model, config, voices);
+      }
+      if ((model.isPresent() && !voices.isEmpty()) || modelDir.isEmpty()) {
+        return new Kokoro(model, config, voices);
+      }
+      ModelDirectory.KokoroFiles found = new ModelDirectory(modelDir.get()).kokoro();
+      return new Kokoro(
+          model.or(() -> Optional.of(found.model())),
+          model.isPresent() ? config : config.or(() -> Optional.of(found.config())),
+          voices.isEmpty() ? List.of(found.voices()) : voices);
+    }
+  }
+
+  private static void rejectUnknownEnv(Map<String, String> env) {
+    for (String name : env.keySet().stream().sorted().toList()) {
+      if (OWNED_PREFIXES.stream().anyMatch(name::startsWith) && !ENV_SETTINGS.contains(name)) {
+        throw new UsageException(
+            "environment variable "
+                + name
+                + " is not a speech-server setting; known: "
+                + String.join(", ", ENV_SETTINGS)
+                + " (fix the name or remove it)");
+      }
+    }
   }
 
   private static Instant epoch(String value) {
@@ -156,38 +261,18 @@ record ServerConfig(
     }
   }
 
-  private static int envInt(Map<String, String> env, String name, int fallback) {
-    String v = env.get(name);
-    if (v == null || v.isBlank()) {
-      return fallback;
-    }
-    try {
-      return Integer.parseInt(v.strip());
-    } catch (NumberFormatException e) {
-      throw new UsageException(name + " (" + v + ") must be a whole number");
-    }
-  }
-
-  private static double envDouble(Map<String, String> env, String name, double fallback) {
-    String v = env.get(name);
-    if (v == null || v.isBlank()) {
-      return fallback;
-    }
-    try {
-      return Double.parseDouble(v.strip());
-    } catch (NumberFormatException e) {
-      throw new UsageException(name + " (" + v + ") must be a number of seconds");
-    }
-  }
-
   /**
-   * A tiny flag reader: {@code --name value} or {@code --name=value}; a leading serve is allowed.
+   * A tiny flag reader: {@code --name value} or {@code --name=value}; a leading serve is allowed. A
+   * flag that is absent falls back to its environment variable ({@link #envName}); blank counts as
+   * unset.
    */
   private static final class Flags {
     private final List<String[]> pairs = new ArrayList<>();
     private final List<String> used = new ArrayList<>();
+    private final Map<String, String> env;
 
-    Flags(List<String> args) {
+    Flags(List<String> args, Map<String, String> env) {
+      this.env = env;
       for (int i = 0; i < args.size(); i++) {
         String arg = args.get(i);
         if (i == 0 && arg.equals("serve")) {
@@ -215,12 +300,34 @@ record ServerConfig(
           found = p[1];
         }
       }
-      return Optional.ofNullable(found);
+      return Optional.ofNullable(found).or(() -> fromEnv(name));
     }
 
+    private Optional<String> fromEnv(String flag) {
+      return Optional.ofNullable(env.get(envName(flag)))
+          .filter(v -> !v.isBlank())
+          .map(String::strip);
+    }
+
+    /** Where a setting came from, as a user would name it: the flag, the variable, or empty. */
+    Optional<String> source(String flag) {
+      if (pairs.stream().anyMatch(p -> p[0].equals(flag))) {
+        return Optional.of(flag);
+      }
+      return fromEnv(flag).map(v -> envName(flag));
+    }
+
+    /** A repeatable flag; its variable holds the values separated by {@code :}. */
     List<String> values(String name) {
       used.add(name);
-      return pairs.stream().filter(p -> p[0].equals(name)).map(p -> p[1]).toList();
+      List<String> given = pairs.stream().filter(p -> p[0].equals(name)).map(p -> p[1]).toList();
+      if (!given.isEmpty()) {
+        return given;
+      }
+      return fromEnv(name).stream()
+          .flatMap(v -> java.util.Arrays.stream(v.split(":")))
+          .filter(v -> !v.isBlank())
+          .toList();
     }
 
     Optional<Integer> integer(String name) {
@@ -229,7 +336,8 @@ record ServerConfig(
             try {
               return Integer.parseInt(v);
             } catch (NumberFormatException e) {
-              throw new UsageException(name + " (" + v + ") must be a whole number");
+              throw new UsageException(
+                  source(name).orElse(name) + " (" + v + ") must be a whole number");
             }
           });
     }
@@ -240,7 +348,7 @@ record ServerConfig(
             try {
               return Double.parseDouble(v);
             } catch (NumberFormatException e) {
-              throw new UsageException(name + " (" + v + ") must be a number");
+              throw new UsageException(source(name).orElse(name) + " (" + v + ") must be a number");
             }
           });
     }

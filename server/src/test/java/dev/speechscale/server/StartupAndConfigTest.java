@@ -95,11 +95,122 @@ class StartupAndConfigTest {
     assertThatThrownBy(() -> ServerConfig.parse(List.of(), Map.of("CONTAINER_START_EPOCH", "soon")))
         .hasMessageContaining("CONTAINER_START_EPOCH (soon)");
     assertThatThrownBy(() -> ServerConfig.parse(List.of("--engine", "piper"), Map.of()))
-        .hasMessageContaining("--engine (piper) must be flite, espeak or kokoro");
+        .hasMessageContaining("--engine / ENGINE (piper) must be flite, espeak or kokoro");
     assertThatThrownBy(() -> ServerConfig.parse(List.of("--bogus", "1"), Map.of()))
         .hasMessageContaining("unknown option --bogus");
     assertThatThrownBy(() -> ServerConfig.parse(List.of("--engine", "kokoro"), Map.of()))
-        .hasMessageContaining("--engine kokoro needs --kokoro-model FILE and --kokoro-voices");
+        .hasMessageContaining("engine kokoro needs --kokoro-model FILE / KOKORO_MODEL");
+  }
+
+  @Test
+  void parse_engineAndSettingsFromEnv_configureTheServer() {
+    ServerConfig c =
+        ServerConfig.parse(
+            List.of("serve", "--port", "0"),
+            Map.of(
+                "ENGINE", "espeak",
+                "SEGMENTATION", "sentence",
+                "ENGINE_THREADS", "3",
+                "MAX_TEXT_CHARS", "100",
+                "DRAIN_TIMEOUT_S", "5",
+                "MAX_BUFFERED_BYTES", "70000",
+                "MAX_BODY_BYTES", "2048"));
+    assertThat(c.engine()).isEqualTo(EngineKind.ESPEAK);
+    assertThat(c.segmentation()).isEqualTo(Segmentation.SENTENCE);
+    assertThat(c.engineThreads()).isEqualTo(3);
+    assertThat(c.maxTextChars()).isEqualTo(100);
+    assertThat(c.drainTimeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(c.maxBufferedBytes()).isEqualTo(70_000);
+    assertThat(c.maxBodyBytes()).isEqualTo(2048);
+  }
+
+  @Test
+  void parse_kokoroFromEnv_readsModelConfigAndVoiceList() {
+    ServerConfig c =
+        ServerConfig.parse(
+            List.of("serve"),
+            Map.of(
+                "ENGINE", "kokoro",
+                "KOKORO_MODEL", "/opt/ml/model/onnx/model.onnx",
+                "KOKORO_CONFIG", "/opt/ml/model/config.json",
+                "KOKORO_VOICES", "/opt/ml/model/voices/af.bin:/opt/ml/model/voices/am.bin"));
+    assertThat(c.engine()).isEqualTo(EngineKind.KOKORO);
+    assertThat(c.kokoroModel()).contains(Path.of("/opt/ml/model/onnx/model.onnx"));
+    assertThat(c.kokoroConfigPath()).isEqualTo(Path.of("/opt/ml/model/config.json"));
+    assertThat(c.kokoroVoices())
+        .containsExactly(
+            Path.of("/opt/ml/model/voices/af.bin"), Path.of("/opt/ml/model/voices/am.bin"));
+  }
+
+  @Test
+  void parse_engineFlag_overridesEngineVariable() {
+    ServerConfig c = ServerConfig.parse(List.of("--engine", "flite"), Map.of("ENGINE", "espeak"));
+    assertThat(c.engine()).isEqualTo(EngineKind.FLITE);
+  }
+
+  @Test
+  void parse_unknownEngineVariable_isRefusedNamingVariableAndValue() {
+    assertThatThrownBy(() -> ServerConfig.parse(List.of("serve"), Map.of("ENGINE", "piper")))
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("ENGINE (piper) must be flite, espeak or kokoro");
+  }
+
+  @Test
+  void parse_misspelledOwnedVariable_isRefusedListingKnownNames() {
+    assertThatThrownBy(() ->
+            ServerConfig.parse(
+                List.of("serve"), Map.of("ENGINE", "kokoro", "KOKORO_MODLE", "/m.onnx")))
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("KOKORO_MODLE is not a speech-server setting")
+        .hasMessageContaining("KOKORO_MODEL");
+  }
+
+  @Test
+  void parse_kokoroSettingWithAnotherEngine_isRefusedAsInconsistent() {
+    assertThatThrownBy(() ->
+            ServerConfig.parse(
+                List.of("serve"), Map.of("ENGINE", "flite", "KOKORO_MODEL", "/m.onnx")))
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("KOKORO_MODEL is set but the engine is flite");
+    assertThatThrownBy(
+            () -> ServerConfig.parse(List.of("--kokoro-voices", "/v"), Map.of("ENGINE", "espeak")))
+        .hasMessageContaining("--kokoro-voices is set but the engine is espeak");
+  }
+
+  @Test
+  void parse_badNumberInVariable_namesTheVariable() {
+    assertThatThrownBy(() -> ServerConfig.parse(List.of(), Map.of("ENGINE_THREADS", "two")))
+        .hasMessageContaining("ENGINE_THREADS (two) must be a whole number");
+  }
+
+  @Test
+  void envSettings_areExactlyTheFlagsButHostAndPort() {
+    java.util.Set<String> flags = new java.util.TreeSet<>();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("^\\s+(--[a-z-]+)", java.util.regex.Pattern.MULTILINE)
+            .matcher(ServerConfig.USAGE);
+    while (m.find()) {
+      if (!m.group(1).equals("--host") && !m.group(1).equals("--port")) {
+        flags.add(ServerConfig.envName(m.group(1)));
+      }
+    }
+    assertThat(new java.util.TreeSet<>(ServerConfig.ENV_SETTINGS)).isEqualTo(flags);
+  }
+
+  @Test
+  void run_unknownEngineInEnvironment_exits2BeforeListening() {
+    var out = new ByteArrayOutputStream();
+    var err = new ByteArrayOutputStream();
+    int code =
+        Main.run(
+            new String[] {"serve", "--port", "0"},
+            Map.of("ENGINE", "piper"),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .startsWith("speech-server: --engine / ENGINE (piper) must be flite, espeak or kokoro");
+    assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("listening", "STAGE");
   }
 
   @Test

@@ -108,6 +108,17 @@ public record AwsEndpointSpec(
               + aws.modelRevision()
               + "') must be a 40-hex commit hash: pin the weights, never a branch");
     }
+    for (String key : config.engineSettings().keySet()) {
+      if (!EndpointConfig.SERVER_SETTINGS.contains(key)) {
+        problems.add(
+            at
+                + ".engine_settings."
+                + key
+                + " is not a speech-server setting; known: "
+                + String.join(", ", EndpointConfig.SERVER_SETTINGS.stream().sorted().toList())
+                + " (the container would not read it)");
+      }
+    }
     Integer quota = aws.quotaMaxInstances();
     if (quota == null) {
       problems.add(
@@ -160,11 +171,14 @@ public record AwsEndpointSpec(
   }
 
   /**
-   * The container environment the endpoint stack deploys: the config's {@code container_env} plus
-   * {@code MAX_QUEUE_DEPTH} from {@code queue_max_depth}.
+   * The container environment the endpoint stack deploys: the engine and its settings ({@code
+   * ENGINE}, {@code KOKORO_MODEL}, ...: {@link EndpointConfig#engineEnvironment()}, the variables
+   * that choose what serves on every platform), the config's {@code container_env}, and {@code
+   * MAX_QUEUE_DEPTH} from {@code queue_max_depth}.
    */
   public Map<String, String> containerEnvironment() {
-    Map<String, String> env = new LinkedHashMap<>(config.containerEnv());
+    Map<String, String> env = new LinkedHashMap<>(config.engineEnvironment());
+    env.putAll(config.containerEnv());
     env.put(MAX_QUEUE_DEPTH, Integer.toString(config.queueMaxDepth()));
     return env;
   }

@@ -34,6 +34,38 @@ class AwsEndpointSpecTest {
   }
 
   @Test
+  void containerEnvironment_forwardsTheEngineAndItsSettingsAsVariables() {
+    AwsEndpointSpec spec =
+        AwsEndpointSpec.of(
+            AwsFixtures.config(
+                AwsFixtures.IMAGE,
+                "    engine_settings:\n"
+                    + "      kokoro_model: /opt/ml/model/onnx/model.onnx\n"
+                    + "      kokoro_voices: /opt/ml/model/voices\n"
+                    + "      segmentation: sentence\n"));
+
+    assertThat(spec.containerEnvironment())
+        .containsEntry("ENGINE", "kokoro")
+        .containsEntry("KOKORO_MODEL", "/opt/ml/model/onnx/model.onnx")
+        .containsEntry("KOKORO_VOICES", "/opt/ml/model/voices")
+        .containsEntry("SEGMENTATION", "sentence")
+        .containsEntry("WARMUP_TEXT", "Hello there.")
+        .containsEntry("MAX_QUEUE_DEPTH", "50");
+    assertThat(spec.deployedConfig().containerEnv()).containsEntry("ENGINE", "kokoro");
+  }
+
+  @Test
+  void of_unknownEngineSetting_isRefusedListingTheKnownOnes() {
+    assertThatThrownBy(() ->
+            AwsEndpointSpec.of(
+                AwsFixtures.config(AwsFixtures.IMAGE, "    engine_settings: {voice: af}\n")))
+        .isInstanceOf(PlatformException.class)
+        .hasMessageContaining(
+            "models.kokoro-82m.engine_settings.voice is not a speech-server setting; known:"
+                + " drain_timeout_s");
+  }
+
+  @Test
   void of_maxAboveTheStatedQuota_namesBothAndTheFix() {
     EndpointConfig c = AwsFixtures.config();
     EndpointConfig.Aws aws =

@@ -55,7 +55,8 @@ final class AwsFixtures {
 
   /** The fingerprint the config deploys. */
   static DeployedConfig deployed() {
-    return new DeployedConfig("ml.g5.xlarge", DIGEST, Map.of("WARMUP_TEXT", "Hello there."));
+    return new DeployedConfig(
+        "ml.g5.xlarge", DIGEST, Map.of("ENGINE", "kokoro", "WARMUP_TEXT", "Hello there."));
   }
 
   /** A plan that matches {@link #config()}: target 37.5, scale-in 25, cooldowns 30/960, 1..4. */

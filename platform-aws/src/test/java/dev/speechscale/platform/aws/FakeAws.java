@@ -93,6 +93,7 @@ final class FakeAws {
     this.clock = clock;
     environment.put("MAX_QUEUE_DEPTH", "50");
     environment.put("CONTAINER_START_EPOCH", "1754319600");
+    environment.put("ENGINE", "kokoro");
     environment.put("WARMUP_TEXT", "Hello there.");
     startInstance(clock.instant().minus(Duration.ofHours(1)));
   }

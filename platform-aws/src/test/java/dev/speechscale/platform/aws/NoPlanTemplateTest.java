@@ -72,7 +72,7 @@ class NoPlanTemplateTest {
                 "Image",
                 AwsFixtures.IMAGE,
                 "Environment",
-                Map.of("MAX_QUEUE_DEPTH", "50", "WARMUP_TEXT", "Hello there."),
+                Map.of("ENGINE", "kokoro", "MAX_QUEUE_DEPTH", "50", "WARMUP_TEXT", "Hello there."),
                 "ModelDataSource",
                 Map.of(
                     "S3DataSource",

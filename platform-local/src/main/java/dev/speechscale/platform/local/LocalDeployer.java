@@ -29,19 +29,7 @@ import java.util.stream.Stream;
  */
 public final class LocalDeployer {
   /** speech-server flags an {@code engine_settings} key may name. */
-  static final Set<String> ENGINE_SETTINGS =
-      Set.of(
-          "segmentation",
-          "engine_threads",
-          "kokoro_model",
-          "kokoro_config",
-          "kokoro_voices",
-          "max_text_chars",
-          "warmup_text",
-          "max_request_age_s",
-          "drain_timeout_s",
-          "max_buffered_bytes",
-          "max_body_bytes");
+  static final Set<String> ENGINE_SETTINGS = EndpointConfig.SERVER_SETTINGS;
 
   private final ControlClient control;
   private final ServerBuild build;
@@ -195,19 +183,21 @@ public final class LocalDeployer {
                 + String.join(", ", ENGINE_SETTINGS.stream().sorted().toList()));
       }
     }
-    for (String key : List.of("kokoro_model", "kokoro_config", "kokoro_voices")) {
+    for (String key : List.of("kokoro_model", "kokoro_config", "kokoro_voices", "model_dir")) {
       String v = c.engineSettings().get(key);
       if (v != null && !Files.exists(Path.of(v))) {
         problems.add(at + ".engine_settings." + key + " (" + v + ") does not exist");
       }
     }
     if (c.engine().equals("kokoro")
+        && !c.engineSettings().containsKey("model_dir")
         && (!c.engineSettings().containsKey("kokoro_model")
             || !c.engineSettings().containsKey("kokoro_voices"))) {
       problems.add(
           at
-              + ": engine kokoro needs engine_settings.kokoro_model and kokoro_voices"
-              + " (the Kokoro-82M ONNX file and kokoro-js voice files; no registry here ships them)");
+              + ": engine kokoro needs engine_settings.kokoro_model and kokoro_voices, or model_dir"
+              + " in the Kokoro-82M ONNX export's layout (the ONNX file and kokoro-js voice files;"
+              + " no registry here ships them)");
     }
     if (c.maxInstances() > Supervisor.HARD_CAP) {
       problems.add(

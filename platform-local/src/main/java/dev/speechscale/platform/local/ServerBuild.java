@@ -47,7 +47,11 @@ final class ServerBuild {
     return new ServerBuild(cp, java);
   }
 
-  /** The command that starts one instance of {@code config}, before per-instance settings. */
+  /**
+   * The command that starts one instance of {@code config}, before per-instance settings. It names
+   * no engine: the engine and its settings reach the instance as its environment ({@link
+   * EndpointConfig#engineEnvironment()}), exactly as they reach a container on SageMaker.
+   */
   List<String> command(EndpointConfig config) {
     List<String> cmd =
         new ArrayList<>(
@@ -60,18 +64,10 @@ final class ServerBuild {
                 classpath,
                 MAIN_CLASS,
                 "serve",
-                "--engine",
-                config.engine(),
                 "--host",
                 "127.0.0.1",
                 "--port",
                 "0"));
-    config
-        .engineSettings()
-        .forEach((k, v) -> {
-          cmd.add("--" + k.replace('_', '-'));
-          cmd.add(v);
-        });
     return cmd;
   }
 

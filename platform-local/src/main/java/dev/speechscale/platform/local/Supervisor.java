@@ -218,7 +218,8 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
   private void launch() {
     String id = "i-local-" + nextInstance++;
     List<String> command = new ArrayList<>(spec.serverCommand());
-    Map<String, String> env = new HashMap<>(config.containerEnv());
+    Map<String, String> env = new HashMap<>(config.engineEnvironment());
+    env.putAll(config.containerEnv());
     env.put("MAX_QUEUE_DEPTH", Integer.toString(config.queueMaxDepth()));
     InstanceProcess instance;
     try {
