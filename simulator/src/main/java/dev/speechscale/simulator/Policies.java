@@ -116,8 +116,8 @@ public final class Policies {
     String sizing =
         String.format(
             Locale.ROOT,
-            "ceil(%.6g x %.4g / %.4g) = %d",
-            p.peakPerSecond(),
+            "ceil(%s x %.4g / %.4g) = %d",
+            Traffic.rate(p.peakPerSecond()),
             p.sMeanSeconds(),
             p.cScaleMax(),
             naive);
