@@ -51,8 +51,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Replay traffic against the plan and its rivals on a simulated fleet built from the qmax,",
-      "ttotal and plan artifacts. Reads files only. Exit 0 ok, 1 refused, 2 usage."
+      "Replay traffic against the plan and its rivals on a simulated fleet",
+      "built from the qmax, ttotal and plan artifacts. Reads files only.",
+      "Exit 0 ok, 1 refused, 2 usage."
     })
 final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
   /** The server's default MAX_REQUEST_AGE_S. */

@@ -96,7 +96,7 @@ public final class SimulateReport {
         .append("<th>arrived</th><th>SLO attained</th><th>shed</th><th>p50 TTFAB</th>")
         .append("<th>p95 TTFAB</th><th>p99 TTFAB</th><th>peak inst.</th><th>mean inst.</th>")
         .append("<th>instance-h</th>")
-        .append(cost ? String.format(Locale.ROOT, "<th>cost @ %.4g/h</th>", a.pricePerHour()) : "")
+        .append(cost ? "<th>cost @ " + plain(a.pricePerHour()) + "/h</th>" : "")
         .append("<th>out / in</th><th>at max</th></tr>\n");
     for (int i = 0; i < a.policies().size(); i++) {
       SimulateArtifact.PolicySection p = a.policies().get(i);
@@ -256,6 +256,10 @@ public final class SimulateReport {
   private static String clock(long seconds) {
     return String.format(
         Locale.ROOT, "%d:%02d:%02d", seconds / 3600, (seconds / 60) % 60, seconds % 60);
+  }
+
+  private static String plain(double v) {
+    return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
   }
 
   private static String grouped(long n) {
