@@ -100,7 +100,8 @@ public final class SimulateReport {
         .append("<th>out / in</th><th>at max</th></tr>\n");
     for (int i = 0; i < a.policies().size(); i++) {
       SimulateArtifact.PolicySection p = a.policies().get(i);
-      h.append("<tr><td class=\"l\"><span class=\"swatch\" style=\"background:")
+      h.append(
+              "<tr><td class=\"l\" style=\"white-space:nowrap\"><span class=\"swatch\" style=\"background:")
           .append(COLORS[i % COLORS.length])
           .append("\"></span><b>")
           .append(Html.esc(p.name()))
@@ -151,7 +152,7 @@ public final class SimulateReport {
     h.append("<h2>All policies</h2>\n<div class=\"grid\">")
         .append(
             Svg.chart(
-                "instances in service (mean per minute)",
+                "instances in service, mean per minute",
                 "instances",
                 instances,
                 minutes,
@@ -159,7 +160,12 @@ public final class SimulateReport {
                 ""))
         .append(
             Svg.chart(
-                "p95 TTFAB per minute", "ms", p95, minutes, a.sloMs(), "SLO " + a.sloMs() + " ms"))
+                "p95 TTFAB per minute",
+                "ms",
+                p95,
+                minutes,
+                a.sloMs(),
+                "SLO " + plain(a.sloMs()) + " ms"))
         .append("</div>\n");
   }
 

@@ -6,10 +6,10 @@ import java.util.Locale;
 /** A small time-series chart as inline SVG: one or more lines over minutes, with axes. */
 final class Svg {
   static final int WIDTH = 620;
-  static final int HEIGHT = 170;
+  static final int HEIGHT = 180;
   private static final int LEFT = 56;
   private static final int RIGHT = 12;
-  private static final int TOP = 22;
+  private static final int TOP = 34;
   private static final int BOTTOM = 28;
 
   private Svg() {}
@@ -131,8 +131,8 @@ final class Svg {
         s.append(
             String.format(
                 Locale.ROOT,
-                "<rect x=\"%d\" y=\"6\" width=\"10\" height=\"3\" fill=\"%s\"/><text x=\"%d\""
-                    + " y=\"11\" font-size=\"10\">%s</text>",
+                "<rect x=\"%d\" y=\"21\" width=\"10\" height=\"3\" fill=\"%s\"/><text x=\"%d\""
+                    + " y=\"26\" font-size=\"10\">%s</text>",
                 legendX,
                 l.color(),
                 legendX + 14,

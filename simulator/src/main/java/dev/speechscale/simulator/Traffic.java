@@ -234,6 +234,20 @@ public final class Traffic {
     return expectedArrivals;
   }
 
+  /**
+   * Draws the arrivals a run with {@code seed} would see and only counts them: the cost of the
+   * traffic alone, the baseline a simulation's cost is measured against.
+   */
+  public long countArrivals(long seed) {
+    long n = 0;
+    try (ArrivalStream s = open(seed)) {
+      for (double t = s.next(); !Double.isNaN(t) && t < durationSeconds; t = s.next()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   /** A built-in shape's rate in second {@code second}; NaN for a CSV trace. */
   double shapeRateAt(long second) {
     return shape == null ? Double.NaN : shape.perSecondAt(second);
