@@ -8,7 +8,8 @@ public enum ArtifactKind {
   TTOTAL("tts-bench ttotal"),
   PLAN("tts-bench plan"),
   VALIDATE("tts-bench validate"),
-  DRIFT("tts-bench drift");
+  DRIFT("tts-bench drift"),
+  SIMULATE("tts-bench simulate");
 
   private final String writer;
 

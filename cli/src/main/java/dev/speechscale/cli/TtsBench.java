@@ -11,13 +11,15 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = {
       "Measure a concurrency-bound real-time endpoint and derive its autoscaling policy.",
-      "Chain: drift -> qmax -> ttotal -> plan -> validate (thaw after a hard kill)."
+      "Chain: drift -> qmax -> ttotal -> plan -> validate (thaw after a hard kill);",
+      "simulate replays traffic against the plan and its rivals."
     },
     subcommands = {
       DriftCommand.class,
       QmaxCommand.class,
       TtotalCommand.class,
       PlanCommand.class,
+      SimulateCommand.class,
       ValidateCommand.class,
       ThawCommand.class,
       QuickstartCommand.class
