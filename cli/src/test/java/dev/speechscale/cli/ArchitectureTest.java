@@ -9,8 +9,8 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module arrows of HOUSE-STYLE, enforced: a pure core (capacity: JDK only), artifacts over it,
- * adapters outside. The CLI sees every module, so the rules run here.
+ * The module arrows of HOUSE-STYLE, enforced: a pure core (capacity, scaling: JDK only), artifacts
+ * over it, adapters outside. The CLI sees every module, so the rules run here.
  */
 class ArchitectureTest {
   private static final JavaClasses CLASSES =
@@ -26,6 +26,17 @@ class ArchitectureTest {
         .should()
         .onlyDependOnClassesThat()
         .resideInAnyPackage("java..", "dev.speechscale.capacity..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void scaling_usesTheJdkOnly() {
+    classes()
+        .that()
+        .resideInAPackage("dev.speechscale.scaling..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("java..", "dev.speechscale.scaling..")
         .check(CLASSES);
   }
 

@@ -1,0 +1,307 @@
+package dev.speechscale.scaling;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The state machine of one endpoint's scaling (or one simulated policy's): both alarms, the
+ * cooldowns, min/max and the suspended flags, with Application Auto Scaling's semantics.
+ *
+ * <p>Each {@link #evaluate} reads the last complete periods of each alarm, aligned to the epoch as
+ * CloudWatch aligns them, from the periods that are already published: the newest period read ends
+ * at {@code ⌊(now − publicationDelay) / period⌋ × period}. A period without data makes its alarm
+ * {@link AlarmState#INSUFFICIENT_DATA}, which never acts.
+ *
+ * <ul>
+ *   <li>Scale-out (target tracking): high alarm in ALARM, scale-out not suspended, the scale-out
+ *       cooldown over → {@code min(max, ⌈max(1, inService) × latest / target⌉)} when that is more
+ *       than desired.
+ *   <li>Scale-in: low alarm in ALARM, scale-in not suspended, the scale-in cooldown over → one
+ *       instance fewer ({@link StepScaleIn}) or {@code max(min, ⌈max(1, inService) × latest /
+ *       target⌉)} ({@link ScaleIn.Tracking}), when that is less than desired; never below min.
+ *   <li>When both alarms could act in one evaluation the scale-out wins: Application Auto Scaling
+ *       gives precedence to the policy that provides the largest capacity.
+ *   <li>Cooldowns count from this engine's own last action in that direction; before the first
+ *       action there is no cooldown. A desired count set directly (not by the engine) starts none.
+ * </ul>
+ *
+ * <p>Mutable, with one owner: not thread-safe (the local platform's autoscaler synchronises).
+ */
+public final class ScalingEngine {
+  private static final long NEVER = Long.MIN_VALUE;
+
+  private final ScalingRules rules;
+  private AlarmState highAlarm = AlarmState.INSUFFICIENT_DATA;
+  private AlarmState lowAlarm = AlarmState.INSUFFICIENT_DATA;
+  private long lastScaleOutMs = NEVER;
+  private long lastScaleInMs = NEVER;
+
+  public ScalingEngine(ScalingRules rules) {
+    this.rules = Objects.requireNonNull(rules, "rules");
+  }
+
+  public ScalingRules rules() {
+    return rules;
+  }
+
+  /** The target tracking (scale-out) alarm's state at the last evaluation. */
+  public AlarmState highAlarm() {
+    return highAlarm;
+  }
+
+  /**
+   * The scale-in alarm's state at the last evaluation; {@link AlarmState#INSUFFICIENT_DATA} when
+   * the rules have no scale-in.
+   */
+  public AlarmState lowAlarm() {
+    return lowAlarm;
+  }
+
+  /**
+   * Evaluates both alarms at {@code nowMs} and decides.
+   *
+   * @param nowMs the time, epoch ms (any epoch-aligned clock)
+   * @param datapoints where the periods are read
+   * @param desired the desired instance count now
+   * @param inService the instances in service now
+   * @param suspended which directions are suspended
+   * @return the decision; {@code desired} unchanged when nothing acts
+   */
+  public ScalingDecision evaluate(
+      long nowMs, Datapoints datapoints, int desired, int inService, Suspension suspended) {
+    Objects.requireNonNull(datapoints, "datapoints");
+    Objects.requireNonNull(suspended, "suspended");
+    if (desired < 0 || inService < 0) {
+      throw new IllegalArgumentException(
+          "desired ("
+              + desired
+              + ") and in-service ("
+              + inService
+              + ") instance counts must be at least 0");
+    }
+    long delayMs = datapoints.publicationDelayMs();
+    if (delayMs < 0) {
+      throw new IllegalArgumentException(
+          "metric publication delay (" + delayMs + " ms) must not be negative; 0 means none");
+    }
+    long visibleMs = nowMs - delayMs;
+    TargetTracking t = rules.tracking();
+    double[] high =
+        read(
+            datapoints,
+            t.metric(),
+            t.statistic(),
+            t.period().toMillis(),
+            t.datapoints(),
+            visibleMs);
+    highAlarm = state(high, v -> v > t.targetValue());
+    double[] low = lowPeriods(datapoints, visibleMs);
+    lowAlarm = low == null ? AlarmState.INSUFFICIENT_DATA : state(low, this::lowBreaches);
+
+    String outWhy = "high alarm " + highAlarm;
+    if (highAlarm == AlarmState.ALARM) {
+      ScalingDecision out = scaleOut(nowMs, high[high.length - 1], desired, inService, suspended);
+      if (out.changes()) {
+        lastScaleOutMs = nowMs;
+        return out;
+      }
+      outWhy = out.cause();
+    }
+    String inWhy = "low alarm " + lowAlarm;
+    if (lowAlarm == AlarmState.ALARM) {
+      ScalingDecision in = scaleIn(nowMs, low[low.length - 1], desired, inService, suspended);
+      if (in.changes()) {
+        lastScaleInMs = nowMs;
+        return in;
+      }
+      inWhy = in.cause();
+    }
+    return new ScalingDecision(desired, ScalingDecision.Direction.NONE, outWhy + "; " + inWhy);
+  }
+
+  private ScalingDecision scaleOut(
+      long nowMs, double latest, int desired, int inService, Suspension suspended) {
+    TargetTracking t = rules.tracking();
+    if (suspended.dynamicScalingOut()) {
+      return none(desired, "high alarm ALARM but dynamic scale-out is suspended");
+    }
+    if (!cooledDown(nowMs, lastScaleOutMs, t.scaleOutCooldown().toMillis())) {
+      return none(
+          desired,
+          "high alarm ALARM inside the scale-out cooldown (until "
+              + (lastScaleOutMs + t.scaleOutCooldown().toMillis())
+              + " ms)");
+    }
+    int base = Math.max(1, inService);
+    int proposed = Math.min(rules.maxCapacity(), proportional(base, latest, t.targetValue()));
+    if (proposed <= desired) {
+      return none(desired, "high alarm ALARM but desired " + desired + " already covers it");
+    }
+    return new ScalingDecision(
+        proposed,
+        ScalingDecision.Direction.OUT,
+        String.format(
+            Locale.ROOT,
+            "target tracking: %s %s %.2f > target %.2f for %d periods; desired = ceil(%d x %.2f /"
+                + " %.2f)",
+            t.metric().awsName(),
+            t.statistic().awsName(),
+            latest,
+            t.targetValue(),
+            t.datapoints(),
+            base,
+            latest,
+            t.targetValue()));
+  }
+
+  private ScalingDecision scaleIn(
+      long nowMs, double latest, int desired, int inService, Suspension suspended) {
+    if (suspended.dynamicScalingIn()) {
+      return none(desired, "low alarm ALARM but dynamic scale-in is suspended");
+    }
+    long cooldownMs =
+        switch (rules.scaleIn()) {
+          case StepScaleIn s -> s.cooldown().toMillis();
+          case ScaleIn.Tracking tr -> tr.cooldown().toMillis();
+          case ScaleIn.Disabled d -> 0;
+        };
+    if (!cooledDown(nowMs, lastScaleInMs, cooldownMs)) {
+      return none(
+          desired,
+          "low alarm ALARM inside the scale-in cooldown (until "
+              + (lastScaleInMs + cooldownMs)
+              + " ms)");
+    }
+    if (desired <= rules.minCapacity()) {
+      return none(desired, "low alarm ALARM but desired " + desired + " is at min capacity");
+    }
+    TargetTracking t = rules.tracking();
+    return switch (rules.scaleIn()) {
+      case StepScaleIn s ->
+          new ScalingDecision(
+              desired - 1,
+              ScalingDecision.Direction.IN,
+              String.format(
+                  Locale.ROOT,
+                  "step scale-in: %s %s %.2f <= %.2f for %d periods",
+                  s.metric().awsName(),
+                  s.statistic().awsName(),
+                  latest,
+                  s.threshold(),
+                  s.datapoints()));
+      case ScaleIn.Tracking tr -> {
+        int base = Math.max(1, inService);
+        int proposed = Math.max(rules.minCapacity(), proportional(base, latest, t.targetValue()));
+        if (proposed >= desired) {
+          yield none(desired, "low alarm ALARM but ceil(in-service x latest / target) >= desired");
+        }
+        yield new ScalingDecision(
+            proposed,
+            ScalingDecision.Direction.IN,
+            String.format(
+                Locale.ROOT,
+                "target tracking scale-in: %s %s %.2f < %.2f (%.2f x target %.2f) for %d periods;"
+                    + " desired = ceil(%d x %.2f / %.2f)",
+                t.metric().awsName(),
+                t.statistic().awsName(),
+                latest,
+                tr.thresholdRatio() * t.targetValue(),
+                tr.thresholdRatio(),
+                t.targetValue(),
+                tr.datapoints(),
+                base,
+                latest,
+                t.targetValue()));
+      }
+      case ScaleIn.Disabled d -> none(desired, "scale-in disabled");
+    };
+  }
+
+  /** The low alarm's periods, or null when the rules have no scale-in alarm. */
+  private double[] lowPeriods(Datapoints datapoints, long visibleMs) {
+    TargetTracking t = rules.tracking();
+    return switch (rules.scaleIn()) {
+      case StepScaleIn s ->
+          read(
+              datapoints,
+              s.metric(),
+              s.statistic(),
+              s.period().toMillis(),
+              s.datapoints(),
+              visibleMs);
+      case ScaleIn.Tracking tr ->
+          read(
+              datapoints,
+              t.metric(),
+              t.statistic(),
+              t.period().toMillis(),
+              tr.datapoints(),
+              visibleMs);
+      case ScaleIn.Disabled d -> null;
+    };
+  }
+
+  private boolean lowBreaches(double value) {
+    return switch (rules.scaleIn()) {
+      case StepScaleIn s -> value <= s.threshold();
+      case ScaleIn.Tracking tr -> {
+        // The threshold is derived (0.9 x target) and Sums of per-second samples carry rounding
+        // noise: a value within a billionth of the threshold counts as at it, i.e. not below.
+        double threshold = tr.thresholdRatio() * rules.tracking().targetValue();
+        yield value < threshold - 1e-9 * Math.max(1, Math.abs(threshold));
+      }
+      case ScaleIn.Disabled d -> false;
+    };
+  }
+
+  private static double[] read(
+      Datapoints datapoints,
+      ScalingMetric metric,
+      MetricStatistic statistic,
+      long periodMs,
+      int count,
+      long visibleMs) {
+    long endMs = Math.floorDiv(visibleMs, periodMs) * periodMs;
+    double[] values = datapoints.periods(metric, statistic, periodMs, count, endMs);
+    if (values == null || values.length != count) {
+      throw new IllegalStateException(
+          "Datapoints.periods returned "
+              + (values == null ? "null" : values.length + " values")
+              + " for "
+              + count
+              + " periods of "
+              + metric.awsName()
+              + "; an implementation must return exactly one value (or NaN) per period");
+    }
+    return values;
+  }
+
+  private interface Breach {
+    boolean test(double value);
+  }
+
+  private static AlarmState state(double[] values, Breach breach) {
+    boolean all = true;
+    for (double v : values) {
+      if (Double.isNaN(v)) {
+        return AlarmState.INSUFFICIENT_DATA;
+      }
+      all &= breach.test(v);
+    }
+    return all ? AlarmState.ALARM : AlarmState.OK;
+  }
+
+  /** ⌈base × latest / target⌉, tolerant of floating-point noise just above an integer. */
+  private static int proportional(int base, double latest, double target) {
+    double exact = base * latest / target - 1e-9;
+    return (int) Math.min(Integer.MAX_VALUE, Math.ceil(exact));
+  }
+
+  private static boolean cooledDown(long nowMs, long lastMs, long cooldownMs) {
+    return lastMs == NEVER || nowMs - lastMs >= cooldownMs;
+  }
+
+  private static ScalingDecision none(int desired, String why) {
+    return new ScalingDecision(desired, ScalingDecision.Direction.NONE, why);
+  }
+}

@@ -1,0 +1,179 @@
+package dev.speechscale.scaling;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The scaling rules of one endpoint: capacity bounds plus the policies, with Application Auto
+ * Scaling's semantics ({@link ScalingEngine} applies them).
+ *
+ * <h2>The two shapes</h2>
+ *
+ * <ul>
+ *   <li>{@link #planned}: what a SpeechScale plan deploys. Target tracking on
+ *       ConcurrentRequestsPerModel, Maximum over 10 s periods, 3 datapoints above target, {@code
+ *       DisableScaleIn}; plus a step scale-in policy on the Average over 60 s periods, 3 periods at
+ *       or below the scale-in threshold, one instance at a time.
+ *   <li>{@link #targetTracking}: AWS target tracking with scale-in enabled, the policy a user
+ *       copies (InvocationsPerInstance, CPU-style utilisation). Application Auto Scaling creates
+ *       two alarms for it: a high alarm, {@value #TRACKING_HIGH_DATAPOINTS} consecutive periods
+ *       above the target, and a low alarm, {@value #TRACKING_LOW_DATAPOINTS} consecutive periods
+ *       below {@value #TRACKING_LOW_THRESHOLD_RATIO} × target.
+ * </ul>
+ *
+ * <h2>Where the target tracking numbers come from</h2>
+ *
+ * <ul>
+ *   <li>The low alarm sits 10 % below the target: the Application Auto Scaling User Guide, "How
+ *       target tracking scaling for Application Auto Scaling works"
+ *       (docs.aws.amazon.com/autoscaling/application/userguide/target-tracking-scaling-policy-overview.html):
+ *       the policy removes capacity only when utilisation reaches "a threshold sufficiently below
+ *       the target value (usually more than 10% lower)".
+ *   <li>The datapoint counts (3 for the high alarm, 15 for the low alarm, one-minute periods for
+ *       standard metrics) we did not find in AWS's documentation; they are what Application Auto
+ *       Scaling creates, as the CloudWatch console shows its {@code TargetTracking-…-AlarmHigh} and
+ *       {@code -AlarmLow} alarms in published walkthroughs, e.g. for ECS services "CPUUtilization
+ *       &gt; 30 for 3 datapoints within 3 minutes" and "CPUUtilization &lt; 27 for 15 datapoints
+ *       within 15 minutes" (27 = 0.9 × 30), "&gt; 50" with "&lt; 45". EC2 Auto Scaling groups
+ *       create a lower low alarm (about 0.7 × target, e.g. 28 for 40); that is not Application Auto
+ *       Scaling and not modelled here.
+ *   <li>Default cooldowns for SageMaker endpoint variants: 300 s for scale-in and scale-out ({@link
+ *       #SAGEMAKER_DEFAULT_COOLDOWN}): Application Auto Scaling API Reference, {@code
+ *       TargetTrackingScalingPolicyConfiguration} ({@code ScaleInCooldown} / {@code
+ *       ScaleOutCooldown}: "a default value of 300 for … Amazon SageMaker endpoint variants").
+ * </ul>
+ *
+ * @param minCapacity fewest instances (0 allowed: scale to zero)
+ * @param maxCapacity most instances
+ * @param tracking the target tracking policy (scale-out)
+ * @param scaleIn how capacity comes down
+ */
+public record ScalingRules(
+    int minCapacity, int maxCapacity, TargetTracking tracking, ScaleIn scaleIn) {
+  /** Period of the planned tracking alarm (high-resolution ConcurrentRequestsPerModel). */
+  public static final Duration PLANNED_TRACKING_PERIOD = Duration.ofSeconds(10);
+
+  /** Datapoints of the planned tracking alarm. */
+  public static final int PLANNED_TRACKING_DATAPOINTS = 3;
+
+  /** Period of the planned step scale-in alarm. */
+  public static final Duration PLANNED_SCALE_IN_PERIOD = Duration.ofSeconds(60);
+
+  /** Datapoints of the planned step scale-in alarm. */
+  public static final int PLANNED_SCALE_IN_DATAPOINTS = 3;
+
+  /** Datapoints of AWS target tracking's high alarm. */
+  public static final int TRACKING_HIGH_DATAPOINTS = 3;
+
+  /** Datapoints of AWS target tracking's low alarm. */
+  public static final int TRACKING_LOW_DATAPOINTS = 15;
+
+  /** AWS target tracking's low-alarm threshold as a share of the target. */
+  public static final double TRACKING_LOW_THRESHOLD_RATIO = 0.9;
+
+  /** Application Auto Scaling's default cooldown (both directions) for SageMaker variants. */
+  public static final Duration SAGEMAKER_DEFAULT_COOLDOWN = Duration.ofSeconds(300);
+
+  public ScalingRules {
+    Objects.requireNonNull(tracking, "tracking");
+    Objects.requireNonNull(scaleIn, "scaleIn");
+    if (minCapacity < 0) {
+      throw new IllegalArgumentException(
+          "min capacity (" + minCapacity + ") must be at least 0; set it to 1 or more");
+    }
+    if (maxCapacity < Math.max(1, minCapacity)) {
+      throw new IllegalArgumentException(
+          "max capacity ("
+              + maxCapacity
+              + ") must be at least 1 and at least min capacity ("
+              + minCapacity
+              + "); raise max or lower min");
+    }
+  }
+
+  /**
+   * What a SpeechScale plan deploys: target tracking on ConcurrentRequestsPerModel, Maximum over 10
+   * s periods, 3 datapoints, {@code DisableScaleIn}, the scale-out cooldown; plus step scale-in on
+   * the Average over 60 s periods, 3 periods at or below {@code scaleInThreshold} → −1 instance,
+   * the scale-in cooldown.
+   */
+  public static ScalingRules planned(
+      double targetValue,
+      double scaleInThreshold,
+      int min,
+      int max,
+      Duration scaleOutCooldown,
+      Duration scaleInCooldown) {
+    return new ScalingRules(
+        min,
+        max,
+        new TargetTracking(
+            ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL,
+            MetricStatistic.MAXIMUM,
+            PLANNED_TRACKING_PERIOD,
+            PLANNED_TRACKING_DATAPOINTS,
+            targetValue,
+            scaleOutCooldown),
+        new StepScaleIn(
+            ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL,
+            MetricStatistic.AVERAGE,
+            PLANNED_SCALE_IN_PERIOD,
+            PLANNED_SCALE_IN_DATAPOINTS,
+            scaleInThreshold,
+            scaleInCooldown));
+  }
+
+  /**
+   * AWS target tracking with scale-in enabled, the default a user copies: a high alarm of {@value
+   * #TRACKING_HIGH_DATAPOINTS} periods above {@code targetValue} and a low alarm of {@value
+   * #TRACKING_LOW_DATAPOINTS} periods below {@value #TRACKING_LOW_THRESHOLD_RATIO} × target, both
+   * on {@code statistic} of {@code metric} over {@code period} (60 s for standard metrics).
+   * SageMaker's defaults for both cooldowns are {@link #SAGEMAKER_DEFAULT_COOLDOWN}.
+   */
+  public static ScalingRules targetTracking(
+      ScalingMetric metric,
+      MetricStatistic statistic,
+      Duration period,
+      double targetValue,
+      int min,
+      int max,
+      Duration scaleOutCooldown,
+      Duration scaleInCooldown) {
+    return new ScalingRules(
+        min,
+        max,
+        new TargetTracking(
+            metric, statistic, period, TRACKING_HIGH_DATAPOINTS, targetValue, scaleOutCooldown),
+        new ScaleIn.Tracking(
+            TRACKING_LOW_DATAPOINTS, TRACKING_LOW_THRESHOLD_RATIO, scaleInCooldown));
+  }
+
+  /**
+   * The same rules with every alarm period multiplied by {@code factor} (at least 1 s each, rounded
+   * to the millisecond), for the local platform's compressed-time demos. Cooldowns, thresholds and
+   * datapoint counts are unchanged.
+   */
+  public ScalingRules timeScaled(double factor) {
+    if (!(factor > 0) || Double.isInfinite(factor)) {
+      throw new IllegalArgumentException(
+          "time scale (" + factor + ") must be a finite number above 0; 1.0 is real time");
+    }
+    ScaleIn in =
+        switch (scaleIn) {
+          case StepScaleIn step -> step.withPeriod(scaled(step.period(), factor));
+          case ScaleIn.Tracking t -> t;
+          case ScaleIn.Disabled d -> d;
+        };
+    return new ScalingRules(
+        minCapacity, maxCapacity, tracking.withPeriod(scaled(tracking.period(), factor)), in);
+  }
+
+  /** Whether the target tracking policy is deployed with {@code DisableScaleIn}. */
+  public boolean disableScaleIn() {
+    return !(scaleIn instanceof ScaleIn.Tracking);
+  }
+
+  private static Duration scaled(Duration period, double factor) {
+    return Duration.ofMillis(Math.max(1000, Math.round(period.toMillis() * factor)));
+  }
+}

@@ -1,0 +1,240 @@
+package dev.speechscale.simulator;
+
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * A scaling policy to simulate. Each is a small value; to compare another, add a record here and
+ * its case in {@link Scalers} (the compiler lists every switch that must learn it).
+ */
+public sealed interface Policy
+    permits Policy.Planned,
+        Policy.PublishedSizing,
+        Policy.InvocationsTracking,
+        Policy.CpuTracking,
+        Policy.Fixed {
+
+  /** The name used on the command line and in reports ({@code plan}, {@code fixed:4}, ...). */
+  String name();
+
+  /** One line with the numbers that define it. */
+  String description();
+
+  /** Instances in service at time 0 (the fleet starts warm at its floor). */
+  int initialInstances();
+
+  /** The most instances it may ask for. */
+  int maxInstances();
+
+  /**
+   * The plan artifact's policy: target tracking on ConcurrentRequestsPerModel (Maximum, 10 s, 3
+   * datapoints, scale-in disabled) plus step scale-in on the Average over 60 s (3 periods).
+   */
+  record Planned(
+      int minInstances,
+      int maxInstances,
+      double targetValue,
+      double scaleInThreshold,
+      Duration scaleOutCooldown,
+      Duration scaleInCooldown)
+      implements Policy {
+    public Planned {
+      checkBounds("plan", minInstances, maxInstances);
+    }
+
+    @Override
+    public String name() {
+      return "plan";
+    }
+
+    @Override
+    public String description() {
+      return String.format(
+          Locale.ROOT,
+          "the plan: %d..%d instances, ConcurrentRequestsPerModel Maximum > %.4g (10 s x 3),"
+              + " step scale-in at Average <= %.4g (60 s x 3), cooldowns %d s out / %d s in",
+          minInstances,
+          maxInstances,
+          targetValue,
+          scaleInThreshold,
+          scaleOutCooldown.toSeconds(),
+          scaleInCooldown.toSeconds());
+    }
+
+    @Override
+    public int initialInstances() {
+      return minInstances;
+    }
+  }
+
+  /**
+   * The published tool's policy: the same thresholds and cooldowns as the plan, but its fleet
+   * ceiling {@code ⌈λ_peak · S_mean / C_scale_max⌉}, which treats a serial instance as serving
+   * C_scale_max requests in parallel.
+   */
+  record PublishedSizing(
+      int minInstances,
+      int maxInstances,
+      double targetValue,
+      double scaleInThreshold,
+      Duration scaleOutCooldown,
+      Duration scaleInCooldown,
+      String sizing)
+      implements Policy {
+    public PublishedSizing {
+      checkBounds("naive", minInstances, maxInstances);
+    }
+
+    @Override
+    public String name() {
+      return "naive";
+    }
+
+    @Override
+    public String description() {
+      return String.format(
+          Locale.ROOT,
+          "the published sizing: %d..%d instances (%s), otherwise the plan's policy (target"
+              + " %.4g, scale-in %.4g, cooldowns %d s / %d s)",
+          minInstances,
+          maxInstances,
+          sizing,
+          targetValue,
+          scaleInThreshold,
+          scaleOutCooldown.toSeconds(),
+          scaleInCooldown.toSeconds());
+    }
+
+    @Override
+    public int initialInstances() {
+      return minInstances;
+    }
+  }
+
+  /**
+   * SageMaker's predefined InvocationsPerInstance target tracking, as a user copies it from AWS's
+   * guidance ({@code target = max RPS per instance × 0.5 safety factor × 60}, per minute, scale-in
+   * enabled, default cooldowns).
+   */
+  record InvocationsTracking(
+      int minInstances,
+      int maxInstances,
+      double targetPerInstancePerMinute,
+      Duration scaleOutCooldown,
+      Duration scaleInCooldown,
+      String assumption)
+      implements Policy {
+    public InvocationsTracking {
+      checkBounds("invocations", minInstances, maxInstances);
+      checkTarget("invocations", targetPerInstancePerMinute);
+    }
+
+    @Override
+    public String name() {
+      return "invocations";
+    }
+
+    @Override
+    public String description() {
+      return String.format(
+          Locale.ROOT,
+          "InvocationsPerInstance target tracking at %.4g per minute (%s), %d..%d instances,"
+              + " cooldowns %d s out / %d s in",
+          targetPerInstancePerMinute,
+          assumption,
+          minInstances,
+          maxInstances,
+          scaleOutCooldown.toSeconds(),
+          scaleInCooldown.toSeconds());
+    }
+
+    @Override
+    public int initialInstances() {
+      return minInstances;
+    }
+  }
+
+  /** CPU-utilisation-style target tracking: busy slots in percent, Average over 60 s. */
+  record CpuTracking(
+      int minInstances,
+      int maxInstances,
+      double targetBusyPercent,
+      Duration scaleOutCooldown,
+      Duration scaleInCooldown)
+      implements Policy {
+    public CpuTracking {
+      checkBounds("cpu", minInstances, maxInstances);
+      checkTarget("cpu", targetBusyPercent);
+      if (targetBusyPercent > 100) {
+        throw new SimulatorException(
+            "cpu: target (" + targetBusyPercent + " %) must be at most 100 %");
+      }
+    }
+
+    @Override
+    public String name() {
+      return "cpu";
+    }
+
+    @Override
+    public String description() {
+      return String.format(
+          Locale.ROOT,
+          "CPU-style utilisation tracking at %.4g %% busy (Average, 60 s), %d..%d instances,"
+              + " cooldowns %d s out / %d s in",
+          targetBusyPercent,
+          minInstances,
+          maxInstances,
+          scaleOutCooldown.toSeconds(),
+          scaleInCooldown.toSeconds());
+    }
+
+    @Override
+    public int initialInstances() {
+      return minInstances;
+    }
+  }
+
+  /** A fixed fleet: no scaling at all. */
+  record Fixed(int instances) implements Policy {
+    public Fixed {
+      if (instances < 1) {
+        throw new SimulatorException(
+            "fixed:" + instances + ": a fixed fleet needs at least 1 instance");
+      }
+    }
+
+    @Override
+    public String name() {
+      return "fixed:" + instances;
+    }
+
+    @Override
+    public String description() {
+      return "a fixed fleet of " + instances + (instances == 1 ? " instance" : " instances");
+    }
+
+    @Override
+    public int initialInstances() {
+      return instances;
+    }
+
+    @Override
+    public int maxInstances() {
+      return instances;
+    }
+  }
+
+  private static void checkBounds(String name, int min, int max) {
+    if (min < 1 || max < min) {
+      throw new SimulatorException(
+          name + ": instances " + min + ".." + max + " must satisfy 1 <= min <= max");
+    }
+  }
+
+  private static void checkTarget(String name, double target) {
+    if (!(target > 0) || Double.isInfinite(target)) {
+      throw new SimulatorException(name + ": target (" + target + ") must be finite and positive");
+    }
+  }
+}
