@@ -1,7 +1,6 @@
 package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.FleetFigures;
-import dev.speechscale.loadgen.OpenLoopSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -10,15 +9,17 @@ import java.util.Objects;
 
 /**
  * What {@link ReplayRun} observed on the live endpoint: every request and every capacity sample,
- * timed in seconds from the trace's start (the first interval's start), with the figures derived
- * from them.
+ * timed in seconds from the trace's start, with the figures derived from them.
  *
  * @param endpoint the endpoint
  * @param platform {@code local} or {@code aws}
  * @param startedAt wall time of the trace's start
  * @param alignedTo the alarm period the start was aligned to (zero when there was none), so the
  *     platform's epoch-aligned periods line up with a simulation that starts at 0
- * @param intervals the trace, back to back
+ * @param traffic what the trace is (the simulator's description of it)
+ * @param durationS the trace's length in whole seconds
+ * @param surgeStartS seconds from the trace's start to its surge, or {@code null} without one
+ * @param seed the arrivals' seed (the simulator draws the same arrivals with it)
  * @param sampleEvery how often instances were read
  * @param requests every arrival, in order of intended send time
  * @param samples every capacity reading, in time order
@@ -29,7 +30,10 @@ public record LiveReplay(
     String platform,
     Instant startedAt,
     Duration alignedTo,
-    List<OpenLoopSpec.Phase> intervals,
+    String traffic,
+    long durationS,
+    Double surgeStartS,
+    long seed,
     Duration sampleEvery,
     List<Request> requests,
     List<CapacitySample> samples,
@@ -37,7 +41,6 @@ public record LiveReplay(
 
   public LiveReplay {
     Objects.requireNonNull(endpoint, "endpoint");
-    intervals = List.copyOf(intervals);
     requests = List.copyOf(requests);
     samples = List.copyOf(samples);
   }
@@ -76,46 +79,12 @@ public record LiveReplay(
    */
   public record CapacitySample(double atS, int desired, int inService) {}
 
-  /** The trace's length. */
-  public Duration duration() {
-    return intervals.stream()
-        .map(OpenLoopSpec.Phase::duration)
-        .reduce(Duration.ZERO, Duration::plus);
-  }
-
-  /** Seconds from the trace's start to its largest step up in rate, or {@code null} without one. */
-  public Double surgeStartS() {
-    return surgeStartS(intervals);
-  }
-
-  /**
-   * Seconds from the start of {@code intervals} to the start of the interval whose rate rises most
-   * over its predecessor's (the earliest on a tie), or {@code null} when the rate never rises.
-   */
-  public static Double surgeStartS(List<OpenLoopSpec.Phase> intervals) {
-    double best = 0;
-    Double at = null;
-    double t = 0;
-    for (int i = 0; i < intervals.size(); i++) {
-      OpenLoopSpec.Phase p = intervals.get(i);
-      if (i > 0) {
-        double rise = p.ratePerSecond() - intervals.get(i - 1).ratePerSecond();
-        if (rise > best) {
-          best = rise;
-          at = t;
-        }
-      }
-      t += p.duration().toNanos() / 1e9;
-    }
-    return at;
-  }
-
   /** The figures a prediction is compared on. */
   public FleetFigures figures() {
     long ok = count(Status.OK);
     long shed = count(Status.SHED);
     long errors = count(Status.ERROR) + count(Status.DROPPED);
-    int seconds = (int) Math.ceil(duration().toNanos() / 1e9);
+    int seconds = (int) durationS;
     List<Integer> inService = new ArrayList<>();
     List<Integer> desired = new ArrayList<>();
     for (int s = 0; s < seconds; s++) {
@@ -174,7 +143,7 @@ public record LiveReplay(
    * fleet had at the surge start; {@code null} without a surge or a scale-out.
    */
   public Double surgeToInServiceS() {
-    Double surge = surgeStartS();
+    Double surge = surgeStartS;
     if (surge == null || samples.isEmpty()) {
       return null;
     }

@@ -14,6 +14,7 @@ import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.PlatformException;
 import dev.speechscale.platform.Transport;
+import dev.speechscale.simulator.Traffic;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,11 +27,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * {@code replay}, the live side: drives a deployed endpoint open loop with a trace (Poisson
- * arrivals at each interval's rate, seeded), timing every request from its intended send time, and
- * reads the endpoint's desired and in-service instance counts throughout. The policies act on their
- * own; this changes nothing on the endpoint (no freeze, no desired count), so there is nothing to
- * restore. It stops by itself when the trace ends and every request sent has ended.
+ * {@code replay}, the live side: drives a deployed endpoint open loop with a trace, sending at
+ * exactly the arrival times the simulator draws for the same trace and seed (Poisson within each
+ * interval), timing every request from its intended send time, and reads the endpoint's desired and
+ * in-service instance counts throughout. The policies act on their own; this changes nothing on the
+ * endpoint (no freeze, no desired count), so there is nothing to restore. It stops by itself when
+ * the trace ends and every request sent has ended.
  *
  * <p>The start waits for the next multiple of the longest deployed alarm period on the wall clock:
  * the platform's periods are epoch aligned, and a simulation of the same trace starts its periods
@@ -43,17 +45,19 @@ public final class ReplayRun {
    * What to replay.
    *
    * @param model the model; the endpoint is {@code speech-<model>}
-   * @param intervals the trace as back-to-back intervals of constant rate
+   * @param traffic the trace, as the simulator reads it
+   * @param surgeStartS seconds from the trace's start to its surge, or {@code null} without one
    * @param transport how requests are sent
    * @param texts the text pool
-   * @param seed seeds the arrivals and the text order
+   * @param seed seeds the arrivals (as the simulator draws them) and the text order
    * @param sampleEvery how often the instance counts are read
    * @param maxInFlight the client's bound (an arrival past it is dropped and counted)
    * @param align wait for the next multiple of the longest alarm period before starting
    */
   public record Options(
       String model,
-      List<OpenLoopSpec.Phase> intervals,
+      Traffic traffic,
+      Double surgeStartS,
       Transport transport,
       List<String> texts,
       long seed,
@@ -63,11 +67,8 @@ public final class ReplayRun {
     public Options {
       Objects.requireNonNull(model, "model");
       Objects.requireNonNull(transport, "transport");
-      intervals = List.copyOf(intervals);
+      Objects.requireNonNull(traffic, "traffic");
       texts = List.copyOf(texts);
-      if (intervals.isEmpty()) {
-        throw new ChainException("the replay trace has no intervals; give at least one");
-      }
       if (!sampleEvery.isPositive()) {
         throw new ChainException(
             "the capacity sampling period (" + sampleEvery + ") must be positive; 200ms is usual");
@@ -130,23 +131,26 @@ public final class ReplayRun {
       progress.accept(
           String.format(
               Locale.ROOT,
-              "replay: %d intervals over %d s against %s, Poisson arrivals (seed %d)",
-              o.intervals().size(),
-              o.intervals().stream()
-                  .map(OpenLoopSpec.Phase::duration)
-                  .reduce(Duration::plus)
-                  .orElseThrow()
-                  .toSeconds(),
+              "replay: %s against %s, the simulator's arrivals for seed %d (%.0f expected)",
+              o.traffic().description(),
               endpoint,
-              o.seed()));
-      r =
-          driver.run(
-              new OpenLoopSpec(
-                  o.intervals(),
-                  OpenLoopSpec.Arrivals.POISSON,
-                  o.maxInFlight(),
-                  o.seed(),
-                  Duration.ofMillis(5)));
+              o.seed(),
+              o.traffic().expectedArrivals()));
+      long seconds = o.traffic().durationSeconds();
+      OpenLoopSpec spec =
+          new OpenLoopSpec(
+              List.of(
+                  new OpenLoopSpec.Phase(
+                      "trace",
+                      o.traffic().expectedArrivals() / seconds,
+                      Duration.ofSeconds(seconds))),
+              OpenLoopSpec.Arrivals.POISSON,
+              o.maxInFlight(),
+              o.seed(),
+              Duration.ofMillis(5));
+      try (Traffic.Arrivals arrivals = o.traffic().arrivals(o.seed())) {
+        r = driver.run(spec, arrivals::nextSeconds);
+      }
     } finally {
       sampler.stop();
       try {
@@ -180,7 +184,10 @@ public final class ReplayRun {
         platform.name(),
         startedAt,
         align,
-        o.intervals(),
+        o.traffic().description(),
+        o.traffic().durationSeconds(),
+        o.surgeStartS(),
+        o.seed(),
         o.sampleEvery(),
         requests,
         sampler.samples(),

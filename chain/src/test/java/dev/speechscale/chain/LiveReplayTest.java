@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.speechscale.artifacts.ArtifactException;
 import dev.speechscale.artifacts.FleetFigures;
-import dev.speechscale.loadgen.OpenLoopSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,12 +12,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class LiveReplayTest {
-  static final List<OpenLoopSpec.Phase> STEP =
-      List.of(
-          new OpenLoopSpec.Phase("quiet", 2, Duration.ofSeconds(60)),
-          new OpenLoopSpec.Phase("surge", 20, Duration.ofSeconds(60)),
-          new OpenLoopSpec.Phase("fall", 2, Duration.ofSeconds(60)));
-
   static LiveReplay replay(
       List<LiveReplay.Request> requests, List<LiveReplay.CapacitySample> samples) {
     return new LiveReplay(
@@ -26,24 +19,14 @@ class LiveReplayTest {
         "local",
         Instant.EPOCH,
         Duration.ofSeconds(60),
-        STEP,
+        "step 2 -> 20 -> 2 req/s",
+        180,
+        60.0,
+        1,
         Duration.ofMillis(200),
         requests,
         samples,
         0);
-  }
-
-  @Test
-  void surgeStartS_largestStepUp_isThatIntervalsStart() {
-    List<OpenLoopSpec.Phase> ramp =
-        List.of(
-            new OpenLoopSpec.Phase("a", 1, Duration.ofSeconds(10)),
-            new OpenLoopSpec.Phase("b", 3, Duration.ofSeconds(10)),
-            new OpenLoopSpec.Phase("c", 9, Duration.ofSeconds(10)),
-            new OpenLoopSpec.Phase("d", 1, Duration.ofSeconds(10)));
-
-    assertThat(LiveReplay.surgeStartS(ramp)).isEqualTo(20.0);
-    assertThat(LiveReplay.surgeStartS(List.of(ramp.get(2), ramp.get(3)))).isNull();
   }
 
   @Test
