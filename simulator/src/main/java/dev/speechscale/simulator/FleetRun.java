@@ -136,7 +136,7 @@ final class FleetRun {
     this.sloS = options.sloMs() / 1000.0;
     this.service = new SplitMix64(seed ^ 0x5DEECE66DL);
     this.slotFree = new double[16 * slots];
-    this.samples = new MetricSamples(options.metricPublicationDelay().toSeconds());
+    this.samples = new MetricSamples(options.metricPublicationDelay().toMillis());
   }
 
   PolicyResult run() {

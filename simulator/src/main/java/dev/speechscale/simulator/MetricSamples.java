@@ -1,5 +1,8 @@
 package dev.speechscale.simulator;
 
+import dev.speechscale.scaling.Datapoints;
+import dev.speechscale.scaling.MetricStatistic;
+import dev.speechscale.scaling.ScalingMetric;
 import java.util.Arrays;
 
 /**
@@ -10,63 +13,60 @@ import java.util.Arrays;
  * {@code s}, as the local platform's metric store files it. A second with no instance in service
  * has no sample (NaN), and a period with no sample has no datapoint (NaN).
  */
-final class MetricSamples {
-  /** The sampled metrics, in the order of the ring's rows. */
-  enum Series {
-    /** In flight on in-service instances / in-service instances. */
-    CONCURRENCY,
-    /** Requests routed in the second / in-service instances. */
-    INVOCATIONS,
-    /** Busy slots / slots over in-service instances, in percent. */
-    BUSY_PERCENT
-  }
-
-  /** How a period's samples combine. */
-  enum Combine {
-    MAXIMUM,
-    AVERAGE,
-    SUM
-  }
-
+final class MetricSamples implements Datapoints {
+  private final long publicationDelayMs;
   private final int retentionSeconds;
   private final double[][] ring;
   private long latestSecond = -1;
 
-  MetricSamples(long publicationDelaySeconds) {
-    this.retentionSeconds = (int) Math.min(Integer.MAX_VALUE / 2, 3600 + publicationDelaySeconds);
-    this.ring = new double[Series.values().length][retentionSeconds];
+  MetricSamples(long publicationDelayMs) {
+    this.publicationDelayMs = publicationDelayMs;
+    this.retentionSeconds =
+        (int) Math.min(Integer.MAX_VALUE / 2, 3600 + publicationDelayMs / 1000 + 1);
+    this.ring = new double[ScalingMetric.values().length][retentionSeconds];
     for (double[] row : ring) {
       Arrays.fill(row, Double.NaN);
     }
   }
 
+  /**
+   * Second {@code second}'s samples: in flight on in-service instances per in-service instance,
+   * requests routed in the second before it per in-service instance, busy slots in percent.
+   */
   void record(long second, double concurrency, double invocations, double busyPercent) {
     int slot = (int) (second % retentionSeconds);
-    ring[Series.CONCURRENCY.ordinal()][slot] = concurrency;
-    ring[Series.INVOCATIONS.ordinal()][slot] = invocations;
-    ring[Series.BUSY_PERCENT.ordinal()][slot] = busyPercent;
+    ring[ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL.ordinal()][slot] = concurrency;
+    ring[ScalingMetric.INVOCATIONS_PER_INSTANCE.ordinal()][slot] = invocations;
+    ring[ScalingMetric.CPU_UTILIZATION.ordinal()][slot] = busyPercent;
     latestSecond = second;
+  }
+
+  @Override
+  public long publicationDelayMs() {
+    return publicationDelayMs;
   }
 
   /**
    * The statistic of {@code count} aligned periods ending at {@code endMs}, oldest first; NaN for a
    * period with no sample or older than the ring holds.
    */
-  double[] periods(Series series, Combine combine, long periodMs, int count, long endMs) {
+  @Override
+  public double[] periods(
+      ScalingMetric metric, MetricStatistic statistic, long periodMs, int count, long endMs) {
     double[] out = new double[count];
-    double[] row = ring[series.ordinal()];
+    double[] row = ring[metric.ordinal()];
     long periodS = Math.max(1, periodMs / 1000);
     long endS = Math.floorDiv(endMs, 1000);
     for (int k = 0; k < count; k++) {
       long from = endS - (long) (count - k) * periodS;
       long to = from + periodS;
-      out[k] = combine(row, combine, from, to);
+      out[k] = combine(row, statistic, from, to);
     }
     return out;
   }
 
-  private double combine(double[] row, Combine combine, long from, long to) {
-    double acc = combine == Combine.MAXIMUM ? Double.NEGATIVE_INFINITY : 0;
+  private double combine(double[] row, MetricStatistic combine, long from, long to) {
+    double acc = combine == MetricStatistic.MAXIMUM ? Double.NEGATIVE_INFINITY : 0;
     int n = 0;
     long oldest = latestSecond - retentionSeconds + 1;
     for (long s = Math.max(from, Math.max(0, oldest)); s < to && s <= latestSecond; s++) {
@@ -75,11 +75,11 @@ final class MetricSamples {
         continue;
       }
       n++;
-      acc = combine == Combine.MAXIMUM ? Math.max(acc, v) : acc + v;
+      acc = combine == MetricStatistic.MAXIMUM ? Math.max(acc, v) : acc + v;
     }
     if (n == 0) {
       return Double.NaN;
     }
-    return combine == Combine.AVERAGE ? acc / n : acc;
+    return combine == MetricStatistic.AVERAGE ? acc / n : acc;
   }
 }

@@ -225,6 +225,11 @@ public final class Traffic {
     return expectedArrivals;
   }
 
+  /** A built-in shape's rate in second {@code second}; NaN for a CSV trace. */
+  double shapeRateAt(long second) {
+    return shape == null ? Double.NaN : shape.perSecondAt(second);
+  }
+
   /** A fresh arrival sequence; the same seed gives the same arrivals. */
   ArrivalStream open(long seed) {
     return switch (kind) {

@@ -1,0 +1,161 @@
+package dev.speechscale.simulator;
+
+import dev.speechscale.capacity.FleetSizing;
+import dev.speechscale.scaling.ScalingRules;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The policies a user names on the command line ({@code plan,naive,invocations,cpu,fixed:N}), built
+ * from the plan's numbers. Rivals share the plan's min and max unless stated.
+ */
+public final class Policies {
+  /** What {@code --policies} accepts, for usage and error text. */
+  public static final String NAMES = "plan, naive, invocations, cpu, fixed:N";
+
+  /**
+   * AWS's guidance for SageMaker InvocationsPerInstance ("Load testing your auto scaling
+   * configuration", SageMaker Developer Guide): {@code target = MAX_RPS × SAFETY_FACTOR × 60} with
+   * a safety factor of 0.5, MAX_RPS being one instance's highest sustained rate in a load test.
+   */
+  public static final double INVOCATIONS_SAFETY_FACTOR = 0.5;
+
+  /** The CPU-style rival's target: the 70 % busy a user copies from EC2/ECS defaults. */
+  public static final double CPU_TARGET_PERCENT = 70;
+
+  private Policies() {}
+
+  /**
+   * The plan's numbers the policies are built from.
+   *
+   * @param minInstances the plan's floor
+   * @param maxInstances the plan's ceiling
+   * @param targetValue scaling_target_value (ConcurrentRequestsPerModel, Maximum)
+   * @param scaleInThreshold scale_in_threshold (Average)
+   * @param scaleOutCooldown the plan's scale-out cooldown
+   * @param scaleInCooldown the plan's scale-in cooldown
+   * @param cScaleMax C_scale_max, for the published sizing
+   * @param peakPerSecond the plan's peak request rate, for the published sizing
+   * @param sMeanSeconds S_mean, for the published sizing
+   * @param saturatedPerSecond one instance's highest measured throughput (MAX_RPS)
+   */
+  public record PlanNumbers(
+      int minInstances,
+      int maxInstances,
+      double targetValue,
+      double scaleInThreshold,
+      Duration scaleOutCooldown,
+      Duration scaleInCooldown,
+      double cScaleMax,
+      double peakPerSecond,
+      double sMeanSeconds,
+      double saturatedPerSecond) {}
+
+  /**
+   * Parses a comma-separated list of policy names, in order, refusing unknown names and duplicates.
+   */
+  public static List<Policy> parse(String spec, PlanNumbers plan) {
+    List<Policy> out = new ArrayList<>();
+    Set<String> seen = new LinkedHashSet<>();
+    for (String raw : spec.split(",", -1)) {
+      String name = raw.strip().toLowerCase(Locale.ROOT);
+      Policy p = one(name, plan);
+      if (!seen.add(p.name())) {
+        throw new SimulatorException(
+            "--policies names '" + p.name() + "' twice; name each policy once");
+      }
+      out.add(p);
+    }
+    return List.copyOf(out);
+  }
+
+  private static Policy one(String name, PlanNumbers plan) {
+    if (name.startsWith("fixed:")) {
+      String n = name.substring("fixed:".length());
+      try {
+        return new Policy.Fixed(Integer.parseInt(n));
+      } catch (NumberFormatException e) {
+        throw new SimulatorException(
+            "--policies: 'fixed:" + n + "' needs a whole number of instances, e.g. fixed:280");
+      }
+    }
+    return switch (name) {
+      case "plan" -> planned(plan);
+      case "naive" -> published(plan);
+      case "invocations" -> invocations(plan);
+      case "cpu" -> cpu(plan);
+      default ->
+          throw new SimulatorException(
+              "--policies: unknown policy '"
+                  + name
+                  + "'; choose from "
+                  + NAMES
+                  + " (comma-separated)");
+    };
+  }
+
+  /** The plan's own policy. */
+  public static Policy.Planned planned(PlanNumbers p) {
+    return new Policy.Planned(
+        p.minInstances(),
+        p.maxInstances(),
+        p.targetValue(),
+        p.scaleInThreshold(),
+        p.scaleOutCooldown(),
+        p.scaleInCooldown());
+  }
+
+  /** The plan's policy with the published tool's fleet ceiling. */
+  public static Policy.PublishedSizing published(PlanNumbers p) {
+    int naive = FleetSizing.naive(p.peakPerSecond(), p.sMeanSeconds(), p.cScaleMax());
+    int max = Math.max(p.minInstances(), naive);
+    String sizing =
+        String.format(
+            Locale.ROOT,
+            "ceil(%.6g x %.4g / %.4g) = %d",
+            p.peakPerSecond(),
+            p.sMeanSeconds(),
+            p.cScaleMax(),
+            naive);
+    return new Policy.PublishedSizing(
+        p.minInstances(),
+        max,
+        p.targetValue(),
+        p.scaleInThreshold(),
+        p.scaleOutCooldown(),
+        p.scaleInCooldown(),
+        sizing);
+  }
+
+  /** InvocationsPerInstance at AWS's load-testing formula, SageMaker's default cooldowns. */
+  public static Policy.InvocationsTracking invocations(PlanNumbers p) {
+    double target = p.saturatedPerSecond() * INVOCATIONS_SAFETY_FACTOR * 60;
+    String assumption =
+        String.format(
+            Locale.ROOT,
+            "AWS load-testing guidance: MAX_RPS %.4g x safety factor %.1f x 60",
+            p.saturatedPerSecond(),
+            INVOCATIONS_SAFETY_FACTOR);
+    return new Policy.InvocationsTracking(
+        p.minInstances(),
+        p.maxInstances(),
+        target,
+        ScalingRules.SAGEMAKER_DEFAULT_COOLDOWN,
+        ScalingRules.SAGEMAKER_DEFAULT_COOLDOWN,
+        assumption);
+  }
+
+  /** Busy-percent tracking at 70 %, SageMaker's default cooldowns. */
+  public static Policy.CpuTracking cpu(PlanNumbers p) {
+    return new Policy.CpuTracking(
+        p.minInstances(),
+        p.maxInstances(),
+        CPU_TARGET_PERCENT,
+        ScalingRules.SAGEMAKER_DEFAULT_COOLDOWN,
+        ScalingRules.SAGEMAKER_DEFAULT_COOLDOWN);
+  }
+}
