@@ -4,7 +4,12 @@ import java.time.Instant;
 
 /** What every artifact carries. */
 public sealed interface Artifact
-    permits QmaxArtifact, TtotalArtifact, PlanArtifact, DriftArtifact, ValidateArtifact {
+    permits QmaxArtifact,
+        TtotalArtifact,
+        PlanArtifact,
+        DriftArtifact,
+        ValidateArtifact,
+        ReplayArtifact {
   /** The only format this version reads and writes. */
   int SCHEMA_VERSION = 1;
 

@@ -8,7 +8,8 @@ public enum ArtifactKind {
   TTOTAL("tts-bench ttotal"),
   PLAN("tts-bench plan"),
   VALIDATE("tts-bench validate"),
-  DRIFT("tts-bench drift");
+  DRIFT("tts-bench drift"),
+  REPLAY("tts-bench replay");
 
   private final String writer;
 

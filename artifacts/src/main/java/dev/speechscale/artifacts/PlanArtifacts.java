@@ -141,6 +141,7 @@ public final class PlanArtifacts {
           case PlanArtifact p -> p.deployedConfig();
           case DriftArtifact d -> null;
           case ValidateArtifact v -> null;
+          case ReplayArtifact r -> null;
         };
     return new PlanArtifact.SourceFile(
         file, a.kind(), a.createdAt(), DeployedConfig.slugOf(fingerprint), a.toolVersion());

@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = {
       "Measure a concurrency-bound real-time endpoint and derive its autoscaling policy.",
-      "Chain: drift -> qmax -> ttotal -> plan -> validate (thaw after a hard kill)."
+      "Chain: drift -> qmax -> ttotal -> plan -> validate (thaw after a hard kill);"
+          + " replay checks the simulator against the live fleet."
     },
     subcommands = {
       DriftCommand.class,
@@ -19,6 +20,7 @@ import picocli.CommandLine.Command;
       TtotalCommand.class,
       PlanCommand.class,
       ValidateCommand.class,
+      ReplayCommand.class,
       ThawCommand.class,
       QuickstartCommand.class
     })
