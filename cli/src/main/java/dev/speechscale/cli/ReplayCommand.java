@@ -158,6 +158,7 @@ final class ReplayCommand implements Callable<Integer> {
     if (trace.calibration != null && surgeAt != null) {
       throw Cli.usage(spec, "--surge-at goes with --trace; a --calibration trace knows its surge");
     }
+    Traffic given = trace.file == null ? null : traffic(trace.file); // bad lines: before any call
     QmaxArtifact q = ArtifactCodec.readQmax(qmax);
     TtotalArtifact t = ArtifactCodec.readTtotal(ttotal);
     PlanArtifact p = ArtifactCodec.readPlan(plan);
@@ -209,7 +210,7 @@ final class ReplayCommand implements Callable<Integer> {
       }
       params.put("trace", traceFile.toString());
       params.put("surge_start_s", surgeStartS);
-      Traffic traffic = traffic(traceFile);
+      Traffic traffic = given != null ? given : traffic(traceFile);
       progress.accept("simulating " + traffic.description() + " with the deployed policy");
       PolicyResult predicted = ReplayPrediction.predict(setup, traffic);
       LiveReplay live =
