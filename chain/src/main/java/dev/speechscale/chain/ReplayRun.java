@@ -53,6 +53,8 @@ public final class ReplayRun {
    * @param sampleEvery how often the instance counts are read
    * @param maxInFlight the client's bound (an arrival past it is dropped and counted)
    * @param align wait for the next multiple of the longest alarm period before starting
+   * @param startInService the instances the prediction starts with; the live fleet must have as
+   *     many in service and desired when the trace starts (0: not checked)
    */
   public record Options(
       String model,
@@ -63,7 +65,8 @@ public final class ReplayRun {
       long seed,
       Duration sampleEvery,
       int maxInFlight,
-      boolean align) {
+      boolean align,
+      int startInService) {
     public Options {
       Objects.requireNonNull(model, "model");
       Objects.requireNonNull(transport, "transport");
@@ -93,6 +96,20 @@ public final class ReplayRun {
               + ", not IN_SERVICE; deploy it (speech-infra deploy --model "
               + o.model()
               + ") and replay again");
+    }
+    if (o.startInService() > 0
+        && (d.currentInstances() != o.startInService()
+            || d.desiredInstances() != o.startInService())) {
+      throw new ChainException(
+          endpoint
+              + " has "
+              + d.currentInstances()
+              + " in service and "
+              + d.desiredInstances()
+              + " desired, but the prediction starts from "
+              + o.startInService()
+              + "; wait for the fleet to settle at its floor (the step scale-in acts after 3"
+              + " quiet scale-in periods) and replay again");
     }
     Duration align = o.align() ? longestAlarmPeriod(platform, endpoint) : Duration.ZERO;
     if (align.isPositive()) {

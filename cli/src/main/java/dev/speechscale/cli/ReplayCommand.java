@@ -5,20 +5,11 @@ import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
-import dev.speechscale.chain.CalibrationTrace;
-import dev.speechscale.chain.LiveReplay;
-import dev.speechscale.chain.ReplayComparison;
+import dev.speechscale.chain.Replay;
 import dev.speechscale.chain.ReplayPrediction;
-import dev.speechscale.chain.ReplayRun;
 import dev.speechscale.chain.Texts;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
-import dev.speechscale.simulator.PolicyResult;
-import dev.speechscale.simulator.SimulatorException;
-import dev.speechscale.simulator.Traffic;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -158,7 +149,9 @@ final class ReplayCommand implements Callable<Integer> {
     if (trace.calibration != null && surgeAt != null) {
       throw Cli.usage(spec, "--surge-at goes with --trace; a --calibration trace knows its surge");
     }
-    Traffic given = trace.file == null ? null : traffic(trace.file); // bad lines: before any call
+    if (trace.file != null) {
+      Replay.traffic(trace.file); // every bad line reported before the endpoint is touched
+    }
     QmaxArtifact q = ArtifactCodec.readQmax(qmax);
     TtotalArtifact t = ArtifactCodec.readTtotal(ttotal);
     PlanArtifact p = ArtifactCodec.readPlan(plan);
@@ -175,73 +168,32 @@ final class ReplayCommand implements Callable<Integer> {
     params.put("metric_delay_s", delay.toMillis() / 1000.0);
     params.put("sample_every_s", sampleEvery.toMillis() / 1000.0);
     params.put("align", !noAlign);
-    java.util.function.Consumer<String> progress =
-        line -> spec.commandLine().getErr().println(line);
+    Replay.TraceSource source =
+        trace.file != null
+            ? new Replay.TraceSource.File(trace.file, surgeAt.toMillis() / 1000.0)
+            : new Replay.TraceSource.Calibration(trace.calibration, quiet, surge, fall);
     ReplayArtifact artifact;
     try (Platform platform = common.open()) {
-      ReplayPrediction.Setup setup =
-          ReplayPrediction.setup(
+      artifact =
+          Replay.run(
               platform,
-              common.endpoint(),
-              new ReplayPrediction.Inputs(
-                  q, qmax.toString(), t, ttotal.toString(), p, plan.toString()),
-              delay,
-              seed);
-      Path traceFile = trace.file;
-      Double surgeStartS = surgeAt == null ? null : surgeAt.toMillis() / 1000.0;
-      if (trace.calibration != null) {
-        CalibrationTrace c =
-            new CalibrationTrace(setup.model().saturatedPerSecond(), quiet, surge, fall);
-        ArtifactCodec.writeText(trace.calibration, c.csv());
-        traceFile = trace.calibration;
-        surgeStartS = c.surgeStartS();
-        progress.accept(
-            String.format(
-                java.util.Locale.ROOT,
-                "calibration trace %s: %.2f req/s for %d s, %.2f req/s for %d s, %.2f req/s for"
-                    + " %d s",
-                traceFile,
-                c.quietPerSecond(),
-                quiet.toSeconds(),
-                c.surgePerSecond(),
-                surge.toSeconds(),
-                c.quietPerSecond(),
-                fall.toSeconds()));
-      }
-      params.put("trace", traceFile.toString());
-      params.put("surge_start_s", surgeStartS);
-      Traffic traffic = given != null ? given : traffic(traceFile);
-      progress.accept("simulating " + traffic.description() + " with the deployed policy");
-      PolicyResult predicted = ReplayPrediction.predict(setup, traffic);
-      LiveReplay live =
-          ReplayRun.run(
-              platform,
-              new ReplayRun.Options(
+              new Replay.Request(
                   common.model,
-                  traffic,
-                  surgeStartS,
+                  new ReplayPrediction.Inputs(
+                      q, qmax.toString(), t, ttotal.toString(), p, plan.toString()),
+                  source,
+                  seed,
+                  delay,
                   common.transport(transport),
                   Texts.load(texts),
-                  seed,
                   sampleEvery,
-                  4096,
-                  !noAlign),
-              Clock.systemUTC(),
-              NanoClock.SYSTEM,
-              progress);
-      artifact =
-          ReplayComparison.of(
-              new ReplayComparison.About(
-                  common.model,
-                  traceFile.toString(),
-                  new ReplayArtifact.Inputs(qmax.toString(), ttotal.toString(), plan.toString()),
+                  !noAlign,
                   "tts-bench replay "
                       + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
                   params),
-              setup,
-              predicted,
-              live,
-              Clock.systemUTC().instant());
+              Clock.systemUTC(),
+              NanoClock.SYSTEM,
+              line -> spec.commandLine().getErr().println(line));
     }
     Path target = output != null ? output : Path.of("replay-" + common.model + ".json");
     ArtifactCodec.write(target, artifact);
@@ -252,25 +204,5 @@ final class ReplayCommand implements Callable<Integer> {
       spec.commandLine().getOut().println("wrote " + target);
     }
     return artifact.verdict().equals("within") ? 0 : 1;
-  }
-
-  private static Traffic traffic(Path file) {
-    if (!Files.isRegularFile(file)) {
-      throw new CliException(
-          "--trace " + file + ": no such file; give a CSV with a time_s,rps or arrival_s header");
-    }
-    try {
-      return Traffic.csv(file.toString(), () -> lines(file));
-    } catch (SimulatorException e) {
-      throw new CliException(e.getMessage());
-    }
-  }
-
-  private static java.util.stream.Stream<String> lines(Path file) {
-    try {
-      return Files.lines(file);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the trace " + file + ": " + e.getMessage(), e);
-    }
   }
 }
