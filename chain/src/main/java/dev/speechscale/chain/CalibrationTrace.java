@@ -5,22 +5,22 @@ import java.util.Locale;
 
 /**
  * The trace that calibrates the simulator on a fleet of one to two instances: a quiet period at
- * {@value #QUIET_SHARE} of one instance's saturated throughput, a step surge to {@value
+ * {@value #QUIET_SHARE} of one instance's measured throughput, a step surge to {@value
  * #SURGE_SHARE} of it (past one instance, so the queue fills and the policy must add the second; at
  * most {@value #SURGE_SHARE}/2 of each once two serve), then the quiet rate again, long enough for
  * the step scale-in to act. Written as a {@code time_s,rps} CSV the simulator reads.
  *
- * @param perInstancePerSecond one instance's saturated throughput (X_sat)
+ * @param perInstancePerSecond one instance's measured throughput (the plan's X at C_scale_max)
  * @param quiet the first quiet period; the surge starts when it ends
  * @param surge how long the surge lasts
  * @param fall the quiet period after it
  */
 public record CalibrationTrace(
     double perInstancePerSecond, Duration quiet, Duration surge, Duration fall) {
-  /** The quiet rate, as a share of one instance's saturated throughput. */
+  /** The quiet rate, as a share of one instance's measured throughput. */
   public static final double QUIET_SHARE = 0.3;
 
-  /** The surge rate, as a share of one instance's saturated throughput. */
+  /** The surge rate, as a share of one instance's measured throughput. */
   public static final double SURGE_SHARE = 1.4;
 
   public CalibrationTrace {

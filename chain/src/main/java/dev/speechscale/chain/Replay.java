@@ -119,9 +119,12 @@ public final class Replay {
         surgeStartS = f.surgeStartS();
       }
       case TraceSource.Calibration c -> {
+        // the plan's measured X at C_scale_max, not the model's X_sat (the ladder's single best
+        // rung, which one lucky rung on a shared machine inflates)
+        Double x = r.inputs().plan().throughputAtCScaleMaxRps();
         CalibrationTrace t =
             new CalibrationTrace(
-                setup.model().saturatedPerSecond(), c.quiet(), c.surge(), c.fall());
+                x != null ? x : setup.model().saturatedPerSecond(), c.quiet(), c.surge(), c.fall());
         ArtifactCodec.writeText(c.writeTo(), t.csv());
         traceFile = c.writeTo();
         surgeStartS = t.surgeStartS();
