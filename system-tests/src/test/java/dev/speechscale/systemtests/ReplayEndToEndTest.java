@@ -49,8 +49,18 @@ class ReplayEndToEndTest {
           Cli.ttsBench(
               concat(
                   new String[] {
-                    "qmax", "--rungs", "1,2,4", "--warmup", "300ms", "--hold", "2500ms",
-                    "--window", "2s", "--no-refine", "--output", qmax.toString()
+                    "qmax",
+                    "--rungs",
+                    "1,2,4",
+                    "--warmup",
+                    "300ms",
+                    "--hold",
+                    "2500ms",
+                    "--window",
+                    "2s",
+                    "--no-refine",
+                    "--output",
+                    qmax.toString()
                   },
                   where));
       assertThat(q.exitCode()).as(q.err()).isZero();
@@ -59,8 +69,17 @@ class ReplayEndToEndTest {
           Cli.ttsBench(
               concat(
                   new String[] {
-                    "ttotal", "--qmax", qmax.toString(), "--settle", "1s", "--recovery-window",
-                    "2s", "--timeout", "2m", "--output", ttotal.toString()
+                    "ttotal",
+                    "--qmax",
+                    qmax.toString(),
+                    "--settle",
+                    "1s",
+                    "--recovery-window",
+                    "2s",
+                    "--timeout",
+                    "2m",
+                    "--output",
+                    ttotal.toString()
                   },
                   where));
       assertThat(t.exitCode()).as(t.err()).isZero();
