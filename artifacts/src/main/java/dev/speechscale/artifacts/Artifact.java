@@ -9,6 +9,7 @@ public sealed interface Artifact
         PlanArtifact,
         DriftArtifact,
         ValidateArtifact,
+        SimulateArtifact,
         ReplayArtifact {
   /** The only format this version reads and writes. */
   int SCHEMA_VERSION = 1;

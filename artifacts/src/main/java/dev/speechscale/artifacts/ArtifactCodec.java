@@ -79,6 +79,11 @@ public final class ArtifactCodec {
     return read(file, ArtifactKind.DRIFT, DriftArtifact.class);
   }
 
+  /** Reads a simulate artifact. */
+  public static SimulateArtifact readSimulate(Path file) {
+    return read(file, ArtifactKind.SIMULATE, SimulateArtifact.class);
+  }
+
   /** Reads a plan artifact. */
   public static PlanArtifact readPlan(Path file) {
     return read(file, ArtifactKind.PLAN, PlanArtifact.class);

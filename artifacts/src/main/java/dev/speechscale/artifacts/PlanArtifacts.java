@@ -133,7 +133,8 @@ public final class PlanArtifacts {
         in.ttotal() == null ? null : source(in.ttotalFile(), in.ttotal()));
   }
 
-  private static PlanArtifact.SourceFile source(String file, Artifact a) {
+  /** How a plan or simulation names an artifact it was built from. */
+  public static PlanArtifact.SourceFile source(String file, Artifact a) {
     DeployedConfig fingerprint =
         switch (a) {
           case QmaxArtifact q -> q.deployedConfig();
@@ -142,6 +143,7 @@ public final class PlanArtifacts {
           case DriftArtifact d -> null;
           case ValidateArtifact v -> null;
           case ReplayArtifact r -> null;
+          case SimulateArtifact s -> null;
         };
     return new PlanArtifact.SourceFile(
         file, a.kind(), a.createdAt(), DeployedConfig.slugOf(fingerprint), a.toolVersion());

@@ -78,6 +78,8 @@ public record ReplayArtifact(
    * @param scaleInThreshold deployed scale-in threshold
    * @param scaleOutCooldownS deployed scale-out cooldown
    * @param scaleInCooldownS deployed scale-in cooldown
+   * @param timeScale the deployed alarm periods over AWS's (1: 10 s and 60 s; the local platform
+   *     may compress them)
    * @param startupDelayS desired_set to in_service, from the ttotal artifact
    * @param instanceModel how the instance model was derived from the qmax artifact
    */
@@ -89,6 +91,7 @@ public record ReplayArtifact(
       double scaleInThreshold,
       int scaleOutCooldownS,
       int scaleInCooldownS,
+      double timeScale,
       double startupDelayS,
       String instanceModel) {}
 

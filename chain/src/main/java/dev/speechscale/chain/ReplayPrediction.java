@@ -9,6 +9,7 @@ import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.ScalingPolicy;
 import dev.speechscale.platform.ScalingState;
 import dev.speechscale.platform.Statistic;
+import dev.speechscale.scaling.ScalingRules;
 import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.InstanceModel;
 import dev.speechscale.simulator.Policy;
@@ -54,13 +55,13 @@ public final class ReplayPrediction {
    * What the simulation runs.
    *
    * @param model one instance
-   * @param policy the deployed policy
+   * @param policy the deployed policy, as the shared scaling engine runs it
    * @param options SLO, metric delay, seed
    * @param physics the same, for the artifact
    */
   public record Setup(
       InstanceModel model,
-      Policy.Planned policy,
+      Policy policy,
       FleetSimulator.Options options,
       ReplayArtifact.Physics physics) {}
 
@@ -68,8 +69,9 @@ public final class ReplayPrediction {
    * Builds the simulation of {@code endpoint} as deployed.
    *
    * @param metricDelay the platform's metric publication delay (zero locally)
-   * @throws ChainException when no plan policy is deployed, or its alarms are not the periods the
-   *     simulator's plan policy runs (10 s × 3 Maximum, 60 s × 3 Average)
+   * @throws ChainException when no plan policy is deployed, or its alarms are not the plan's shape
+   *     (Maximum over 3 periods, Average over 3 periods six times as long: AWS's 10 s and 60 s, or
+   *     both compressed by the local platform's time scale)
    */
   public static Setup setup(
       Platform platform, String endpoint, Inputs in, Duration metricDelay, long seed) {
@@ -90,22 +92,25 @@ public final class ReplayPrediction {
         policy(s, ScalingPolicy.StepScaling.class, endpoint, "step scale-in");
     Alarm high = alarm(s, a -> a.actions().contains(tracking.name()), endpoint, tracking.name());
     Alarm low = alarm(s, a -> step.alarmNames().contains(a.name()), endpoint, step.name());
-    requirePeriods(endpoint, high, 10, Statistic.MAXIMUM);
-    requirePeriods(endpoint, low, 60, Statistic.AVERAGE);
+    double timeScale = high.periodSeconds() / 10.0;
+    requirePeriods(endpoint, high, high.periodSeconds(), Statistic.MAXIMUM);
+    requirePeriods(endpoint, low, (int) Math.round(60 * timeScale), Statistic.AVERAGE);
     int queue = platform.containerQueueBound(endpoint).orElse(in.plan().queueMaxDepth());
     Duration deadline = requestAge(platform, endpoint);
     Duration startup = startupDelay(in.ttotal(), in.ttotalFile());
     InstanceModel model =
         InstanceModel.fromMeasurement(
             in.qmax().measurement(in.qmaxFile()), queue, deadline, startup);
-    Policy.Planned policy =
-        new Policy.Planned(
-            target.minCapacity(),
-            target.maxCapacity(),
+    ScalingRules rules =
+        ScalingRules.planned(
             tracking.targetValue(),
             low.threshold(),
+            target.minCapacity(),
+            target.maxCapacity(),
             Duration.ofSeconds(tracking.scaleOutCooldownSeconds()),
             Duration.ofSeconds(step.cooldownSeconds()));
+    Policy policy =
+        new Policy.Rules("deployed", timeScale == 1 ? rules : rules.timeScaled(timeScale));
     double slo = in.plan().endpointConfig().ttfabSloMs();
     return new Setup(
         model,
@@ -119,6 +124,7 @@ public final class ReplayPrediction {
             low.threshold(),
             tracking.scaleOutCooldownSeconds(),
             step.cooldownSeconds(),
+            timeScale,
             startup.toMillis() / 1000.0,
             String.format(
                 Locale.ROOT,
@@ -164,9 +170,9 @@ public final class ReplayPrediction {
       throw new ChainException(
           String.format(
               Locale.ROOT,
-              "%s: alarm %s reads the %s over %d periods of %d s, but the simulator's plan policy"
-                  + " runs AWS's %s over 3 periods of %d s; a compressed local.time_scale cannot be"
-                  + " predicted yet: redeploy with local.time_scale 1 to replay",
+              "%s: alarm %s reads the %s over %d periods of %d s, but a plan deploys the %s over 3"
+                  + " periods of %d s (the tracking period x 6 for scale-in); redeploy behind the"
+                  + " plan to replay",
               endpoint,
               a.name(),
               a.statistic(),

@@ -33,6 +33,7 @@ final class Cli {
       if (!(ex instanceof CliException
           || ex instanceof ArtifactException
           || ex instanceof CapacityException
+          || ex instanceof dev.speechscale.simulator.SimulatorException
           || ex instanceof dev.speechscale.chain.ChainException
           || ex instanceof dev.speechscale.platform.PlatformException
           || ex instanceof dev.speechscale.loadgen.LoadgenException

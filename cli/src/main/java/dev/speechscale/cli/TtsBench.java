@@ -11,14 +11,16 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = {
       "Measure a concurrency-bound real-time endpoint and derive its autoscaling policy.",
-      "Chain: drift -> qmax -> ttotal -> plan -> validate (thaw after a hard kill);"
-          + " replay checks the simulator against the live fleet."
+      "Chain: drift -> qmax -> ttotal -> plan -> validate (thaw after a hard kill);",
+      "simulate replays traffic against the plan and its rivals; replay checks the simulator"
+          + " against the live fleet."
     },
     subcommands = {
       DriftCommand.class,
       QmaxCommand.class,
       TtotalCommand.class,
       PlanCommand.class,
+      SimulateCommand.class,
       ValidateCommand.class,
       ReplayCommand.class,
       ThawCommand.class,

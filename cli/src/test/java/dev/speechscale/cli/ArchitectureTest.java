@@ -41,6 +41,32 @@ class ArchitectureTest {
   }
 
   @Test
+  void simulator_usesTheJdkCapacityAndScalingOnly() {
+    classes()
+        .that()
+        .resideInAPackage("dev.speechscale.simulator..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(
+            "java..",
+            "dev.speechscale.simulator..",
+            "dev.speechscale.capacity..",
+            "dev.speechscale.scaling..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void report_usesTheJdkAndArtifactsOnly() {
+    classes()
+        .that()
+        .resideInAPackage("dev.speechscale.report..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("java..", "dev.speechscale.report..", "dev.speechscale.artifacts..")
+        .check(CLASSES);
+  }
+
+  @Test
   void artifacts_dependOnCapacityAndLibrariesOnly() {
     noClasses()
         .that()

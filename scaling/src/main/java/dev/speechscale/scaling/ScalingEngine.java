@@ -2,6 +2,7 @@ package dev.speechscale.scaling;
 
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.DoublePredicate;
 
 /**
  * The state machine of one endpoint's scaling (or one simulated policy's): both alarms, the
@@ -25,7 +26,15 @@ import java.util.Objects;
  *       action there is no cooldown. A desired count set directly (not by the engine) starts none.
  * </ul>
  *
- * <p>Mutable, with one owner: not thread-safe (the local platform's autoscaler synchronises).
+ * <p>One simplification against AWS, kept because the local platform has always behaved so: AWS
+ * lets a <em>larger</em> scale-out through inside the scale-out cooldown (the API reference for
+ * {@code ScaleOutCooldown}: "won't increase the desired capacity again unless either a larger scale
+ * out is triggered or the cooldown period ends"); here the cooldown blocks every scale-out, so a
+ * second surge inside the cooldown is answered at its end.
+ *
+ * <p>Mutable, with one owner: not thread-safe (the local platform's autoscaler synchronises). A
+ * little over 300 lines because the alarms, cooldowns, caps and the out-before-in precedence
+ * interact and read best together.
  */
 public final class ScalingEngine {
   private static final long NEVER = Long.MIN_VALUE;
@@ -71,19 +80,7 @@ public final class ScalingEngine {
       long nowMs, Datapoints datapoints, int desired, int inService, Suspension suspended) {
     Objects.requireNonNull(datapoints, "datapoints");
     Objects.requireNonNull(suspended, "suspended");
-    if (desired < 0 || inService < 0) {
-      throw new IllegalArgumentException(
-          "desired ("
-              + desired
-              + ") and in-service ("
-              + inService
-              + ") instance counts must be at least 0");
-    }
-    long delayMs = datapoints.publicationDelayMs();
-    if (delayMs < 0) {
-      throw new IllegalArgumentException(
-          "metric publication delay (" + delayMs + " ms) must not be negative; 0 means none");
-    }
+    long delayMs = checked(desired, inService, datapoints.publicationDelayMs());
     long visibleMs = nowMs - delayMs;
     TargetTracking t = rules.tracking();
     double[] high =
@@ -175,46 +172,68 @@ public final class ScalingEngine {
     if (desired <= rules.minCapacity()) {
       return none(desired, "low alarm ALARM but desired " + desired + " is at min capacity");
     }
-    TargetTracking t = rules.tracking();
     return switch (rules.scaleIn()) {
-      case StepScaleIn s ->
-          new ScalingDecision(
-              desired - 1,
-              ScalingDecision.Direction.IN,
-              String.format(
-                  Locale.ROOT,
-                  "step scale-in: %s %s %.2f <= %.2f for %d periods",
-                  s.metric().awsName(),
-                  s.statistic().awsName(),
-                  latest,
-                  s.threshold(),
-                  s.datapoints()));
-      case ScaleIn.Tracking tr -> {
-        int base = Math.max(1, inService);
-        int proposed = Math.max(rules.minCapacity(), proportional(base, latest, t.targetValue()));
-        if (proposed >= desired) {
-          yield none(desired, "low alarm ALARM but ceil(in-service x latest / target) >= desired");
-        }
-        yield new ScalingDecision(
-            proposed,
-            ScalingDecision.Direction.IN,
-            String.format(
-                Locale.ROOT,
-                "target tracking scale-in: %s %s %.2f < %.2f (%.2f x target %.2f) for %d periods;"
-                    + " desired = ceil(%d x %.2f / %.2f)",
-                t.metric().awsName(),
-                t.statistic().awsName(),
-                latest,
-                tr.thresholdRatio() * t.targetValue(),
-                tr.thresholdRatio(),
-                t.targetValue(),
-                tr.datapoints(),
-                base,
-                latest,
-                t.targetValue()));
-      }
+      case StepScaleIn s -> stepIn(s, latest, desired);
+      case ScaleIn.Tracking tr -> trackingIn(tr, latest, desired, inService);
       case ScaleIn.Disabled d -> none(desired, "scale-in disabled");
     };
+  }
+
+  private static ScalingDecision stepIn(StepScaleIn s, double latest, int desired) {
+    return new ScalingDecision(
+        desired - 1,
+        ScalingDecision.Direction.IN,
+        String.format(
+            Locale.ROOT,
+            "step scale-in: %s %s %.2f <= %.2f for %d periods",
+            s.metric().awsName(),
+            s.statistic().awsName(),
+            latest,
+            s.threshold(),
+            s.datapoints()));
+  }
+
+  private ScalingDecision trackingIn(
+      ScaleIn.Tracking tr, double latest, int desired, int inService) {
+    TargetTracking t = rules.tracking();
+    int base = Math.max(1, inService);
+    int proposed = Math.max(rules.minCapacity(), proportional(base, latest, t.targetValue()));
+    if (proposed >= desired) {
+      return none(desired, "low alarm ALARM but ceil(in-service x latest / target) >= desired");
+    }
+    return new ScalingDecision(
+        proposed,
+        ScalingDecision.Direction.IN,
+        String.format(
+            Locale.ROOT,
+            "target tracking scale-in: %s %s %.2f < %.2f (%.2f x target %.2f) for %d periods;"
+                + " desired = ceil(%d x %.2f / %.2f)",
+            t.metric().awsName(),
+            t.statistic().awsName(),
+            latest,
+            tr.thresholdRatio() * t.targetValue(),
+            tr.thresholdRatio(),
+            t.targetValue(),
+            tr.datapoints(),
+            base,
+            latest,
+            t.targetValue()));
+  }
+
+  private static long checked(int desired, int inService, long delayMs) {
+    if (desired < 0 || inService < 0) {
+      throw new IllegalArgumentException(
+          "desired ("
+              + desired
+              + ") and in-service ("
+              + inService
+              + ") instance counts must be at least 0");
+    }
+    if (delayMs < 0) {
+      throw new IllegalArgumentException(
+          "metric publication delay (" + delayMs + " ms) must not be negative; 0 means none");
+    }
+    return delayMs;
   }
 
   /** The low alarm's periods, or null when the rules have no scale-in alarm. */
@@ -276,11 +295,7 @@ public final class ScalingEngine {
     return values;
   }
 
-  private interface Breach {
-    boolean test(double value);
-  }
-
-  private static AlarmState state(double[] values, Breach breach) {
+  private static AlarmState state(double[] values, DoublePredicate breach) {
     boolean all = true;
     for (double v : values) {
       if (Double.isNaN(v)) {

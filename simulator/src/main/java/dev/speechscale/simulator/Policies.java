@@ -19,12 +19,19 @@ public final class Policies {
 
   /**
    * AWS's guidance for SageMaker InvocationsPerInstance ("Load testing your auto scaling
-   * configuration", SageMaker Developer Guide): {@code target = MAX_RPS × SAFETY_FACTOR × 60} with
-   * a safety factor of 0.5, MAX_RPS being one instance's highest sustained rate in a load test.
+   * configuration", SageMaker Developer Guide,
+   * docs.aws.amazon.com/sagemaker/latest/dg/endpoint-scaling-loadtest.html): {@code
+   * SageMakerVariantInvocationsPerInstance = (MAX_RPS × SAFETY_FACTOR) × 60}, "SageMaker AI
+   * recommends that you start testing with a SAFETY_FACTOR of 0.5". MAX_RPS is one instance's
+   * highest sustained rate in a load test; here the ladder's highest measured throughput.
    */
   public static final double INVOCATIONS_SAFETY_FACTOR = 0.5;
 
-  /** The CPU-style rival's target: the 70 % busy a user copies from EC2/ECS defaults. */
+  /**
+   * The CPU-style rival's target: 70 % busy, a round, hand-picked utilisation target of the kind
+   * users set for CPU target tracking; it comes from no measurement, which is the point of the
+   * comparison.
+   */
   public static final double CPU_TARGET_PERCENT = 70;
 
   private Policies() {}
@@ -116,8 +123,8 @@ public final class Policies {
     String sizing =
         String.format(
             Locale.ROOT,
-            "ceil(%.6g x %.4g / %.4g) = %d",
-            p.peakPerSecond(),
+            "ceil(%s x %.4g / %.4g) = %d",
+            Traffic.rate(p.peakPerSecond()),
             p.sMeanSeconds(),
             p.cScaleMax(),
             naive);

@@ -12,7 +12,8 @@ public sealed interface Policy
         Policy.PublishedSizing,
         Policy.InvocationsTracking,
         Policy.CpuTracking,
-        Policy.Fixed {
+        Policy.Fixed,
+        Policy.Rules {
 
   /** The name used on the command line and in reports ({@code plan}, {@code fixed:4}, ...). */
   String name();
@@ -222,6 +223,34 @@ public sealed interface Policy
     @Override
     public int maxInstances() {
       return instances;
+    }
+  }
+
+  /**
+   * Any rules the shared engine accepts, under a name of the caller's: e.g. exactly what a local
+   * endpoint deploys, time-scaled periods included, to compare a replay against.
+   */
+  record Rules(String name, dev.speechscale.scaling.ScalingRules rules) implements Policy {
+    public Rules {
+      java.util.Objects.requireNonNull(rules, "rules");
+      if (name == null || name.isBlank()) {
+        throw new SimulatorException("a policy needs a name for the reports");
+      }
+    }
+
+    @Override
+    public String description() {
+      return "rules: " + rules;
+    }
+
+    @Override
+    public int initialInstances() {
+      return rules.minCapacity();
+    }
+
+    @Override
+    public int maxInstances() {
+      return rules.maxCapacity();
     }
   }
 

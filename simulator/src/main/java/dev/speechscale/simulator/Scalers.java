@@ -52,6 +52,7 @@ final class Scalers {
                   p.maxInstances(),
                   p.scaleOutCooldown(),
                   p.scaleInCooldown()));
+      case Policy.Rules r -> engine(r.rules());
       case Policy.CpuTracking p ->
           engine(
               ScalingRules.targetTracking(

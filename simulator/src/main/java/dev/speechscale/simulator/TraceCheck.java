@@ -207,11 +207,11 @@ final class TraceCheck {
             Locale.ROOT, "%s: %d recorded arrivals over %.0f s", fileName, rows, lastTime)
         : String.format(
             Locale.ROOT,
-            "%s: %d rate intervals from %.0f s to %.0f s, peak %.6g req/s",
+            "%s: %d rate intervals from %.0f s to %.0f s, peak %s req/s",
             fileName,
             rows - 1,
             firstTime,
             lastTime,
-            peak);
+            Traffic.rate(peak));
   }
 }

@@ -80,10 +80,10 @@ public final class Traffic {
     return shape(
         String.format(
             Locale.ROOT,
-            "diurnal %.6g..%.6g req/s over %s",
-            troughPerSecond,
-            peakPerSecond,
-            duration),
+            "diurnal %s..%s req/s over %d s (peak at 12 h)",
+            rate(troughPerSecond),
+            rate(peakPerSecond),
+            d),
         d,
         peakPerSecond,
         k ->
@@ -101,10 +101,10 @@ public final class Traffic {
     return shape(
         String.format(
             Locale.ROOT,
-            "step %.6g -> %.6g -> %.6g req/s at %d s and %d s of %d s",
-            troughPerSecond,
-            peakPerSecond,
-            troughPerSecond,
+            "step %s -> %s -> %s req/s at %d s and %d s of %d s",
+            rate(troughPerSecond),
+            rate(peakPerSecond),
+            rate(troughPerSecond),
             up,
             down,
             d),
@@ -118,7 +118,11 @@ public final class Traffic {
     long d = checkShape("ramp", peakPerSecond, troughPerSecond, duration);
     return shape(
         String.format(
-            Locale.ROOT, "ramp %.6g -> %.6g req/s over %d s", troughPerSecond, peakPerSecond, d),
+            Locale.ROOT,
+            "ramp %s -> %s req/s over %d s",
+            rate(troughPerSecond),
+            rate(peakPerSecond),
+            d),
         d,
         peakPerSecond,
         k -> troughPerSecond + (peakPerSecond - troughPerSecond) * (k + 0.5) / d);
@@ -132,9 +136,9 @@ public final class Traffic {
     return shape(
         String.format(
             Locale.ROOT,
-            "spike %.6g req/s with %.6g req/s in [%d s, %d s) of %d s",
-            troughPerSecond,
-            peakPerSecond,
+            "spike %s req/s with %s req/s in [%d s, %d s) of %d s",
+            rate(troughPerSecond),
+            rate(peakPerSecond),
             from,
             to,
             d),
@@ -147,7 +151,7 @@ public final class Traffic {
   public static Traffic constant(double perSecond, Duration duration) {
     long d = checkShape("constant", perSecond, perSecond, duration);
     return shape(
-        String.format(Locale.ROOT, "constant %.6g req/s over %d s", perSecond, d),
+        String.format(Locale.ROOT, "constant %s req/s over %d s", rate(perSecond), d),
         d,
         perSecond,
         k -> perSecond);
@@ -182,6 +186,11 @@ public final class Traffic {
       expected += shape.perSecondAt(k);
     }
     return new Traffic(description, d, peak, expected, Kind.SHAPE, shape, null);
+  }
+
+  /** A rate as written: no trailing zeros, no exponent. */
+  static String rate(double perSecond) {
+    return java.math.BigDecimal.valueOf(perSecond).stripTrailingZeros().toPlainString();
   }
 
   private static long checkShape(String name, double peak, double trough, Duration duration) {
@@ -223,6 +232,20 @@ public final class Traffic {
   /** The expected number of arrivals (exact for an arrival trace). */
   public double expectedArrivals() {
     return expectedArrivals;
+  }
+
+  /**
+   * Draws the arrivals a run with {@code seed} would see and only counts them: the cost of the
+   * traffic alone, the baseline a simulation's cost is measured against.
+   */
+  public long countArrivals(long seed) {
+    long n = 0;
+    try (ArrivalStream s = open(seed)) {
+      for (double t = s.next(); !Double.isNaN(t) && t < durationSeconds; t = s.next()) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /** A built-in shape's rate in second {@code second}; NaN for a CSV trace. */

@@ -230,4 +230,22 @@ class FleetSimulatorTest {
         .extracting(Policy::name)
         .containsExactly("fixed:3", "cpu", "invocations", "naive", "plan");
   }
+
+  @Test
+  void rules_timeScaledPlan_decidesOnTheScaledPeriods() {
+    InstanceModel m = constant(0.1, 10, Duration.ofSeconds(56), Duration.ofSeconds(20));
+    Traffic t = Traffic.step(30, 2, Duration.ofSeconds(3600));
+    dev.speechscale.scaling.ScalingRules planned =
+        dev.speechscale.scaling.ScalingRules.planned(
+            5, 2, 1, 4, Duration.ofSeconds(30), Duration.ofSeconds(300));
+
+    PolicyResult real = run(m, t, new Policy.Rules("plan", planned));
+    PolicyResult fast = run(m, t, new Policy.Rules("plan-fast", planned.timeScaled(0.1)));
+
+    assertThat(real.events().getFirst().decidedAtSeconds())
+        .isEqualTo(run(m, t, Policies.planned(numbers(4))).events().getFirst().decidedAtSeconds());
+    // 3 periods of 1 s instead of 10 s: the surge at 1200 s is seen in a few seconds
+    assertThat(fast.events().getFirst().decidedAtSeconds()).isBetween(1200L, 1205L);
+    assertThat(fast.policy()).isEqualTo("plan-fast");
+  }
 }

@@ -25,7 +25,7 @@ class ReplayEndToEndTest {
   void replay_onALocalEndpointBehindAPlan_writesAValidComparison() throws Exception {
     Path state = dir.resolve("state");
     Path config = dir.resolve("endpoints.yaml");
-    // time_scale 1: the simulator's plan policy runs AWS's 10 s / 60 s periods
+    // compressed periods (1 s / 6 s): the prediction runs the deployed, time-scaled rules
     Files.writeString(
         config,
         """
@@ -38,6 +38,7 @@ class ReplayEndToEndTest {
             max_instances: 2
             ttfab_slo_ms: 8000
             queue_max_depth: 0
+            local: {time_scale: 0.1}
         """);
     String[] where = {
       "--model", "rp", "--state-dir", state.toString(), "--config", config.toString()
@@ -101,6 +102,7 @@ class ReplayEndToEndTest {
       Files.writeString(
           planned,
           "models:\n  rp:\n    engine: flite\n    engine_settings: {segmentation: sentence}\n"
+              + "    local: {time_scale: 0.1}\n"
               + pa.configBlock().lines().skip(2).map(l -> l + "\n").reduce("", String::concat));
       Cli redeploy =
           Cli.speechInfra(

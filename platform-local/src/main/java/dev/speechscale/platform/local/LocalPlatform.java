@@ -18,6 +18,7 @@ import dev.speechscale.platform.ScalingState;
 import dev.speechscale.platform.Statistic;
 import dev.speechscale.platform.SuspendedState;
 import dev.speechscale.platform.Transport;
+import dev.speechscale.scaling.ScalingMetric;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -96,7 +97,7 @@ public final class LocalPlatform implements Platform {
         List.of(
             new ScalingPolicy.TargetTracking(
                 endpoint + "-target-tracking",
-                "ConcurrentRequestsPerModel",
+                ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL.awsName(),
                 Statistic.MAXIMUM,
                 s.trackingPeriodS(),
                 s.targetValue(),
@@ -112,7 +113,7 @@ public final class LocalPlatform implements Platform {
         List.of(
             new Alarm(
                 high,
-                "ConcurrentRequestsPerModel",
+                ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL.awsName(),
                 Statistic.MAXIMUM,
                 s.trackingPeriodS(),
                 s.trackingEvaluationPeriods(),
@@ -122,7 +123,7 @@ public final class LocalPlatform implements Platform {
                 List.of(endpoint + "-target-tracking")),
             new Alarm(
                 low,
-                "ConcurrentRequestsPerModel",
+                ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL.awsName(),
                 Statistic.AVERAGE,
                 s.scaleInPeriodS(),
                 s.scaleInEvaluationPeriods(),

@@ -1,0 +1,200 @@
+package dev.speechscale.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.ArtifactKind;
+import dev.speechscale.artifacts.SimulateArtifact;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SimulateCommandTest {
+  private static final Clock CLOCK =
+      Clock.fixed(Instant.parse("2026-12-01T12:00:00Z"), ZoneOffset.UTC);
+
+  @TempDir Path dir;
+  private Path plan;
+
+  @BeforeEach
+  void plan() {
+    plan = dir.resolve("plan-kokoro-82m.json");
+    CliRun run =
+        CliRun.of(
+            new TtsBench(),
+            "plan",
+            "--qmax",
+            PlanCommandTest.QMAX,
+            "--ttotal",
+            PlanCommandTest.TTOTAL,
+            "--peak-rps",
+            "5000",
+            "--trough-rps",
+            "10",
+            "--output",
+            plan.toString());
+    assertThat(run.exitCode()).as(run.err()).isZero();
+  }
+
+  private CliRun simulate(String... extra) {
+    String[] base = {
+      "--qmax", PlanCommandTest.QMAX, "--ttotal", PlanCommandTest.TTOTAL, "--plan", plan.toString()
+    };
+    String[] all = new String[base.length + extra.length];
+    System.arraycopy(base, 0, all, 0, base.length);
+    System.arraycopy(extra, 0, all, base.length, extra.length);
+    return CliRun.of(new SimulateCommand(CLOCK), all);
+  }
+
+  private String[] shortStep(String name) {
+    return new String[] {
+      "--pattern",
+      "step",
+      "--peak-rps",
+      "200",
+      "--trough-rps",
+      "10",
+      "--duration",
+      "15m",
+      "--policies",
+      "plan,naive,invocations,cpu,fixed:12",
+      "--price-per-hour",
+      "1.408",
+      "--output",
+      dir.resolve(name + ".json").toString(),
+      "--report",
+      dir.resolve(name + ".html").toString()
+    };
+  }
+
+  @Test
+  void simulate_everyPolicy_printsTheTableAndWritesAValidArtifactAndReport() throws IOException {
+    CliRun run = simulate(shortStep("a"));
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .startsWith(
+            "simulate kokoro-82m: step 10 -> 200 -> 10 req/s at 300 s and 600 s of 900 s, seed 1,"
+                + " SLO 3000 ms, metric delay 0 s\n"
+                + "instance: 1 slot(s), 17.92 req/s saturated, queue_max_depth 50, deadline 56 s,"
+                + " start-up 212.8 s\n\n"
+                + "policy             arrived   SLO ok    shed   p50 ms   p95 ms   p99 ms  peak"
+                + "    mean    inst-h       cost  out/in   at max\n")
+        .contains("\nplan ", "\nnaive ", "\ninvocations ", "\ncpu ", "\nfixed:12 ");
+    String json = Files.readString(dir.resolve("a.json"));
+    assertThat(ArtifactCodec.validate(ArtifactKind.SIMULATE, json)).isEmpty();
+    SimulateArtifact a = ArtifactCodec.readSimulate(dir.resolve("a.json"));
+    assertThat(a.policies()).hasSize(5);
+    assertThat(a.instance().startupDelayS()).isEqualTo(212.808);
+    assertThat(a.inputs()).extracting(f -> f.kind()).containsExactly("qmax", "ttotal", "plan");
+    String html = Files.readString(dir.resolve("a.html"));
+    assertThat(html).contains("<svg", "Policies side by side", "fixed:12");
+    assertThat(html).doesNotContain(dir.toString(), "/work/", "/tmp/");
+  }
+
+  @Test
+  void simulate_sameInputsAndSeed_writeByteIdenticalArtifacts() throws IOException {
+    assertThat(simulate(shortStep("a")).exitCode()).isZero();
+    assertThat(simulate(shortStep("b")).exitCode()).isZero();
+
+    String a = Files.readString(dir.resolve("a.json"));
+    String b =
+        Files.readString(dir.resolve("b.json"))
+            .replace(dir.resolve("b.json").toString(), dir.resolve("a.json").toString())
+            .replace(dir.resolve("b.html").toString(), dir.resolve("a.html").toString());
+    assertThat(b).isEqualTo(a);
+  }
+
+  @Test
+  void simulate_noTraffic_isAUsageError() {
+    CliRun run = simulate();
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .isEqualTo(
+            "error: Error: Missing required argument (specify one of these): (--trace=FILE |"
+                + " --pattern=SHAPE)\n"
+                + "Try 'simulate --help'.\n");
+  }
+
+  @Test
+  void simulate_traceWithPeak_isAUsageError() throws IOException {
+    Path trace = Files.writeString(dir.resolve("t.csv"), "time_s,rps\n0,1\n10,0\n");
+
+    CliRun run = simulate("--trace", trace.toString(), "--peak-rps", "5");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .startsWith(
+            "error: --peak-rps and --trough-rps shape a --pattern; a --trace has its own rates\n");
+  }
+
+  @Test
+  void simulate_badTrace_namesFileLineAndValue() throws IOException {
+    Path trace = Files.writeString(dir.resolve("t.csv"), "time_s,rps\n0,1\n10,x\n20,0\n");
+
+    CliRun run = simulate("--trace", trace.toString());
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err())
+        .isEqualTo(
+            "error: t.csv has 1 bad line; fix it (nothing is guessed):\n"
+                + "  t.csv line 3: 'x': rps is not a number\n");
+  }
+
+  @Test
+  void simulate_unknownPolicy_isRefusedWithTheChoices() {
+    CliRun run = simulate("--pattern", "ramp", "--duration", "1m", "--policies", "plan,guess");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err())
+        .isEqualTo(
+            "error: --policies: unknown policy 'guess'; choose from plan, naive, invocations,"
+                + " cpu, fixed:N (comma-separated)\n");
+  }
+
+  @Test
+  void simulate_arrivalTrace_replaysIt() throws IOException {
+    Path trace = Files.writeString(dir.resolve("arrivals.csv"), "arrival_s\n0.5\n1.0\n1.5\n");
+
+    CliRun run =
+        simulate(
+            "--trace",
+            trace.toString(),
+            "--policies",
+            "fixed:1",
+            "--json",
+            "--output",
+            dir.resolve("x.json").toString(),
+            "--report",
+            dir.resolve("x.html").toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    SimulateArtifact a = ArtifactCodec.readSimulate(dir.resolve("x.json"));
+    assertThat(a.policies().getFirst().arrived()).isEqualTo(3);
+    assertThat(a.traffic().description()).isEqualTo("arrivals.csv: 3 recorded arrivals over 2 s");
+  }
+
+  @Test
+  void help_listsEveryOption() {
+    CliRun run = CliRun.of(new TtsBench(), "simulate", "--help");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out())
+        .startsWith("Usage: tts-bench simulate [-hV] [--json] [--duration=DURATION]\n")
+        .contains(
+            "Replay traffic against the plan and its rivals on a simulated fleet\n"
+                + "built from the qmax, ttotal and plan artifacts. Reads files only.\n"
+                + "Exit 0 ok, 1 refused, 2 usage.\n")
+        .contains(
+            "      --policies=LIST       comma-separated: plan, naive, invocations, cpu,\n"
+                + "                              fixed:N (default plan,naive,invocations,cpu)\n")
+        .contains("      --pattern=SHAPE       built-in traffic: diurnal, step, ramp, spike\n");
+  }
+}

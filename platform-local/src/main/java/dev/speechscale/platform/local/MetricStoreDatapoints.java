@@ -1,0 +1,62 @@
+package dev.speechscale.platform.local;
+
+import dev.speechscale.platform.MetricQuery;
+import dev.speechscale.platform.MetricSeries;
+import dev.speechscale.platform.Statistic;
+import dev.speechscale.scaling.Datapoints;
+import dev.speechscale.scaling.MetricStatistic;
+import dev.speechscale.scaling.ScalingMetric;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+
+/**
+ * The {@link MetricStore} as the scaling engine reads it: one value per aligned period, NaN where
+ * the period has no sample. Locally a datapoint is readable the moment its period ends (no
+ * publication delay).
+ */
+final class MetricStoreDatapoints implements Datapoints {
+  private final MetricStore metrics;
+
+  MetricStoreDatapoints(MetricStore metrics) {
+    this.metrics = metrics;
+  }
+
+  @Override
+  public double[] periods(
+      ScalingMetric metric, MetricStatistic statistic, long periodMs, int count, long endMs) {
+    long startMs = endMs - count * periodMs;
+    MetricSeries series =
+        metrics.query(
+            new MetricQuery(
+                local(metric),
+                switch (statistic) {
+                  case MAXIMUM -> Statistic.MAXIMUM;
+                  case AVERAGE -> Statistic.AVERAGE;
+                  case SUM -> Statistic.SUM;
+                },
+                Duration.ofMillis(periodMs),
+                Instant.ofEpochMilli(startMs),
+                Instant.ofEpochMilli(endMs)));
+    double[] values = new double[count];
+    Arrays.fill(values, Double.NaN);
+    for (MetricSeries.Datapoint d : series.datapoints()) {
+      int i = (int) ((d.at().toEpochMilli() - startMs) / periodMs);
+      values[i] = d.value();
+    }
+    return values;
+  }
+
+  private static MetricQuery.Metric local(ScalingMetric metric) {
+    return switch (metric) {
+      case CONCURRENT_REQUESTS_PER_MODEL -> MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL;
+      case INVOCATIONS_PER_INSTANCE, CPU_UTILIZATION ->
+          throw new IllegalArgumentException(
+              "the local platform's metric store does not record "
+                  + metric.awsName()
+                  + "; a local scaling policy can track "
+                  + ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL.awsName()
+                  + " only");
+    };
+  }
+}
