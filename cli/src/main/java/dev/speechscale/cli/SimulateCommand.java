@@ -212,10 +212,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
                     PlanArtifacts.source(ttotal.toString(), t),
                     PlanArtifacts.source(plan.toString(), p)),
                 results,
-                Provenance.capture(
-                    "tts-bench simulate "
-                        + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
-                    parameters()),
+                Provenance.capture(commandLine(), parameters()),
                 clock.instant()));
     Path target = output != null ? output : Path.of(artifact.defaultFileName());
     ArtifactCodec.write(target, artifact);
@@ -361,6 +358,16 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /**
+   * The command as typed. Under {@code tts-bench} the original arguments start with the
+   * subcommand's name; run on its own (tests) they do not.
+   */
+  private String commandLine() {
+    List<String> args = spec.commandLine().getParseResult().originalArgs();
+    boolean named = !args.isEmpty() && args.getFirst().equals(spec.name());
+    return "tts-bench " + (named ? "" : spec.name() + " ") + String.join(" ", args);
   }
 
   private Map<String, Object> parameters() {

@@ -93,6 +93,7 @@ class SimulateCommandTest {
     assertThat(a.policies()).hasSize(5);
     assertThat(a.instance().startupDelayS()).isEqualTo(212.808);
     assertThat(a.inputs()).extracting(f -> f.kind()).containsExactly("qmax", "ttotal", "plan");
+    assertThat(a.provenance().command()).startsWith("tts-bench simulate --qmax ");
     String html = Files.readString(dir.resolve("a.html"));
     assertThat(html).contains("<svg", "Policies side by side", "fixed:12");
     assertThat(html).doesNotContain(dir.toString(), "/work/", "/tmp/");
@@ -179,6 +180,26 @@ class SimulateCommandTest {
     SimulateArtifact a = ArtifactCodec.readSimulate(dir.resolve("x.json"));
     assertThat(a.policies().getFirst().arrived()).isEqualTo(3);
     assertThat(a.traffic().description()).isEqualTo("arrivals.csv: 3 recorded arrivals over 2 s");
+  }
+
+  @Test
+  void simulate_underTtsBench_recordsTheCommandOnce() {
+    String[] args = shortStep("t");
+    String[] all = new String[args.length + 7];
+    all[0] = "simulate";
+    all[1] = "--qmax";
+    all[2] = PlanCommandTest.QMAX;
+    all[3] = "--ttotal";
+    all[4] = PlanCommandTest.TTOTAL;
+    all[5] = "--plan";
+    all[6] = plan.toString();
+    System.arraycopy(args, 0, all, 7, args.length);
+
+    CliRun run = CliRun.of(new TtsBench(), all);
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(ArtifactCodec.readSimulate(dir.resolve("t.json")).provenance().command())
+        .startsWith("tts-bench simulate --qmax ");
   }
 
   @Test

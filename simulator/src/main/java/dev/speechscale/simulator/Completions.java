@@ -15,6 +15,7 @@ final class Completions {
   private double[][] ends = new double[16][];
   private int[] sizes = new int[16];
   private int[] heap = new int[16];
+  private double[] keys = new double[16];
   private int[] position = new int[16];
   private int heapSize;
 
@@ -32,6 +33,7 @@ final class Completions {
       position = Arrays.copyOf(position, n);
       Arrays.fill(position, old, n, -1);
       heap = Arrays.copyOf(heap, n);
+      keys = Arrays.copyOf(keys, n);
     }
     if (ends[id] == null) {
       ends[id] = new double[8];
@@ -48,7 +50,7 @@ final class Completions {
 
   /** The earliest end over all instances; +∞ when nothing is in flight. */
   double nextEnd() {
-    return heapSize == 0 ? Double.POSITIVE_INFINITY : ends[heap[0]][0];
+    return heapSize == 0 ? Double.POSITIVE_INFINITY : keys[0];
   }
 
   /** The instance whose request ends next (call only when {@link #nextEnd()} is finite). */
@@ -112,10 +114,6 @@ final class Completions {
     siftDown(0);
   }
 
-  private double key(int slot) {
-    return ends[heap[slot]][0];
-  }
-
   private void insert(int id) {
     heap[heapSize] = id;
     position[id] = heapSize;
@@ -144,14 +142,16 @@ final class Completions {
     double k = ends[id][0];
     while (slot > 0) {
       int parent = (slot - 1) >>> 1;
-      if (key(parent) <= k) {
+      if (keys[parent] <= k) {
         break;
       }
       heap[slot] = heap[parent];
+      keys[slot] = keys[parent];
       position[heap[slot]] = slot;
       slot = parent;
     }
     heap[slot] = id;
+    keys[slot] = k;
     position[id] = slot;
   }
 
@@ -163,17 +163,19 @@ final class Completions {
       if (child >= heapSize) {
         break;
       }
-      if (child + 1 < heapSize && key(child + 1) < key(child)) {
+      if (child + 1 < heapSize && keys[child + 1] < keys[child]) {
         child++;
       }
-      if (key(child) >= k) {
+      if (keys[child] >= k) {
         break;
       }
       heap[slot] = heap[child];
+      keys[slot] = keys[child];
       position[heap[slot]] = slot;
       slot = child;
     }
     heap[slot] = id;
+    keys[slot] = k;
     position[id] = slot;
   }
 }

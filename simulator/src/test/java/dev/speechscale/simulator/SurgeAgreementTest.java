@@ -55,9 +55,9 @@ class SurgeAgreementTest {
       }
     }
 
-    // a binomial of 400 runs has a standard error of at most 2.5 points; the reference's 4000
-    // trials add 0.8: four points is about 1.5 standard errors of the difference at worst
-    assertThat(expected).isBetween(0.2, 0.8);
-    assertThat((double) hits / RUNS).isCloseTo(expected, within(0.04 * 1.0 + 0.02));
+    // at P ≈ 0.21 (seeded: 0.211 expected, 0.200 measured) 400 runs have a standard error of 2.0
+    // points and the reference's 4000 trials 0.65: four points is about two standard errors
+    assertThat(expected).isBetween(0.1, 0.9);
+    assertThat((double) hits / RUNS).isCloseTo(expected, within(0.04));
   }
 }
