@@ -9,7 +9,8 @@ public sealed interface Artifact
         PlanArtifact,
         DriftArtifact,
         ValidateArtifact,
-        SimulateArtifact {
+        SimulateArtifact,
+        ReplayArtifact {
   /** The only format this version reads and writes. */
   int SCHEMA_VERSION = 1;
 

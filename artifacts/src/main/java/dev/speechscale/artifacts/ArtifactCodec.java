@@ -55,6 +55,11 @@ public final class ArtifactCodec {
     return MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(value);
   }
 
+  /** Reads a replay artifact. */
+  public static ReplayArtifact readReplay(Path file) {
+    return read(file, ArtifactKind.REPLAY, ReplayArtifact.class);
+  }
+
   /** Reads a qmax artifact and recomputes its derived values. */
   public static QmaxArtifact readQmax(Path file) {
     return read(file, ArtifactKind.QMAX, QmaxArtifact.class).withDerived();

@@ -9,7 +9,8 @@ public enum ArtifactKind {
   PLAN("tts-bench plan"),
   VALIDATE("tts-bench validate"),
   DRIFT("tts-bench drift"),
-  SIMULATE("tts-bench simulate");
+  SIMULATE("tts-bench simulate"),
+  REPLAY("tts-bench replay");
 
   private final String writer;
 

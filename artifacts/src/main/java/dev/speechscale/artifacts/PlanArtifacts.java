@@ -141,6 +141,7 @@ public final class PlanArtifacts {
           case PlanArtifact p -> p.deployedConfig();
           case DriftArtifact d -> null;
           case ValidateArtifact v -> null;
+          case ReplayArtifact r -> null;
           case SimulateArtifact s -> null;
         };
     return new PlanArtifact.SourceFile(

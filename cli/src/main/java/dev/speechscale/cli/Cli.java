@@ -37,6 +37,7 @@ final class Cli {
           || ex instanceof dev.speechscale.chain.ChainException
           || ex instanceof dev.speechscale.platform.PlatformException
           || ex instanceof dev.speechscale.loadgen.LoadgenException
+          || ex instanceof dev.speechscale.simulator.SimulatorException
           || ex instanceof UncheckedIOException)) {
         ex.printStackTrace(c.getErr());
       }

@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
     description = {
       "Measure a concurrency-bound real-time endpoint and derive its autoscaling policy.",
       "Chain: drift -> qmax -> ttotal -> plan -> validate (thaw after a hard kill);",
-      "simulate replays traffic against the plan and its rivals."
+      "simulate replays traffic against the plan and its rivals; replay checks the simulator"
+          + " against the live fleet."
     },
     subcommands = {
       DriftCommand.class,
@@ -21,6 +22,7 @@ import picocli.CommandLine.Command;
       PlanCommand.class,
       SimulateCommand.class,
       ValidateCommand.class,
+      ReplayCommand.class,
       ThawCommand.class,
       QuickstartCommand.class
     })

@@ -17,6 +17,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.DoubleSupplier;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -41,6 +42,9 @@ public final class OpenLoopDriver implements AutoCloseable {
   private final AtomicInteger slots = new AtomicInteger();
   private final AtomicReference<RuntimeException> listenerFailure = new AtomicReference<>();
   private volatile boolean stopped;
+  // the schedule's read-ahead, owned by the thread in run()
+  private double next;
+  private boolean taken = true;
 
   public OpenLoopDriver(
       Invoker invoker, TextPool texts, NanoClock clock, RequestListener listener) {
@@ -59,6 +63,23 @@ public final class OpenLoopDriver implements AutoCloseable {
    * @throws LoadgenException when the request listener failed (after every request ended)
    */
   public OpenLoopResult run(OpenLoopSpec spec) {
+    return drive(spec, null);
+  }
+
+  /**
+   * Sends one request at each time {@code schedule} gives instead of drawing arrivals: seconds from
+   * the start, non-decreasing, {@code NaN} after the last. A replay uses it to send exactly the
+   * arrivals a simulation of the same trace and seed drew. The phases of {@code spec} only group
+   * the requests (each belongs to the phase holding its time; none is sent after the last phase
+   * ends), and {@code spec.arrivals()} is not used. Waits for every request sent to end.
+   *
+   * @throws LoadgenException when the schedule goes back in time or the request listener failed
+   */
+  public OpenLoopResult run(OpenLoopSpec spec, DoubleSupplier schedule) {
+    return drive(spec, java.util.Objects.requireNonNull(schedule, "schedule"));
+  }
+
+  private OpenLoopResult drive(OpenLoopSpec spec, DoubleSupplier schedule) {
     Semaphore permits = new Semaphore(spec.maxInFlight());
     ConcurrentLinkedQueue<RequestEvent> events = new ConcurrentLinkedQueue<>();
     int phases = spec.phases().size();
@@ -66,16 +87,38 @@ public final class OpenLoopDriver implements AutoCloseable {
     long[] dropped = new long[phases];
     SplitMix64 rng = new SplitMix64(spec.seed());
     long seq = 0;
-    long phaseStart = clock.nanoTime();
+    long start = clock.nanoTime();
+    long phaseStart = start;
+    double lastScheduledS = 0;
+    taken = true;
     schedule:
     for (int p = 0; p < phases; p++) {
       OpenLoopSpec.Phase phase = spec.phases().get(p);
       long phaseEnd = phaseStart + phase.duration().toNanos();
       double gapNanos = phase.ratePerSecond() > 0 ? 1e9 / phase.ratePerSecond() : Double.NaN;
       double poissonAt = phaseStart;
-      for (long k = 0; !Double.isNaN(gapNanos); k++) {
+      for (long k = 0; schedule != null || !Double.isNaN(gapNanos); k++) {
         long at;
-        if (spec.arrivals() == OpenLoopSpec.Arrivals.POISSON) {
+        if (schedule != null) {
+          double s = pending(schedule);
+          if (Double.isNaN(s)) {
+            break;
+          }
+          if (s < lastScheduledS) {
+            throw new LoadgenException(
+                "the arrival schedule went back in time ("
+                    + s
+                    + " s after "
+                    + lastScheduledS
+                    + " s); arrival times must not decrease");
+          }
+          lastScheduledS = s;
+          at = start + Math.round(s * 1e9);
+          if (at >= phaseEnd) {
+            break; // it belongs to a later phase: kept for the next one
+          }
+          taken = true;
+        } else if (spec.arrivals() == OpenLoopSpec.Arrivals.POISSON) {
           poissonAt += -Math.log1p(-rng.nextDouble()) * gapNanos;
           at = (long) poissonAt;
         } else {
@@ -123,6 +166,15 @@ public final class OpenLoopDriver implements AutoCloseable {
       results.add(summarize(spec, p, intended[p], dropped[p], sorted));
     }
     return new OpenLoopResult(results, sorted, stopped);
+  }
+
+  /** The scheduled time not yet sent: one read ahead survives a phase change. */
+  private double pending(DoubleSupplier schedule) {
+    if (taken) {
+      next = schedule.getAsDouble();
+      taken = false;
+    }
+    return next;
   }
 
   /** Parks until {@code at}; false when stopped first. */

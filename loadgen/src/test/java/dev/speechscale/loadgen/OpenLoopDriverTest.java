@@ -136,6 +136,48 @@ class OpenLoopDriverTest {
   }
 
   @Test
+  void run_schedule_sendsAtEachGivenTimeGroupedByPhase() {
+    OpenLoopSpec spec =
+        new OpenLoopSpec(
+            List.of(
+                new OpenLoopSpec.Phase("a", 0, Duration.ofMillis(20)),
+                new OpenLoopSpec.Phase("b", 0, Duration.ofMillis(20))),
+            OpenLoopSpec.Arrivals.POISSON,
+            64,
+            1,
+            Duration.ofMillis(5));
+    double[] times = {0.001, 0.005, 0.005, 0.025, 0.039, 0.050};
+    int[] i = {0};
+    OpenLoopResult result;
+    try (OpenLoopDriver driver =
+        new OpenLoopDriver(instantInvoker(), TEXTS, NanoClock.SYSTEM, RequestListener.NONE)) {
+      result = driver.run(spec, () -> i[0] < times.length ? times[i[0]++] : Double.NaN);
+    }
+
+    assertThat(result.phases().get(0).intended()).isEqualTo(3);
+    assertThat(result.phases().get(1).intended()).isEqualTo(2); // 0.050 s is past the end
+    List<RequestEvent> events = result.events();
+    assertThat(events.get(1).intendedNanos() - events.get(0).intendedNanos()).isEqualTo(4_000_000L);
+    assertThat(events.get(4).intendedNanos() - events.get(0).intendedNanos())
+        .isEqualTo(38_000_000L);
+  }
+
+  @Test
+  void run_scheduleGoingBack_refused() {
+    OpenLoopSpec spec =
+        OpenLoopSpec.constant(0, Duration.ofMillis(50), OpenLoopSpec.Arrivals.POISSON, 4, 1);
+    double[] times = {0.002, 0.001};
+    int[] i = {0};
+    try (OpenLoopDriver driver =
+        new OpenLoopDriver(instantInvoker(), TEXTS, NanoClock.SYSTEM, RequestListener.NONE)) {
+      assertThatThrownBy(
+              () -> driver.run(spec, () -> i[0] < times.length ? times[i[0]++] : Double.NaN))
+          .isInstanceOf(LoadgenException.class)
+          .hasMessageContaining("went back in time (0.001 s after 0.002 s)");
+    }
+  }
+
+  @Test
   void spec_zeroBound_refused() {
     assertThatThrownBy(() ->
             OpenLoopSpec.constant(1, Duration.ofSeconds(1), OpenLoopSpec.Arrivals.CONSTANT, 0, 1))
@@ -150,14 +192,16 @@ class OpenLoopDriverTest {
         .hasMessageContaining("surge", "-1.0/s");
   }
 
+  private static Invoker instantInvoker() {
+    return new FakeInvoker(clock -> {
+      long now = clock.nanoTime();
+      return new Invocation(Outcome.OK, 200, now, now, now, 10, null);
+    });
+  }
+
   private static OpenLoopResult runInstant(OpenLoopSpec spec) {
-    Invoker instant =
-        new FakeInvoker(clock -> {
-          long now = clock.nanoTime();
-          return new Invocation(Outcome.OK, 200, now, now, now, 10, null);
-        });
     try (OpenLoopDriver driver =
-        new OpenLoopDriver(instant, TEXTS, NanoClock.SYSTEM, RequestListener.NONE)) {
+        new OpenLoopDriver(instantInvoker(), TEXTS, NanoClock.SYSTEM, RequestListener.NONE)) {
       return driver.run(spec);
     }
   }

@@ -262,6 +262,37 @@ public final class Traffic {
     };
   }
 
+  /**
+   * The arrival times, in seconds from the trace's start, that a run with {@code seed} draws: the
+   * very sequence {@link FleetSimulator} feeds the fleet. A live replay sends exactly these, so a
+   * prediction and a measurement differ by the model, not by the draw. Each call gives a fresh,
+   * independent sequence; the caller closes it.
+   */
+  public Arrivals arrivals(long seed) {
+    return new Arrivals(open(seed));
+  }
+
+  /**
+   * Arrival times in non-decreasing order; {@link #nextSeconds()} is {@code NaN} after the last.
+   */
+  public static final class Arrivals implements AutoCloseable {
+    private final ArrivalStream stream;
+
+    private Arrivals(ArrivalStream stream) {
+      this.stream = stream;
+    }
+
+    /** The next arrival, seconds from the trace's start, or {@code NaN} after the last. */
+    public double nextSeconds() {
+      return stream.next();
+    }
+
+    @Override
+    public void close() {
+      stream.close();
+    }
+  }
+
   static int errorsShown() {
     return ERRORS_SHOWN;
   }

@@ -1,0 +1,70 @@
+package dev.speechscale.artifacts;
+
+import java.util.List;
+
+/**
+ * What a replay is judged on, in one shape for the live fleet and for the simulator's prediction,
+ * so the two are compared field by field.
+ *
+ * @param arrivals requests the trace offered (sent, shed, failed or dropped)
+ * @param ok requests that produced audio
+ * @param shed requests the fleet refused on purpose (503 at the gate, deadline shedding)
+ * @param errors requests that failed otherwise (5xx, transport) or that the client dropped
+ * @param surgeToInServiceS seconds from the surge start (the trace's largest step up) until the
+ *     fleet had one more instance in service than at that moment, or {@code null} when it never did
+ * @param minutes one entry per minute of the trace, from its start
+ * @param inServicePerSecond instances in service at the end of each second of the trace
+ * @param desiredPerSecond desired instances at the end of each second of the trace
+ */
+public record FleetFigures(
+    long arrivals,
+    long ok,
+    long shed,
+    long errors,
+    Double surgeToInServiceS,
+    List<Minute> minutes,
+    List<Integer> inServicePerSecond,
+    List<Integer> desiredPerSecond) {
+
+  public FleetFigures {
+    minutes = List.copyOf(minutes);
+    inServicePerSecond = List.copyOf(inServicePerSecond);
+    desiredPerSecond = List.copyOf(desiredPerSecond);
+    if (ok + shed + errors != arrivals) {
+      throw new ArtifactException(
+          "fleet figures do not add up: ok "
+              + ok
+              + " + shed "
+              + shed
+              + " + errors "
+              + errors
+              + " != arrivals "
+              + arrivals);
+    }
+  }
+
+  /** Shed requests over arrivals, 0 when nothing arrived. */
+  public double shedFraction() {
+    return arrivals == 0 ? 0 : (double) shed / arrivals;
+  }
+
+  /**
+   * One minute of the trace; requests belong to the minute of their intended send time.
+   *
+   * @param index minutes from the trace's start
+   * @param arrivals requests offered in it
+   * @param ok produced audio
+   * @param shed refused on purpose
+   * @param p95TtfabMs p95 time to first audio byte from the intended send time over the minute's
+   *     successful requests, or {@code null} when none succeeded
+   * @param meanInService mean instances in service over the minute
+   */
+  public record Minute(
+      int index, long arrivals, long ok, long shed, Double p95TtfabMs, double meanInService) {
+    public Minute {
+      if (index < 0) {
+        throw new ArtifactException("minute index (" + index + ") must not be negative");
+      }
+    }
+  }
+}

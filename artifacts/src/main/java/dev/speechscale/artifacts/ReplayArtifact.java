@@ -1,0 +1,148 @@
+package dev.speechscale.artifacts;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The result of {@code tts-bench replay}: one trace replayed against the live endpoint and
+ * simulated with the same arrivals, the measured artifacts and the endpoint's deployed rules, with
+ * the prediction error beside each figure.
+ *
+ * @param model the model
+ * @param endpoint the endpoint
+ * @param platform {@code local} or {@code aws}
+ * @param trace the trace file
+ * @param traffic what the trace is
+ * @param seed the arrivals' seed, the same for the simulation and the live run
+ * @param surgeStartS seconds from the trace's start to its surge, or {@code null}
+ * @param inputs the artifacts the prediction was built from
+ * @param physics what the simulation assumed about the platform
+ * @param live how the live run went
+ * @param predicted the simulator's figures
+ * @param measured the live fleet's figures
+ * @param predictedEvents the simulated scaling decisions
+ * @param measuredEvents the changes of desired and in-service counts the live run saw
+ * @param comparison each figure predicted against measured, with its tolerance
+ * @param verdict {@code within} when every judged figure is inside its tolerance, else {@code miss
+ *     (N)}
+ */
+public record ReplayArtifact(
+    int schemaVersion,
+    String kind,
+    String toolVersion,
+    Instant createdAt,
+    Provenance provenance,
+    String model,
+    String endpoint,
+    String platform,
+    String trace,
+    String traffic,
+    long seed,
+    Double surgeStartS,
+    Inputs inputs,
+    Physics physics,
+    Live live,
+    FleetFigures predicted,
+    FleetFigures measured,
+    List<Event> predictedEvents,
+    List<Event> measuredEvents,
+    List<Row> comparison,
+    String verdict)
+    implements Artifact {
+
+  public ReplayArtifact {
+    Objects.requireNonNull(predicted, "predicted");
+    Objects.requireNonNull(measured, "measured");
+    predictedEvents = List.copyOf(predictedEvents);
+    measuredEvents = List.copyOf(measuredEvents);
+    comparison = List.copyOf(comparison);
+  }
+
+  /**
+   * The artifacts the prediction was built from.
+   *
+   * @param qmax the qmax artifact (instance model)
+   * @param ttotal the ttotal artifact (start-up delay)
+   * @param plan the plan artifact
+   */
+  public record Inputs(String qmax, String ttotal, String plan) {}
+
+  /**
+   * The platform as simulated.
+   *
+   * @param metricDelayS metric publication delay (0 locally)
+   * @param minInstances deployed floor
+   * @param maxInstances deployed ceiling
+   * @param targetValue deployed target tracking value
+   * @param scaleInThreshold deployed scale-in threshold
+   * @param scaleOutCooldownS deployed scale-out cooldown
+   * @param scaleInCooldownS deployed scale-in cooldown
+   * @param timeScale the deployed alarm periods over AWS's (1: 10 s and 60 s; the local platform
+   *     may compress them)
+   * @param startupDelayS desired_set to in_service, from the ttotal artifact
+   * @param instanceModel how the instance model was derived from the qmax artifact
+   */
+  public record Physics(
+      double metricDelayS,
+      int minInstances,
+      int maxInstances,
+      double targetValue,
+      double scaleInThreshold,
+      int scaleOutCooldownS,
+      int scaleInCooldownS,
+      double timeScale,
+      double startupDelayS,
+      String instanceModel) {}
+
+  /**
+   * How the live run went.
+   *
+   * @param startedAt wall time of the trace's start
+   * @param alignedToS the alarm period the start was aligned to (0 for none)
+   * @param sampleEveryS how often instance counts were read
+   * @param lateSends requests sent more than 5 ms after their intended time
+   * @param initialInService instances in service when the trace started
+   */
+  public record Live(
+      Instant startedAt,
+      double alignedToS,
+      double sampleEveryS,
+      long lateSends,
+      int initialInService) {}
+
+  /**
+   * A change of capacity.
+   *
+   * @param atS seconds from the trace's start
+   * @param what {@code desired} or {@code in_service}
+   * @param from count before
+   * @param to count after
+   */
+  public record Event(double atS, String what, int from, int to) {}
+
+  /**
+   * One figure, predicted against measured.
+   *
+   * @param figure {@code shed_fraction}, {@code surge_to_in_service_s}, {@code p95_ttfab_ms},
+   *     {@code mean_in_service}
+   * @param minute the minute for per-minute figures, else {@code null}
+   * @param predicted the simulator's value, or {@code null}
+   * @param measured the live value, or {@code null}
+   * @param error predicted minus measured, in {@code errorUnit}, or {@code null}
+   * @param errorUnit {@code pp} (percentage points) or {@code %} (of the measured value)
+   * @param tolerance the largest error that counts as within, or {@code null} when not judged
+   * @param result {@code within}, {@code miss} or {@code not_judged}
+   * @param note why a figure is not judged, or what it means
+   */
+  public record Row(
+      String figure,
+      Integer minute,
+      Double predicted,
+      Double measured,
+      Double error,
+      String errorUnit,
+      Double tolerance,
+      String result,
+      String note) {}
+}

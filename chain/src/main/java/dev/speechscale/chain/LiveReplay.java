@@ -1,0 +1,158 @@
+package dev.speechscale.chain;
+
+import dev.speechscale.artifacts.FleetFigures;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What {@link ReplayRun} observed on the live endpoint: every request and every capacity sample,
+ * timed in seconds from the trace's start, with the figures derived from them.
+ *
+ * @param endpoint the endpoint
+ * @param platform {@code local} or {@code aws}
+ * @param startedAt wall time of the trace's start
+ * @param alignedTo the alarm period the start was aligned to (zero when there was none), so the
+ *     platform's epoch-aligned periods line up with a simulation that starts at 0
+ * @param traffic what the trace is (the simulator's description of it)
+ * @param durationS the trace's length in whole seconds
+ * @param surgeStartS seconds from the trace's start to its surge, or {@code null} without one
+ * @param seed the arrivals' seed (the simulator draws the same arrivals with it)
+ * @param sampleEvery how often instances were read
+ * @param requests every arrival, in order of intended send time
+ * @param samples every capacity reading, in time order
+ * @param lateSends requests sent more than the driver's late threshold after their intended time
+ */
+public record LiveReplay(
+    String endpoint,
+    String platform,
+    Instant startedAt,
+    Duration alignedTo,
+    String traffic,
+    long durationS,
+    Double surgeStartS,
+    long seed,
+    Duration sampleEvery,
+    List<Request> requests,
+    List<CapacitySample> samples,
+    long lateSends) {
+
+  public LiveReplay {
+    Objects.requireNonNull(endpoint, "endpoint");
+    requests = List.copyOf(requests);
+    samples = List.copyOf(samples);
+  }
+
+  /** How one request ended. */
+  public enum Status {
+    /** Audio arrived. */
+    OK,
+    /** Refused on purpose: 503 at the gate, deadline shedding, 408 stale. */
+    SHED,
+    /** Failed otherwise: 5xx, a bad response, a transport error. */
+    ERROR,
+    /** Never sent: the client's in-flight bound was reached (the client, not the fleet). */
+    DROPPED
+  }
+
+  /**
+   * One arrival.
+   *
+   * @param intendedS intended send time, seconds from the trace's start
+   * @param ttfabMs first audio byte minus the intended send time, or {@code null} without audio
+   * @param status how it ended
+   */
+  public record Request(double intendedS, Double ttfabMs, Status status) {
+    public Request {
+      Objects.requireNonNull(status, "status");
+    }
+  }
+
+  /**
+   * One reading of the endpoint's instance counts.
+   *
+   * @param atS seconds from the trace's start
+   * @param desired desired instances
+   * @param inService instances in service
+   */
+  public record CapacitySample(double atS, int desired, int inService) {}
+
+  /** The figures a prediction is compared on. */
+  public FleetFigures figures() {
+    long ok = count(Status.OK);
+    long shed = count(Status.SHED);
+    long errors = count(Status.ERROR) + count(Status.DROPPED);
+    int seconds = (int) durationS;
+    List<Integer> inService = new ArrayList<>();
+    List<Integer> desired = new ArrayList<>();
+    for (int s = 0; s < seconds; s++) {
+      CapacitySample at = stateAt(s + 1);
+      inService.add(at == null ? 0 : at.inService());
+      desired.add(at == null ? 0 : at.desired());
+    }
+    int minutes = (seconds + 59) / 60;
+    List<FleetFigures.Minute> perMinute = new ArrayList<>();
+    for (int m = 0; m < minutes; m++) {
+      perMinute.add(minute(m, inService));
+    }
+    return new FleetFigures(
+        requests.size(), ok, shed, errors, surgeToInServiceS(), perMinute, inService, desired);
+  }
+
+  private FleetFigures.Minute minute(int m, List<Integer> inServicePerSecond) {
+    double from = m * 60.0;
+    double to = from + 60;
+    List<Request> in =
+        requests.stream().filter(r -> r.intendedS() >= from && r.intendedS() < to).toList();
+    double[] ttfab =
+        in.stream()
+            .filter(r -> r.status() == Status.OK && r.ttfabMs() != null)
+            .mapToDouble(Request::ttfabMs)
+            .toArray();
+    List<Integer> secs =
+        inServicePerSecond.subList(m * 60, Math.min(inServicePerSecond.size(), m * 60 + 60));
+    return new FleetFigures.Minute(
+        m,
+        in.size(),
+        in.stream().filter(r -> r.status() == Status.OK).count(),
+        in.stream().filter(r -> r.status() == Status.SHED).count(),
+        ttfab.length == 0 ? null : Percentile.of(ttfab, 95),
+        secs.stream().mapToInt(Integer::intValue).average().orElse(0));
+  }
+
+  private long count(Status status) {
+    return requests.stream().filter(r -> r.status() == status).count();
+  }
+
+  /** The last sample taken before {@code s} seconds, else the first one; null without samples. */
+  private CapacitySample stateAt(double s) {
+    CapacitySample last = samples.isEmpty() ? null : samples.getFirst();
+    for (CapacitySample c : samples) {
+      if (c.atS() >= s) {
+        break;
+      }
+      last = c;
+    }
+    return last;
+  }
+
+  /**
+   * Seconds from the surge start until the first sample with more instances in service than the
+   * fleet had at the surge start; {@code null} without a surge or a scale-out.
+   */
+  public Double surgeToInServiceS() {
+    Double surge = surgeStartS;
+    if (surge == null || samples.isEmpty()) {
+      return null;
+    }
+    CapacitySample base = stateAt(surge);
+    for (CapacitySample c : samples) {
+      if (c.atS() >= surge && c.inService() > base.inService()) {
+        return c.atS() - surge;
+      }
+    }
+    return null;
+  }
+}

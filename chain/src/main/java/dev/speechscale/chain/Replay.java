@@ -1,0 +1,189 @@
+package dev.speechscale.chain;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.ReplayArtifact;
+import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.Transport;
+import dev.speechscale.simulator.PolicyResult;
+import dev.speechscale.simulator.SimulatorException;
+import dev.speechscale.simulator.Traffic;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * The whole replay, for {@code tts-bench replay} and for the quickstart: build the simulation of
+ * the endpoint as deployed, take the trace (or write the calibration trace), predict it, replay it
+ * live with the same arrivals, and compare.
+ */
+public final class Replay {
+  private Replay() {}
+
+  /** Where the trace comes from. */
+  public sealed interface TraceSource {
+    /**
+     * A trace file.
+     *
+     * @param file a {@code time_s,rps} or {@code arrival_s} CSV
+     * @param surgeStartS where its surge starts
+     */
+    record File(Path file, double surgeStartS) implements TraceSource {
+      public File {
+        Objects.requireNonNull(file, "file");
+      }
+    }
+
+    /**
+     * The calibration trace for one instance's measured throughput, written to {@code writeTo}.
+     *
+     * @param writeTo where the CSV goes
+     * @param quiet quiet period before the surge
+     * @param surge the surge
+     * @param fall quiet period after it
+     */
+    record Calibration(Path writeTo, Duration quiet, Duration surge, Duration fall)
+        implements TraceSource {
+      public Calibration {
+        Objects.requireNonNull(writeTo, "writeTo");
+      }
+    }
+  }
+
+  /**
+   * One replay.
+   *
+   * @param model the model
+   * @param inputs the artifacts
+   * @param trace the trace
+   * @param seed arrivals' seed
+   * @param metricDelay simulated metric publication delay (zero locally)
+   * @param transport the live requests' transport
+   * @param texts the text pool
+   * @param sampleEvery how often the live instance counts are read
+   * @param align start on the next alarm-period boundary
+   * @param command the command line
+   * @param parameters effective parameters
+   */
+  public record Request(
+      String model,
+      ReplayPrediction.Inputs inputs,
+      TraceSource trace,
+      long seed,
+      Duration metricDelay,
+      Transport transport,
+      List<String> texts,
+      Duration sampleEvery,
+      boolean align,
+      String command,
+      Map<String, Object> parameters) {}
+
+  /**
+   * Checks a trace file completely (every bad line named) without touching an endpoint.
+   *
+   * @throws ChainException naming the file, the line and the value
+   */
+  public static Traffic traffic(Path file) {
+    if (!Files.isRegularFile(file)) {
+      throw new ChainException(
+          "--trace " + file + ": no such file; give a CSV with a time_s,rps or arrival_s header");
+    }
+    try {
+      return Traffic.csv(file.toString(), () -> lines(file));
+    } catch (SimulatorException e) {
+      throw new ChainException(e.getMessage(), e);
+    }
+  }
+
+  /** Predicts, replays and compares. */
+  public static ReplayArtifact run(
+      Platform platform, Request r, Clock clock, NanoClock nanos, Consumer<String> progress) {
+    String endpoint = "speech-" + r.model();
+    ReplayPrediction.Setup setup =
+        ReplayPrediction.setup(platform, endpoint, r.inputs(), r.metricDelay(), r.seed());
+    Path traceFile;
+    double surgeStartS;
+    switch (r.trace()) {
+      case TraceSource.File f -> {
+        traceFile = f.file();
+        surgeStartS = f.surgeStartS();
+      }
+      case TraceSource.Calibration c -> {
+        // the plan's measured X at C_scale_max, not the model's X_sat (the ladder's single best
+        // rung, which one lucky rung on a shared machine inflates)
+        Double x = r.inputs().plan().throughputAtCScaleMaxRps();
+        CalibrationTrace t =
+            new CalibrationTrace(
+                x != null ? x : setup.model().saturatedPerSecond(), c.quiet(), c.surge(), c.fall());
+        ArtifactCodec.writeText(c.writeTo(), t.csv());
+        traceFile = c.writeTo();
+        surgeStartS = t.surgeStartS();
+        progress.accept(
+            String.format(
+                Locale.ROOT,
+                "calibration trace %s: %.2f req/s for %d s, %.2f req/s for %d s, %.2f req/s for"
+                    + " %d s",
+                traceFile,
+                t.quietPerSecond(),
+                c.quiet().toSeconds(),
+                t.surgePerSecond(),
+                c.surge().toSeconds(),
+                t.quietPerSecond(),
+                c.fall().toSeconds()));
+      }
+    }
+    Traffic traffic = traffic(traceFile);
+    progress.accept("simulating " + traffic.description() + " with the deployed policy");
+    PolicyResult predicted = ReplayPrediction.predict(setup, traffic);
+    LiveReplay live =
+        ReplayRun.run(
+            platform,
+            new ReplayRun.Options(
+                r.model(),
+                traffic,
+                surgeStartS,
+                r.transport(),
+                r.texts(),
+                r.seed(),
+                r.sampleEvery(),
+                4096,
+                r.align(),
+                setup.policy().initialInstances()),
+            clock,
+            nanos,
+            progress);
+    Map<String, Object> params = new LinkedHashMap<>(r.parameters());
+    params.put("trace", traceFile.toString());
+    params.put("surge_start_s", surgeStartS);
+    return ReplayComparison.of(
+        new ReplayComparison.About(
+            r.model(),
+            traceFile.toString(),
+            new ReplayArtifact.Inputs(
+                r.inputs().qmaxFile(), r.inputs().ttotalFile(), r.inputs().planFile()),
+            r.command(),
+            params),
+        setup,
+        predicted,
+        live,
+        clock.instant());
+  }
+
+  private static Stream<String> lines(Path file) {
+    try {
+      return Files.lines(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the trace " + file + ": " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,276 @@
+package dev.speechscale.chain;
+
+import dev.speechscale.artifacts.Artifact;
+import dev.speechscale.artifacts.ArtifactKind;
+import dev.speechscale.artifacts.FleetFigures;
+import dev.speechscale.artifacts.Provenance;
+import dev.speechscale.artifacts.ReplayArtifact;
+import dev.speechscale.artifacts.ToolVersion;
+import dev.speechscale.simulator.PolicyResult;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Puts the prediction beside the measurement, figure by figure, against the calibration targets:
+ * shed fraction within ±2 percentage points, surge-to-in-service within ±15 %, and p95 TTFAB per
+ * minute within ±15 % outside the surge minute (the minute holding the surge start, where a few
+ * seconds of detection timing move the p95 by multiples). Mean instances in service per minute are
+ * reported, not judged.
+ */
+public final class ReplayComparison {
+  /** Shed fraction tolerance, percentage points. */
+  public static final double SHED_TOLERANCE_PP = 2;
+
+  /** Surge-to-in-service tolerance, percent of the measured time. */
+  public static final double SURGE_TOLERANCE_PERCENT = 15;
+
+  /** Per-minute p95 TTFAB tolerance, percent of the measured value. */
+  public static final double P95_TOLERANCE_PERCENT = 15;
+
+  private ReplayComparison() {}
+
+  /**
+   * Where the replay came from.
+   *
+   * @param model the model
+   * @param trace the trace file
+   * @param inputs the artifacts' paths
+   * @param command the command line
+   * @param parameters effective parameters
+   */
+  public record About(
+      String model,
+      String trace,
+      ReplayArtifact.Inputs inputs,
+      String command,
+      Map<String, Object> parameters) {}
+
+  /** The replay artifact: both sides, their events and the comparison. */
+  public static ReplayArtifact of(
+      About about,
+      ReplayPrediction.Setup setup,
+      PolicyResult predicted,
+      LiveReplay live,
+      Instant createdAt) {
+    FleetFigures p = predictedFigures(predicted, setup.policy().initialInstances(), live);
+    FleetFigures m = live.figures();
+    List<ReplayArtifact.Row> rows = rows(p, m, live.surgeStartS());
+    long misses = rows.stream().filter(r -> r.result().equals("miss")).count();
+    return new ReplayArtifact(
+        Artifact.SCHEMA_VERSION,
+        ArtifactKind.REPLAY.label(),
+        ToolVersion.current(),
+        createdAt,
+        Provenance.capture(about.command(), about.parameters()),
+        about.model(),
+        live.endpoint(),
+        live.platform(),
+        about.trace(),
+        live.traffic(),
+        live.seed(),
+        live.surgeStartS(),
+        about.inputs(),
+        setup.physics(),
+        new ReplayArtifact.Live(
+            live.startedAt(),
+            live.alignedTo().toMillis() / 1000.0,
+            live.sampleEvery().toMillis() / 1000.0,
+            live.lateSends(),
+            live.samples().isEmpty() ? 0 : live.samples().getFirst().inService()),
+        p,
+        m,
+        predictedEvents(predicted, setup.policy().initialInstances()),
+        measuredEvents(live),
+        rows,
+        misses == 0 ? "within" : "miss (" + misses + ")");
+  }
+
+  /** The simulator's result in the replay's figures, in-service counts rebuilt from its events. */
+  static FleetFigures predictedFigures(PolicyResult r, int initial, LiveReplay live) {
+    int seconds = (int) live.durationS();
+    List<Integer> inService = new ArrayList<>();
+    List<Integer> desired = new ArrayList<>();
+    for (int s = 0; s < seconds; s++) {
+      int in = initial;
+      int want = initial;
+      for (PolicyResult.ScalingEvent e : r.events()) {
+        if (e.decidedAtSeconds() < s + 1) {
+          want = e.to();
+          if (e.to() < e.from()) {
+            in -= e.from() - e.to();
+          }
+        }
+        if (e.to() > e.from()
+            && e.inServiceAtSeconds().isPresent()
+            && e.inServiceAtSeconds().getAsLong() < s + 1) {
+          in += e.to() - e.from();
+        }
+      }
+      inService.add(Math.max(0, in));
+      desired.add(want);
+    }
+    List<FleetFigures.Minute> minutes =
+        r.minutes().stream()
+            .map(x ->
+                new FleetFigures.Minute(
+                    (int) x.minute(),
+                    x.arrived(),
+                    x.served(),
+                    x.shed(),
+                    Double.isNaN(x.ttfabP95Ms()) ? null : x.ttfabP95Ms(),
+                    x.meanInService()))
+            .toList();
+    return new FleetFigures(
+        r.arrived(),
+        r.served(),
+        r.shed(),
+        r.arrived() - r.served() - r.shed(),
+        surgeToInService(r, live.surgeStartS()),
+        minutes,
+        inService,
+        desired);
+  }
+
+  private static Double surgeToInService(PolicyResult r, Double surge) {
+    if (surge == null) {
+      return null;
+    }
+    for (PolicyResult.ScalingEvent e : r.events()) {
+      if (e.to() > e.from()
+          && e.inServiceAtSeconds().isPresent()
+          && e.inServiceAtSeconds().getAsLong() >= surge) {
+        return e.inServiceAtSeconds().getAsLong() - surge;
+      }
+    }
+    return null;
+  }
+
+  static List<ReplayArtifact.Row> rows(FleetFigures p, FleetFigures m, Double surgeStartS) {
+    List<ReplayArtifact.Row> rows = new ArrayList<>();
+    double shedP = 100 * p.shedFraction();
+    double shedM = 100 * m.shedFraction();
+    rows.add(judged("shed_fraction", null, shedP, shedM, shedP - shedM, "pp", SHED_TOLERANCE_PP));
+    rows.add(
+        relative(
+            "surge_to_in_service_s",
+            null,
+            p.surgeToInServiceS(),
+            m.surgeToInServiceS(),
+            SURGE_TOLERANCE_PERCENT,
+            "no scale-out after the surge"));
+    Integer surgeMinute = surgeStartS == null ? null : (int) (surgeStartS / 60);
+    int minutes = Math.min(p.minutes().size(), m.minutes().size());
+    for (int i = 0; i < minutes; i++) {
+      Double pp = p.minutes().get(i).p95TtfabMs();
+      Double mm = m.minutes().get(i).p95TtfabMs();
+      if (surgeMinute != null && i == surgeMinute) {
+        rows.add(
+            new ReplayArtifact.Row(
+                "p95_ttfab_ms",
+                i,
+                pp,
+                mm,
+                percent(pp, mm),
+                "%",
+                null,
+                "not_judged",
+                "the surge minute: detection timing dominates it"));
+      } else {
+        rows.add(relative("p95_ttfab_ms", i, pp, mm, P95_TOLERANCE_PERCENT, "no request served"));
+      }
+    }
+    for (int i = 0; i < minutes; i++) {
+      double pp = p.minutes().get(i).meanInService();
+      double mm = m.minutes().get(i).meanInService();
+      rows.add(
+          new ReplayArtifact.Row(
+              "mean_in_service", i, pp, mm, pp - mm, null, null, "not_judged", "reported"));
+    }
+    return rows;
+  }
+
+  private static ReplayArtifact.Row judged(
+      String figure,
+      Integer minute,
+      double predicted,
+      double measured,
+      double error,
+      String unit,
+      double tolerance) {
+    return new ReplayArtifact.Row(
+        figure,
+        minute,
+        predicted,
+        measured,
+        error,
+        unit,
+        tolerance,
+        Math.abs(error) <= tolerance ? "within" : "miss",
+        null);
+  }
+
+  private static ReplayArtifact.Row relative(
+      String figure,
+      Integer minute,
+      Double predicted,
+      Double measured,
+      double tolerance,
+      String missing) {
+    Double error = percent(predicted, measured);
+    if (error == null) {
+      return new ReplayArtifact.Row(
+          figure,
+          minute,
+          predicted,
+          measured,
+          null,
+          "%",
+          tolerance,
+          predicted == null && measured == null ? "not_judged" : "miss",
+          predicted == null && measured == null
+              ? missing + " on either side"
+              : missing + " on one side only");
+    }
+    return judged(figure, minute, predicted, measured, error, "%", tolerance);
+  }
+
+  private static Double percent(Double predicted, Double measured) {
+    if (predicted == null || measured == null || measured == 0) {
+      return null;
+    }
+    return 100 * (predicted - measured) / measured;
+  }
+
+  /** Changes of desired capacity at each decision, of in-service capacity when it happened. */
+  static List<ReplayArtifact.Event> predictedEvents(PolicyResult r, int initial) {
+    List<ReplayArtifact.Event> out = new ArrayList<>();
+    for (PolicyResult.ScalingEvent e : r.events()) {
+      out.add(new ReplayArtifact.Event(e.decidedAtSeconds(), "desired", e.from(), e.to()));
+      if (e.to() > e.from() && e.inServiceAtSeconds().isPresent()) {
+        out.add(
+            new ReplayArtifact.Event(
+                e.inServiceAtSeconds().getAsLong(), "in_service", e.from(), e.to()));
+      }
+    }
+    out.sort(java.util.Comparator.comparingDouble(ReplayArtifact.Event::atS));
+    return out;
+  }
+
+  /** Every change of the sampled desired and in-service counts. */
+  static List<ReplayArtifact.Event> measuredEvents(LiveReplay live) {
+    List<ReplayArtifact.Event> out = new ArrayList<>();
+    LiveReplay.CapacitySample prev = null;
+    for (LiveReplay.CapacitySample c : live.samples()) {
+      if (prev != null && c.desired() != prev.desired()) {
+        out.add(new ReplayArtifact.Event(c.atS(), "desired", prev.desired(), c.desired()));
+      }
+      if (prev != null && c.inService() != prev.inService()) {
+        out.add(new ReplayArtifact.Event(c.atS(), "in_service", prev.inService(), c.inService()));
+      }
+      prev = c;
+    }
+    return out;
+  }
+}

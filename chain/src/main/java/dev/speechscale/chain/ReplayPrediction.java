@@ -1,0 +1,221 @@
+package dev.speechscale.chain;
+
+import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.ReplayArtifact;
+import dev.speechscale.artifacts.TtotalArtifact;
+import dev.speechscale.platform.Alarm;
+import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.ScalingPolicy;
+import dev.speechscale.platform.ScalingState;
+import dev.speechscale.platform.Statistic;
+import dev.speechscale.scaling.ScalingRules;
+import dev.speechscale.simulator.FleetSimulator;
+import dev.speechscale.simulator.InstanceModel;
+import dev.speechscale.simulator.Policy;
+import dev.speechscale.simulator.PolicyResult;
+import dev.speechscale.simulator.Progress;
+import dev.speechscale.simulator.Traffic;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.function.Predicate;
+
+/**
+ * The simulator's side of a replay: the instance from the qmax artifact, the start-up delay from
+ * the ttotal artifact, and the policy <em>as deployed</em> on the endpoint (read from the platform,
+ * so a prediction is made for the rules the live fleet really runs), with the platform's metric
+ * publication delay.
+ */
+public final class ReplayPrediction {
+  /** The server's default {@code MAX_REQUEST_AGE_S}: the first-byte deadline it sheds against. */
+  static final Duration DEFAULT_REQUEST_AGE = Duration.ofSeconds(56);
+
+  private ReplayPrediction() {}
+
+  /**
+   * The artifacts a prediction is built from.
+   *
+   * @param qmax the qmax artifact
+   * @param qmaxFile its path
+   * @param ttotal the ttotal artifact
+   * @param ttotalFile its path
+   * @param plan the plan artifact
+   * @param planFile its path
+   */
+  public record Inputs(
+      QmaxArtifact qmax,
+      String qmaxFile,
+      TtotalArtifact ttotal,
+      String ttotalFile,
+      PlanArtifact plan,
+      String planFile) {}
+
+  /**
+   * What the simulation runs.
+   *
+   * @param model one instance
+   * @param policy the deployed policy, as the shared scaling engine runs it
+   * @param options SLO, metric delay, seed
+   * @param physics the same, for the artifact
+   */
+  public record Setup(
+      InstanceModel model,
+      Policy policy,
+      FleetSimulator.Options options,
+      ReplayArtifact.Physics physics) {}
+
+  /**
+   * Builds the simulation of {@code endpoint} as deployed.
+   *
+   * @param metricDelay the platform's metric publication delay (zero locally)
+   * @throws ChainException when no plan policy is deployed, or its alarms are not the plan's shape
+   *     (Maximum over 3 periods, Average over 3 periods six times as long: AWS's 10 s and 60 s, or
+   *     both compressed by the local platform's time scale)
+   */
+  public static Setup setup(
+      Platform platform, String endpoint, Inputs in, Duration metricDelay, long seed) {
+    ScalingState s = platform.scalingState(endpoint);
+    ScalingState.ScalableTarget target =
+        s.target()
+            .orElseThrow(() ->
+                new ChainException(
+                    endpoint
+                        + " has no scaling attached ("
+                        + s.reason()
+                        + "); deploy it behind the plan (speech-infra deploy --plan "
+                        + in.planFile()
+                        + ") and replay again"));
+    ScalingPolicy.TargetTracking tracking =
+        policy(s, ScalingPolicy.TargetTracking.class, endpoint, "target tracking");
+    ScalingPolicy.StepScaling step =
+        policy(s, ScalingPolicy.StepScaling.class, endpoint, "step scale-in");
+    Alarm high = alarm(s, a -> a.actions().contains(tracking.name()), endpoint, tracking.name());
+    Alarm low = alarm(s, a -> step.alarmNames().contains(a.name()), endpoint, step.name());
+    double timeScale = high.periodSeconds() / 10.0;
+    requirePeriods(endpoint, high, high.periodSeconds(), Statistic.MAXIMUM);
+    requirePeriods(endpoint, low, (int) Math.round(60 * timeScale), Statistic.AVERAGE);
+    int queue = platform.containerQueueBound(endpoint).orElse(in.plan().queueMaxDepth());
+    Duration deadline = requestAge(platform, endpoint);
+    Duration startup = startupDelay(in.ttotal(), in.ttotalFile());
+    InstanceModel model =
+        InstanceModel.fromMeasurement(
+            in.qmax().measurement(in.qmaxFile()), queue, deadline, startup);
+    ScalingRules rules =
+        ScalingRules.planned(
+            tracking.targetValue(),
+            low.threshold(),
+            target.minCapacity(),
+            target.maxCapacity(),
+            Duration.ofSeconds(tracking.scaleOutCooldownSeconds()),
+            Duration.ofSeconds(step.cooldownSeconds()));
+    Policy policy =
+        new Policy.Rules("deployed", timeScale == 1 ? rules : rules.timeScaled(timeScale));
+    double slo = in.plan().endpointConfig().ttfabSloMs();
+    return new Setup(
+        model,
+        policy,
+        new FleetSimulator.Options(slo, metricDelay, seed),
+        new ReplayArtifact.Physics(
+            metricDelay.toMillis() / 1000.0,
+            target.minCapacity(),
+            target.maxCapacity(),
+            tracking.targetValue(),
+            low.threshold(),
+            tracking.scaleOutCooldownSeconds(),
+            step.cooldownSeconds(),
+            timeScale,
+            startup.toMillis() / 1000.0,
+            String.format(
+                Locale.ROOT,
+                "%s; queue_max_depth %d; request deadline %d s",
+                model.derivation(),
+                queue,
+                deadline.toSeconds())));
+  }
+
+  /** Simulates the deployed policy over {@code traffic}. */
+  public static PolicyResult predict(Setup setup, Traffic traffic) {
+    return FleetSimulator.run(
+        setup.model(), traffic, setup.policy(), setup.options(), Progress.none());
+  }
+
+  private static <T extends ScalingPolicy> T policy(
+      ScalingState s, Class<T> type, String endpoint, String what) {
+    return s.policies().stream()
+        .filter(type::isInstance)
+        .map(type::cast)
+        .findFirst()
+        .orElseThrow(() ->
+            new ChainException(
+                endpoint
+                    + " has no "
+                    + what
+                    + " policy; the replay predicts the plan's two policies as deployed:"
+                    + " redeploy behind the plan"));
+  }
+
+  private static Alarm alarm(
+      ScalingState s, Predicate<Alarm> belongs, String endpoint, String policyName) {
+    return s.alarms().stream()
+        .filter(belongs)
+        .findFirst()
+        .orElseThrow(() ->
+            new ChainException(
+                endpoint + ": policy " + policyName + " has no alarm; redeploy behind the plan"));
+  }
+
+  private static void requirePeriods(String endpoint, Alarm a, int periodS, Statistic statistic) {
+    if (a.periodSeconds() != periodS || a.evaluationPeriods() != 3 || a.statistic() != statistic) {
+      throw new ChainException(
+          String.format(
+              Locale.ROOT,
+              "%s: alarm %s reads the %s over %d periods of %d s, but a plan deploys the %s over 3"
+                  + " periods of %d s (the tracking period x 6 for scale-in); redeploy behind the"
+                  + " plan to replay",
+              endpoint,
+              a.name(),
+              a.statistic(),
+              a.evaluationPeriods(),
+              a.periodSeconds(),
+              statistic,
+              periodS));
+    }
+  }
+
+  /** MAX_REQUEST_AGE_S from the deployed container environment, else the server's default. */
+  private static Duration requestAge(Platform platform, String endpoint) {
+    String v = platform.fingerprint(endpoint).containerEnv().get("MAX_REQUEST_AGE_S");
+    if (v == null) {
+      return DEFAULT_REQUEST_AGE;
+    }
+    try {
+      return Duration.ofMillis(Math.round(Double.parseDouble(v) * 1000));
+    } catch (NumberFormatException e) {
+      throw new ChainException(
+          endpoint + ": MAX_REQUEST_AGE_S (" + v + ") in the container environment is no number",
+          e);
+    }
+  }
+
+  /** desired_set → in_service from the ttotal timeline. */
+  static Duration startupDelay(TtotalArtifact t, String file) {
+    Instant desired = stage(t, "desired_set", file);
+    Instant inService = stage(t, "in_service", file);
+    return Duration.between(desired, inService);
+  }
+
+  private static Instant stage(TtotalArtifact t, String stage, String file) {
+    return t.timeline().stream()
+        .filter(e -> e.stage().equals(stage) && e.at() != null)
+        .map(TtotalArtifact.TimelineEntry::at)
+        .findFirst()
+        .orElseThrow(() ->
+            new ChainException(
+                file
+                    + " has no "
+                    + stage
+                    + " stage; the simulator's start-up delay is desired_set -> in_service:"
+                    + " re-run tts-bench ttotal"));
+  }
+}

@@ -1,0 +1,286 @@
+package dev.speechscale.chain;
+
+import dev.speechscale.loadgen.OpenLoopDriver;
+import dev.speechscale.loadgen.OpenLoopResult;
+import dev.speechscale.loadgen.OpenLoopSpec;
+import dev.speechscale.loadgen.RequestEvent;
+import dev.speechscale.loadgen.RequestListener;
+import dev.speechscale.loadgen.TextPool;
+import dev.speechscale.platform.Alarm;
+import dev.speechscale.platform.EndpointDescription;
+import dev.speechscale.platform.EndpointStatus;
+import dev.speechscale.platform.Invoker;
+import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.PlatformException;
+import dev.speechscale.platform.Transport;
+import dev.speechscale.simulator.Traffic;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * {@code replay}, the live side: drives a deployed endpoint open loop with a trace, sending at
+ * exactly the arrival times the simulator draws for the same trace and seed (Poisson within each
+ * interval), timing every request from its intended send time, and reads the endpoint's desired and
+ * in-service instance counts throughout. The policies act on their own; this changes nothing on the
+ * endpoint (no freeze, no desired count), so there is nothing to restore. It stops by itself when
+ * the trace ends and every request sent has ended.
+ *
+ * <p>The start waits for the next multiple of the longest deployed alarm period on the wall clock:
+ * the platform's periods are epoch aligned, and a simulation of the same trace starts its periods
+ * at 0, so an unaligned start would shift detection by up to a period.
+ */
+public final class ReplayRun {
+  private ReplayRun() {}
+
+  /**
+   * What to replay.
+   *
+   * @param model the model; the endpoint is {@code speech-<model>}
+   * @param traffic the trace, as the simulator reads it
+   * @param surgeStartS seconds from the trace's start to its surge, or {@code null} without one
+   * @param transport how requests are sent
+   * @param texts the text pool
+   * @param seed seeds the arrivals (as the simulator draws them) and the text order
+   * @param sampleEvery how often the instance counts are read
+   * @param maxInFlight the client's bound (an arrival past it is dropped and counted)
+   * @param align wait for the next multiple of the longest alarm period before starting
+   * @param startInService the instances the prediction starts with; the live fleet must have as
+   *     many in service and desired when the trace starts (0: not checked)
+   */
+  public record Options(
+      String model,
+      Traffic traffic,
+      Double surgeStartS,
+      Transport transport,
+      List<String> texts,
+      long seed,
+      Duration sampleEvery,
+      int maxInFlight,
+      boolean align,
+      int startInService) {
+    public Options {
+      Objects.requireNonNull(model, "model");
+      Objects.requireNonNull(transport, "transport");
+      Objects.requireNonNull(traffic, "traffic");
+      texts = List.copyOf(texts);
+      if (!sampleEvery.isPositive()) {
+        throw new ChainException(
+            "the capacity sampling period (" + sampleEvery + ") must be positive; 200ms is usual");
+      }
+    }
+  }
+
+  /**
+   * Replays the trace against the live endpoint.
+   *
+   * @throws ChainException when the endpoint is not in service
+   */
+  public static LiveReplay run(
+      Platform platform, Options o, Clock clock, NanoClock nanos, Consumer<String> progress) {
+    String endpoint = "speech-" + o.model();
+    EndpointDescription d = platform.describe(endpoint);
+    if (d.status() != EndpointStatus.IN_SERVICE) {
+      throw new ChainException(
+          endpoint
+              + " is "
+              + d.status()
+              + ", not IN_SERVICE; deploy it (speech-infra deploy --model "
+              + o.model()
+              + ") and replay again");
+    }
+    if (o.startInService() > 0
+        && (d.currentInstances() != o.startInService()
+            || d.desiredInstances() != o.startInService())) {
+      throw new ChainException(
+          endpoint
+              + " has "
+              + d.currentInstances()
+              + " in service and "
+              + d.desiredInstances()
+              + " desired, but the prediction starts from "
+              + o.startInService()
+              + "; wait for the fleet to settle at its floor (the step scale-in acts after 3"
+              + " quiet scale-in periods) and replay again");
+    }
+    Duration align = o.align() ? longestAlarmPeriod(platform, endpoint) : Duration.ZERO;
+    if (align.isPositive()) {
+      long periodMs = align.toMillis();
+      long now = clock.millis();
+      long next = Math.floorDiv(now, periodMs) * periodMs + periodMs;
+      progress.accept(
+          String.format(
+              Locale.ROOT,
+              "replay: waiting %.1f s for the next %d s alarm-period boundary",
+              (next - now) / 1000.0,
+              align.toSeconds()));
+      while (clock.millis() < next) {
+        Sleeper.sleep(Duration.ofMillis(Math.max(1, Math.min(500, next - clock.millis()))));
+      }
+    }
+    Instant startedAt = clock.instant();
+    long t0 = nanos.nanoTime();
+    Sampler sampler = new Sampler(platform, endpoint, nanos, t0, o.sampleEvery());
+    Thread sampling = Thread.ofPlatform().daemon().name("replay-sampler").start(sampler);
+    ConcurrentLinkedQueue<Long> dropped = new ConcurrentLinkedQueue<>();
+    RequestListener drops =
+        new RequestListener() {
+          @Override
+          public void completed(RequestEvent event) {}
+
+          @Override
+          public void dropped(int phaseIndex, long seq, long intendedNanos) {
+            dropped.add(intendedNanos);
+          }
+        };
+    OpenLoopResult r;
+    try (Invoker invoker = platform.invoker(endpoint, o.transport());
+        OpenLoopDriver driver =
+            new OpenLoopDriver(invoker, TextPool.shuffled(o.texts(), o.seed()), nanos, drops)) {
+      progress.accept(
+          String.format(
+              Locale.ROOT,
+              "replay: %s against %s, the simulator's arrivals for seed %d (%.0f expected)",
+              o.traffic().description(),
+              endpoint,
+              o.seed(),
+              o.traffic().expectedArrivals()));
+      long seconds = o.traffic().durationSeconds();
+      OpenLoopSpec spec =
+          new OpenLoopSpec(
+              List.of(
+                  new OpenLoopSpec.Phase(
+                      "trace",
+                      o.traffic().expectedArrivals() / seconds,
+                      Duration.ofSeconds(seconds))),
+              OpenLoopSpec.Arrivals.POISSON,
+              o.maxInFlight(),
+              o.seed(),
+              Duration.ofMillis(5));
+      try (Traffic.Arrivals arrivals = o.traffic().arrivals(o.seed())) {
+        r = driver.run(spec, arrivals::nextSeconds);
+      }
+    } finally {
+      sampler.stop();
+      try {
+        sampling.join(Duration.ofSeconds(10));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (sampler.failures.get() > 0) {
+      progress.accept(
+          "replay: "
+              + sampler.failures.get()
+              + " capacity reads failed (last: "
+              + sampler.lastFailure
+              + "); the instance series has gaps there");
+    }
+    List<LiveReplay.Request> requests = new ArrayList<>();
+    for (RequestEvent e : r.events()) {
+      requests.add(
+          new LiveReplay.Request(
+              (e.intendedNanos() - t0) / 1e9,
+              e.ok() && e.ttfabNanos() >= 0 ? e.ttfabNanos() / 1e6 : null,
+              status(e)));
+    }
+    for (long at : dropped) {
+      requests.add(new LiveReplay.Request((at - t0) / 1e9, null, LiveReplay.Status.DROPPED));
+    }
+    requests.sort(java.util.Comparator.comparingDouble(LiveReplay.Request::intendedS));
+    return new LiveReplay(
+        endpoint,
+        platform.name(),
+        startedAt,
+        align,
+        o.traffic().description(),
+        o.traffic().durationSeconds(),
+        o.surgeStartS(),
+        o.seed(),
+        o.sampleEvery(),
+        requests,
+        sampler.samples(),
+        r.late());
+  }
+
+  private static LiveReplay.Status status(RequestEvent e) {
+    return switch (e.outcome()) {
+      case OK -> LiveReplay.Status.OK;
+      case REJECTED -> LiveReplay.Status.SHED;
+      case CLIENT_ERROR, SERVER_ERROR, TRANSPORT_ERROR -> LiveReplay.Status.ERROR;
+    };
+  }
+
+  /** The longest period among the deployed alarms, zero when no scaling is attached. */
+  static Duration longestAlarmPeriod(Platform platform, String endpoint) {
+    return platform.scalingState(endpoint).alarms().stream()
+        .map(Alarm::periodSeconds)
+        .max(Integer::compare)
+        .map(Duration::ofSeconds)
+        .orElse(Duration.ZERO);
+  }
+
+  /** Reads the instance counts every period until stopped; one owner, the sampling thread. */
+  private static final class Sampler implements Runnable {
+    private final Platform platform;
+    private final String endpoint;
+    private final NanoClock nanos;
+    private final long t0;
+    private final Duration every;
+    private final ConcurrentLinkedQueue<LiveReplay.CapacitySample> samples =
+        new ConcurrentLinkedQueue<>();
+    private final AtomicLong failures = new AtomicLong();
+    private volatile String lastFailure = "";
+    private volatile boolean stopped;
+
+    Sampler(Platform platform, String endpoint, NanoClock nanos, long t0, Duration every) {
+      this.platform = platform;
+      this.endpoint = endpoint;
+      this.nanos = nanos;
+      this.t0 = t0;
+      this.every = every;
+    }
+
+    @Override
+    public void run() {
+      long next = t0;
+      while (!stopped) {
+        long at = nanos.nanoTime();
+        try {
+          EndpointDescription d = platform.describe(endpoint);
+          samples.add(
+              new LiveReplay.CapacitySample(
+                  (at - t0) / 1e9, d.desiredInstances(), d.currentInstances()));
+        } catch (PlatformException e) {
+          failures.incrementAndGet();
+          lastFailure = e.getMessage();
+        }
+        next += every.toNanos();
+        long wait = next - nanos.nanoTime();
+        if (wait > 0) {
+          try {
+            Thread.sleep(Duration.ofNanos(wait));
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+      }
+    }
+
+    void stop() {
+      stopped = true;
+    }
+
+    List<LiveReplay.CapacitySample> samples() {
+      return List.copyOf(samples);
+    }
+  }
+}

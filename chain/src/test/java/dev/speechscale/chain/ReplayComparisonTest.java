@@ -1,0 +1,160 @@
+package dev.speechscale.chain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.ArtifactKind;
+import dev.speechscale.artifacts.FleetFigures;
+import dev.speechscale.artifacts.ReplayArtifact;
+import dev.speechscale.capacity.ServiceTimeDistribution;
+import dev.speechscale.simulator.FleetSimulator;
+import dev.speechscale.simulator.InstanceModel;
+import dev.speechscale.simulator.Policy;
+import dev.speechscale.simulator.PolicyResult;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+class ReplayComparisonTest {
+
+  /** Three minutes, a scale-out decided at 90 s and in service at 100 s, no scale-in. */
+  static PolicyResult predicted() {
+    return new PolicyResult(
+        "plan",
+        "test",
+        1000,
+        900,
+        100,
+        0,
+        0,
+        880,
+        100,
+        80,
+        300,
+        400,
+        2,
+        1.5,
+        0.1,
+        1,
+        0,
+        80,
+        List.of(
+            new PolicyResult.Minute(0, 120, 120, 0, 0, 100, 1, 1),
+            new PolicyResult.Minute(1, 600, 500, 100, 20, 900, 1.33, 2),
+            new PolicyResult.Minute(2, 280, 280, 0, 0, 240, 2, 2)),
+        List.of(new PolicyResult.ScalingEvent(90, 1, 2, "target tracking", OptionalLong.of(100))));
+  }
+
+  /** The live run: 110 requests in minute 0 and a second instance in service at 104 s. */
+  static LiveReplay live() {
+    List<LiveReplay.Request> requests = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      requests.add(new LiveReplay.Request(i * 0.5, 100.0, LiveReplay.Status.OK));
+    }
+    for (int i = 0; i < 8; i++) {
+      requests.add(new LiveReplay.Request(61 + i, null, LiveReplay.Status.SHED));
+    }
+    requests.add(new LiveReplay.Request(130, 200.0, LiveReplay.Status.OK));
+    requests.add(new LiveReplay.Request(131, 200.0, LiveReplay.Status.OK));
+    return new LiveReplay(
+        "speech-x",
+        "local",
+        Instant.parse("2026-12-01T15:00:00Z"),
+        Duration.ofSeconds(60),
+        "test trace",
+        180,
+        60.0,
+        1,
+        Duration.ofMillis(200),
+        requests,
+        List.of(
+            new LiveReplay.CapacitySample(0, 1, 1),
+            new LiveReplay.CapacitySample(91.2, 2, 1),
+            new LiveReplay.CapacitySample(104.0, 2, 2)),
+        0);
+  }
+
+  @Test
+  void predictedFigures_events_rebuildInstancesPerSecondAndTheSurgeTime() {
+    FleetFigures f = ReplayComparison.predictedFigures(predicted(), 1, live());
+
+    assertThat(f.inServicePerSecond()).hasSize(180);
+    assertThat(f.inServicePerSecond().get(99)).isEqualTo(1);
+    assertThat(f.inServicePerSecond().get(100)).isEqualTo(2);
+    assertThat(f.desiredPerSecond().get(89)).isEqualTo(1);
+    assertThat(f.desiredPerSecond().get(90)).isEqualTo(2);
+    assertThat(f.surgeToInServiceS()).isEqualTo(40.0);
+    assertThat(f.shedFraction()).isEqualTo(0.1);
+    assertThat(f.minutes().get(1).p95TtfabMs()).isEqualTo(900.0);
+  }
+
+  @Test
+  void rows_judgeEachFigureAgainstItsTolerance_notTheSurgeMinute() {
+    FleetFigures p = ReplayComparison.predictedFigures(predicted(), 1, live());
+    FleetFigures m = live().figures();
+
+    List<ReplayArtifact.Row> rows = ReplayComparison.rows(p, m, 60.0);
+
+    ReplayArtifact.Row shed = rows.getFirst();
+    assertThat(shed.figure()).isEqualTo("shed_fraction");
+    // predicted 10 %, measured 8 of 110 = 7.27 %: +2.73 pp, a miss at ±2 pp
+    assertThat(shed.error()).isCloseTo(10 - 800.0 / 110, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(shed.result()).isEqualTo("miss");
+    ReplayArtifact.Row surge = rows.get(1);
+    // predicted 40 s, measured 44 s: -9.1 %, within ±15 %
+    assertThat(surge.error()).isCloseTo(-100 * 4 / 44.0, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(surge.result()).isEqualTo("within");
+    assertThat(rows)
+        .filteredOn(r -> r.figure().equals("p95_ttfab_ms"))
+        .extracting(ReplayArtifact.Row::minute, ReplayArtifact.Row::result)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(0, "within"),
+            org.assertj.core.groups.Tuple.tuple(1, "not_judged"),
+            org.assertj.core.groups.Tuple.tuple(2, "miss"));
+  }
+
+  @Test
+  void of_replay_isAValidReplayArtifact() {
+    InstanceModel model =
+        new InstanceModel(
+            1,
+            ServiceTimeDistribution.lognormal(0.07, 0.09),
+            1,
+            0.5,
+            10,
+            Duration.ofSeconds(56),
+            Duration.ofSeconds(8),
+            "test");
+    ReplayPrediction.Setup setup =
+        new ReplayPrediction.Setup(
+            model,
+            new Policy.Planned(1, 2, 7.5, 5, Duration.ofSeconds(30), Duration.ofSeconds(300)),
+            new FleetSimulator.Options(1000, Duration.ZERO, 1),
+            new ReplayArtifact.Physics(0, 1, 2, 7.5, 5, 30, 300, 1, 8, "test"));
+
+    ReplayArtifact a =
+        ReplayComparison.of(
+            new ReplayComparison.About(
+                "x",
+                "trace.csv",
+                new ReplayArtifact.Inputs("q.json", "t.json", "p.json"),
+                "tts-bench replay",
+                Map.of()),
+            setup,
+            predicted(),
+            live(),
+            Instant.parse("2026-12-01T15:10:00Z"));
+
+    assertThat(ArtifactCodec.validate(ArtifactKind.REPLAY, ArtifactCodec.toJson(a))).isEmpty();
+    assertThat(a.verdict()).isEqualTo("miss (2)");
+    assertThat(a.measuredEvents())
+        .extracting(ReplayArtifact.Event::what, ReplayArtifact.Event::atS)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("desired", 91.2),
+            org.assertj.core.groups.Tuple.tuple("in_service", 104.0));
+  }
+}

@@ -1,0 +1,208 @@
+package dev.speechscale.cli;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.ReplayArtifact;
+import dev.speechscale.artifacts.TtotalArtifact;
+import dev.speechscale.chain.Replay;
+import dev.speechscale.chain.ReplayPrediction;
+import dev.speechscale.chain.Texts;
+import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.Platform;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tts-bench replay}: the simulator's prediction against the live fleet, one trace. */
+@Command(
+    name = "replay",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Replay a trace against the deployed endpoint (open loop, the very arrivals the simulator"
+          + " draws for the seed) while its policies act, simulate the same trace with the qmax"
+          + " and ttotal artifacts and the endpoint's deployed rules, and print predicted against"
+          + " measured: shed fraction, surge to the next instance in service, instances over"
+          + " time, p95 TTFAB per minute. Changes nothing on the endpoint.",
+      "--calibration FILE writes the calibration trace (quiet, a step surge past one instance,"
+          + " quiet again) there and replays it. Writes replay-<model>.json.",
+      "Exit 0 when every judged figure is within its tolerance, 1 on a miss or a failure."
+    })
+final class ReplayCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin ChainOptions common;
+
+  @ArgGroup(multiplicity = "1")
+  TraceChoice trace;
+
+  static final class TraceChoice {
+    @Option(
+        names = "--trace",
+        paramLabel = "FILE",
+        description = "a trace: CSV time_s,rps (the last row ends it) or arrival_s")
+    Path file;
+
+    @Option(
+        names = "--calibration",
+        paramLabel = "FILE",
+        description = "write the calibration trace to FILE and replay it")
+    Path calibration;
+  }
+
+  @Option(
+      names = "--surge-at",
+      paramLabel = "DURATION",
+      description = "where the trace's surge starts (with --trace; --calibration knows)")
+  Duration surgeAt;
+
+  @Option(names = "--plan", required = true, paramLabel = "FILE", description = "plan artifact")
+  Path plan;
+
+  @Option(names = "--qmax", required = true, paramLabel = "FILE", description = "qmax artifact")
+  Path qmax;
+
+  @Option(names = "--ttotal", required = true, paramLabel = "FILE", description = "ttotal artifact")
+  Path ttotal;
+
+  @Option(
+      names = "--quiet",
+      defaultValue = "60s",
+      paramLabel = "DURATION",
+      description = "calibration: quiet period before the surge (default ${DEFAULT-VALUE})")
+  Duration quiet;
+
+  @Option(
+      names = "--surge",
+      defaultValue = "150s",
+      paramLabel = "DURATION",
+      description = "calibration: surge length (default ${DEFAULT-VALUE})")
+  Duration surge;
+
+  @Option(
+      names = "--fall",
+      defaultValue = "150s",
+      paramLabel = "DURATION",
+      description = "calibration: quiet period after it (default ${DEFAULT-VALUE})")
+  Duration fall;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "1",
+      paramLabel = "N",
+      description = "arrivals' seed (default ${DEFAULT-VALUE})")
+  long seed;
+
+  @Option(
+      names = "--metric-delay",
+      paramLabel = "DURATION",
+      description = "metric publication delay simulated (default: 0s local, 60s aws)")
+  Duration metricDelay;
+
+  @Option(
+      names = "--sample-every",
+      defaultValue = "200ms",
+      paramLabel = "DURATION",
+      description = "how often instance counts are read (default ${DEFAULT-VALUE})")
+  Duration sampleEvery;
+
+  @Option(
+      names = "--no-align",
+      description = "start at once instead of on the next alarm-period boundary")
+  boolean noAlign;
+
+  @Option(
+      names = "--transport",
+      paramLabel = "http-stream|response-stream|bidi",
+      description = "transport of the replay")
+  String transport;
+
+  @Option(names = "--texts", paramLabel = "FILE", description = "one request text per line")
+  Path texts;
+
+  @Option(
+      names = "--output",
+      paramLabel = "FILE",
+      description = "artifact path (default replay-<model>.json)")
+  Path output;
+
+  @Option(names = "--json", description = "print the artifact as JSON")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    if (trace.file != null && surgeAt == null) {
+      throw Cli.usage(
+          spec,
+          "--surge-at is required with --trace: say where the trace's surge starts (e.g."
+              + " --surge-at 60s), or use --calibration");
+    }
+    if (trace.calibration != null && surgeAt != null) {
+      throw Cli.usage(spec, "--surge-at goes with --trace; a --calibration trace knows its surge");
+    }
+    if (trace.file != null) {
+      Replay.traffic(trace.file); // every bad line reported before the endpoint is touched
+    }
+    QmaxArtifact q = ArtifactCodec.readQmax(qmax);
+    TtotalArtifact t = ArtifactCodec.readTtotal(ttotal);
+    PlanArtifact p = ArtifactCodec.readPlan(plan);
+    Duration delay =
+        metricDelay != null
+            ? metricDelay
+            : common.platform.equals("aws") ? Duration.ofSeconds(60) : Duration.ZERO;
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("model", common.model);
+    params.put("plan", plan.toString());
+    params.put("qmax", qmax.toString());
+    params.put("ttotal", ttotal.toString());
+    params.put("seed", seed);
+    params.put("metric_delay_s", delay.toMillis() / 1000.0);
+    params.put("sample_every_s", sampleEvery.toMillis() / 1000.0);
+    params.put("align", !noAlign);
+    Replay.TraceSource source =
+        trace.file != null
+            ? new Replay.TraceSource.File(trace.file, surgeAt.toMillis() / 1000.0)
+            : new Replay.TraceSource.Calibration(trace.calibration, quiet, surge, fall);
+    ReplayArtifact artifact;
+    try (Platform platform = common.open()) {
+      artifact =
+          Replay.run(
+              platform,
+              new Replay.Request(
+                  common.model,
+                  new ReplayPrediction.Inputs(
+                      q, qmax.toString(), t, ttotal.toString(), p, plan.toString()),
+                  source,
+                  seed,
+                  delay,
+                  common.transport(transport),
+                  Texts.load(texts),
+                  sampleEvery,
+                  !noAlign,
+                  "tts-bench replay "
+                      + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
+                  params),
+              Clock.systemUTC(),
+              NanoClock.SYSTEM,
+              line -> spec.commandLine().getErr().println(line));
+    }
+    Path target = output != null ? output : Path.of("replay-" + common.model + ".json");
+    ArtifactCodec.write(target, artifact);
+    if (json) {
+      spec.commandLine().getOut().print(ArtifactCodec.toJson(artifact));
+    } else {
+      ReplayTable.print(artifact, spec.commandLine().getOut());
+      spec.commandLine().getOut().println("wrote " + target);
+    }
+    return artifact.verdict().equals("within") ? 0 : 1;
+  }
+}

@@ -1,0 +1,99 @@
+package dev.speechscale.cli;
+
+import dev.speechscale.artifacts.ReplayArtifact;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** The replay's text output: predicted beside measured, one figure a line. */
+final class ReplayTable {
+  private ReplayTable() {}
+
+  static void print(ReplayArtifact a, PrintWriter out) {
+    out.printf(
+        Locale.ROOT,
+        "replay %s: %s, seed %d, surge at %s%n",
+        a.endpoint(),
+        a.traffic(),
+        a.seed(),
+        a.surgeStartS() == null ? "none" : fmt(a.surgeStartS()) + " s");
+    out.printf(
+        Locale.ROOT,
+        "  arrivals %d predicted, %d measured (%d late sends); start-up delay %s s; metric delay"
+            + " %s s%n",
+        a.predicted().arrivals(),
+        a.measured().arrivals(),
+        a.live().lateSends(),
+        fmt(a.physics().startupDelayS()),
+        fmt(a.physics().metricDelayS()));
+    out.printf(
+        Locale.ROOT,
+        "%-26s %10s %10s %10s %8s  %s%n",
+        "figure",
+        "predicted",
+        "measured",
+        "error",
+        "target",
+        "result");
+    for (ReplayArtifact.Row r : a.comparison()) {
+      String name =
+          r.minute() == null ? label(r.figure()) : label(r.figure()) + " min " + r.minute();
+      out.printf(
+          Locale.ROOT,
+          "%-26s %10s %10s %10s %8s  %s%s%n",
+          name,
+          value(r.figure(), r.predicted()),
+          value(r.figure(), r.measured()),
+          r.error() == null ? "-" : String.format(Locale.ROOT, "%+.1f %s", r.error(), unit(r)),
+          r.tolerance() == null
+              ? ""
+              : String.format(Locale.ROOT, "±%s %s", fmt(r.tolerance()), r.errorUnit()),
+          r.result().toUpperCase(Locale.ROOT).replace('_', ' '),
+          r.note() == null || r.note().equals("reported") ? "" : " (" + r.note() + ")");
+    }
+    out.println("scaling predicted: " + events(a.predictedEvents()));
+    out.println("scaling measured:  " + events(a.measuredEvents()));
+    out.println("verdict: " + a.verdict());
+  }
+
+  private static String label(String figure) {
+    return switch (figure) {
+      case "shed_fraction" -> "shed fraction";
+      case "surge_to_in_service_s" -> "surge to in service";
+      case "p95_ttfab_ms" -> "p95 TTFAB";
+      case "mean_in_service" -> "instances in service";
+      default -> figure;
+    };
+  }
+
+  private static String unit(ReplayArtifact.Row r) {
+    return r.errorUnit() == null ? "" : r.errorUnit();
+  }
+
+  private static String value(String figure, Double v) {
+    if (v == null) {
+      return "-";
+    }
+    return switch (figure) {
+      case "shed_fraction" -> String.format(Locale.ROOT, "%.2f %%", v);
+      case "surge_to_in_service_s" -> String.format(Locale.ROOT, "%.1f s", v);
+      case "p95_ttfab_ms" -> String.format(Locale.ROOT, "%.0f ms", v);
+      default -> String.format(Locale.ROOT, "%.2f", v);
+    };
+  }
+
+  private static String events(List<ReplayArtifact.Event> events) {
+    if (events.isEmpty()) {
+      return "none";
+    }
+    return events.stream()
+        .map(e ->
+            String.format(Locale.ROOT, "%s %d->%d at %.1f s", e.what(), e.from(), e.to(), e.atS()))
+        .collect(Collectors.joining(", "));
+  }
+
+  private static String fmt(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.1f", v);
+  }
+}

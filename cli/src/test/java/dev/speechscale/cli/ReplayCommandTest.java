@@ -1,0 +1,105 @@
+package dev.speechscale.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReplayCommandTest {
+  static final Path EXAMPLES = Path.of("..", "examples", "quickstart");
+  static final String QMAX =
+      EXAMPLES.resolve("qmax-quickstart-http-stream-local500mcpu-04a8ae75.json").toString();
+  static final String TTOTAL =
+      EXAMPLES.resolve("ttotal-quickstart-force-desired-local500mcpu-04a8ae75.json").toString();
+  static final String PLAN = EXAMPLES.resolve("plan-quickstart.json").toString();
+
+  @TempDir Path dir;
+
+  private CliRun replay(String... args) {
+    String[] all = new String[args.length + 1];
+    all[0] = "replay";
+    System.arraycopy(args, 0, all, 1, args.length);
+    return CliRun.of(new TtsBench(), all);
+  }
+
+  private String[] artifacts(String... extra) {
+    String[] base = {
+      "--model",
+      "quickstart",
+      "--state-dir",
+      dir.resolve("state").toString(),
+      "--plan",
+      PLAN,
+      "--qmax",
+      QMAX,
+      "--ttotal",
+      TTOTAL
+    };
+    String[] all = new String[base.length + extra.length];
+    System.arraycopy(base, 0, all, 0, base.length);
+    System.arraycopy(extra, 0, all, base.length, extra.length);
+    return all;
+  }
+
+  @Test
+  void help_printsThePinnedUsage() throws IOException {
+    CliRun run = replay("--help");
+
+    assertThat(run.exitCode()).isZero();
+    try (InputStream in = getClass().getResourceAsStream("replay-usage.txt")) {
+      assertThat(run.out()).isEqualTo(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    }
+  }
+
+  @Test
+  void replay_noTrace_isAUsageError() {
+    CliRun run = replay(artifacts());
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .isEqualTo(
+            "error: Error: Missing required argument (specify one of these):"
+                + " (--trace=FILE | --calibration=FILE)\n"
+                + "Try 'tts-bench replay --help'.\n");
+  }
+
+  @Test
+  void replay_traceWithoutSurgeAt_isAUsageErrorNamingTheFix() throws IOException {
+    Path trace = Files.writeString(dir.resolve("t.csv"), "time_s,rps\n0,5\n60,0\n");
+
+    CliRun run = replay(artifacts("--trace", trace.toString()));
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .isEqualTo(
+            "error: --surge-at is required with --trace: say where the trace's surge starts"
+                + " (e.g. --surge-at 60s), or use --calibration\n"
+                + "Try 'tts-bench replay --help'.\n");
+  }
+
+  @Test
+  void replay_traceWithABadLine_refusedBeforeTouchingTheEndpoint() throws IOException {
+    Path trace = Files.writeString(dir.resolve("bad.csv"), "time_s,rps\n0,5\n30,fast\n60,0\n");
+
+    CliRun run = replay(artifacts("--trace", trace.toString(), "--surge-at", "30s"));
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).startsWith("error: ").contains(trace.toString(), "line 3", "fast");
+    assertThat(run.err()).doesNotContain("speech-quickstart");
+  }
+
+  @Test
+  void replay_noEndpoint_failsNamingIt() throws IOException {
+    Path trace = Files.writeString(dir.resolve("t.csv"), "time_s,rps\n0,5\n30,10\n60,0\n");
+
+    CliRun run = replay(artifacts("--trace", trace.toString(), "--surge-at", "30s"));
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).startsWith("error: ").contains("speech-quickstart");
+  }
+}
