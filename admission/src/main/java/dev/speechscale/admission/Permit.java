@@ -66,9 +66,10 @@ public final class Permit implements AutoCloseable {
 
   /**
    * The turn {@link #awaitTurn} would give without waiting — started when a slot is free and nobody
-   * is queued, shed when the deadline is already out of reach — or empty, with nothing changed,
-   * when the request would have to queue; then call {@link #awaitTurn}, which may block. Lets a
-   * caller that must not block (an I/O thread) start the common case itself.
+   * is queued (whatever the estimate says), shed when it would have to queue and its deadline is
+   * already out of reach — or empty, with nothing changed, when the request would have to queue;
+   * then call {@link #awaitTurn}, which may block. Lets a caller that must not block (an I/O
+   * thread) start the common case itself.
    *
    * @throws IllegalStateException after a turn was taken or after {@link #close()}
    */
@@ -89,13 +90,19 @@ public final class Permit implements AutoCloseable {
           caller + " called in state " + state + "; take one turn per permit, before close()");
     }
     this.deadlineNanos = deadlineNanos;
+    // A free slot always starts: shedding it would idle the engine, and a started request is the
+    // only thing that teaches the first-byte estimate. Shedding on the estimate alone once locked
+    // the gate for good when one slow request lifted the estimate above MAX_REQUEST_AGE_S.
+    if (gate.tryStartImmediately()) {
+      return started(now);
+    }
     if (gate.cannotMeet(now, deadlineNanos)) {
       gate.countShed();
       state = State.STREAMING;
       return new Turn.Shed(
           AdmissionGate.nanos(0), AdmissionGate.nanos(gate.lateByNanos(now, deadlineNanos)));
     }
-    return gate.tryStartImmediately() ? started(now) : null;
+    return null;
   }
 
   private Turn waitInQueue(long enqueuedAt) {
