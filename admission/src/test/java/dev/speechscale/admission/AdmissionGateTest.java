@@ -381,6 +381,57 @@ class AdmissionGateTest {
   }
 
   @Test
+  void abandonWhileQueued_clientLeft_waiterCancelledAndNextInLineStarts() throws Exception {
+    AdmissionGate gate = gate(5, 1);
+    Permit holder = admitted(gate.admit());
+    holder.awaitTurn(ticker.nanoTime() + FAR);
+    Permit gone = admitted(gate.admit());
+    var goneTurn = new java.util.concurrent.atomic.AtomicReference<Turn>();
+    Thread a =
+        Thread.ofVirtual()
+            .start(() -> {
+              try (gone) {
+                goneTurn.set(gone.awaitTurn(ticker.nanoTime() + FAR));
+              }
+            });
+    Await.until(() -> gate.snapshot().queued() == 1, "first waiter queued");
+    Permit next = admitted(gate.admit());
+    var nextTurn = new java.util.concurrent.atomic.AtomicReference<Turn>();
+    Thread b =
+        Thread.ofVirtual().start(() -> nextTurn.set(next.awaitTurn(ticker.nanoTime() + FAR)));
+    Await.until(() -> gate.snapshot().queued() == 2, "second waiter queued");
+
+    assertThat(gone.abandonWhileQueued()).isTrue();
+    assertThat(a.join(Duration.ofSeconds(10))).isTrue();
+    assertThat(goneTurn.get()).isInstanceOf(Turn.Cancelled.class);
+    assertThat(gate.snapshot())
+        .extracting(GateSnapshot::inFlight, GateSnapshot::queued)
+        .containsExactly(2, 1);
+
+    holder.close();
+    assertThat(b.join(Duration.ofSeconds(10))).isTrue();
+    assertThat(nextTurn.get()).isInstanceOf(Turn.Started.class);
+    assertThat(next.abandonWhileQueued()).as("a started request is never abandoned").isFalse();
+    assertThat(gate.snapshot().executing()).isEqualTo(1);
+    next.close();
+    assertThat(gate.snapshot())
+        .extracting(GateSnapshot::inFlight, GateSnapshot::queued, GateSnapshot::executing)
+        .containsExactly(0, 0, 0);
+  }
+
+  @Test
+  void abandonWhileQueued_beforeTheTurn_turnIsCancelledAndNothingQueues() {
+    AdmissionGate gate = gate(5, 1);
+    Permit permit = admitted(gate.admit());
+    assertThat(permit.abandonWhileQueued()).isTrue();
+    assertThat(permit.awaitTurn(ticker.nanoTime() + FAR)).isInstanceOf(Turn.Cancelled.class);
+    permit.close();
+    assertThat(gate.snapshot())
+        .extracting(GateSnapshot::inFlight, GateSnapshot::queued, GateSnapshot::executing)
+        .containsExactly(0, 0, 0);
+  }
+
+  @Test
   void awaitTurn_interruptedWhileQueued_returnsCancelledAndKeepsCountsRight() throws Exception {
     AdmissionGate gate = gate(5, 1);
     Permit holder = admitted(gate.admit());

@@ -106,7 +106,7 @@ final class InvocationsHandler {
           permit,
           callback,
           null,
-          () -> queueAndRespond(synthesis, response, callback, permit, arrivalNanos));
+          () -> queueAndRespond(synthesis, request, response, callback, permit, arrivalNanos));
       return;
     }
     if (!started(now.get(), response, callback)) {
@@ -183,7 +183,7 @@ final class InvocationsHandler {
     }
     SynthesisRequest synthesis = validated(body, response, callback);
     if (synthesis != null) {
-      queueAndRespond(synthesis, response, callback, permit, arrivalNanos);
+      queueAndRespond(synthesis, request, response, callback, permit, arrivalNanos);
     }
   }
 
@@ -219,13 +219,22 @@ final class InvocationsHandler {
     return synthesis;
   }
 
+  /**
+   * Waits for a slot while watching the connection: a client that hangs up meanwhile gives its
+   * place up at once (Jetty itself would notice only at the idle timeout).
+   */
   private void queueAndRespond(
       SynthesisRequest synthesis,
+      Request request,
       Response response,
       Callback callback,
       Permit permit,
       long arrivalNanos) {
-    Turn turn = permit.awaitTurn(runtime.deadlineNanos(synthesis, arrivalNanos));
+    Turn turn;
+    try (DisconnectWatch.Watch watch =
+        runtime.watchDisconnect(request, permit::abandonWhileQueued)) {
+      turn = permit.awaitTurn(runtime.deadlineNanos(synthesis, arrivalNanos));
+    }
     if (!started(turn, response, callback)) {
       return;
     }
@@ -243,7 +252,7 @@ final class InvocationsHandler {
         yield false;
       }
       case Turn.Cancelled cancelled -> {
-        callback.failed(new IOException("cancelled while queued"));
+        clientGone(callback, new IOException("the client left while queued"));
         yield false;
       }
       case Turn.Started started -> true;

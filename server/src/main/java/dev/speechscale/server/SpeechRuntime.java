@@ -32,6 +32,7 @@ final class SpeechRuntime implements AutoCloseable {
   final Ticker ticker;
   final Clock wallClock;
   private final ExecutorService engineThreads;
+  private final DisconnectWatch disconnects = new DisconnectWatch();
 
   SpeechRuntime(
       SpeechEngine engine,
@@ -66,6 +67,20 @@ final class SpeechRuntime implements AutoCloseable {
         new SynthesisJob(engine, segments, request, buffer, permit, config.maxBufferedBytes());
     engineThreads.execute(job);
     return job;
+  }
+
+  /**
+   * Watches the request's connection until the returned watch is closed; {@code onGone} runs when
+   * the client hangs up. A connection that is not a plain socket is not watched (its idle timeout
+   * still applies).
+   */
+  DisconnectWatch.Watch watchDisconnect(org.eclipse.jetty.server.Request request, Runnable onGone) {
+    if (request.getConnectionMetaData().getConnection().getEndPoint()
+            instanceof org.eclipse.jetty.io.SocketChannelEndPoint socket
+        && socket.getChannel() instanceof java.nio.channels.SocketChannel channel) {
+      return disconnects.watch(channel, onGone);
+    }
+    return () -> {};
   }
 
   ChunkBuffer newBuffer() {
@@ -134,6 +149,7 @@ final class SpeechRuntime implements AutoCloseable {
   @Override
   public void close() {
     engineThreads.shutdownNow();
+    disconnects.close();
     engine.close();
   }
 }
