@@ -122,14 +122,19 @@ final class SpeechRuntime implements AutoCloseable {
     return Optional.empty();
   }
 
-  /** One discarded synthesis so the first real request does not pay for cold caches. */
+  /**
+   * One discarded synthesis so the first real request does not pay for cold caches, and the proof
+   * that the engine works: ready means one synthesis succeeded.
+   *
+   * @throws EngineException when the warm-up synthesis fails or produces no audio
+   */
   void warmup() {
     // the request path too: parsing the first request must not pay for class loading
     parser.parse(
         ("{\"text\":\"" + config.warmupText().replace("\"", "") + "\",\"speed\":1.0}")
             .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    long[] samples = {0};
     try {
-      long[] samples = {0};
       engine.synthesize(
           config.warmupText(),
           engine.defaultVoice(),
@@ -138,12 +143,26 @@ final class SpeechRuntime implements AutoCloseable {
             samples[0] += l;
             return true;
           });
-      LOG.log(System.Logger.Level.INFO, "warm-up produced {0} samples", samples[0]);
     } catch (RuntimeException e) {
-      // non-fatal: a server that cannot warm up can still serve; failing would turn latency into an
-      // outage
-      LOG.log(System.Logger.Level.WARNING, "warm-up synthesis failed; serving anyway", e);
+      throw new EngineException(
+          "warm-up synthesis failed ("
+              + engine.name()
+              + ", text '"
+              + config.warmupText()
+              + "'): "
+              + e.getMessage()
+              + "; the server does not turn ready behind an engine that cannot synthesize",
+          e);
     }
+    if (samples[0] == 0) {
+      throw new EngineException(
+          "warm-up synthesis failed ("
+              + engine.name()
+              + ", text '"
+              + config.warmupText()
+              + "'): no audio; the server does not turn ready behind an engine that stays silent");
+    }
+    LOG.log(System.Logger.Level.INFO, "warm-up produced {0} samples", samples[0]);
   }
 
   @Override
