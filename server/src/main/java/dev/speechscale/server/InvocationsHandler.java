@@ -292,8 +292,14 @@ final class InvocationsHandler {
       while (true) {
         ChunkBuffer.Item item = buffer.take(ENGINE_STALL);
         switch (item) {
-          case ChunkBuffer.Item.Chunk(short[] samples) ->
-              audio.writeBytes(transcoder.encode(samples));
+          case ChunkBuffer.Item.Chunk(short[] samples) -> {
+            audio.writeBytes(transcoder.encode(samples));
+            if (audio.size() > runtime.config.maxBufferedBytes()) {
+              job.cancel(); // stops at its next chunk; the slot comes back when it returns
+              audioTooLarge(response, callback);
+              return;
+            }
+          }
           case ChunkBuffer.Item.End() -> {
             audio.writeBytes(transcoder.finish());
             job.awaitDone(CANCEL_WAIT);
@@ -302,7 +308,12 @@ final class InvocationsHandler {
             return;
           }
           case ChunkBuffer.Item.Failed(Throwable cause) -> {
-            failBeforeCommit(response, callback, cause);
+            if (cause instanceof SynthesisJob.ClientTooSlowException) {
+              // buffered, nobody reads but this thread: the audio outgrew the bound, not a client
+              audioTooLarge(response, callback);
+            } else {
+              failBeforeCommit(response, callback, cause);
+            }
             return;
           }
           case ChunkBuffer.Item.Idle() -> {
@@ -354,6 +365,23 @@ final class InvocationsHandler {
       runtime.metrics.streamFailed(StreamFailure.CLIENT_DISCONNECTED);
       callback.failed(e);
     }
+  }
+
+  /**
+   * 413: a buffered answer ({@code "stream": false}) would hold more audio than {@code
+   * --max-buffered-bytes}: the audio gathered so far, or the audio the engine produced faster than
+   * this thread gathered it.
+   */
+  private void audioTooLarge(Response response, Callback callback) {
+    reject(
+        response,
+        callback,
+        ApiError.of(
+            413,
+            "audio_too_large",
+            "the buffered audio passed "
+                + runtime.config.maxBufferedBytes()
+                + " bytes (--max-buffered-bytes); send \"stream\": true or shorter text"));
   }
 
   private void failBeforeCommit(Response response, Callback callback, Throwable cause) {
