@@ -95,4 +95,36 @@ class ClientsThatLeftTest {
           .isGreaterThan(56_000);
     }
   }
+
+  @Test
+  void invocations_manyClientsHangUpWhileQueued_noPlaceLeaksAndTheEngineRunsOnlyForTheHolder()
+      throws Exception {
+    int hangUps = 300;
+    ScriptedEngine engine = new ScriptedEngine(2, 1);
+    try (TestServer s = TestServer.start(engine, "--max-queue-depth", "2")) {
+      var held =
+          s.http.sendAsync(
+              HttpRequest.newBuilder(s.base.resolve("/invocations"))
+                  .POST(HttpRequest.BodyPublishers.ofString("{\"text\":\"held\"}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofByteArray());
+      awaitGate(s, 1, 0, "the held request never started");
+      byte[] body = "{\"text\":\"leaves while queued\"}".getBytes(StandardCharsets.UTF_8);
+      for (int i = 0; i < hangUps; i++) {
+        try (Socket socket = new Socket(java.net.InetAddress.getLoopbackAddress(), s.port())) {
+          OutputStream out = socket.getOutputStream();
+          out.write(RawHttp.head(body.length));
+          out.write(body);
+          out.flush();
+          awaitGate(s, 2, 1, "hang-up " + i + " never queued");
+        }
+        awaitGate(s, 1, 0, "hang-up " + i + " still holds its place");
+      }
+      engine.allow(1);
+      assertThat(held.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+      s.awaitIdle();
+      assertThat(engine.calls.get()).isEqualTo(1);
+      assertThat(s.runtime.gate.snapshot().admittedTotal()).isEqualTo(1 + hangUps);
+    }
+  }
 }
