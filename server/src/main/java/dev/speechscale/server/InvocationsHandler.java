@@ -32,6 +32,13 @@ final class InvocationsHandler {
   /** How long a cancelled job may take to reach its next chunk boundary. */
   static final Duration CANCEL_WAIT = Duration.ofSeconds(30);
 
+  /**
+   * How long the rest of a body may take to arrive (a 64 KB body over loopback takes microseconds):
+   * a client that trickles its body (slowloris) holds an admitted place at most this long, then
+   * gets 408 and the connection closes.
+   */
+  static final Duration BODY_READ_BOUND = Duration.ofSeconds(10);
+
   /** An oversized body up to this many times the bound is read and discarded before the 413. */
   static final long DRAIN_FACTOR = 16;
 
@@ -154,13 +161,33 @@ final class InvocationsHandler {
       long arrivalNanos,
       byte[] prefix) {
     byte[] body;
+    java.util.concurrent.atomic.AtomicBoolean tooSlow =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    var bound =
+        request
+            .getComponents()
+            .getScheduler()
+            .schedule(
+                () -> {
+                  tooSlow.set(true);
+                  request.fail(
+                      new java.util.concurrent.TimeoutException(
+                          "the body did not arrive within " + BODY_READ_BOUND));
+                },
+                BODY_READ_BOUND.toMillis(),
+                java.util.concurrent.TimeUnit.MILLISECONDS);
     try {
-      HttpIo.Body read =
-          HttpIo.readBody(
-              request,
-              prefix,
-              runtime.config.maxBodyBytes(),
-              DRAIN_FACTOR * runtime.config.maxBodyBytes());
+      HttpIo.Body read;
+      try {
+        read =
+            HttpIo.readBody(
+                request,
+                prefix,
+                runtime.config.maxBodyBytes(),
+                DRAIN_FACTOR * runtime.config.maxBodyBytes());
+      } finally {
+        bound.cancel();
+      }
       if (read.tooLarge()) {
         if (!read.drained()) {
           response.getHeaders().put(HttpHeader.CONNECTION, "close");
@@ -178,6 +205,19 @@ final class InvocationsHandler {
       }
       body = read.bytes();
     } catch (IOException | RuntimeException e) {
+      if (tooSlow.get()) {
+        response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        reject(
+            response,
+            callback,
+            ApiError.of(
+                408,
+                "body_too_slow",
+                "the request body did not arrive within "
+                    + BODY_READ_BOUND.toSeconds()
+                    + " s; send the whole body at once"));
+        return;
+      }
       clientGone(callback, e);
       return;
     }
