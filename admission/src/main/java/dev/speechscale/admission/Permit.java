@@ -26,6 +26,7 @@ public final class Permit implements AutoCloseable {
   private State state = State.ADMITTED;
   private boolean granted;
   private boolean shed;
+  private boolean abandoned;
   private long startedAtNanos;
   private boolean firstByteSeen;
   long deadlineNanos;
@@ -66,9 +67,10 @@ public final class Permit implements AutoCloseable {
 
   /**
    * The turn {@link #awaitTurn} would give without waiting — started when a slot is free and nobody
-   * is queued, shed when the deadline is already out of reach — or empty, with nothing changed,
-   * when the request would have to queue; then call {@link #awaitTurn}, which may block. Lets a
-   * caller that must not block (an I/O thread) start the common case itself.
+   * is queued (whatever the estimate says), shed when it would have to queue and its deadline is
+   * already out of reach — or empty, with nothing changed, when the request would have to queue;
+   * then call {@link #awaitTurn}, which may block. Lets a caller that must not block (an I/O
+   * thread) start the common case itself.
    *
    * @throws IllegalStateException after a turn was taken or after {@link #close()}
    */
@@ -89,17 +91,27 @@ public final class Permit implements AutoCloseable {
           caller + " called in state " + state + "; take one turn per permit, before close()");
     }
     this.deadlineNanos = deadlineNanos;
+    if (abandoned) {
+      state = State.STREAMING;
+      return new Turn.Cancelled(AdmissionGate.nanos(0));
+    }
+    // A free slot always starts: shedding it would idle the engine, and a started request is the
+    // only thing that teaches the first-byte estimate. Shedding on the estimate alone once locked
+    // the gate for good when one slow request lifted the estimate above MAX_REQUEST_AGE_S.
+    if (gate.tryStartImmediately()) {
+      return started(now);
+    }
     if (gate.cannotMeet(now, deadlineNanos)) {
       gate.countShed();
       state = State.STREAMING;
       return new Turn.Shed(
           AdmissionGate.nanos(0), AdmissionGate.nanos(gate.lateByNanos(now, deadlineNanos)));
     }
-    return gate.tryStartImmediately() ? started(now) : null;
+    return null;
   }
 
   private Turn waitInQueue(long enqueuedAt) {
-    while (!granted && !shed && state == State.QUEUED) {
+    while (!granted && !shed && !abandoned && state == State.QUEUED) {
       long remaining = gate.latestStartNanos(deadlineNanos) - gate.now();
       if (remaining <= 0) {
         gate.dequeue(this);
@@ -126,6 +138,10 @@ public final class Permit implements AutoCloseable {
     long now = gate.now();
     if (granted && state == State.QUEUED) {
       return started(enqueuedAt);
+    }
+    if (abandoned && state == State.QUEUED) {
+      state = State.STREAMING;
+      return new Turn.Cancelled(AdmissionGate.nanos(now - enqueuedAt));
     }
     if (shed) {
       state = State.STREAMING;
@@ -199,6 +215,35 @@ public final class Permit implements AutoCloseable {
       }
       state = State.CLOSED;
       gate.releaseInFlight();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The client left while this request waits in the queue: gives its place up at once, so the
+   * waiter's {@link #awaitTurn} returns {@link Turn.Cancelled} and the owner closes the permit as
+   * usual. Before the turn was asked for, the later turn is {@link Turn.Cancelled}. Does nothing in
+   * any other state — a request that already holds a slot is stopped by its owner, never from
+   * outside, so a slot is never freed twice. Safe from any thread (a transport's close callback).
+   *
+   * @return true when the request was waiting and gave its place up
+   */
+  public boolean abandonWhileQueued() {
+    var lock = gate.lock();
+    lock.lock();
+    try {
+      if (state == State.ADMITTED) {
+        abandoned = true; // left before the wait began: the turn, when asked, is Cancelled
+        return true;
+      }
+      if (state != State.QUEUED || granted || shed || abandoned) {
+        return false;
+      }
+      abandoned = true;
+      gate.dequeue(this);
+      signal.signalAll();
+      return true;
     } finally {
       lock.unlock();
     }

@@ -27,7 +27,11 @@
  * Each wait for an execution slot carries a deadline for the first audio byte. The gate keeps a
  * moving estimate of how long a started request takes to its first byte; a queued request whose
  * deadline can no longer be met (now + estimate &gt; deadline) is shed before it starts, when it
- * reaches the head of the queue or when its latest useful start time passes while it waits.
+ * reaches the head of the queue or when its latest useful start time passes while it waits. Only a
+ * request that would have to queue is shed: one that finds a free slot with nobody ahead always
+ * starts, whatever the estimate says, so one pathological request can never lift the estimate above
+ * the deadline and lock the gate (nothing would start, so nothing would correct it); every start
+ * feeds the estimate, which then recovers.
  *
  * <p>Time comes from an injected {@link dev.speechscale.admission.Ticker}, so tests advance a fake
  * clock instead of sleeping.

@@ -170,13 +170,67 @@ class AdmissionGateTest {
   }
 
   @Test
-  void tryTurn_deadlineUnreachable_shedsAndCounts() {
+  void tryTurn_deadlineUnreachableAndSlotBusy_shedsAndCounts() {
     AdmissionGate gate = new AdmissionGate(new GateConfig(5, 1, Duration.ofMillis(100)), ticker);
+    Permit holder = admitted(gate.admit());
+    holder.awaitTurn(ticker.nanoTime() + FAR);
     Permit permit = admitted(gate.admit());
     assertThat(permit.tryTurn(ticker.plus(Duration.ofMillis(60))))
         .containsInstanceOf(Turn.Shed.class);
     permit.close();
+    holder.close();
     assertThat(gate.snapshot().shedTotal()).isEqualTo(1);
+    assertThat(gate.inFlight()).isZero();
+  }
+
+  @Test
+  void tryTurn_estimateAboveDeadlineButSlotFree_starts() {
+    AdmissionGate gate = new AdmissionGate(new GateConfig(5, 1, Duration.ofMinutes(5)), ticker);
+    Permit permit = admitted(gate.admit());
+    assertThat(permit.tryTurn(ticker.plus(Duration.ofSeconds(56))))
+        .containsInstanceOf(Turn.Started.class);
+    permit.close();
+    assertThat(gate.snapshot().shedTotal()).isZero();
+  }
+
+  @Test
+  void awaitTurn_estimateOnceAboveMaxAge_gateRecoversAndQueuesAgain() throws Exception {
+    // one pathological request (a 10-minute first byte) lifts the estimate far above the 56 s age
+    AdmissionGate gate = gate(5, 1);
+    long age = Duration.ofSeconds(56).toNanos();
+    Permit slow = admitted(gate.admit());
+    assertThat(slow.awaitTurn(ticker.nanoTime() + age)).isInstanceOf(Turn.Started.class);
+    ticker.advance(Duration.ofMinutes(10));
+    slow.firstByte();
+    slow.close();
+    assertThat(gate.snapshot().firstByteEstimateNanos()).isGreaterThan(age);
+
+    // every later request finds the slot free: it must start, and its fast first byte teaches
+    for (int i = 0; i < 40; i++) {
+      try (Permit next = admitted(gate.admit())) {
+        assertThat(next.awaitTurn(ticker.nanoTime() + age))
+            .as("request %d found a free slot", i)
+            .isInstanceOf(Turn.Started.class);
+        ticker.advance(Duration.ofMillis(50));
+        next.firstByte();
+      }
+    }
+    assertThat(gate.snapshot().firstByteEstimateNanos())
+        .isLessThan(Duration.ofSeconds(1).toNanos());
+
+    // and a request that has to queue behind a busy slot queues again instead of being shed
+    Permit holder = admitted(gate.admit());
+    holder.awaitTurn(ticker.nanoTime() + age);
+    Permit waiter = admitted(gate.admit());
+    var turn = new java.util.concurrent.atomic.AtomicReference<Turn>();
+    long deadline = ticker.nanoTime() + age;
+    Thread t = Thread.ofVirtual().start(() -> turn.set(waiter.awaitTurn(deadline)));
+    Await.until(() -> gate.snapshot().queued() == 1, "waiter queued");
+    holder.close();
+    assertThat(t.join(Duration.ofSeconds(10))).isTrue();
+    assertThat(turn.get()).isInstanceOf(Turn.Started.class);
+    waiter.close();
+    assertThat(gate.snapshot().shedTotal()).isZero();
     assertThat(gate.inFlight()).isZero();
   }
 
@@ -236,13 +290,16 @@ class AdmissionGateTest {
   }
 
   @Test
-  void awaitTurn_deadlineUnreachable_shedsWithoutQueueing() {
+  void awaitTurn_deadlineUnreachableAndSlotBusy_shedsWithoutQueueing() {
     AdmissionGate gate = new AdmissionGate(new GateConfig(5, 1, Duration.ofMillis(100)), ticker);
+    Permit holder = admitted(gate.admit());
+    holder.awaitTurn(ticker.nanoTime() + FAR);
     Permit permit = admitted(gate.admit());
     Turn turn = permit.awaitTurn(ticker.plus(Duration.ofMillis(60)));
     assertThat(turn).isInstanceOf(Turn.Shed.class);
     assertThat(((Turn.Shed) turn).lateBy()).isEqualTo(Duration.ofMillis(40));
     permit.close();
+    holder.close();
     assertThat(gate.snapshot().shedTotal()).isEqualTo(1);
     assertThat(gate.inFlight()).isZero();
   }
@@ -321,6 +378,57 @@ class AdmissionGateTest {
         .containsExactly(1, 0);
     holder.close();
     assertThat(gate.snapshot().executing()).isZero();
+  }
+
+  @Test
+  void abandonWhileQueued_clientLeft_waiterCancelledAndNextInLineStarts() throws Exception {
+    AdmissionGate gate = gate(5, 1);
+    Permit holder = admitted(gate.admit());
+    holder.awaitTurn(ticker.nanoTime() + FAR);
+    Permit gone = admitted(gate.admit());
+    var goneTurn = new java.util.concurrent.atomic.AtomicReference<Turn>();
+    Thread a =
+        Thread.ofVirtual()
+            .start(() -> {
+              try (gone) {
+                goneTurn.set(gone.awaitTurn(ticker.nanoTime() + FAR));
+              }
+            });
+    Await.until(() -> gate.snapshot().queued() == 1, "first waiter queued");
+    Permit next = admitted(gate.admit());
+    var nextTurn = new java.util.concurrent.atomic.AtomicReference<Turn>();
+    Thread b =
+        Thread.ofVirtual().start(() -> nextTurn.set(next.awaitTurn(ticker.nanoTime() + FAR)));
+    Await.until(() -> gate.snapshot().queued() == 2, "second waiter queued");
+
+    assertThat(gone.abandonWhileQueued()).isTrue();
+    assertThat(a.join(Duration.ofSeconds(10))).isTrue();
+    assertThat(goneTurn.get()).isInstanceOf(Turn.Cancelled.class);
+    assertThat(gate.snapshot())
+        .extracting(GateSnapshot::inFlight, GateSnapshot::queued)
+        .containsExactly(2, 1);
+
+    holder.close();
+    assertThat(b.join(Duration.ofSeconds(10))).isTrue();
+    assertThat(nextTurn.get()).isInstanceOf(Turn.Started.class);
+    assertThat(next.abandonWhileQueued()).as("a started request is never abandoned").isFalse();
+    assertThat(gate.snapshot().executing()).isEqualTo(1);
+    next.close();
+    assertThat(gate.snapshot())
+        .extracting(GateSnapshot::inFlight, GateSnapshot::queued, GateSnapshot::executing)
+        .containsExactly(0, 0, 0);
+  }
+
+  @Test
+  void abandonWhileQueued_beforeTheTurn_turnIsCancelledAndNothingQueues() {
+    AdmissionGate gate = gate(5, 1);
+    Permit permit = admitted(gate.admit());
+    assertThat(permit.abandonWhileQueued()).isTrue();
+    assertThat(permit.awaitTurn(ticker.nanoTime() + FAR)).isInstanceOf(Turn.Cancelled.class);
+    permit.close();
+    assertThat(gate.snapshot())
+        .extracting(GateSnapshot::inFlight, GateSnapshot::queued, GateSnapshot::executing)
+        .containsExactly(0, 0, 0);
   }
 
   @Test

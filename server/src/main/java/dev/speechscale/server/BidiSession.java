@@ -44,6 +44,7 @@ public final class BidiSession implements Session.Listener.AutoDemanding {
   private final BlockingQueue<String> inbox = new ArrayBlockingQueue<>(PENDING_MESSAGES);
   private volatile Session session;
   private volatile SynthesisJob current;
+  private volatile Permit waiting;
   private volatile boolean open = true;
 
   BidiSession(SpeechRuntime runtime) {
@@ -92,6 +93,10 @@ public final class BidiSession implements Session.Listener.AutoDemanding {
     SynthesisJob job = current;
     if (job != null) {
       job.cancel();
+    }
+    Permit queued = waiting;
+    if (queued != null) {
+      queued.abandonWhileQueued(); // the client left while its request waits: give the place up
     }
     inbox.clear();
     boolean offered = inbox.offer(POISON);
@@ -172,7 +177,16 @@ public final class BidiSession implements Session.Listener.AutoDemanding {
   }
 
   private boolean synthesize(SynthesisRequest request, Permit permit, long arrival) {
-    Turn turn = permit.awaitTurn(runtime.deadlineNanos(request, arrival));
+    Turn turn;
+    waiting = permit;
+    if (!open) {
+      permit.abandonWhileQueued(); // closed before closed() could see this permit
+    }
+    try {
+      turn = permit.awaitTurn(runtime.deadlineNanos(request, arrival));
+    } finally {
+      waiting = null;
+    }
     runtime.metrics.queueWait.recordNanos(turn.queued().toNanos());
     switch (turn) {
       case Turn.Shed shed -> {

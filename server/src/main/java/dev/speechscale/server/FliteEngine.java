@@ -138,7 +138,7 @@ final class FliteEngine implements SpeechEngine {
     int[] rate = {0};
     Call call = new Call((s, o, l) -> true);
     call.rateSink = rate;
-    run("a", 1.0, call);
+    run("a", 1.0, call, uttSynth);
     if (rate[0] <= 0) {
       throw new EngineException("flite produced no audio while probing its sample rate");
     }
@@ -176,14 +176,23 @@ final class FliteEngine implements SpeechEngine {
       throw new EngineException(
           "flite has only the voice '" + VOICE + "', not '" + voiceName + "'");
     }
+    synthesizeThrough(uttSynth, text, speed, sink);
+  }
+
+  /**
+   * {@link #synthesize} with {@code synthFunction} as the utterance function {@code flite_do_synth}
+   * runs: {@code utt_synth} in production; a test passes one that fails, to exercise the failure
+   * path.
+   */
+  void synthesizeThrough(MemorySegment synthFunction, String text, double speed, PcmSink sink) {
     Call call = new Call(sink);
-    run(text, speed, call);
+    run(text, speed, call, synthFunction);
     if (call.failure != null) {
       throw new EngineException("flite audio callback failed: " + call.failure, call.failure);
     }
   }
 
-  private void run(String text, double speed, Call call) {
+  private void run(String text, double speed, Call call, MemorySegment synthFunction) {
     long id = NEXT_ID.getAndIncrement();
     CALLS.put(id, call);
     try (Arena arena = Arena.ofConfined()) {
@@ -199,11 +208,18 @@ final class FliteEngine implements SpeechEngine {
       featSet.invokeExact(features, arena.allocateFrom("streaming_info"), val);
       featSetFloat.invokeExact(
           features, arena.allocateFrom("duration_stretch"), (float) (1.0 / speed));
-      MemorySegment done = (MemorySegment) doSynth.invokeExact(utt, voice, uttSynth);
-      MemorySegment toDelete = done.equals(MemorySegment.NULL) ? utt : done;
-      deleteUtterance.invokeExact(toDelete);
+      MemorySegment done = (MemorySegment) doSynth.invokeExact(utt, voice, synthFunction);
+      if (done.equals(MemorySegment.NULL)) {
+        // flite_do_synth has already deleted the utterance: deleting it again is a double free
+        throw new EngineException(
+            "flite_do_synth failed for a text of "
+                + text.length()
+                + " characters (flite freed the utterance itself); the request gets an error, the"
+                + " engine stays usable");
+      }
+      deleteUtterance.invokeExact(done);
     } catch (Throwable t) {
-      throw NativeLibraries.rethrow("flite synthesis", t);
+      throw NativeLibraries.rethrow("flite synthesis", t); // an EngineException passes unchanged
     } finally {
       CALLS.remove(id);
     }

@@ -32,6 +32,13 @@ final class InvocationsHandler {
   /** How long a cancelled job may take to reach its next chunk boundary. */
   static final Duration CANCEL_WAIT = Duration.ofSeconds(30);
 
+  /**
+   * How long the rest of a body may take to arrive (a 64 KB body over loopback takes microseconds):
+   * a client that trickles its body (slowloris) holds an admitted place at most this long, then
+   * gets 408 and the connection closes.
+   */
+  static final Duration BODY_READ_BOUND = Duration.ofSeconds(10);
+
   /** An oversized body up to this many times the bound is read and discarded before the 413. */
   static final long DRAIN_FACTOR = 16;
 
@@ -106,7 +113,7 @@ final class InvocationsHandler {
           permit,
           callback,
           null,
-          () -> queueAndRespond(synthesis, response, callback, permit, arrivalNanos));
+          () -> queueAndRespond(synthesis, request, response, callback, permit, arrivalNanos));
       return;
     }
     if (!started(now.get(), response, callback)) {
@@ -154,13 +161,33 @@ final class InvocationsHandler {
       long arrivalNanos,
       byte[] prefix) {
     byte[] body;
+    java.util.concurrent.atomic.AtomicBoolean tooSlow =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    var bound =
+        request
+            .getComponents()
+            .getScheduler()
+            .schedule(
+                () -> {
+                  tooSlow.set(true);
+                  request.fail(
+                      new java.util.concurrent.TimeoutException(
+                          "the body did not arrive within " + BODY_READ_BOUND));
+                },
+                BODY_READ_BOUND.toMillis(),
+                java.util.concurrent.TimeUnit.MILLISECONDS);
     try {
-      HttpIo.Body read =
-          HttpIo.readBody(
-              request,
-              prefix,
-              runtime.config.maxBodyBytes(),
-              DRAIN_FACTOR * runtime.config.maxBodyBytes());
+      HttpIo.Body read;
+      try {
+        read =
+            HttpIo.readBody(
+                request,
+                prefix,
+                runtime.config.maxBodyBytes(),
+                DRAIN_FACTOR * runtime.config.maxBodyBytes());
+      } finally {
+        bound.cancel();
+      }
       if (read.tooLarge()) {
         if (!read.drained()) {
           response.getHeaders().put(HttpHeader.CONNECTION, "close");
@@ -178,12 +205,25 @@ final class InvocationsHandler {
       }
       body = read.bytes();
     } catch (IOException | RuntimeException e) {
+      if (tooSlow.get()) {
+        response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        reject(
+            response,
+            callback,
+            ApiError.of(
+                408,
+                "body_too_slow",
+                "the request body did not arrive within "
+                    + BODY_READ_BOUND.toSeconds()
+                    + " s; send the whole body at once"));
+        return;
+      }
       clientGone(callback, e);
       return;
     }
     SynthesisRequest synthesis = validated(body, response, callback);
     if (synthesis != null) {
-      queueAndRespond(synthesis, response, callback, permit, arrivalNanos);
+      queueAndRespond(synthesis, request, response, callback, permit, arrivalNanos);
     }
   }
 
@@ -219,13 +259,22 @@ final class InvocationsHandler {
     return synthesis;
   }
 
+  /**
+   * Waits for a slot while watching the connection: a client that hangs up meanwhile gives its
+   * place up at once (Jetty itself would notice only at the idle timeout).
+   */
   private void queueAndRespond(
       SynthesisRequest synthesis,
+      Request request,
       Response response,
       Callback callback,
       Permit permit,
       long arrivalNanos) {
-    Turn turn = permit.awaitTurn(runtime.deadlineNanos(synthesis, arrivalNanos));
+    Turn turn;
+    try (DisconnectWatch.Watch watch =
+        runtime.watchDisconnect(request, permit::abandonWhileQueued)) {
+      turn = permit.awaitTurn(runtime.deadlineNanos(synthesis, arrivalNanos));
+    }
     if (!started(turn, response, callback)) {
       return;
     }
@@ -243,7 +292,7 @@ final class InvocationsHandler {
         yield false;
       }
       case Turn.Cancelled cancelled -> {
-        callback.failed(new IOException("cancelled while queued"));
+        clientGone(callback, new IOException("the client left while queued"));
         yield false;
       }
       case Turn.Started started -> true;
@@ -283,8 +332,14 @@ final class InvocationsHandler {
       while (true) {
         ChunkBuffer.Item item = buffer.take(ENGINE_STALL);
         switch (item) {
-          case ChunkBuffer.Item.Chunk(short[] samples) ->
-              audio.writeBytes(transcoder.encode(samples));
+          case ChunkBuffer.Item.Chunk(short[] samples) -> {
+            audio.writeBytes(transcoder.encode(samples));
+            if (audio.size() > runtime.config.maxBufferedBytes()) {
+              job.cancel(); // stops at its next chunk; the slot comes back when it returns
+              audioTooLarge(response, callback);
+              return;
+            }
+          }
           case ChunkBuffer.Item.End() -> {
             audio.writeBytes(transcoder.finish());
             job.awaitDone(CANCEL_WAIT);
@@ -293,7 +348,12 @@ final class InvocationsHandler {
             return;
           }
           case ChunkBuffer.Item.Failed(Throwable cause) -> {
-            failBeforeCommit(response, callback, cause);
+            if (cause instanceof SynthesisJob.ClientTooSlowException) {
+              // buffered, nobody reads but this thread: the audio outgrew the bound, not a client
+              audioTooLarge(response, callback);
+            } else {
+              failBeforeCommit(response, callback, cause);
+            }
             return;
           }
           case ChunkBuffer.Item.Idle() -> {
@@ -345,6 +405,23 @@ final class InvocationsHandler {
       runtime.metrics.streamFailed(StreamFailure.CLIENT_DISCONNECTED);
       callback.failed(e);
     }
+  }
+
+  /**
+   * 413: a buffered answer ({@code "stream": false}) would hold more audio than {@code
+   * --max-buffered-bytes}: the audio gathered so far, or the audio the engine produced faster than
+   * this thread gathered it.
+   */
+  private void audioTooLarge(Response response, Callback callback) {
+    reject(
+        response,
+        callback,
+        ApiError.of(
+            413,
+            "audio_too_large",
+            "the buffered audio passed "
+                + runtime.config.maxBufferedBytes()
+                + " bytes (--max-buffered-bytes); send \"stream\": true or shorter text"));
   }
 
   private void failBeforeCommit(Response response, Callback callback, Throwable cause) {

@@ -11,8 +11,9 @@ import java.util.Map;
 
 /**
  * {@code speech-server [serve] [options]}: binds, loads the engine, warms it up and serves until
- * SIGTERM/SIGINT, then drains. Exit codes: 0 after a clean stop, 1 when the engine cannot load, 2
- * for a usage error.
+ * SIGTERM/SIGINT, then drains. Exit codes: 0 after a clean stop, 1 when the engine cannot load or
+ * its warm-up synthesis fails or start-up fails in any other way (the reason on stderr), 2 for a
+ * usage error.
  */
 public final class Main {
   private Main() {}
@@ -23,6 +24,16 @@ public final class Main {
   }
 
   static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
+    return run(args, env, out, err, Engines::create);
+  }
+
+  /** {@link #run} with the engine made by {@code engines} (tests pass one that fails). */
+  static int run(
+      String[] args,
+      Map<String, String> env,
+      PrintStream out,
+      PrintStream err,
+      java.util.function.Function<ServerConfig, SpeechEngine> engines) {
     if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
       out.print(ServerConfig.USAGE);
       return 0;
@@ -55,30 +66,31 @@ public final class Main {
       return 1;
     }
     markers.mark(ScaleOutStage.FRAMEWORK_INIT);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            Thread.ofPlatform()
-                .name("speech-server-shutdown")
-                .unstarted(() -> {
-                  boolean drained = server.shutdown(config.drainTimeout());
-                  out.println("speech-server stopped" + (drained ? "" : " (drain bound reached)"));
-                  out.flush();
-                }));
-    SpeechEngine engine;
+    Thread hook =
+        Thread.ofPlatform()
+            .name("speech-server-shutdown")
+            .unstarted(() -> {
+              boolean drained = server.shutdown(config.drainTimeout());
+              out.println("speech-server stopped" + (drained ? "" : " (drain bound reached)"));
+              out.flush();
+            });
+    Runtime.getRuntime().addShutdownHook(hook);
     try {
-      config.modelDir().ifPresent(dir -> verifyModelDirectory(dir, err));
-      engine = Engines.create(config);
+      loadAndWarm(config, server, markers, engines, err);
     } catch (EngineException e) {
-      err.println("speech-server: " + e.getMessage());
-      return 1;
+      return startupFailed(server, hook, err, e.getMessage());
+    } catch (RuntimeException | LinkageError e) {
+      return startupFailed(
+          server,
+          hook,
+          err,
+          "start-up failed: "
+              + e.getClass().getName()
+              + ": "
+              + e.getMessage()
+              + "; the server never turned ready (see the engine's install notes in"
+              + " server/README.md)");
     }
-    markers.mark(ScaleOutStage.WEIGHTS_READY);
-    SpeechRuntime runtime = server.attach(engine);
-    runtime.warmup();
-    server.warmHttpPath();
-    markers.mark(ScaleOutStage.WARMUP_DONE);
-    server.markReady();
-    markers.mark(ScaleOutStage.READY);
     try (RefusalLog refusals =
         new RefusalLog(
             () -> server.metrics().rejectedCount("queue_saturated"), out, Duration.ofSeconds(1))) {
@@ -87,6 +99,41 @@ public final class Main {
       Thread.currentThread().interrupt();
     }
     return 0;
+  }
+
+  /**
+   * Loads the engine and proves it works: ready means one synthesis succeeded, so a warm-up that
+   * fails throws instead of turning {@code /ping} to 200 in front of an engine that answers 500.
+   */
+  private static void loadAndWarm(
+      ServerConfig config,
+      SpeechServer server,
+      StageMarkers markers,
+      java.util.function.Function<ServerConfig, SpeechEngine> engines,
+      PrintStream err) {
+    config.modelDir().ifPresent(dir -> verifyModelDirectory(dir, err));
+    SpeechEngine engine = engines.apply(config);
+    markers.mark(ScaleOutStage.WEIGHTS_READY);
+    SpeechRuntime runtime = server.attach(engine);
+    runtime.warmup();
+    server.warmHttpPath();
+    markers.mark(ScaleOutStage.WARMUP_DONE);
+    server.markReady();
+    markers.mark(ScaleOutStage.READY);
+  }
+
+  /** Stops the never-ready server and names the reason; the process then exits 1. */
+  private static int startupFailed(
+      SpeechServer server, Thread hook, PrintStream err, String reason) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException alreadyExiting) {
+      // the JVM is already shutting down; the hook stops the server itself
+    }
+    server.shutdown(Duration.ZERO);
+    err.println("speech-server: " + reason);
+    err.flush();
+    return 1;
   }
 
   /** Checks the model directory's MANIFEST.sha256 (before weights_ready) and says what it did. */

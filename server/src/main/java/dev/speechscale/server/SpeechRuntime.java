@@ -32,6 +32,7 @@ final class SpeechRuntime implements AutoCloseable {
   final Ticker ticker;
   final Clock wallClock;
   private final ExecutorService engineThreads;
+  private final DisconnectWatch disconnects = new DisconnectWatch();
 
   SpeechRuntime(
       SpeechEngine engine,
@@ -66,6 +67,20 @@ final class SpeechRuntime implements AutoCloseable {
         new SynthesisJob(engine, segments, request, buffer, permit, config.maxBufferedBytes());
     engineThreads.execute(job);
     return job;
+  }
+
+  /**
+   * Watches the request's connection until the returned watch is closed; {@code onGone} runs when
+   * the client hangs up. A connection that is not a plain socket is not watched (its idle timeout
+   * still applies).
+   */
+  DisconnectWatch.Watch watchDisconnect(org.eclipse.jetty.server.Request request, Runnable onGone) {
+    if (request.getConnectionMetaData().getConnection().getEndPoint()
+            instanceof org.eclipse.jetty.io.SocketChannelEndPoint socket
+        && socket.getChannel() instanceof java.nio.channels.SocketChannel channel) {
+      return disconnects.watch(channel, onGone);
+    }
+    return () -> {};
   }
 
   ChunkBuffer newBuffer() {
@@ -107,14 +122,19 @@ final class SpeechRuntime implements AutoCloseable {
     return Optional.empty();
   }
 
-  /** One discarded synthesis so the first real request does not pay for cold caches. */
+  /**
+   * One discarded synthesis so the first real request does not pay for cold caches, and the proof
+   * that the engine works: ready means one synthesis succeeded.
+   *
+   * @throws EngineException when the warm-up synthesis fails or produces no audio
+   */
   void warmup() {
     // the request path too: parsing the first request must not pay for class loading
     parser.parse(
         ("{\"text\":\"" + config.warmupText().replace("\"", "") + "\",\"speed\":1.0}")
             .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    long[] samples = {0};
     try {
-      long[] samples = {0};
       engine.synthesize(
           config.warmupText(),
           engine.defaultVoice(),
@@ -123,17 +143,32 @@ final class SpeechRuntime implements AutoCloseable {
             samples[0] += l;
             return true;
           });
-      LOG.log(System.Logger.Level.INFO, "warm-up produced {0} samples", samples[0]);
     } catch (RuntimeException e) {
-      // non-fatal: a server that cannot warm up can still serve; failing would turn latency into an
-      // outage
-      LOG.log(System.Logger.Level.WARNING, "warm-up synthesis failed; serving anyway", e);
+      throw new EngineException(
+          "warm-up synthesis failed ("
+              + engine.name()
+              + ", text '"
+              + config.warmupText()
+              + "'): "
+              + e.getMessage()
+              + "; the server does not turn ready behind an engine that cannot synthesize",
+          e);
     }
+    if (samples[0] == 0) {
+      throw new EngineException(
+          "warm-up synthesis failed ("
+              + engine.name()
+              + ", text '"
+              + config.warmupText()
+              + "'): no audio; the server does not turn ready behind an engine that stays silent");
+    }
+    LOG.log(System.Logger.Level.INFO, "warm-up produced {0} samples", samples[0]);
   }
 
   @Override
   public void close() {
     engineThreads.shutdownNow();
+    disconnects.close();
     engine.close();
   }
 }

@@ -67,7 +67,7 @@ public final class SpeechServer implements AutoCloseable {
     this.connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
     connector.setHost(config.host());
     connector.setPort(config.port());
-    connector.setIdleTimeout(Duration.ofSeconds(30).toMillis());
+    connector.setIdleTimeout(idleTimeout(config).toMillis());
     jetty.addConnector(connector);
     WebSocketUpgradeHandler websocket =
         WebSocketUpgradeHandler.from(
@@ -81,6 +81,23 @@ public final class SpeechServer implements AutoCloseable {
     websocket.setHandler(new Router());
     jetty.setHandler(websocket);
     jetty.setStopTimeout(config.drainTimeout().toMillis());
+  }
+
+  /**
+   * The connection idle timeout: outlives the longest a request may wait ({@code
+   * MAX_REQUEST_AGE_S}) so Jetty never times out a request the gate still holds in its queue; a
+   * client that leaves sooner is found by {@link DisconnectWatch}. Never below Jetty's usual 30 s.
+   */
+  static Duration idleTimeout(ServerConfig config) {
+    Duration outlivesQueue = config.maxRequestAge().plus(IDLE_MARGIN);
+    return outlivesQueue.compareTo(MIN_IDLE) > 0 ? outlivesQueue : MIN_IDLE;
+  }
+
+  private static final Duration IDLE_MARGIN = Duration.ofSeconds(4);
+  private static final Duration MIN_IDLE = Duration.ofSeconds(30);
+
+  int idleTimeoutMs() {
+    return (int) connector.getIdleTimeout();
   }
 
   /** Binds the port and prints {@value #LISTENING}HOST:PORT; returns the bound port. */

@@ -26,6 +26,11 @@ final class ScriptedEngine implements SpeechEngine {
   /** When set, every call fails right after its first chunk (a mid-stream engine failure). */
   volatile boolean failAfterFirstChunk;
 
+  /**
+   * When set, every call fails at once with this message (an engine that loads but never works).
+   */
+  volatile String failEveryCall;
+
   ScriptedEngine(int chunksPerCall, int concurrency) {
     this.chunksPerCall = chunksPerCall;
     this.concurrency = concurrency;
@@ -64,6 +69,9 @@ final class ScriptedEngine implements SpeechEngine {
   @Override
   public void synthesize(String text, String voice, double speed, PcmSink sink) {
     calls.incrementAndGet();
+    if (failEveryCall != null) {
+      throw new EngineException(failEveryCall);
+    }
     running.incrementAndGet();
     try {
       short[] tone = new short[CHUNK];

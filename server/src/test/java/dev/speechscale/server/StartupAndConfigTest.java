@@ -227,6 +227,50 @@ class StartupAndConfigTest {
         .contains("--port (nope) must be a whole number");
   }
 
+  /** An engine that loads but whose every synthesis fails (kokoro without espeak-ng). */
+  private static SpeechEngine failingEngine() {
+    ScriptedEngine engine = new ScriptedEngine(1, 1);
+    engine.failEveryCall = "espeak-ng is not installed; the phonemizer cannot run";
+    return engine;
+  }
+
+  @Test
+  void run_warmupFails_exits1NamingTheReasonAndNeverTurnsReady() {
+    var out = new ByteArrayOutputStream();
+    var err = new ByteArrayOutputStream();
+    int code =
+        Main.run(
+            new String[] {"--port", "0"},
+            Map.of(),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            config -> failingEngine());
+    assertThat(code).isEqualTo(1);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("warm-up synthesis failed")
+        .contains("espeak-ng is not installed");
+    assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("STAGE ready");
+  }
+
+  @Test
+  void run_unexpectedStartupError_exits1NamingTheReason() {
+    var err = new ByteArrayOutputStream();
+    int code =
+        Main.run(
+            new String[] {"--port", "0"},
+            Map.of(),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            config -> {
+              throw new IllegalStateException("libonnxruntime.so: cannot map segment");
+            });
+    assertThat(code).isEqualTo(1);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("start-up failed")
+        .contains("IllegalStateException")
+        .contains("libonnxruntime.so: cannot map segment");
+  }
+
   @Test
   void run_help_printsUsageAndExits0() {
     var out = new ByteArrayOutputStream();

@@ -79,10 +79,32 @@ final class ControlClient {
     return URI.create("http://127.0.0.1:" + live(endpoint).controlPort() + pathAndQuery);
   }
 
+  /** The control secret the supervisor wrote (0600) beside the endpoint's record. */
+  private String secret(String endpoint) {
+    Path file = LocalState.secretFile(LocalState.endpointDir(root, endpoint));
+    try {
+      return Files.readString(file).strip();
+    } catch (IOException e) {
+      throw new PlatformException(
+          new PlatformException.Reason.Unavailable(
+              "cannot read the control secret "
+                  + file
+                  + " ("
+                  + e.getMessage()
+                  + "); run speech-infra as the user who deployed the endpoint"),
+          e);
+    }
+  }
+
   private <T> T call(String endpoint, HttpRequest.Builder request, Class<T> type) {
     try {
       HttpResponse<byte[]> r =
-          HTTP.send(request.timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofByteArray());
+          HTTP.send(
+              request
+                  .header(ControlServer.SECRET_HEADER, secret(endpoint))
+                  .timeout(TIMEOUT)
+                  .build(),
+              HttpResponse.BodyHandlers.ofByteArray());
       if (r.statusCode() == 400) {
         throw new PlatformException(
             new PlatformException.Reason.InvalidRequest(

@@ -27,17 +27,33 @@ import tools.jackson.core.JacksonException;
  * The supervisor's control API on loopback, JSON over HTTP, for {@code speech-infra} and the local
  * {@code Platform}: {@code GET /status}, {@code GET /metric?...}, {@code POST /suspended}, {@code
  * POST /desired}, {@code POST /shutdown}. Bad input answers 400 with the field named.
+ *
+ * <p>Locked to the endpoint's owner: every call carries the per-endpoint secret ({@value
+ * #SECRET_HEADER}) that the supervisor writes, 0600, to {@code control.secret} in the endpoint's
+ * state directory (403 without it — any other local user or process); the Host header must name
+ * loopback and this port (403 — a DNS-rebinding page); a POST must be {@code application/json} (415
+ * — a browser's cross-site form post cannot send that without a preflight this server never
+ * allows).
  */
 final class ControlServer implements AutoCloseable {
   /** Control requests are rare and short; a few threads answer them even while one is slow. */
   private static final int CONTROL_THREADS = 4;
 
+  static final String SECRET_HEADER = "X-SpeechScale-Control-Secret";
+
   private final Supervisor supervisor;
   private final HttpServer server;
   private final ExecutorService executor;
+  private final byte[] secret;
 
-  ControlServer(Supervisor supervisor) throws IOException {
+  /** Creates the API and writes a fresh secret, 0600, to {@code secretFile}. */
+  ControlServer(Supervisor supervisor, java.nio.file.Path secretFile) throws IOException {
     this.supervisor = supervisor;
+    byte[] random = new byte[32];
+    new java.security.SecureRandom().nextBytes(random);
+    String hex = java.util.HexFormat.of().formatHex(random);
+    LocalState.writeOwnerOnly(secretFile, hex);
+    this.secret = hex.getBytes(StandardCharsets.US_ASCII);
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
     // A few platform threads of its own: the control plane must answer whatever the rest of the
     // supervisor's virtual threads are blocked on (see InstanceProcess's log capture).
@@ -63,6 +79,11 @@ final class ControlServer implements AutoCloseable {
     try (ex) {
       String path = ex.getRequestURI().getPath();
       String method = ex.getRequestMethod();
+      Refusal refused = refusal(ex, method);
+      if (refused != null) {
+        reply(ex, refused.status(), new Views.Error(refused.message()));
+        return;
+      }
       try {
         switch (method + " " + path) {
           case "GET /status" -> reply(ex, 200, supervisor.status(Instant.now()));
@@ -88,6 +109,43 @@ final class ControlServer implements AutoCloseable {
         reply(ex, 400, new Views.Error(e.getMessage()));
       }
     }
+  }
+
+  private record Refusal(int status, String message) {}
+
+  /** Why this call is refused, or null when it carries the secret, a loopback Host and JSON. */
+  private Refusal refusal(HttpExchange ex, String method) {
+    String host = ex.getRequestHeaders().getFirst("Host");
+    int port = server.getAddress().getPort();
+    if (!("127.0.0.1:" + port).equals(host) && !("localhost:" + port).equals(host)) {
+      return new Refusal(
+          403,
+          "Host ("
+              + host
+              + ") must be 127.0.0.1:"
+              + port
+              + " or localhost:"
+              + port
+              + "; the control API answers loopback callers only");
+    }
+    String given = ex.getRequestHeaders().getFirst(SECRET_HEADER);
+    if (given == null
+        || !java.security.MessageDigest.isEqual(
+            secret, given.getBytes(StandardCharsets.US_ASCII))) {
+      return new Refusal(
+          403,
+          SECRET_HEADER
+              + " is missing or wrong; send the content of the endpoint's control.secret (0600,"
+              + " in its state directory) — speech-infra does");
+    }
+    String type = ex.getRequestHeaders().getFirst("Content-Type");
+    if ("POST".equals(method)
+        && (type == null
+            || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json"))) {
+      return new Refusal(
+          415, "POST needs Content-Type: application/json (got " + type + "); send a JSON body");
+    }
+    return null;
   }
 
   private Views.Points metric(Map<String, String> q) {

@@ -17,8 +17,9 @@ import tools.jackson.core.JacksonException;
  * command and its orphaned instance processes can be found.
  *
  * <pre>
- * &lt;root&gt;/&lt;endpoint&gt;/endpoint.json   what was deployed, the supervisor's pid and ports
- * &lt;root&gt;/&lt;endpoint&gt;/status.json     the supervisor's last published status (each second)
+ * &lt;root&gt;/&lt;endpoint&gt;/endpoint.json   what was deployed, the supervisor's pid and ports (0600)
+ * &lt;root&gt;/&lt;endpoint&gt;/control.secret  the control API's secret (0600), see ControlServer
+ * &lt;root&gt;/&lt;endpoint&gt;/status.json     the supervisor's last published status, each second (0600)
  * &lt;root&gt;/&lt;endpoint&gt;/instances/*.log one log stream per instance (JSON lines: at, message)
  * &lt;root&gt;/&lt;endpoint&gt;/supervisor.log the supervisor's own output
  * </pre>
@@ -117,8 +118,45 @@ public final class LocalState {
     return dir.resolve("instances");
   }
 
+  static Path secretFile(Path dir) {
+    return dir.resolve("control.secret");
+  }
+
+  private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> OWNER_ONLY =
+      java.nio.file.attribute.PosixFilePermissions.fromString("rw-------");
+
+  /**
+   * Writes a state file atomically, readable by its owner only (0600): it names the control port
+   * and the supervisor's pid, and sits beside the control secret.
+   */
   static void write(Path file, Object record) {
-    ArtifactCodec.write(file, record);
+    writeOwnerOnly(file, ArtifactCodec.toJson(record));
+  }
+
+  /** Atomic write of text, 0600 from its first byte (the temp file is created owner-only). */
+  static void writeOwnerOnly(Path file, String text) {
+    Path dir = file.toAbsolutePath().getParent();
+    try {
+      Files.createDirectories(dir);
+      Path tmp =
+          Files.createTempFile(
+              dir,
+              "." + file.getFileName(),
+              ".tmp",
+              java.nio.file.attribute.PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+      try {
+        Files.writeString(tmp, text);
+        Files.move(
+            tmp,
+            file,
+            java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      } finally {
+        Files.deleteIfExists(tmp);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+    }
   }
 
   static <T> Optional<T> read(Path file, Class<T> type) {

@@ -267,16 +267,7 @@ final class Router implements AutoCloseable {
                 request.getHeaders().get(HttpHeader.CONTENT_TYPE),
                 request.getHeaders().get(HttpHeader.ACCEPT));
       } catch (Exception e) {
-        stats.status(502);
-        Responses.json(
-            response,
-            callback,
-            502,
-            "{\"error\":\"instance_failed\",\"instance\":"
-                + EventStream.quote(b.instanceId())
-                + ",\"detail\":"
-                + EventStream.quote(String.valueOf(e.getMessage()))
-                + "}");
+        instanceFailed(response, callback, b, e);
         return;
       }
       stats.status(up.status());
@@ -288,10 +279,35 @@ final class Router implements AutoCloseable {
         response.getHeaders().put(HttpHeader.RETRY_AFTER, up.retryAfter());
       }
       response.getHeaders().put("X-Speechscale-Instance", b.instanceId());
-      copy(up, response, callback, false);
+      copy(up, response, callback, false, e -> instanceFailed(response, callback, b, e));
     } finally {
       b.release();
     }
+  }
+
+  /** 502 {@code instance_failed}: the instance failed before the router committed a byte. */
+  private void instanceFailed(Response response, Callback callback, Backend b, Exception e) {
+    stats.status(502);
+    Responses.json(
+        response,
+        callback,
+        502,
+        "{\"error\":\"instance_failed\",\"instance\":"
+            + EventStream.quote(b.instanceId())
+            + ",\"detail\":"
+            + EventStream.quote(String.valueOf(e.getMessage()))
+            + "}");
+  }
+
+  /** 500 {@code InternalFailure}, as the Runtime API reports an instance that failed. */
+  private void runtimeInstanceFailed(Response response, Callback callback, Backend b, Exception e) {
+    stats.status(500);
+    Responses.awsError(
+        response,
+        callback,
+        500,
+        "InternalFailure",
+        "The instance " + b.instanceId() + " failed: " + e.getMessage());
   }
 
   private void runtimeInvocation(
@@ -329,13 +345,7 @@ final class Router implements AutoCloseable {
                 request.getHeaders().get(HttpHeader.CONTENT_TYPE),
                 request.getHeaders().get(HttpHeader.ACCEPT));
       } catch (Exception e) {
-        stats.status(500);
-        Responses.awsError(
-            response,
-            callback,
-            500,
-            "InternalFailure",
-            "The instance " + b.instanceId() + " failed: " + e.getMessage());
+        runtimeInstanceFailed(response, callback, b, e);
         return;
       }
       stats.status(up.status());
@@ -369,18 +379,25 @@ final class Router implements AutoCloseable {
                 HttpHeader.CONTENT_TYPE,
                 up.contentType() == null ? "application/octet-stream" : up.contentType());
       }
-      copy(up, response, callback, streaming);
+      copy(up, response, callback, streaming, e -> runtimeInstanceFailed(response, callback, b, e));
     } finally {
       b.release();
     }
   }
 
   /**
-   * Copies the upstream body as it arrives. A failure midway ends the response visibly: in
-   * event-stream framing with an {@code InternalStreamFailure} event, otherwise by aborting the
-   * chunked body.
+   * Copies the upstream body as it arrives. A failure before the first byte was written (the
+   * instance died between its response head and its body) is answered by {@code beforeCommit} with
+   * a proper error status — failing the callback then would make Jetty answer its own generic 500
+   * page. A failure midway ends the response visibly: in event-stream framing with an {@code
+   * InternalStreamFailure} event, otherwise by aborting the chunked body.
    */
-  private void copy(Upstream up, Response response, Callback callback, boolean eventStream) {
+  private void copy(
+      Upstream up,
+      Response response,
+      Callback callback,
+      boolean eventStream,
+      java.util.function.Consumer<IOException> beforeCommit) {
     byte[] buffer = new byte[64 * 1024];
     boolean first = true;
     try (InputStream in = up.body()) {
@@ -405,6 +422,10 @@ final class Router implements AutoCloseable {
         write(response, eventStream ? EventStream.payloadPart(chunk) : chunk);
       }
     } catch (IOException e) {
+      if (first && !response.isCommitted()) {
+        beforeCommit.accept(e);
+        return;
+      }
       if (eventStream) {
         try {
           write(

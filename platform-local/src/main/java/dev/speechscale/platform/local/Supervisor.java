@@ -93,7 +93,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
   void run() throws Exception {
     router = new Router(spec.endpoint(), "127.0.0.1", spec.routerPort(), backends, stats);
     int routerPort = router.start();
-    control = new ControlServer(this);
+    control = new ControlServer(this, LocalState.secretFile(dir));
     int controlPort = control.start();
     ProcessHandle self = ProcessHandle.current();
     LocalState.write(

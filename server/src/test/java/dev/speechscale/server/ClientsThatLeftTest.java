@@ -1,0 +1,148 @@
+package dev.speechscale.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** A client that leaves while its request waits gives its place back at once (issue 11). */
+class ClientsThatLeftTest {
+
+  private static void awaitGate(TestServer s, int inFlight, int queued, String what) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (s.runtime.gate.snapshot().inFlight() != inFlight
+        || s.runtime.gate.snapshot().queued() != queued) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(what + ": " + s.runtime.gate.snapshot());
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  @Test
+  void invocations_clientHangsUpWhileQueued_releasesItsPlaceAndNeverRunsTheEngine()
+      throws Exception {
+    ScriptedEngine engine = new ScriptedEngine(2, 1);
+    try (TestServer s = TestServer.start(engine, "--max-queue-depth", "2")) {
+      var held =
+          s.http.sendAsync(
+              HttpRequest.newBuilder(s.base.resolve("/invocations"))
+                  .POST(HttpRequest.BodyPublishers.ofString("{\"text\":\"held\"}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofByteArray());
+      awaitGate(s, 1, 0, "the held request never started");
+      try (Socket socket = new Socket(java.net.InetAddress.getLoopbackAddress(), s.port())) {
+        byte[] body = "{\"text\":\"leaves while queued\"}".getBytes(StandardCharsets.UTF_8);
+        OutputStream out = socket.getOutputStream();
+        out.write(RawHttp.head(body.length));
+        out.write(body);
+        out.flush();
+        awaitGate(s, 2, 1, "the second request never queued");
+      } // the client hangs up while queued
+
+      awaitGate(s, 1, 0, "the client that left still holds its place");
+      HttpResponse<byte[]> wellBehaved;
+      var next =
+          s.http.sendAsync(
+              HttpRequest.newBuilder(s.base.resolve("/invocations"))
+                  .POST(HttpRequest.BodyPublishers.ofString("{\"text\":\"next\"}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofByteArray());
+      awaitGate(s, 2, 1, "the well-behaved request was not admitted");
+      engine.allow(2);
+      assertThat(held.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+      wellBehaved = next.get(30, TimeUnit.SECONDS);
+      assertThat(wellBehaved.statusCode()).isEqualTo(200);
+      s.awaitIdle();
+      assertThat(engine.calls.get()).as("the engine ran for the client that left").isEqualTo(2);
+    }
+  }
+
+  @Test
+  void websocket_sessionClosesWhileQueued_releasesItsPlaceAndNeverRunsTheEngine() throws Exception {
+    ScriptedEngine engine = new ScriptedEngine(2, 1);
+    try (TestServer s = TestServer.start(engine, "--max-queue-depth", "2")) {
+      var held =
+          s.http.sendAsync(
+              HttpRequest.newBuilder(s.base.resolve("/invocations"))
+                  .POST(HttpRequest.BodyPublishers.ofString("{\"text\":\"held\"}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofByteArray());
+      awaitGate(s, 1, 0, "the held request never started");
+      try (WsClient ws = new WsClient(s.port())) {
+        ws.sendText("{\"text\":\"leaves while queued\",\"request_id\":\"w1\"}");
+        awaitGate(s, 2, 1, "the WebSocket request never queued");
+      } // the session closes while its request is queued
+
+      awaitGate(s, 1, 0, "the session that left still holds its place");
+      engine.allow(1);
+      assertThat(held.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+      s.awaitIdle();
+      assertThat(engine.calls.get()).as("the engine ran for the session that left").isEqualTo(1);
+    }
+  }
+
+  @Test
+  void idleTimeout_defaultRequestAge_outlivesTheQueueWait() throws Exception {
+    try (TestServer s = TestServer.start(new ScriptedEngine(1, 1))) {
+      assertThat(s.server.idleTimeoutMs())
+          .as("a request queued up to MAX_REQUEST_AGE_S (56 s) must not be idled out first")
+          .isGreaterThan(56_000);
+    }
+  }
+
+  @Test
+  void invocations_manyClientsHangUpWhileQueued_noPlaceLeaksAndTheEngineRunsOnlyForTheHolder()
+      throws Exception {
+    int hangUps = 300;
+    ScriptedEngine engine = new ScriptedEngine(2, 1);
+    try (TestServer s = TestServer.start(engine, "--max-queue-depth", "2")) {
+      var held =
+          s.http.sendAsync(
+              HttpRequest.newBuilder(s.base.resolve("/invocations"))
+                  .POST(HttpRequest.BodyPublishers.ofString("{\"text\":\"held\"}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofByteArray());
+      awaitGate(s, 1, 0, "the held request never started");
+      byte[] body = "{\"text\":\"leaves while queued\"}".getBytes(StandardCharsets.UTF_8);
+      for (int i = 0; i < hangUps; i++) {
+        try (Socket socket = new Socket(java.net.InetAddress.getLoopbackAddress(), s.port())) {
+          OutputStream out = socket.getOutputStream();
+          out.write(RawHttp.head(body.length));
+          out.write(body);
+          out.flush();
+          awaitGate(s, 2, 1, "hang-up " + i + " never queued");
+        }
+        awaitGate(s, 1, 0, "hang-up " + i + " still holds its place");
+      }
+      engine.allow(1);
+      assertThat(held.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+      s.awaitIdle();
+      assertThat(engine.calls.get()).isEqualTo(1);
+      assertThat(s.runtime.gate.snapshot().admittedTotal()).isEqualTo(1 + hangUps);
+    }
+  }
+
+  @Test
+  void invocations_bodyTrickledSlowerThanTheBound_gets408AndReleasesItsPlace() throws Exception {
+    ScriptedEngine engine = new ScriptedEngine(1, 1);
+    try (TestServer s = TestServer.start(engine, "--max-queue-depth", "1");
+        Socket socket = new Socket(java.net.InetAddress.getLoopbackAddress(), s.port())) {
+      socket.setSoTimeout(60_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(RawHttp.head(100));
+      out.write("{\"text\":".getBytes(StandardCharsets.US_ASCII)); // and never the rest
+      out.flush();
+      awaitGate(s, 1, 0, "the slow body was never admitted");
+      String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+      assertThat(reply).startsWith("HTTP/1.1 408").contains("\"error\":\"body_too_slow\"");
+      s.awaitIdle();
+      assertThat(engine.calls.get()).isZero();
+    }
+  }
+}

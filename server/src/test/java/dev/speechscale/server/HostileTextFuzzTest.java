@@ -1,0 +1,192 @@
+package dev.speechscale.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Hostile text against every engine (flite, espeak-ng, the kokoro stand-in): punctuation runs, long
+ * numbers, mixed scripts, control and combining characters, 4096-character single words. Seeded and
+ * bounded: each engine gets the same {@value #CASES} texts; each call must return — audio, or an
+ * {@link EngineException} naming the problem — and never more audio than the text can justify
+ * (issue 11). The class timeout is only the bound on a hang, never a measured assertion.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(900)
+class HostileTextFuzzTest {
+  static final long SEED = 20261201L;
+  static final int CASES = 36;
+
+  /** At most 0.2 s of audio per character: slow speech at speed 0.5 is about 0.15 s. */
+  static final double MAX_AUDIO_S_PER_CHAR = 0.2;
+
+  private Path kokoroDir;
+  private List<SpeechEngine> engines;
+
+  @BeforeAll
+  void loadEngines() throws IOException {
+    kokoroDir = Files.createTempDirectory("kokoro-fuzz");
+    var standIn = KokoroStandIn.write(kokoroDir);
+    engines =
+        List.of(
+            new FliteEngine(1),
+            new EspeakEngine(),
+            new KokoroEngine(
+                standIn.model(), standIn.config(), List.of(standIn.voices()), Phonemizer.espeak()));
+  }
+
+  @AfterAll
+  void closeEngines() throws IOException {
+    engines.forEach(SpeechEngine::close);
+    try (Stream<Path> files = Files.walk(kokoroDir)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+
+  Stream<org.junit.jupiter.params.provider.Arguments> engines() {
+    return engines.stream()
+        .map(e ->
+            org.junit.jupiter.params.provider.Arguments.of(
+                org.junit.jupiter.api.Named.of(e.name(), e)));
+  }
+
+  /** The hostile texts, the same for every engine (seeded). */
+  static List<String> hostileTexts() {
+    Random r = new Random(SEED);
+    List<String> texts = new ArrayList<>();
+    String[] punctuation = {
+      ".", "..", "...", "!", "?", "?!", ",", ";", ":", "-", "—", "…", "'", "\""
+    };
+    String[] scripts = {
+      "hello", "привет", "你好世界", "こんにちは", "مرحبا", "שלום", "नमस्ते", "γειά", "안녕", "😀🎉", "ﬁ", "Ⅻ",
+      "x²", "∑∫√"
+    };
+    for (int i = 0; i < CASES; i++) {
+      StringBuilder t = new StringBuilder();
+      switch (i % 6) {
+        case 0 -> { // punctuation runs, often trailing '..' (a known espeak-ng 1.51 loop)
+          t.append("Word");
+          for (int k = 0, n = 1 + r.nextInt(400); k < n; k++) {
+            t.append(punctuation[r.nextInt(punctuation.length)]);
+          }
+          t.append(r.nextBoolean() ? ".." : " ..");
+        }
+        case 1 -> { // long numbers, with and without separators, signs, decimals, exponents
+          for (int k = 0, n = 1 + r.nextInt(300); k < n; k++) {
+            t.append((char) ('0' + r.nextInt(10)));
+            if (r.nextInt(7) == 0) {
+              t.append(",.-e".charAt(r.nextInt(4)));
+            }
+          }
+        }
+        case 2 -> { // mixed scripts, no spaces or with
+          for (int k = 0, n = 1 + r.nextInt(60); k < n; k++) {
+            t.append(scripts[r.nextInt(scripts.length)]);
+            if (r.nextBoolean()) {
+              t.append(' ');
+            }
+          }
+        }
+        case 3 -> { // control characters and lone surrogates between words
+          for (int k = 0, n = 1 + r.nextInt(200); k < n; k++) {
+            int pick = r.nextInt(4);
+            t.append(
+                switch (pick) {
+                  case 0 -> (char) r.nextInt(0x20);
+                  case 1 -> (char) (0x7f + r.nextInt(0x21));
+                  case 2 -> (char) (0xD800 + r.nextInt(0x800));
+                  default -> "ab ";
+                });
+          }
+        }
+        case 4 -> { // combining marks piled on letters (zalgo)
+          for (int k = 0, n = 1 + r.nextInt(40); k < n; k++) {
+            t.append((char) ('a' + r.nextInt(26)));
+            for (int m = 0, c = r.nextInt(60); m < c; m++) {
+              t.append((char) (0x0300 + r.nextInt(0x70)));
+            }
+          }
+        }
+        default -> { // 4096-character single words: random letters, one letter, digits and dots
+          int kind = r.nextInt(3);
+          for (int k = 0; k < 4096; k++) {
+            t.append(
+                switch (kind) {
+                  case 0 -> (char) ('a' + r.nextInt(26));
+                  case 1 -> 'a';
+                  default -> k % 2 == 0 ? '9' : '.';
+                });
+          }
+        }
+      }
+      texts.add(t.toString());
+    }
+    return texts;
+  }
+
+  @ParameterizedTest(name = "{0}", autoCloseArguments = false)
+  @MethodSource("engines")
+  void synthesize_hostileText_returnsOrStopsAtTheAudioCapOrNamesTheError(SpeechEngine engine) {
+    int audio = 0;
+    int capped = 0;
+    int refused = 0;
+    for (String text : hostileTexts()) {
+      long maxSamples =
+          (long) (engine.sampleRateHz() * MAX_AUDIO_S_PER_CHAR * Math.max(10, text.length()));
+      long[] samples = {0};
+      int[] callsAfterStop = {0};
+      boolean[] stopped = {false};
+      try {
+        engine.synthesize(
+            text,
+            engine.defaultVoice(),
+            1.0,
+            (s, o, l) -> {
+              if (stopped[0]) {
+                callsAfterStop[0]++;
+                return false;
+              }
+              samples[0] += l;
+              stopped[0] = samples[0] > maxSamples; // a runaway: the engine must stop here
+              return !stopped[0];
+            });
+        if (stopped[0]) {
+          capped++;
+        } else {
+          audio++;
+        }
+      } catch (EngineException e) {
+        refused++;
+        assertThat(e.getMessage()).as("an engine error names its problem").isNotBlank();
+      }
+      assertThat(callsAfterStop[0])
+          .as(
+              "%s kept producing after the sink said stop (%d-char text)",
+              engine.name(), text.length())
+          .isZero();
+    }
+    System.out.printf(
+        java.util.Locale.ROOT,
+        "hostile-text fuzz %s: %d texts, %d with audio, %d stopped at %.1f s of audio per"
+            + " character, %d refused with EngineException%n",
+        engine.name(),
+        CASES,
+        audio,
+        capped,
+        MAX_AUDIO_S_PER_CHAR,
+        refused);
+    assertThat(audio + capped + refused).isEqualTo(CASES);
+  }
+}
