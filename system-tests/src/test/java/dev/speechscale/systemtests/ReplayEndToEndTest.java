@@ -9,6 +9,7 @@ import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -94,8 +95,12 @@ class ReplayEndToEndTest {
               qmax.toString(),
               "--ttotal",
               ttotal.toString(),
+              // 1.5 x C_scale_max (0.75 x Q_max at the default k = 1.25): exactly two instances
+              // whatever Q_max this machine measured, so the plan always attaches scaling (a fixed
+              // 6 streams planned one instance when Q_max came out 8 on a quieter machine)
               "--peak-streams",
-              "6",
+              String.format(
+                  Locale.ROOT, "%.3f", 1.5 * 0.75 * ArtifactCodec.readQmax(qmax).qMax()),
               "--output",
               plan.toString());
       assertThat(p.exitCode()).as(p.out()).isZero();
