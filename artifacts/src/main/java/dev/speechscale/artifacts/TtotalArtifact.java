@@ -14,15 +14,18 @@ import java.util.TreeMap;
  *
  * <p>{@code durations} are consecutive observed stages in semantic order and sum exactly (in
  * milliseconds: every time is truncated to the millisecond first, so the differences telescope) to
- * {@code t_total_s}; {@link #withDerived()} recomputes them, the total, and {@code
- * t_total_with_policy_bound_s} from the timeline.
+ * {@code t_total_s}; {@link #withDerived()} recomputes them, the total, {@code
+ * t_total_with_policy_bound_s} and {@code t_total_bounded} from the timeline.
  *
  * @param trigger how the scale-out was caused ({@code force-desired})
  * @param tTotalS desired_set → traffic_recovered, seconds
  * @param policyLagBoundS alarm period × evaluation periods + scale-out cooldown, read from the
  *     deployed policy
  * @param tTotalWithPolicyBoundS T: what the planner sizes against
- * @param tTotalBounded whether the total is an upper bound rather than an observation
+ * @param tTotalBounded true only when {@code traffic_recovered} was not observed, so {@code
+ *     t_total_s} is not a measured desired_set → traffic_recovered span; derived from the timeline
+ *     on every read (an older file's copy of the last entry's {@code bounded} flag is ignored),
+ *     never from a stage's own {@code bounded} flag
  * @param timeline every stage observed, with its source
  * @param durations consecutive stage durations
  * @param missingStages stages not observed
@@ -95,13 +98,14 @@ public record TtotalArtifact(
         byStage.put(e.stage(), e);
       }
     }
-    if (byStage.isEmpty()) {
-      return derived(tTotalS, tTotalBounded, durations, missingStages);
-    }
     TimelineEntry start = byStage.get(ScaleOutStage.DESIRED_SET.wireName());
     TimelineEntry end = byStage.get(ScaleOutStage.TRAFFIC_RECOVERED.wireName());
+    boolean bounded = end == null;
+    if (byStage.isEmpty()) {
+      return derived(tTotalS, bounded, durations, missingStages);
+    }
     if (start == null || end == null) {
-      return derived(tTotalS, tTotalBounded, durations, missing(byStage));
+      return derived(tTotalS, bounded, durations, missing(byStage));
     }
     long totalMs = end.at().toEpochMilli() - start.at().toEpochMilli();
     List<StageDuration> computed = new ArrayList<>();
@@ -124,7 +128,7 @@ public record TtotalArtifact(
       previous = e;
     }
     double total = totalMs / 1000.0;
-    return derived(total, Boolean.TRUE.equals(end.bounded()), computed, missing(byStage));
+    return derived(total, bounded, computed, missing(byStage));
   }
 
   private TtotalArtifact derived(

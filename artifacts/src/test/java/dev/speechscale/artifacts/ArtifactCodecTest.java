@@ -155,6 +155,79 @@ class ArtifactCodecTest {
   }
 
   @Test
+  void readTtotal_example_trafficRecoveredObserved_isNotBounded() {
+    TtotalArtifact t = ArtifactCodec.readTtotal(Examples.TTOTAL);
+
+    assertThat(t.timeline().getLast().stage()).isEqualTo("traffic_recovered");
+    assertThat(t.timeline().getLast().bounded()).isTrue();
+    assertThat(t.tTotalBounded()).isFalse();
+  }
+
+  @Test
+  void readTtotal_oldFileClaimingBoundedThoughTrafficRecovered_isReadAsNotBounded()
+      throws IOException {
+    Path file =
+        write(
+            "t.json",
+            """
+            {"schema_version": 1, "kind": "ttotal", "model": "m", "t_total_s": 8.5,
+             "policy_lag_bound_s": 60, "t_total_bounded": true,
+             "timeline": [
+               {"stage": "desired_set", "at": "2026-01-01T00:00:00Z", "bounded": false},
+               {"stage": "in_service", "at": "2026-01-01T00:00:08Z", "bounded": true},
+               {"stage": "traffic_recovered", "at": "2026-01-01T00:00:08.5Z",
+                "bounded": true}]}
+            """);
+
+    TtotalArtifact t = ArtifactCodec.readTtotal(file);
+
+    assertThat(t.tTotalBounded()).isFalse();
+    assertThat(
+            ArtifactCodec.mapper()
+                .readTree(ArtifactCodec.toJson(t))
+                .get("t_total_bounded")
+                .booleanValue())
+        .as("written back corrected")
+        .isFalse();
+  }
+
+  @Test
+  void readTtotal_trafficRecoveredNotObserved_isBoundedWhateverTheFileSays() throws IOException {
+    Path file =
+        write(
+            "t.json",
+            """
+            {"schema_version": 1, "kind": "ttotal", "model": "m", "t_total_s": 30,
+             "policy_lag_bound_s": 60, "t_total_bounded": false,
+             "timeline": [
+               {"stage": "desired_set", "at": "2026-01-01T00:00:00Z", "bounded": false},
+               {"stage": "in_service", "at": "2026-01-01T00:00:08Z", "bounded": true}]}
+            """);
+
+    TtotalArtifact t = ArtifactCodec.readTtotal(file);
+
+    assertThat(t.tTotalBounded()).isTrue();
+    assertThat(t.tTotalS()).isEqualTo(30.0);
+    assertThat(t.missingStages()).contains("traffic_recovered");
+  }
+
+  @Test
+  void readTtotal_noTimeline_isBounded() throws IOException {
+    Path file =
+        write(
+            "t.json",
+            """
+            {"schema_version": 1, "kind": "ttotal", "model": "m", "t_total_s": 30,
+             "policy_lag_bound_s": 60}
+            """);
+
+    TtotalArtifact t = ArtifactCodec.readTtotal(file);
+
+    assertThat(t.tTotalBounded()).isTrue();
+    assertThat(t.tTotalS()).isEqualTo(30.0);
+  }
+
+  @Test
   void write_isAtomicAndLeavesNoTemporaryFiles() throws IOException {
     QmaxArtifact q = ArtifactCodec.readQmax(Examples.QMAX);
     Path out = dir.resolve("out.json");

@@ -181,6 +181,34 @@ class TtotalRunTest {
     assertThat(a.tTotalS()).isEqualTo(8.995);
   }
 
+  @Test
+  void withDerived_runReachingTrafficRecovered_isNotBounded() {
+    Map<String, TimelineEntry> t =
+        timeline(
+            entry("desired_set", 0, false, null),
+            entry("in_service", 8_449, true, null),
+            entry("traffic_recovered", 8_995, true, null));
+
+    TtotalArtifact a = artifact(TtotalRun.monotone(t, new ArrayList<>())).withDerived();
+
+    assertThat(a.tTotalBounded()).isFalse();
+  }
+
+  @Test
+  void withDerived_timelineWithoutTrafficRecovered_isBounded() {
+    Map<String, TimelineEntry> t =
+        timeline(entry("desired_set", 0, false, null), entry("in_service", 8_449, true, null));
+
+    TtotalArtifact a = artifact(TtotalRun.monotone(t, new ArrayList<>())).withDerived();
+
+    assertThat(a.tTotalBounded()).isTrue();
+  }
+
+  @Test
+  void recordedQuickstart_fileSaysBoundedButTrafficRecovered_isReadAsNotBounded() {
+    assertThat(Recorded.quickstartTtotal().tTotalBounded()).isFalse();
+  }
+
   static TtotalArtifact artifact(List<TimelineEntry> timeline) {
     return new TtotalArtifact(
         Artifact.SCHEMA_VERSION,
