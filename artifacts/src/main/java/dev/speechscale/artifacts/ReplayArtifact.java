@@ -82,6 +82,9 @@ public record ReplayArtifact(
    *     may compress them)
    * @param startupDelayS desired_set to in_service, from the ttotal artifact
    * @param instanceModel how the instance model was derived from the qmax artifact
+   * @param preRollS the warm history simulated before t = 0 (the deployed policy's longest alarm
+   *     window), so the prediction starts with the alarms the quiet live fleet had; {@code null} in
+   *     artifacts written before the pre-roll existed (their prediction had none)
    */
   public record Physics(
       double metricDelayS,
@@ -93,7 +96,8 @@ public record ReplayArtifact(
       int scaleInCooldownS,
       double timeScale,
       double startupDelayS,
-      String instanceModel) {}
+      String instanceModel,
+      Double preRollS) {}
 
   /**
    * How the live run went.

@@ -56,7 +56,7 @@ public final class ReplayPrediction {
    *
    * @param model one instance
    * @param policy the deployed policy, as the shared scaling engine runs it
-   * @param options SLO, metric delay, seed
+   * @param options SLO, metric delay, seed, pre-roll (the policy's longest alarm window)
    * @param physics the same, for the artifact
    */
   public record Setup(
@@ -66,7 +66,10 @@ public final class ReplayPrediction {
       ReplayArtifact.Physics physics) {}
 
   /**
-   * Builds the simulation of {@code endpoint} as deployed.
+   * Builds the simulation of {@code endpoint} as deployed. It pre-rolls the deployed policy's
+   * longest alarm window at the trace's first rate: the live fleet sits quiet at its floor before
+   * the trace, so its scale-in alarm is already in ALARM when the surge comes
+   * (measurements/simulator-calibration.md, cause 1).
    *
    * @param metricDelay the platform's metric publication delay (zero locally)
    * @throws ChainException when no plan policy is deployed, or its alarms are not the plan's shape
@@ -112,10 +115,12 @@ public final class ReplayPrediction {
     Policy policy =
         new Policy.Rules("deployed", timeScale == 1 ? rules : rules.timeScaled(timeScale));
     double slo = in.plan().endpointConfig().ttfabSloMs();
+    // The live fleet sat quiet at its floor before the trace: its alarms had their history.
+    FleetSimulator.PreRoll preRoll = new FleetSimulator.PreRoll.Window();
     return new Setup(
         model,
         policy,
-        new FleetSimulator.Options(slo, metricDelay, seed),
+        new FleetSimulator.Options(slo, metricDelay, seed, preRoll),
         new ReplayArtifact.Physics(
             metricDelay.toMillis() / 1000.0,
             target.minCapacity(),
@@ -131,7 +136,8 @@ public final class ReplayPrediction {
                 "%s; queue_max_depth %d; request deadline %d s",
                 model.derivation(),
                 queue,
-                deadline.toSeconds())));
+                deadline.toSeconds()),
+            (double) preRoll.seconds(policy, metricDelay)));
   }
 
   /** Simulates the deployed policy over {@code traffic}. */

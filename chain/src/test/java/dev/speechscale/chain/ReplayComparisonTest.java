@@ -134,7 +134,7 @@ class ReplayComparisonTest {
             model,
             new Policy.Planned(1, 2, 7.5, 5, Duration.ofSeconds(30), Duration.ofSeconds(300)),
             new FleetSimulator.Options(1000, Duration.ZERO, 1),
-            new ReplayArtifact.Physics(0, 1, 2, 7.5, 5, 30, 300, 1, 8, "test"));
+            new ReplayArtifact.Physics(0, 1, 2, 7.5, 5, 30, 300, 1, 8, "test", 0.0));
 
     ReplayArtifact a =
         ReplayComparison.of(

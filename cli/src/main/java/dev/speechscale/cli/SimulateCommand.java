@@ -15,6 +15,7 @@ import dev.speechscale.simulator.Policies;
 import dev.speechscale.simulator.Policy;
 import dev.speechscale.simulator.PolicyResult;
 import dev.speechscale.simulator.Progress;
+import dev.speechscale.simulator.SimulatorException;
 import dev.speechscale.simulator.Traffic;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -142,6 +143,16 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
   Duration metricDelay;
 
   @Option(
+      names = "--pre-roll",
+      defaultValue = "window",
+      paramLabel = "window|DURATION",
+      description =
+          "warm history simulated before t = 0 at the trace's first rate, counted nowhere:"
+              + " 'window' = each policy's longest alarm window (180s for the plan's rules),"
+              + " 0s = none, or whole seconds (default ${DEFAULT-VALUE})")
+  String preRoll;
+
+  @Option(
       names = "--max-request-age",
       defaultValue = DEFAULT_MAX_REQUEST_AGE,
       paramLabel = "DURATION",
@@ -192,7 +203,8 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
             q.measurement(qmax.toString()), p.queueMaxDepth(), maxRequestAge, delay.duration());
     List<Policy> chosen = Policies.parse(policies, numbers(p, model));
     Traffic offered = traffic(p);
-    FleetSimulator.Options options = new FleetSimulator.Options(q.sloMs(), metricDelay, seed);
+    FleetSimulator.Options options =
+        new FleetSimulator.Options(q.sloMs(), metricDelay, seed, preRoll());
     List<PolicyResult> results = runAll(model, offered, chosen, options);
     SimulateArtifact artifact =
         SimulateArtifacts.build(
@@ -225,6 +237,27 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
     }
     spec.commandLine().getErr().println("wrote " + target + " and " + html);
     return 0;
+  }
+
+  private FleetSimulator.PreRoll preRoll() {
+    if (preRoll.strip().equalsIgnoreCase("window")) {
+      return new FleetSimulator.PreRoll.Window();
+    }
+    Duration d;
+    try {
+      d = Durations.parse(preRoll);
+    } catch (RuntimeException e) {
+      throw Cli.usage(
+          spec,
+          "--pre-roll ("
+              + preRoll
+              + ") must be 'window' or a duration in whole seconds, e.g. 180s or 0s");
+    }
+    try {
+      return d.isZero() ? new FleetSimulator.PreRoll.None() : new FleetSimulator.PreRoll.Fixed(d);
+    } catch (SimulatorException e) {
+      throw Cli.usage(spec, e.getMessage());
+    }
   }
 
   private void validateUsage() {
@@ -383,6 +416,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
     m.put("policies", policies);
     m.put("seed", seed);
     m.put("metric_delay", metricDelay.toString());
+    m.put("pre_roll", preRoll);
     m.put("max_request_age", maxRequestAge.toString());
     m.put("price_per_hour", pricePerHour);
     return m;

@@ -113,6 +113,37 @@ class SimulateCommandTest {
   }
 
   @Test
+  void simulate_preRoll_isRecordedInTheParametersAndDefaultsToTheAlarmWindow() {
+    String[] none = java.util.Arrays.copyOf(shortStep("n"), shortStep("n").length + 2);
+    none[none.length - 2] = "--pre-roll";
+    none[none.length - 1] = "0s";
+
+    assertThat(simulate(shortStep("w")).exitCode()).isZero();
+    assertThat(simulate(none).exitCode()).isZero();
+
+    SimulateArtifact w = ArtifactCodec.readSimulate(dir.resolve("w.json"));
+    SimulateArtifact n = ArtifactCodec.readSimulate(dir.resolve("n.json"));
+    assertThat(w.provenance().parameters()).containsEntry("pre_roll", "window");
+    assertThat(n.provenance().parameters()).containsEntry("pre_roll", "0s");
+    // the pre-roll counts nothing: the same arrivals for every policy, with or without it
+    for (int i = 0; i < w.policies().size(); i++) {
+      assertThat(w.policies().get(i).arrived()).isEqualTo(n.policies().get(i).arrived());
+    }
+  }
+
+  @Test
+  void simulate_badPreRoll_isAUsageErrorNamingTheValue() {
+    String[] args = java.util.Arrays.copyOf(shortStep("b"), shortStep("b").length + 2);
+    args[args.length - 2] = "--pre-roll";
+    args[args.length - 1] = "1.5s";
+
+    CliRun run = simulate(args);
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("--pre-roll (PT1.5S) must be a whole number of seconds");
+  }
+
+  @Test
   void simulate_noTraffic_isAUsageError() {
     CliRun run = simulate();
 

@@ -19,6 +19,9 @@ import java.util.OptionalLong;
  * row in primitive arrays, its slots' next-free times are the Lindley recursion of a FIFO queue
  * ({@code start = max(arrival, earliest slot free)}), and its in-flight requests are end times in
  * {@link Completions}.
+ *
+ * <p><b>Pre-roll.</b> With {@link FleetSimulator.PreRoll}, seconds −P … −1 run through the same
+ * loop at the trace's first rate (own random streams), then every tally is cleared before t = 0.
  */
 final class FleetRun {
   private static final int TABLE_BITS = 12;
@@ -28,6 +31,8 @@ final class FleetRun {
   private static final byte IN_SERVICE = 2;
   private static final byte DRAINING = 3;
   private static final long PROGRESS_EVERY_S = 3600;
+  private static final long PRE_ROLL_ARRIVALS = 0x9E3779B97F4A7C15L;
+  private static final long PRE_ROLL_SERVICE = 0xC2B2AE3D27D4EB4FL;
 
   private final Traffic traffic;
   private final Policy policy;
@@ -35,6 +40,7 @@ final class FleetRun {
   private final Progress progress;
   private final long seed;
   private final boolean sampleBusy;
+  private final long preRollS;
 
   private final int slots;
   private final int queueMaxDepth;
@@ -45,7 +51,7 @@ final class FleetRun {
   private final double deadlineS;
   private final double startupS;
   private final double sloS;
-  private final SplitMix64 service;
+  private SplitMix64 service;
 
   private byte[] phase = new byte[16];
   private double[] readyAt = new double[16];
@@ -122,6 +128,7 @@ final class FleetRun {
     this.progress = progress;
     this.seed = options.seed();
     this.sampleBusy = policy instanceof Policy.CpuTracking;
+    this.preRollS = options.preRoll().seconds(policy, options.metricPublicationDelay());
     this.slots = model.slots();
     this.queueMaxDepth = model.queueMaxDepth();
     for (int i = 0; i < TABLE; i++) {
@@ -148,6 +155,7 @@ final class FleetRun {
       inService++;
       lor.add(id, 0);
     }
+    preRoll();
     long nextTick = 0;
     try (Traffic.ArrivalStream arrivals = traffic.open(seed)) {
       for (double t = arrivals.next(); !Double.isNaN(t) && t < end; t = arrivals.next()) {
@@ -164,6 +172,67 @@ final class FleetRun {
     closeMinute((end - 1) / 60);
     progress.update(policy.name(), end, end);
     return result(end);
+  }
+
+  /**
+   * Seconds −preRoll … −1 at the trace's first rate, with their own random streams (so the arrivals
+   * and service times from t = 0 on are a run without a pre-roll's), then every tally is cleared:
+   * only the metric samples, the scaler's state and the fleet carry over.
+   */
+  private void preRoll() {
+    if (preRollS == 0) {
+      return;
+    }
+    SplitMix64 main = service;
+    service = new SplitMix64(seed ^ PRE_ROLL_SERVICE);
+    SplitMix64 gaps = new SplitMix64(seed ^ PRE_ROLL_ARRIVALS);
+    double rate = traffic.firstRatePerSecond();
+    long nextTick = -preRollS;
+    if (rate > 0) {
+      for (double t = nextTick - Math.log1p(-gaps.nextDouble()) / rate;
+          t < 0;
+          t -= Math.log1p(-gaps.nextDouble()) / rate) {
+        while (nextTick <= t) {
+          tick(nextTick++);
+        }
+        retireUpTo(t);
+        route(t);
+      }
+    }
+    while (nextTick < 0) {
+      tick(nextTick++);
+    }
+    service = main;
+    forgetTallies();
+  }
+
+  /** Clears everything the result reports; a pre-roll's scaling events are forgotten too. */
+  private void forgetTallies() {
+    for (int i = 0; i < starting; i++) {
+      launchedBy[startingQueue[(startingHead + i) % startingQueue.length]] = -1;
+    }
+    events.clear();
+    minuteHist.clear();
+    minuteArrived = 0;
+    minuteServed = 0;
+    minuteShed = 0;
+    minuteMisses = 0;
+    minuteInServiceSum = 0;
+    minuteInServiceMax = 0;
+    minuteSeconds = 0;
+    arrived = 0;
+    served = 0;
+    shedQueueFull = 0;
+    shedDeadline = 0;
+    shedNoInstance = 0;
+    withinSlo = 0;
+    ttfabSumS = 0;
+    billedSeconds = 0;
+    inServiceSeconds = 0;
+    peakInService = 0;
+    secondsAtMax = 0;
+    scaleOuts = 0;
+    scaleIns = 0;
   }
 
   private void tick(long s) {
@@ -266,9 +335,11 @@ final class FleetRun {
       phase[id] = IN_SERVICE;
       inService++;
       lor.add(id, 0);
-      EventRow e = events.get(launchedBy[id]);
-      e.pending--;
-      e.inServiceAt = s;
+      if (launchedBy[id] >= 0) {
+        EventRow e = events.get(launchedBy[id]);
+        e.pending--;
+        e.inServiceAt = s;
+      }
     }
   }
 
@@ -297,7 +368,9 @@ final class FleetRun {
       int tail = (startingHead + starting - 1) % startingQueue.length;
       int id = startingQueue[tail];
       starting--;
-      events.get(launchedBy[id]).pending--;
+      if (launchedBy[id] >= 0) {
+        events.get(launchedBy[id]).pending--;
+      }
       release(id);
       excess--;
     }
@@ -345,7 +418,7 @@ final class FleetRun {
         slotFree = Arrays.copyOf(slotFree, n * slots);
       }
     }
-    Arrays.fill(slotFree, id * slots, (id + 1) * slots, 0.0);
+    Arrays.fill(slotFree, id * slots, (id + 1) * slots, Double.NEGATIVE_INFINITY);
     done.reset(id);
     return id;
   }

@@ -18,10 +18,12 @@ public final class FleetSimulator {
    * @param metricPublicationDelay how long after a period ends its datapoint can be read (0
    *     locally; CloudWatch publishes a minute or more late)
    * @param seed arrivals and service times; every policy sees the same arrivals
+   * @param preRoll the warm history simulated before t = 0
    */
-  public record Options(double sloMs, Duration metricPublicationDelay, long seed) {
+  public record Options(double sloMs, Duration metricPublicationDelay, long seed, PreRoll preRoll) {
     public Options {
       Objects.requireNonNull(metricPublicationDelay, "metricPublicationDelay");
+      Objects.requireNonNull(preRoll, "preRoll");
       if (!(sloMs > 0) || Double.isInfinite(sloMs)) {
         throw new SimulatorException("SLO (" + sloMs + " ms) must be finite and positive");
       }
@@ -29,6 +31,69 @@ public final class FleetSimulator {
         throw new SimulatorException(
             "--metric-delay (" + metricPublicationDelay + ") must be at least 0");
       }
+    }
+
+    /** Without a pre-roll: the run starts at t = 0 with no metric history. */
+    public Options(double sloMs, Duration metricPublicationDelay, long seed) {
+      this(sloMs, metricPublicationDelay, seed, new PreRoll.None());
+    }
+  }
+
+  /**
+   * The warm history simulated before t = 0: the fleet at the policy's starting count serves
+   * Poisson arrivals at the trace's first rate ({@link Traffic#firstRatePerSecond()}), its metric
+   * samples are recorded and its policy decides and acts, but nothing is tallied: no arrival,
+   * sample of TTFAB, instance-second, cost or scaling event of the pre-roll reaches the result.
+   * Only the metric history, the scaling engine's state (alarms, cooldowns) and the fleet it left
+   * (instances, in-flight requests) carry over. The pre-roll draws from its own random streams, so
+   * the arrivals from t = 0 on are the very ones a run without it sees.
+   */
+  public sealed interface PreRoll {
+    /** No pre-roll: every alarm starts with INSUFFICIENT_DATA. */
+    record None() implements PreRoll {}
+
+    /**
+     * As long as the policy's longest alarm evaluation window (its periods × datapoints, plus the
+     * metric publication delay rounded up to a whole period), so every alarm has its full history
+     * at t = 0: 180 s for the plan's rules (Average over 3 × 60 s), 900 s for AWS target tracking's
+     * scale-in (15 × 60 s), none for a fixed fleet.
+     */
+    record Window() implements PreRoll {}
+
+    /**
+     * A pre-roll of {@code length}.
+     *
+     * @param length whole seconds, at least 0
+     */
+    record Fixed(Duration length) implements PreRoll {
+      public Fixed {
+        Objects.requireNonNull(length, "length");
+        if (length.isNegative() || length.toMillis() % 1000 != 0) {
+          throw new SimulatorException(
+              "--pre-roll ("
+                  + length
+                  + ") must be a whole number of seconds, at least 0 (or 'window' for the"
+                  + " policy's longest alarm window)");
+        }
+      }
+    }
+
+    /** The pre-roll's length in whole seconds for {@code policy}. */
+    default long seconds(Policy policy, Duration metricPublicationDelay) {
+      return switch (this) {
+        case None n -> 0;
+        case Fixed f -> f.length().toSeconds();
+        case Window w -> Scalers.longestWindowSeconds(policy, metricPublicationDelay);
+      };
+    }
+
+    /** As written in artifacts and on the command line: {@code 0}, {@code window} or seconds. */
+    default String label() {
+      return switch (this) {
+        case None n -> "0";
+        case Fixed f -> Long.toString(f.length().toSeconds());
+        case Window w -> "window";
+      };
     }
   }
 

@@ -11,13 +11,15 @@ import java.util.Arrays;
  *
  * <p>Second {@code s}'s sample is taken at time {@code s} and belongs to the period that contains
  * {@code s}, as the local platform's metric store files it. A second with no instance in service
- * has no sample (NaN), and a period with no sample has no datapoint (NaN).
+ * has no sample (NaN), and a period with no sample has no datapoint (NaN). Seconds before t = 0 (a
+ * pre-roll's) are recorded like any other; nothing before the first recorded second exists.
  */
 final class MetricSamples implements Datapoints {
   private final long publicationDelayMs;
   private final int retentionSeconds;
   private final double[][] ring;
   private long latestSecond = -1;
+  private long firstSecond = Long.MAX_VALUE;
 
   MetricSamples(long publicationDelayMs) {
     this.publicationDelayMs = publicationDelayMs;
@@ -34,7 +36,8 @@ final class MetricSamples implements Datapoints {
    * requests routed in the second before it per in-service instance, busy slots in percent.
    */
   void record(long second, double concurrency, double invocations, double busyPercent) {
-    int slot = (int) (second % retentionSeconds);
+    int slot = (int) Math.floorMod(second, (long) retentionSeconds);
+    firstSecond = Math.min(firstSecond, second);
     ring[ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL.ordinal()][slot] = concurrency;
     ring[ScalingMetric.INVOCATIONS_PER_INSTANCE.ordinal()][slot] = invocations;
     ring[ScalingMetric.CPU_UTILIZATION.ordinal()][slot] = busyPercent;
@@ -69,8 +72,8 @@ final class MetricSamples implements Datapoints {
     double acc = combine == MetricStatistic.MAXIMUM ? Double.NEGATIVE_INFINITY : 0;
     int n = 0;
     long oldest = latestSecond - retentionSeconds + 1;
-    for (long s = Math.max(from, Math.max(0, oldest)); s < to && s <= latestSecond; s++) {
-      double v = row[(int) (s % retentionSeconds)];
+    for (long s = Math.max(from, Math.max(firstSecond, oldest)); s < to && s <= latestSecond; s++) {
+      double v = row[(int) Math.floorMod(s, (long) retentionSeconds)];
       if (Double.isNaN(v)) {
         continue;
       }

@@ -1,11 +1,14 @@
 package dev.speechscale.simulator;
 
 import dev.speechscale.scaling.MetricStatistic;
+import dev.speechscale.scaling.ScaleIn;
 import dev.speechscale.scaling.ScalingDecision;
 import dev.speechscale.scaling.ScalingEngine;
 import dev.speechscale.scaling.ScalingMetric;
 import dev.speechscale.scaling.ScalingRules;
+import dev.speechscale.scaling.StepScaleIn;
 import dev.speechscale.scaling.Suspension;
+import dev.speechscale.scaling.TargetTracking;
 import java.time.Duration;
 
 /**
@@ -19,51 +22,81 @@ final class Scalers {
 
   private Scalers() {}
 
+  /**
+   * The longest alarm evaluation window of {@code policy}'s rules, in seconds: for each alarm, its
+   * period × datapoints plus the publication delay rounded up to whole periods (the newest period
+   * an evaluation at t reads ends at ⌊(t − delay) / period⌋ × period); 0 for a fixed fleet.
+   */
+  static long longestWindowSeconds(Policy policy, Duration metricPublicationDelay) {
+    ScalingRules rules = rules(policy);
+    if (rules == null) {
+      return 0;
+    }
+    TargetTracking t = rules.tracking();
+    long longest = windowMs(t.period(), t.datapoints(), metricPublicationDelay);
+    long in =
+        switch (rules.scaleIn()) {
+          case StepScaleIn s -> windowMs(s.period(), s.datapoints(), metricPublicationDelay);
+          case ScaleIn.Tracking tr -> windowMs(t.period(), tr.datapoints(), metricPublicationDelay);
+          case ScaleIn.Disabled d -> 0;
+        };
+    return Math.ceilDiv(Math.max(longest, in), 1000);
+  }
+
+  private static long windowMs(Duration period, int datapoints, Duration delay) {
+    long periodMs = Math.max(1000, period.toMillis());
+    return periodMs * datapoints + Math.ceilDiv(delay.toMillis(), periodMs) * periodMs;
+  }
+
   static Scaler of(Policy policy) {
+    ScalingRules rules = rules(policy);
+    if (rules == null) {
+      return (nowMs, samples, desired, inService) -> new Scaler.Step(desired, "");
+    }
+    return engine(rules);
+  }
+
+  /** The policy's rules as the shared engine runs them; null for a fixed fleet. */
+  private static ScalingRules rules(Policy policy) {
     return switch (policy) {
-      case Policy.Fixed fixed ->
-          (nowMs, samples, desired, inService) -> new Scaler.Step(desired, "");
+      case Policy.Fixed fixed -> null;
       case Policy.Planned p ->
-          engine(
-              ScalingRules.planned(
-                  p.targetValue(),
-                  p.scaleInThreshold(),
-                  p.minInstances(),
-                  p.maxInstances(),
-                  p.scaleOutCooldown(),
-                  p.scaleInCooldown()));
+          ScalingRules.planned(
+              p.targetValue(),
+              p.scaleInThreshold(),
+              p.minInstances(),
+              p.maxInstances(),
+              p.scaleOutCooldown(),
+              p.scaleInCooldown());
       case Policy.PublishedSizing p ->
-          engine(
-              ScalingRules.planned(
-                  p.targetValue(),
-                  p.scaleInThreshold(),
-                  p.minInstances(),
-                  p.maxInstances(),
-                  p.scaleOutCooldown(),
-                  p.scaleInCooldown()));
+          ScalingRules.planned(
+              p.targetValue(),
+              p.scaleInThreshold(),
+              p.minInstances(),
+              p.maxInstances(),
+              p.scaleOutCooldown(),
+              p.scaleInCooldown());
       case Policy.InvocationsTracking p ->
-          engine(
-              ScalingRules.targetTracking(
-                  ScalingMetric.INVOCATIONS_PER_INSTANCE,
-                  MetricStatistic.SUM,
-                  STANDARD_PERIOD,
-                  p.targetPerInstancePerMinute(),
-                  p.minInstances(),
-                  p.maxInstances(),
-                  p.scaleOutCooldown(),
-                  p.scaleInCooldown()));
-      case Policy.Rules r -> engine(r.rules());
+          ScalingRules.targetTracking(
+              ScalingMetric.INVOCATIONS_PER_INSTANCE,
+              MetricStatistic.SUM,
+              STANDARD_PERIOD,
+              p.targetPerInstancePerMinute(),
+              p.minInstances(),
+              p.maxInstances(),
+              p.scaleOutCooldown(),
+              p.scaleInCooldown());
+      case Policy.Rules r -> r.rules();
       case Policy.CpuTracking p ->
-          engine(
-              ScalingRules.targetTracking(
-                  ScalingMetric.CPU_UTILIZATION,
-                  MetricStatistic.AVERAGE,
-                  STANDARD_PERIOD,
-                  p.targetBusyPercent(),
-                  p.minInstances(),
-                  p.maxInstances(),
-                  p.scaleOutCooldown(),
-                  p.scaleInCooldown()));
+          ScalingRules.targetTracking(
+              ScalingMetric.CPU_UTILIZATION,
+              MetricStatistic.AVERAGE,
+              STANDARD_PERIOD,
+              p.targetBusyPercent(),
+              p.minInstances(),
+              p.maxInstances(),
+              p.scaleOutCooldown(),
+              p.scaleInCooldown());
     };
   }
 

@@ -248,6 +248,37 @@ public final class Traffic {
     return n;
   }
 
+  /**
+   * The rate the trace starts at, what a pre-roll replays before t = 0: a shape's rate in second 0,
+   * a {@code time_s,rps} trace's first row's rate, an {@code arrival_s} trace's arrivals in its
+   * first minute (or its whole length when shorter) per second.
+   */
+  public double firstRatePerSecond() {
+    return switch (kind) {
+      case SHAPE -> shape.perSecondAt(0);
+      case CSV_RATES -> {
+        try (Stream<String> s = lines.get()) {
+          yield s.skip(1)
+              .map(String::strip)
+              .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+              .findFirst()
+              .map(l -> Double.parseDouble(l.substring(l.indexOf(',') + 1).strip()))
+              .orElse(0.0);
+        }
+      }
+      case CSV_ARRIVALS -> {
+        long window = Math.max(1, Math.min(60, durationSeconds));
+        long n = 0;
+        try (ArrivalStream s = open(0)) {
+          for (double t = s.next(); !Double.isNaN(t) && t < window; t = s.next()) {
+            n++;
+          }
+        }
+        yield (double) n / window;
+      }
+    };
+  }
+
   /** A built-in shape's rate in second {@code second}; NaN for a CSV trace. */
   double shapeRateAt(long second) {
     return shape == null ? Double.NaN : shape.perSecondAt(second);
