@@ -99,8 +99,7 @@ class ReplayEndToEndTest {
               // whatever Q_max this machine measured, so the plan always attaches scaling (a fixed
               // 6 streams planned one instance when Q_max came out 8 on a quieter machine)
               "--peak-streams",
-              String.format(
-                  Locale.ROOT, "%.3f", 1.5 * 0.75 * ArtifactCodec.readQmax(qmax).qMax()),
+              String.format(Locale.ROOT, "%.3f", 1.5 * 0.75 * ArtifactCodec.readQmax(qmax).qMax()),
               "--output",
               plan.toString());
       assertThat(p.exitCode()).as(p.out()).isZero();
