@@ -45,14 +45,14 @@ class SilentInstancesTest {
     try (LocalEndpoint e = LocalEndpoint.deploy(dir, "silent", yaml, false)) {
       LocalEndpoint.await(
           instances + " instances in service",
-          Duration.ofSeconds(120),
+          Duration.ofMinutes(2),
           () -> e.platform.describe(e.endpoint()).currentInstances() == instances);
 
       // as ttotal does: one more instance starts while the others are silent
       e.platform.setDesiredInstances(e.endpoint(), instances + 1);
       LocalEndpoint.await(
           (instances + 1) + " instances in service",
-          Duration.ofSeconds(120),
+          Duration.ofMinutes(2),
           () -> e.platform.describe(e.endpoint()).currentInstances() == instances + 1);
 
       Thread.sleep(IDLE); // the scenario: no control traffic while every instance is silent
