@@ -1,4 +1,4 @@
-package dev.speechscale.loadgen.bench;
+package dev.speechscale.benchmarks;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,7 +16,7 @@ import java.util.Locale;
  * request answered {@code 200} with a fixed 2-byte body, one virtual thread per connection. It
  * exists to make the <em>client</em> the bottleneck, so two clients can be compared.
  *
- * <p>Run on its own: {@code java -cp ... dev.speechscale.loadgen.bench.TrivialHttpServer [port]}
+ * <p>Run on its own: {@code java -cp ... dev.speechscale.benchmarks.TrivialHttpServer [port]}
  * prints {@code listening <port>} and serves until killed.
  */
 public final class TrivialHttpServer implements AutoCloseable {

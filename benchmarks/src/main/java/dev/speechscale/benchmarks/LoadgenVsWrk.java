@@ -1,4 +1,4 @@
-package dev.speechscale.loadgen.bench;
+package dev.speechscale.benchmarks;
 
 import dev.speechscale.loadgen.ClosedLoopDriver;
 import dev.speechscale.loadgen.JsonlEventLog;
