@@ -92,6 +92,17 @@ ss_cli_classpath() {
   echo "$SS_ROOT/cli/target/launch/speechscale-cli.jar:$SS_ROOT/cli/target/launch/lib/*"
 }
 
+# The jars local instances run from, listed one by one (the server's own launch classpath, 18 jars,
+# not the command line's 99: fewer jars to open at start, and the JDK's AOT cache needs a list
+# without wildcards; see measurements/cold-start.md).
+ss_instance_classpath() {
+  local cp="$SS_ROOT/server/target/launch/speech-server.jar" jar
+  for jar in "$SS_ROOT"/server/target/launch/lib/*.jar; do
+    cp="$cp:$jar"
+  done
+  echo "$cp"
+}
+
 ss_java() {
   # CDK synthesis runs jsii on the machine's node; its end-of-life banner is not ours to print
   export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION="${JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION:-20}"

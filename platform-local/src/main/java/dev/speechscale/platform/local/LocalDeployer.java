@@ -131,7 +131,7 @@ public final class LocalDeployer {
             new LocalState.ScalingRecord(
                 attached, decision.reason(), attached ? planPath.toString() : null),
             fingerprint.imageDigest(),
-            build.command(effective),
+            build.cachedCommand(effective, AotCache.defaultDirectory(), progress),
             0,
             null,
             0,

@@ -16,6 +16,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -69,6 +70,18 @@ final class ServerBuild {
                 "--port",
                 "0"));
     return cmd;
+  }
+
+  /**
+   * The command that starts one instance of {@code config}, from the build's AOT cache when one can
+   * be had ({@link AotCache}: trained here the first time a build and engine are deployed).
+   */
+  List<String> cachedCommand(
+      EndpointConfig config, Path cacheDirectory, Consumer<String> progress) {
+    List<String> plain = command(config);
+    return AotCache.ensure(cacheDirectory, javaBinary, classpath, plain, config, progress)
+        .map(cache -> AotCache.using(plain, cache))
+        .orElse(plain);
   }
 
   /** {@code sha256:<hex>} over the server's code, its libraries, the engine settings and env. */
