@@ -141,42 +141,49 @@ public final class SpeechServer implements AutoCloseable {
   /**
    * Sends one streaming request to this server over loopback before {@code ready}, so the first
    * real request does not pay for loading and compiling the HTTP, JSON and streaming path (a cold
-   * first request took about a second here). Non-fatal: failures are logged.
+   * first request took about a second here). Written on a plain socket, not {@code
+   * java.net.http.HttpClient}: the client's own start-up (its selector thread, its classes) cost a
+   * second and a half of the warm-up stage at half a CPU, and no real request ever needs it
+   * (measurements/cold-start.md). Non-fatal: failures are logged.
+   *
+   * @return the status the request was answered with, or -1 when it failed
    */
-  void warmHttpPath() {
+  int warmHttpPath() {
     SpeechRuntime current = runtime;
     if (current == null) {
-      return;
+      return -1;
     }
     String host =
         config.host().equals("0.0.0.0") || config.host().equals("::") ? "127.0.0.1" : config.host();
-    var uri =
-        java.net.URI.create(
-            "http://"
-                + (host.contains(":") ? "[" + host + "]" : host)
-                + ":"
-                + port()
-                + "/invocations");
-    String body =
-        "{\"text\":\""
-            + config.warmupText().replace("\"", "").replace("\\", "")
-            + "\",\"request_id\":\"warmup\"}";
+    byte[] body =
+        ("{\"text\":\""
+                + config.warmupText().replace("\"", "").replace("\\", "")
+                + "\",\"request_id\":\"warmup\"}")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    String head =
+        "POST /invocations HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+            + "Content-Length: "
+            + body.length
+            + "\r\nConnection: close\r\n\r\n";
     warming = true;
-    try (var http = java.net.http.HttpClient.newHttpClient()) {
-      var reply =
-          http.send(
-              java.net.http.HttpRequest.newBuilder(uri)
-                  .timeout(Duration.ofSeconds(60))
-                  .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body))
-                  .build(),
-              java.net.http.HttpResponse.BodyHandlers.discarding());
-      if (reply.statusCode() != 200) {
-        LOG.log(System.Logger.Level.WARNING, "warm-up request answered {0}", reply.statusCode());
+    try (java.net.Socket socket = new java.net.Socket(host, port())) {
+      socket.setSoTimeout((int) Duration.ofSeconds(60).toMillis());
+      var out = socket.getOutputStream();
+      out.write(head.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      out.write(body);
+      out.flush();
+      byte[] reply = socket.getInputStream().readAllBytes(); // Connection: close ends it
+      String status =
+          new String(
+              reply, 0, Math.min(12, reply.length), java.nio.charset.StandardCharsets.US_ASCII);
+      int code = status.startsWith("HTTP/1.1 ") ? Integer.parseInt(status.substring(9, 12)) : -1;
+      if (code != 200) {
+        LOG.log(System.Logger.Level.WARNING, "warm-up request answered {0}", status);
       }
+      return code;
     } catch (java.io.IOException | RuntimeException e) {
       LOG.log(System.Logger.Level.WARNING, "warm-up request failed; serving anyway", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      return -1;
     } finally {
       warming = false;
     }
