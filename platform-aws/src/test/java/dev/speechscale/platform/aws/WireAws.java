@@ -357,6 +357,7 @@ final class WireAws implements AutoCloseable {
       if (parts.length != 4 || !parts[3].equals("invocations-response-stream")) {
         throw new WireError(404, "UnknownOperationException", "no operation at " + path);
       }
+      lastBodies.put(operation, new String(body, StandardCharsets.UTF_8));
       admit(x, RUNTIME, operation);
       String endpoint = URLDecoder.decode(parts[2], StandardCharsets.UTF_8);
       try (WireServices.Invocation call = services.startInvocation(endpoint)) {
