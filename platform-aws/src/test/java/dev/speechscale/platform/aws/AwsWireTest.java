@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import software.amazon.awssdk.auth.credentials.SystemPropertyCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.retries.AdaptiveRetryStrategy;
 
 /**
  * What {@link AwsPlatform} makes of each AWS answer, beyond the shared contract, with the real SDK
@@ -216,6 +217,14 @@ class AwsWireTest {
   }
 
   @Test
+  void controlPlane_isTheSdksAdaptiveRetryStrategyWithTheStatedAttempts() {
+    var strategy = AwsApis.controlPlane().retryStrategy().orElseThrow();
+
+    assertThat(strategy).isInstanceOf(AdaptiveRetryStrategy.class);
+    assertThat(strategy.maxAttempts()).isEqualTo(AwsApis.CONTROL_PLANE_ATTEMPTS).isEqualTo(3);
+  }
+
+  @Test
   void describe_throttledOnce_theSdkRetriesAndTheCallSucceeds() {
     try (AwsPlatform own = platform(aws.clients())) {
       long before = aws.served("DescribeEndpoint");
@@ -275,6 +284,41 @@ class AwsWireTest {
       assertThatThrownBy(() -> own.scalingState(ENDPOINT))
           .isInstanceOf(PlatformException.class)
           .hasMessageContaining("DescribeScalableTargets on " + RESOURCE_ID + " (3 attempts");
+    }
+  }
+
+  @Test
+  void instanceLogs_logsThrottledOnce_theSdkRetriesAndEveryPageIsRead() {
+    Instant since = Instant.now().minus(Duration.ofHours(1));
+    int expected = platform.instanceLogs(ENDPOINT, since).getFirst().lines().size();
+    try (AwsPlatform own = platform(aws.clients())) {
+      aws.throttle("GetLogEvents", 1);
+
+      List<InstanceLog> logs = own.instanceLogs(ENDPOINT, since);
+
+      assertThat(logs.getFirst().lines()).hasSizeGreaterThanOrEqualTo(expected);
+      assertThat(aws.served())
+          .contains(
+              new WireAws.Served("CloudWatchLogs", "GetLogEvents", 400, "ThrottlingException"));
+    }
+  }
+
+  @Test
+  void fingerprint_serverErrorOnEveryAttempt_isUnavailableAfterTheSdksRetries() {
+    try (AwsPlatform own = platform(aws.clients())) {
+      long before = aws.served("DescribeModel");
+      aws.fail(
+          "DescribeModel",
+          AwsApis.CONTROL_PLANE_ATTEMPTS,
+          new WireAws.Fault(500, "InternalFailure", "We encountered an internal error."));
+
+      assertThatThrownBy(() -> own.fingerprint(ENDPOINT))
+          .isInstanceOf(PlatformException.class)
+          .satisfies(
+              e -> assertThat(reason(e)).isInstanceOf(PlatformException.Reason.Unavailable.class))
+          .hasMessageContaining("DescribeModel failed on the AWS side (500 InternalFailure")
+          .hasMessageContaining("run the command again");
+      assertThat(aws.served("DescribeModel") - before).isEqualTo(AwsApis.CONTROL_PLANE_ATTEMPTS);
     }
   }
 
