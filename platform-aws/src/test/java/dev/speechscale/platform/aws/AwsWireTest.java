@@ -237,8 +237,9 @@ class AwsWireTest {
           aws.served().stream().filter(c -> c.operation().equals("DescribeEndpoint")).toList();
       assertThat(calls.subList(calls.size() - 2, calls.size()))
           .containsExactly(
-              new WireAws.Served("SageMaker", "DescribeEndpoint", 400, "ThrottlingException"),
-              new WireAws.Served("SageMaker", "DescribeEndpoint", 200, null));
+              new WireAws.Served("SageMaker", "DescribeEndpoint", 400, "ThrottlingException", 1),
+              new WireAws.Served("SageMaker", "DescribeEndpoint", 200, null, 2));
+      assertThat(aws.lastSdkRequestHeader("DescribeEndpoint")).isEqualTo("attempt=2; max=3");
     }
   }
 
@@ -299,7 +300,8 @@ class AwsWireTest {
       assertThat(logs.getFirst().lines()).hasSizeGreaterThanOrEqualTo(expected);
       assertThat(aws.served())
           .contains(
-              new WireAws.Served("CloudWatchLogs", "GetLogEvents", 400, "ThrottlingException"));
+              new WireAws.Served("CloudWatchLogs", "GetLogEvents", 400, "ThrottlingException", 1),
+              new WireAws.Served("CloudWatchLogs", "GetLogEvents", 200, null, 2));
     }
   }
 

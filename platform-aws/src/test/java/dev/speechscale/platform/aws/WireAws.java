@@ -61,8 +61,15 @@ final class WireAws implements AutoCloseable {
    */
   static final String LOOPBACK_KEY = "local";
 
-  /** One request the fake answered. */
-  record Served(String service, String operation, int status, String errorCode) {}
+  /**
+   * One request the fake answered.
+   *
+   * @param attempt the SDK's attempt number from its {@code amz-sdk-request: attempt=N; max=M}
+   *     header: 1 for a first try, 2 and up for the SDK's own retries (0 when absent)
+   */
+  record Served(String service, String operation, int status, String errorCode, int attempt) {}
+
+  private static final Pattern ATTEMPT = Pattern.compile("attempt=(\\d+)");
 
   /** An error answer: HTTP status, AWS error code, message. */
   record Fault(int status, String code, String message) {}
@@ -108,6 +115,7 @@ final class WireAws implements AutoCloseable {
   private final Map<String, Deque<Fault>> faults = new ConcurrentHashMap<>();
   private final Set<String> denied = ConcurrentHashMap.newKeySet();
   private final Map<String, String> lastBodies = new ConcurrentHashMap<>();
+  private final Map<String, String> lastSdkHeaders = new ConcurrentHashMap<>();
   private final WireServices services;
 
   WireAws(Clock clock) throws IOException {
@@ -210,6 +218,7 @@ final class WireAws implements AutoCloseable {
       return;
     }
     lastBodies.put(operation, new String(body, StandardCharsets.UTF_8));
+    recordHeader(x, operation);
     try {
       admit(x, service, operation);
       JsonNode in = json.readTree(body.length == 0 ? "{}".getBytes(StandardCharsets.UTF_8) : body);
@@ -219,7 +228,7 @@ final class WireAws implements AutoCloseable {
       x.getResponseHeaders().set("x-amzn-RequestId", UUID.randomUUID().toString());
       x.sendResponseHeaders(200, bytes.length);
       x.getResponseBody().write(bytes);
-      served.add(new Served(service.name(), operation, 200, null));
+      served.add(new Served(service.name(), operation, 200, null, attempt(x)));
     } catch (WireError e) {
       answerJsonError(x, service, operation, e.fault);
     }
@@ -236,13 +245,16 @@ final class WireAws implements AutoCloseable {
     x.getResponseHeaders().set("x-amzn-ErrorType", f.code());
     x.sendResponseHeaders(f.status(), bytes.length);
     x.getResponseBody().write(bytes);
-    served.add(new Served(service == null ? "?" : service.name(), operation, f.status(), f.code()));
+    served.add(
+        new Served(
+            service == null ? "?" : service.name(), operation, f.status(), f.code(), attempt(x)));
   }
 
   private void queryRequest(HttpExchange x, byte[] body) throws IOException {
     Map<String, String> form = form(new String(body, StandardCharsets.UTF_8));
     String operation = form.getOrDefault("Action", "?");
     lastBodies.put(operation, new String(body, StandardCharsets.UTF_8));
+    recordHeader(x, operation);
     try {
       if (!"2010-08-01".equals(form.get("Version"))) {
         throw new WireError(400, "InvalidAction", "no Version=2010-08-01 in the query");
@@ -267,7 +279,7 @@ final class WireAws implements AutoCloseable {
       x.getResponseHeaders().set("Content-Type", "text/xml");
       x.sendResponseHeaders(200, bytes.length);
       x.getResponseBody().write(bytes);
-      served.add(new Served(CLOUDWATCH.name(), operation, 200, null));
+      served.add(new Served(CLOUDWATCH.name(), operation, 200, null, attempt(x)));
     } catch (WireError e) {
       Fault f = e.fault;
       String xml =
@@ -283,7 +295,7 @@ final class WireAws implements AutoCloseable {
       x.getResponseHeaders().set("Content-Type", "text/xml");
       x.sendResponseHeaders(f.status(), bytes.length);
       x.getResponseBody().write(bytes);
-      served.add(new Served(CLOUDWATCH.name(), operation, f.status(), f.code()));
+      served.add(new Served(CLOUDWATCH.name(), operation, f.status(), f.code(), attempt(x)));
     }
   }
 
@@ -363,7 +375,12 @@ final class WireAws implements AutoCloseable {
       try (WireServices.Invocation call = services.startInvocation(endpoint)) {
         int status = proxy(x, call, body);
         served.add(
-            new Served(RUNTIME.name(), operation, status, status == 200 ? null : "ModelError"));
+            new Served(
+                RUNTIME.name(),
+                operation,
+                status,
+                status == 200 ? null : "ModelError",
+                attempt(x)));
       }
     } catch (WireError e) {
       answerJsonError(x, RUNTIME, operation, e.fault);
@@ -443,6 +460,25 @@ final class WireAws implements AutoCloseable {
       }
       return 200;
     }
+  }
+
+  private void recordHeader(HttpExchange x, String operation) {
+    String header = x.getRequestHeaders().getFirst("amz-sdk-request");
+    if (header != null) {
+      lastSdkHeaders.put(operation, header);
+    }
+  }
+
+  /** The attempt number the SDK stamped on the request; 0 when it sent none. */
+  static int attempt(HttpExchange x) {
+    String header = x.getRequestHeaders().getFirst("amz-sdk-request");
+    Matcher m = header == null ? null : ATTEMPT.matcher(header);
+    return m != null && m.find() ? Integer.parseInt(m.group(1)) : 0;
+  }
+
+  /** The {@code amz-sdk-request} header of the last request for {@code operation}. */
+  String lastSdkRequestHeader(String operation) {
+    return lastSdkHeaders.get(operation);
   }
 
   /** {@code a=1&b=x%20y} as a map, in order. */
