@@ -82,6 +82,8 @@ final class WireInstance implements AutoCloseable {
       p.getOutputStream().close();
       WireInstance instance = new WireInstance(id, p, clock, log);
       Thread.ofPlatform().daemon().name("wire-" + id).start(instance::capture);
+      // A test JVM that dies without closing the fake (killed by a fork timeout) takes it along.
+      Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly, "wire-stop-" + id));
       return instance;
     } catch (IOException e) {
       throw new UncheckedIOException("could not start speech-server for instance " + id, e);
