@@ -48,6 +48,9 @@ import tools.jackson.databind.json.JsonMapper;
  * region and the addressed service's signing name, and counted ({@link #served()}). Tests inject
  * throttling and other errors per operation ({@link #fail}), deny IAM actions ({@link #deny}), and
  * read back what the SDK sent.
+ *
+ * <p>Over the house size because it is three protocols' framing (JSON 1.1, Query, event-stream) and
+ * their error shapes, which are only worth reading side by side.
  */
 final class WireAws implements AutoCloseable {
   static final String REGION = "us-east-1";

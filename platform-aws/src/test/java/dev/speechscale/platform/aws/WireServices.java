@@ -33,6 +33,10 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Every listing pages: {@link #PAGE} items (policies, alarms, log streams, datapoints) or {@link
  * #EVENTS_PAGE} log events at a time, so the provider's pagination runs on every call. Mutable
  * state is guarded by this object's monitor.
+ *
+ * <p>Well over the house size: it is the state of four services and the eleven operations over it,
+ * kept in one class so that one monitor guards all of it (an update changes the endpoint, its
+ * instances and what DescribeEndpoint answers together). Each operation is one short method.
  */
 final class WireServices implements AutoCloseable {
   static final int PAGE = 1;
