@@ -1,6 +1,9 @@
 package dev.speechscale.platform.aws;
 
+import java.net.URI;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.applicationautoscaling.ApplicationAutoScalingClient;
@@ -104,34 +107,72 @@ public final class AwsApis {
   }
 
   /**
-   * Real SDK clients for one region. The control-plane clients keep the SDK's standard retries
-   * (they are not on a measured path).
+   * Attempts per control-plane call, the first included: the SDK's adaptive default (3), stated so
+   * that a test can count them on the wire.
    */
+  static final int CONTROL_PLANE_ATTEMPTS = 3;
+
+  /**
+   * The one retry configuration of every control-plane client: the SDK's adaptive retry strategy
+   * ({@code RetryMode.ADAPTIVE_V2}: standard retries with exponential backoff on throttling and
+   * transient errors, plus a client-side rate limiter that slows the client down after a throttle)
+   * and {@link #CONTROL_PLANE_ATTEMPTS} attempts. Built anew per client, so each service's limiter
+   * learns its own limit. The response-stream invoker is not a control-plane client: it keeps
+   * retries off.
+   */
+  static ClientOverrideConfiguration controlPlane() {
+    return ClientOverrideConfiguration.builder()
+        .retryStrategy(
+            AwsRetryStrategy.adaptiveRetryStrategy().toBuilder()
+                .maxAttempts(CONTROL_PLANE_ATTEMPTS)
+                .build())
+        .build();
+  }
+
+  /** Real SDK clients for one region, with the adaptive retry of {@link #controlPlane()}. */
   public static Clients sdk(Region region, AwsCredentialsProvider credentials) {
-    SageMakerClient sm =
+    return sdk(region, credentials, null);
+  }
+
+  /**
+   * Real SDK clients for one region, all four sent to {@code endpoint} when it is not null (a local
+   * stand-in that serves every service on one address: the tests' wire fake).
+   */
+  static Clients sdk(Region region, AwsCredentialsProvider credentials, URI endpoint) {
+    var smb =
         SageMakerClient.builder()
             .region(region)
             .credentialsProvider(credentials)
-            .httpClientBuilder(ApacheHttpClient.builder())
-            .build();
-    ApplicationAutoScalingClient aas =
+            .overrideConfiguration(controlPlane())
+            .httpClientBuilder(ApacheHttpClient.builder());
+    var aasb =
         ApplicationAutoScalingClient.builder()
             .region(region)
             .credentialsProvider(credentials)
-            .httpClientBuilder(ApacheHttpClient.builder())
-            .build();
-    CloudWatchClient cw =
+            .overrideConfiguration(controlPlane())
+            .httpClientBuilder(ApacheHttpClient.builder());
+    var cwb =
         CloudWatchClient.builder()
             .region(region)
             .credentialsProvider(credentials)
-            .httpClientBuilder(ApacheHttpClient.builder())
-            .build();
-    CloudWatchLogsClient logs =
+            .overrideConfiguration(controlPlane())
+            .httpClientBuilder(ApacheHttpClient.builder());
+    var logsb =
         CloudWatchLogsClient.builder()
             .region(region)
             .credentialsProvider(credentials)
-            .httpClientBuilder(ApacheHttpClient.builder())
-            .build();
+            .overrideConfiguration(controlPlane())
+            .httpClientBuilder(ApacheHttpClient.builder());
+    if (endpoint != null) {
+      smb.endpointOverride(endpoint);
+      aasb.endpointOverride(endpoint);
+      cwb.endpointOverride(endpoint);
+      logsb.endpointOverride(endpoint);
+    }
+    SageMakerClient sm = smb.build();
+    ApplicationAutoScalingClient aas = aasb.build();
+    CloudWatchClient cw = cwb.build();
+    CloudWatchLogsClient logs = logsb.build();
     return new Clients(
         new SageMakerApi() {
           @Override

@@ -53,6 +53,26 @@ final class AwsErrors {
     }
   }
 
+  /** The IAM action of a call: {@code sagemaker:DescribeEndpoint}, {@code logs:GetLogEvents}. */
+  static String iamAction(AwsServiceException e, String operation) {
+    String service = e.awsErrorDetails() == null ? null : e.awsErrorDetails().serviceName();
+    String prefix =
+        switch (service == null ? "" : service) {
+          case "SageMaker" -> "sagemaker:";
+          case "ApplicationAutoScaling", "Application Auto Scaling" -> "application-autoscaling:";
+          case "CloudWatch" -> "cloudwatch:";
+          case "CloudWatchLogs", "CloudWatch Logs" -> "logs:";
+          default -> "the action ";
+        };
+    return prefix + operation;
+  }
+
+  /** "3 attempts", from what the SDK counted; "every attempt" when it did not say. */
+  private static String attempts(AwsServiceException e) {
+    Integer n = e.numAttempts();
+    return n == null ? "every attempt" : n + (n == 1 ? " attempt" : " attempts");
+  }
+
   static PlatformException.Reason reason(
       String operation, String subject, int requested, RuntimeException e) {
     if (e instanceof AwsServiceException ase) {
@@ -62,7 +82,17 @@ final class AwsErrors {
               ? ase.getMessage()
               : ase.awsErrorDetails().errorMessage();
       if (ase.isThrottlingException()) {
-        return new PlatformException.Reason.Throttled(operation);
+        return new PlatformException.Reason.Throttled(
+            operation
+                + " on "
+                + subject
+                + " ("
+                + attempts(ase)
+                + " with the SDK's adaptive retry; AWS said "
+                + code
+                + ": "
+                + message
+                + ")");
       }
       if (NOT_FOUND.contains(code)
           || ("ValidationException".equals(code)
@@ -102,7 +132,9 @@ final class AwsErrors {
                 + subject
                 + " was denied ("
                 + message
-                + "); grant the caller that action or use a role that has it");
+                + "); grant the caller "
+                + iamAction(ase, operation)
+                + " or use a role that has it");
       }
       if (ase.statusCode() >= 500) {
         return new PlatformException.Reason.Unavailable(
@@ -116,7 +148,14 @@ final class AwsErrors {
                 + "); run the command again");
       }
       return new PlatformException.Reason.InvalidRequest(
-          operation + " on " + subject + " was refused (" + code + ": " + message + ")");
+          operation
+              + " on "
+              + subject
+              + " was refused ("
+              + code
+              + ": "
+              + message
+              + "); correct what AWS names and run the command again");
     }
     if (e instanceof SdkClientException sce
         && sce.getMessage() != null

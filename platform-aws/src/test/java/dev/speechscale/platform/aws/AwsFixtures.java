@@ -53,6 +53,39 @@ final class AwsFixtures {
     return EndpointConfigFile.parse(Path.of("endpoints.yaml"), yaml(imageUri, extra)).model(MODEL);
   }
 
+  /** The endpoint the wire fake runs: flite (real speech-server instances need no weights). */
+  static final String WIRE_MODEL = "flite";
+
+  static final String WIRE_ENDPOINT = "speech-flite";
+
+  /**
+   * The config of {@link #WIRE_MODEL}: flite on ml.c7i.large, 1..4 instances, queue bound 50, the
+   * account's quota 6.
+   */
+  static EndpointConfig wireConfig() {
+    String yaml =
+        "models:\n"
+            + "  flite:\n"
+            + "    engine: flite\n"
+            + "    instance_type: ml.c7i.large\n"
+            + "    min_instances: 1\n"
+            + "    max_instances: 4\n"
+            + "    ttfab_slo_ms: 3000\n"
+            + "    queue_max_depth: 50\n"
+            + "    container_env:\n"
+            + "      WARMUP_TEXT: Hello there.\n"
+            + "    aws:\n"
+            + "      image_uri: "
+            + IMAGE
+            + "\n"
+            + "      model_repository: speechscale/flite-voices\n"
+            + "      model_revision: "
+            + REVISION
+            + "\n"
+            + "      quota_max_instances: 6\n";
+    return EndpointConfigFile.parse(Path.of("endpoints.yaml"), yaml).model(WIRE_MODEL);
+  }
+
   /** The fingerprint the config deploys. */
   static DeployedConfig deployed() {
     return new DeployedConfig(

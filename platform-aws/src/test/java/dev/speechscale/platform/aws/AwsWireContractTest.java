@@ -1,7 +1,5 @@
 package dev.speechscale.platform.aws;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.PlatformContract;
 import dev.speechscale.platform.Transport;
@@ -13,33 +11,35 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The shared platform contract, run against {@link AwsPlatform} over fakes of its own narrow client
- * interfaces ({@link FakeAws}) and, for invocations, the real SDK against a local event-stream
- * server.
+ * The shared platform contract, run against {@link AwsPlatform} over the real SDK clients (built by
+ * {@link AwsApis#sdk}, adaptive retry and all) talking to {@link WireAws}: every call is
+ * marshalled, signed, sent over HTTP, answered in the service's own protocol and unmarshalled. The
+ * endpoint's instances are real speech-server processes (flite): the scale-out's log stream is what
+ * the new server printed, and the invocation is real synthesis streamed back as event-stream
+ * payload parts. The whole suite applies; nothing is skipped.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class AwsPlatformContractTest extends PlatformContract {
-  private FakeAws aws;
-  private LocalRuntimeServer runtime;
+class AwsWireContractTest extends PlatformContract {
+  private WireAws aws;
   private AwsPlatform platform;
 
   @BeforeAll
   void deploy() throws IOException {
-    aws = new FakeAws(Clock.systemUTC());
-    runtime = new LocalRuntimeServer();
-    runtime.reply(
-        new LocalRuntimeServer.Reply.Stream(LocalRuntimeServer.wavFrames(4800, 44, 2400)));
+    aws = new WireAws(Clock.systemUTC());
+    aws.services().deploy(AwsEndpointSpec.of(AwsFixtures.wireConfig()), 37.5, 25.0, 30, 960);
+    aws.services().awaitInService(AwsFixtures.WIRE_ENDPOINT, 1, Duration.ofSeconds(90));
     platform =
         new AwsPlatform(
             aws.clients(),
-            new AwsPlatform.Settings("us-east-1", null, runtime.uri(), Duration.ofSeconds(90)),
+            new AwsPlatform.Settings(WireAws.REGION, null, aws.uri(), Duration.ofSeconds(90)),
             Clock.systemUTC());
   }
 
   @AfterAll
-  void tearDown() {
+  void tearDown() throws IOException {
     platform.close();
-    runtime.close();
+    aws.close();
+    WireFigures.write(getClass(), aws.served());
   }
 
   @Override
@@ -52,7 +52,7 @@ class AwsPlatformContractTest extends PlatformContract {
 
       @Override
       public String endpoint() {
-        return AwsFixtures.ENDPOINT;
+        return AwsFixtures.WIRE_ENDPOINT;
       }
 
       @Override
@@ -67,8 +67,7 @@ class AwsPlatformContractTest extends PlatformContract {
 
       @Override
       public void awaitInServiceInstances(int count, Duration timeout) {
-        aws.completeUpdate();
-        assertThat(aws.current()).as("in-service instances after the update").isEqualTo(count);
+        aws.services().awaitInService(AwsFixtures.WIRE_ENDPOINT, count, timeout);
       }
 
       @Override
