@@ -99,7 +99,7 @@ public record AwsEndpointSpec(
               + ".aws.model_repository ('"
               + aws.modelRepository()
               + "') must name a Hugging Face repository as OWNER/NAME, e.g."
-              + " hexgrad/Kokoro-82M");
+              + " onnx-community/Kokoro-82M-v1.0-ONNX (the ONNX export the kokoro engine loads)");
     }
     if (aws.modelRevision() == null) {
       problems.add(
