@@ -156,11 +156,25 @@ public record EndpointConfig(
    * @param modelRevision the pinned revision (a commit hash)
    * @param quotaMaxInstances the account's instance quota for this type; max_instances must fit
    * @param variantName the production variant's name
+   * @param gpuImageUri the GPU variant of the image ({@code bin/image build --gpu}), deployed
+   *     instead of {@code imageUri} on GPU instance types (ml.g*, ml.p*); {@code null} = imageUri
+   *     everywhere
    */
   public record Aws(
       String imageUri,
       String modelRepository,
       String modelRevision,
       Integer quotaMaxInstances,
-      String variantName) {}
+      String variantName,
+      String gpuImageUri) {
+    /** Settings without a GPU image. */
+    public Aws(
+        String imageUri,
+        String modelRepository,
+        String modelRevision,
+        Integer quotaMaxInstances,
+        String variantName) {
+      this(imageUri, modelRepository, modelRevision, quotaMaxInstances, variantName, null);
+    }
+  }
 }

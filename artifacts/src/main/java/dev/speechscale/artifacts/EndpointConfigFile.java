@@ -275,7 +275,8 @@ public final class EndpointConfigFile {
         f.string("model_repository", null),
         revision.isEmpty() ? null : revision,
         f.integerOrNull("quota_max_instances", 1, 100_000),
-        f.string("variant_name", "AllTraffic"));
+        f.string("variant_name", "AllTraffic"),
+        f.string("gpu_image_uri", null));
   }
 
   /** Typed access with messages that name the field, show the value and state the rule. */

@@ -17,7 +17,8 @@ final class Engines {
               config.kokoroModel().orElseThrow(),
               config.kokoroConfigPath(),
               config.kokoroVoices(),
-              Phonemizer.espeak());
+              Phonemizer.espeak(),
+              config.onnxProvider());
     };
   }
 }

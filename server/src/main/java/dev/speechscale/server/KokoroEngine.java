@@ -39,8 +39,23 @@ final class KokoroEngine implements SpeechEngine {
   private final KokoroVoices voices;
   private final Phonemizer phonemizer;
   private final String defaultVoice;
+  private final OnnxProviders.Provider executionProvider;
 
   KokoroEngine(Path model, Path config, List<Path> voiceFiles, Phonemizer phonemizer) {
+    this(model, config, voiceFiles, phonemizer, OnnxProviders.Setting.AUTO);
+  }
+
+  /**
+   * @param provider {@code ONNX_PROVIDER}: the execution provider is chosen by {@link
+   *     OnnxProviders#choose} from it, the providers this ONNX Runtime build offers and whether a
+   *     GPU is visible, and logged on stderr
+   */
+  KokoroEngine(
+      Path model,
+      Path config,
+      List<Path> voiceFiles,
+      Phonemizer phonemizer,
+      OnnxProviders.Setting provider) {
     if (model == null || !Files.isRegularFile(model)) {
       throw new EngineException(
           "--kokoro-model ("
@@ -56,11 +71,29 @@ final class KokoroEngine implements SpeechEngine {
     try {
       OrtSession.SessionOptions options = new OrtSession.SessionOptions();
       options.setIntraOpNumThreads(Math.max(1, Runtime.getRuntime().availableProcessors()));
+      OnnxProviders.Choice choice =
+          OnnxProviders.choose(
+              provider,
+              OrtEnvironment.getAvailableProviders(),
+              OnnxProviders.Gpu.probe(Path.of("/dev"), System.getenv()));
+      OnnxProviders.apply(choice, options);
+      this.executionProvider = choice.provider();
+      System.err.println(
+          "kokoro: ONNX Runtime execution provider "
+              + choice.provider()
+              + " ("
+              + choice.reason()
+              + ")");
       this.session = env.createSession(model.toString(), options);
       checkSignature(model);
     } catch (OrtException e) {
       throw new EngineException("ONNX Runtime cannot load " + model + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The execution provider the session runs on. */
+  OnnxProviders.Provider executionProvider() {
+    return executionProvider;
   }
 
   private void checkSignature(Path model) throws OrtException {

@@ -10,9 +10,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Kokoro's IPA-symbol → token-id table, read from the {@code vocab} object of the model directory's
- * {@code config.json} (as published with the weights). Symbols missing from the table are dropped,
- * as Kokoro's own tokenizer does.
+ * Kokoro's IPA-symbol → token-id table. It is read from the {@code vocab} object of a {@code
+ * config.json} (as hexgrad/Kokoro-82M publishes it) or from {@code model.vocab} of a {@code
+ * tokenizer.json} (as the ONNX export onnx-community/Kokoro-82M-v1.0-ONNX publishes it, whose
+ * {@code config.json} holds only {@code model_type}); a config without either is completed from the
+ * {@code tokenizer.json} beside it. Symbols missing from the table are dropped, as Kokoro's own
+ * tokenizer does.
  */
 final class KokoroVocab {
   /** Token 0 pads both ends of every input. */
@@ -37,10 +40,19 @@ final class KokoroVocab {
               + "; pass --kokoro-config with the config.json published beside the model",
           e);
     }
-    JsonNode vocab = root.get("vocab");
-    if (vocab == null || !vocab.isObject() || vocab.isEmpty()) {
+    JsonNode vocab = vocabOf(root);
+    if (vocab == null) {
+      Path tokenizer = configJson.toAbsolutePath().resolveSibling("tokenizer.json");
+      if (!configJson.getFileName().toString().equals("tokenizer.json")
+          && Files.isRegularFile(tokenizer)) {
+        return read(tokenizer);
+      }
       throw new EngineException(
-          "Kokoro config " + configJson + " has no non-empty \"vocab\" object (symbol -> id)");
+          "Kokoro config "
+              + configJson
+              + " has no non-empty \"vocab\" object (symbol -> id), neither at the top (config.json"
+              + " of hexgrad/Kokoro-82M) nor as model.vocab (tokenizer.json of the ONNX export), and"
+              + " no tokenizer.json beside it; pass --kokoro-config with the file that has it");
     }
     Map<Integer, Long> ids = new HashMap<>();
     for (var entry : vocab.properties()) {
@@ -56,6 +68,15 @@ final class KokoroVocab {
       ids.put(symbol.codePointAt(0), entry.getValue().asLong());
     }
     return new KokoroVocab(ids);
+  }
+
+  private static JsonNode vocabOf(JsonNode root) {
+    for (JsonNode candidate : new JsonNode[] {root.get("vocab"), root.path("model").get("vocab")}) {
+      if (candidate != null && candidate.isObject() && !candidate.isEmpty()) {
+        return candidate;
+      }
+    }
+    return null;
   }
 
   /** Token ids for an IPA string, unknown symbols dropped. */

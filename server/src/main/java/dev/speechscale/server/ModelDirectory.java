@@ -19,9 +19,10 @@ import java.util.stream.Stream;
  * Kokoro files are found when they are not named one by one, and the {@code MANIFEST.sha256} that
  * is checked before {@code weights_ready}.
  *
- * <p>Kokoro layout, as the public ONNX export of Kokoro-82M publishes it: the model at {@code
- * onnx/model.onnx} (else the one {@code *.onnx} in {@code onnx/} or at the top), {@code
- * config.json} with the {@code vocab}, and {@code voices/*.bin}.
+ * <p>Kokoro layout, as the public ONNX export of Kokoro-82M (onnx-community/Kokoro-82M-v1.0-ONNX)
+ * publishes it: the model at {@code onnx/model.onnx} (else the one {@code *.onnx} in {@code onnx/}
+ * or at the top), the vocabulary in {@code tokenizer.json} ({@code model.vocab}) or in {@code
+ * config.json} ({@code vocab}), and {@code voices/*.bin}.
  *
  * @param dir the directory
  */
@@ -50,20 +51,25 @@ record ModelDirectory(Path dir) {
                 + " has "
                 + (found.isEmpty() ? "no .onnx model" : found.size() + " .onnx files " + found)
                 + "; expected the Kokoro-82M ONNX export's layout (onnx/model.onnx, config.json,"
-                + " voices/*.bin) or set KOKORO_MODEL to the file to load");
+                + " voices/*.bin; the vocab in tokenizer.json or config.json) or set KOKORO_MODEL"
+                + " to the file to load");
       }
       model = found.getFirst();
     }
+    // config.json first: KokoroVocab completes one without a vocab from tokenizer.json beside it
     Path config = dir.resolve("config.json");
+    if (!Files.isRegularFile(config)) {
+      config = dir.resolve("tokenizer.json");
+    }
     Path voices = dir.resolve("voices");
     if (!Files.isRegularFile(config) || !Files.isDirectory(voices)) {
       throw new UsageException(
           "ENGINE=kokoro: the model directory "
               + dir
               + " lacks "
-              + (Files.isRegularFile(config) ? "voices/" : "config.json")
-              + " (the layout is onnx/model.onnx, config.json with the vocab, voices/*.bin); add it"
-              + " or set KOKORO_CONFIG / KOKORO_VOICES");
+              + (Files.isRegularFile(config) ? "voices/" : "tokenizer.json and config.json")
+              + " (the layout is onnx/model.onnx, tokenizer.json or config.json with the vocab,"
+              + " voices/*.bin); add it or set KOKORO_CONFIG / KOKORO_VOICES");
     }
     return new KokoroFiles(model, config, voices);
   }

@@ -24,6 +24,8 @@ import java.util.Optional;
  * @param modelDir the model directory ({@code MODEL_DIR}, else /opt/ml/model when it exists): its
  *     {@code MANIFEST.sha256} is verified before weights_ready, and Kokoro's files are found in it
  *     when not named one by one
+ * @param onnxProvider the ONNX Runtime execution provider for kokoro ({@code ONNX_PROVIDER}: auto,
+ *     cpu or cuda)
  */
 record ServerConfig(
     EngineKind engine,
@@ -42,7 +44,8 @@ record ServerConfig(
     Optional<Path> kokoroModel,
     Optional<Path> kokoroConfig,
     List<Path> kokoroVoices,
-    Optional<Path> modelDir) {
+    Optional<Path> modelDir,
+    OnnxProviders.Setting onnxProvider) {
 
   static final String USAGE =
       """
@@ -62,6 +65,8 @@ record ServerConfig(
         --kokoro-model FILE            Kokoro-82M ONNX model (kokoro engine)
         --kokoro-config FILE           config.json with "vocab" (default: beside the model)
         --kokoro-voices FILE|DIR       voice .bin file(s), kokoro-js layout; repeatable
+        --onnx-provider auto|cpu|cuda  kokoro's ONNX Runtime execution provider (default auto: CUDA
+                                       when the image has the GPU build and a GPU is visible)
         --model-dir DIR                model directory (default /opt/ml/model when it exists):
                                        MANIFEST.sha256 verified at start; Kokoro files found there
       every option but --host and --port may come from the environment as its upper-case name
@@ -139,6 +144,7 @@ record ServerConfig(
           "KOKORO_MODEL",
           "KOKORO_CONFIG",
           "KOKORO_VOICES",
+          "ONNX_PROVIDER",
           "MODEL_DIR");
 
   /** Variable prefixes owned by speech-server: an unknown name under one is a typo, refused. */
@@ -194,7 +200,8 @@ record ServerConfig(
             kokoro.model(),
             kokoro.config(),
             kokoro.voices(),
-            modelDir);
+            modelDir,
+            onnxProvider(engine, f));
     f.rejectUnused();
     return config;
   }
@@ -232,6 +239,24 @@ record ServerConfig(
           model.isPresent() ? config : config.or(() -> Optional.of(found.config())),
           voices.isEmpty() ? List.of(found.voices()) : voices);
     }
+  }
+
+  /**
+   * {@code ONNX_PROVIDER}: only kokoro runs ONNX Runtime, so under another engine it is refused.
+   */
+  private static OnnxProviders.Setting onnxProvider(EngineKind engine, Flags f) {
+    Optional<String> value = f.value("--onnx-provider");
+    if (value.isPresent() && engine != EngineKind.KOKORO) {
+      String where = f.source("--onnx-provider").orElse("--onnx-provider");
+      throw new UsageException(
+          where
+              + " is set but the engine is "
+              + engine.cliName()
+              + " (--engine / ENGINE); the ONNX Runtime provider applies only to ENGINE=kokoro: set"
+              + " ENGINE=kokoro or remove "
+              + where);
+    }
+    return value.map(OnnxProviders.Setting::parse).orElse(OnnxProviders.Setting.AUTO);
   }
 
   private static void rejectUnknownEnv(Map<String, String> env) {

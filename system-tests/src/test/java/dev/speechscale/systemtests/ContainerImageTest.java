@@ -104,6 +104,23 @@ class ContainerImageTest {
   }
 
   @Test
+  void image_labels_declareBidirectionalStreamingAndTheCpuOnnxRuntime() throws Exception {
+    Podman.Result labels =
+        Podman.podman(
+            Duration.ofSeconds(30),
+            "image",
+            "inspect",
+            IMAGE,
+            "--format",
+            "{{ index .Config.Labels \"com.amazonaws.sagemaker.capabilities.bidirectional-streaming\""
+                + " }} {{ index .Config.Labels \"dev.speechscale.onnxruntime\" }}"
+                + " {{ index .Config.Labels \"dev.speechscale.engines\" }}");
+
+    assertThat(labels.exitCode()).as("podman image inspect:\n%s", labels.out()).isZero();
+    assertThat(labels.out().strip()).isEqualTo("true cpu flite");
+  }
+
+  @Test
   void serve_asSageMakerRunsIt_servesStreamedAndBufferedWavThenDrainsOnSigterm(@TempDir Path model)
       throws Exception {
     Map<String, String> env = endpointEnvironment();

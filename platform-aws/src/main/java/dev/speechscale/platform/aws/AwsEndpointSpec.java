@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  * @param config the endpoint config it came from
  * @param endpointName {@code speech-<model>}
  * @param variantName the production variant
- * @param imageUri the container image
+ * @param imageUri the container image deployed: {@code aws.gpu_image_uri} on a GPU instance type
+ *     when the config names one, else {@code aws.image_uri}
  * @param imageDigest the image's sha256 digest (64 hex), or {@code null} when the image is pinned
  *     by tag only
  * @param ecrAccount the image repository's account
@@ -28,6 +29,7 @@ import java.util.regex.Pattern;
  * @param modelRepository the Hugging Face repository of the weights
  * @param modelRevision the pinned revision (40 hex)
  * @param quotaMaxInstances the account's stated instance quota for this type
+ * @param gpuInstance whether the instance type has a GPU (ml.g*, ml.p*)
  */
 public record AwsEndpointSpec(
     EndpointConfig config,
@@ -40,7 +42,8 @@ public record AwsEndpointSpec(
     String ecrRepository,
     String modelRepository,
     String modelRevision,
-    int quotaMaxInstances) {
+    int quotaMaxInstances,
+    boolean gpuInstance) {
 
   /** The container variable the platform sets from {@code queue_max_depth}. */
   public static final String MAX_QUEUE_DEPTH = "MAX_QUEUE_DEPTH";
@@ -48,6 +51,9 @@ public record AwsEndpointSpec(
   /** Variables the platform sets per instance; never part of the fingerprint. */
   public static final List<String> PLATFORM_VARIABLES =
       List.of(MAX_QUEUE_DEPTH, "CONTAINER_START_EPOCH");
+
+  /** SageMaker's GPU instance families: ml.g4dn, ml.g5, ml.g6, ml.p3, ml.p4d, ml.p5, ... */
+  private static final Pattern GPU_TYPE = Pattern.compile("ml\\.[gp]\\d[a-z0-9-]*\\..+");
 
   private static final Pattern ECR =
       Pattern.compile(
@@ -78,23 +84,22 @@ public record AwsEndpointSpec(
               + " quota_max_instances for --platform aws");
       throw invalid(config, problems);
     }
-    Matcher image = aws.imageUri() == null ? null : ECR.matcher(aws.imageUri());
-    if (image == null || !image.matches()) {
-      problems.add(
-          at
-              + ".aws.image_uri ('"
-              + aws.imageUri()
-              + "') must be an ECR image, ACCOUNT.dkr.ecr.REGION.amazonaws.com/REPOSITORY@sha256:"
-              + "DIGEST (SageMaker pulls from ECR; pin the digest so the fingerprint can match a"
-              + " plan)");
+    boolean gpu = isGpuType(config.instanceType());
+    Matcher image = ecr(at + ".aws.image_uri", aws.imageUri(), problems);
+    if (aws.gpuImageUri() != null) {
+      Matcher gpuImage = ecr(at + ".aws.gpu_image_uri", aws.gpuImageUri(), problems);
+      if (gpu) {
+        image = gpuImage;
+      }
     }
+    String deployedImage = gpu && aws.gpuImageUri() != null ? aws.gpuImageUri() : aws.imageUri();
     if (aws.modelRepository() == null || !aws.modelRepository().matches("[\\w.-]+/[\\w.-]+")) {
       problems.add(
           at
               + ".aws.model_repository ('"
               + aws.modelRepository()
               + "') must name a Hugging Face repository as OWNER/NAME, e.g."
-              + " hexgrad/Kokoro-82M");
+              + " onnx-community/Kokoro-82M-v1.0-ONNX (the ONNX export the kokoro engine loads)");
     }
     if (aws.modelRevision() == null) {
       problems.add(
@@ -142,14 +147,34 @@ public record AwsEndpointSpec(
         config,
         config.endpointName(),
         aws.variantName() == null ? "AllTraffic" : aws.variantName(),
-        aws.imageUri(),
+        deployedImage,
         image.group(5),
         image.group(1),
         image.group(2),
         image.group(3),
         aws.modelRepository(),
         aws.modelRevision(),
-        quota);
+        quota,
+        gpu);
+  }
+
+  /** Whether SageMaker's instance type has a GPU: the ml.g* and ml.p* families. */
+  static boolean isGpuType(String instanceType) {
+    return GPU_TYPE.matcher(instanceType).matches();
+  }
+
+  private static Matcher ecr(String field, String uri, List<String> problems) {
+    Matcher image = uri == null ? null : ECR.matcher(uri);
+    if (image == null || !image.matches()) {
+      problems.add(
+          field
+              + " ('"
+              + uri
+              + "') must be an ECR image, ACCOUNT.dkr.ecr.REGION.amazonaws.com/REPOSITORY@sha256:"
+              + "DIGEST (SageMaker pulls from ECR; pin the digest so the fingerprint can match a"
+              + " plan)");
+    }
+    return image;
   }
 
   private static PlatformException invalid(EndpointConfig config, List<String> problems) {

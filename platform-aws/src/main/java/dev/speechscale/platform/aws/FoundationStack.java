@@ -27,7 +27,8 @@ import software.constructs.Construct;
  * <p>Least privilege: no {@code AmazonSageMakerFullAccess}. The execution role here may only write
  * logs to {@code /aws/sagemaker/Endpoints/speech-*}, publish metrics and fetch an ECR token; each
  * endpoint stack grants it read access to exactly its own image repository and weights prefix. The
- * invocation role may only invoke endpoints named {@code speech-*}.
+ * invocation role may only invoke endpoints named {@code speech-*}, by the three runtime operations
+ * (buffered, response stream, bidirectional stream).
  */
 public final class FoundationStack extends Stack {
   private final Bucket modelBucket;
@@ -93,7 +94,10 @@ public final class FoundationStack extends Stack {
         PolicyStatement.Builder.create()
             .sid("InvokeSpeechEndpoints")
             .actions(
-                List.of("sagemaker:InvokeEndpoint", "sagemaker:InvokeEndpointWithResponseStream"))
+                List.of(
+                    "sagemaker:InvokeEndpoint",
+                    "sagemaker:InvokeEndpointWithResponseStream",
+                    "sagemaker:InvokeEndpointWithBidirectionalStream"))
             .resources(
                 List.of(
                     "arn:"

@@ -31,15 +31,17 @@ import software.constructs.Construct;
  * with a checksum manifest, before the endpoint stack starts a container that mounts them.
  *
  * <p>How: a CodeBuild project downloads the repository at {@code model_revision} ({@code
- * huggingface_hub.snapshot_download}), writes {@code MANIFEST.sha256} (one {@code sha256sum} line
- * per file, sorted by path), uploads the files to {@code
- * s3://BUCKET/models/<repository>/<revision>/} with S3-verified SHA-256 checksums, and uploads the
- * manifest last, so its presence marks a complete copy. A build that finds the manifest already
- * there does nothing: the weights are synced once per revision. A custom resource starts the build
- * on create and whenever the repository or revision changes, and waits (polling every 30 s, at most
- * 2 h) until it succeeds, so CloudFormation fails the deployment rather than starting an endpoint
- * without weights. Deleting the stack leaves the weights in the (retained) bucket. Public
- * repositories only: no token is configured.
+ * huggingface_hub.snapshot_download}; for {@code engine: kokoro} only {@link #KOKORO_FILES}, and
+ * the build fails naming what is missing unless they form the layout the server loads from {@code
+ * /opt/ml/model}), writes {@code MANIFEST.sha256} (one {@code sha256sum} line per file, sorted by
+ * path, paths relative to the model directory, which the server verifies before {@code
+ * weights_ready}), uploads the files to {@code s3://BUCKET/models/<repository>/<revision>/} with
+ * S3-verified SHA-256 checksums, and uploads the manifest last, so its presence marks a complete
+ * copy. A build that finds the manifest already there does nothing: the weights are synced once per
+ * revision. A custom resource starts the build on create and whenever the repository or revision
+ * changes, and waits (polling every 30 s, at most 2 h) until it succeeds, so CloudFormation fails
+ * the deployment rather than starting an endpoint without weights. Deleting the stack leaves the
+ * weights in the (retained) bucket. Public repositories only: no token is configured.
  */
 public final class ModelCacheStack extends Stack {
   static final String ON_EVENT =
@@ -83,6 +85,42 @@ public final class ModelCacheStack extends Stack {
           return {"IsComplete": True}
       """;
 
+  /**
+   * What a Kokoro endpoint's container loads from {@code /opt/ml/model} (server/README.md, the
+   * model directory), in the layout of the public ONNX export of Kokoro-82M
+   * (onnx-community/Kokoro-82M-v1.0-ONNX): the fp32 model, the voices, and the vocabulary (in
+   * {@code tokenizer.json}; {@code config.json} beside it). Only these are synced: the export's
+   * other dtypes ({@code onnx/model_*.onnx}, about 0.8 GB) are never read.
+   */
+  static final List<String> KOKORO_FILES =
+      List.of(
+          "onnx/model.onnx",
+          "voices/*.bin",
+          "config.json",
+          "tokenizer.json",
+          "tokenizer_config.json");
+
+  /** The layout check of a Kokoro sync: the build fails naming what the revision lacks. */
+  static final String KOKORO_LAYOUT_CHECK =
+      """
+      missing=""
+      [ -f weights/onnx/model.onnx ] || missing="$missing onnx/model.onnx"
+      ls weights/voices/*.bin >/dev/null 2>&1 || missing="$missing voices/*.bin"
+      python3 -c 'import json, os, sys; v = [json.load(open(f)) for f in ("weights/tokenizer.json", "weights/config.json") if os.path.isfile(f)]; sys.exit(0 if any(d.get("vocab") or d.get("model", {}).get("vocab") for d in v if isinstance(d, dict)) else 1)' || missing="$missing vocab(tokenizer.json:model.vocab|config.json:vocab)"
+      if [ -n "$missing" ]; then
+        echo "${REPOSITORY}@${REVISION} lacks:$missing; ENGINE=kokoro loads the layout of the ONNX export (onnx-community/Kokoro-82M-v1.0-ONNX: onnx/model.onnx, voices/*.bin, tokenizer.json); set aws.model_repository to it and aws.model_revision to one of its commits" >&2
+        exit 1
+      fi
+      """;
+
+  /**
+   * The manifest of what was downloaded: {@code sha256sum} lines sorted by path, paths relative to
+   * the model directory (as the server's check reads them).
+   */
+  static final String MANIFEST_COMMAND =
+      "(cd weights && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum"
+          + " | sed 's#  \\./#  #' > ../MANIFEST.sha256)";
+
   /** The build: skip when the manifest exists, else download, checksum, upload, manifest last. */
   static final String SYNC_SCRIPT =
       """
@@ -91,14 +129,20 @@ public final class ModelCacheStack extends Stack {
       if aws s3api head-object --bucket "$BUCKET" --key "${PREFIX}MANIFEST.sha256" >/dev/null 2>&1; then
         echo "weights already synced at $DEST (MANIFEST.sha256 present): nothing to do"
       else
-        python3 -c 'import os; from huggingface_hub import snapshot_download; snapshot_download(repo_id=os.environ["REPOSITORY"], revision=os.environ["REVISION"], local_dir="weights")'
+        python3 -c 'import json, os; from huggingface_hub import snapshot_download; snapshot_download(repo_id=os.environ["REPOSITORY"], revision=os.environ["REVISION"], local_dir="weights", allow_patterns=json.loads(os.environ["ALLOW_PATTERNS"]) or None)'
         rm -rf weights/.cache
-        (cd weights && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum > ../MANIFEST.sha256)
+        if [ "$LAYOUT" = kokoro-onnx ]; then
+      %s
+        fi
+      %s
         aws s3 sync weights/ "$DEST" --only-show-errors --checksum-algorithm SHA256
         aws s3 cp MANIFEST.sha256 "${DEST}MANIFEST.sha256" --only-show-errors --checksum-algorithm SHA256
         echo "synced $(wc -l < MANIFEST.sha256) files of ${REPOSITORY}@${REVISION} to $DEST"
       fi
-      """;
+      """
+          .formatted(
+              KOKORO_LAYOUT_CHECK.indent(4).stripTrailing(),
+              MANIFEST_COMMAND.indent(2).stripTrailing());
 
   private final CustomResource sync;
 
@@ -111,6 +155,9 @@ public final class ModelCacheStack extends Stack {
     variables.put("PREFIX", spec.weightsPrefix());
     variables.put("REPOSITORY", spec.modelRepository());
     variables.put("REVISION", spec.modelRevision());
+    boolean kokoro = "kokoro".equals(spec.config().engine());
+    variables.put("LAYOUT", kokoro ? "kokoro-onnx" : "any");
+    variables.put("ALLOW_PATTERNS", kokoro ? json(KOKORO_FILES) : "[]");
     Project project =
         Project.Builder.create(this, "WeightsSync")
             .description(
@@ -196,11 +243,18 @@ public final class ModelCacheStack extends Stack {
                 Ordered.map(
                     "Repository", spec.modelRepository(),
                     "Revision", spec.modelRevision(),
+                    "Layout", variables.get("LAYOUT"),
                     "WeightsUri", weightsUri))
             .build();
 
     CfnOutput.Builder.create(this, "WeightsUri").value(weightsUri).build();
     CfnOutput.Builder.create(this, "SyncProject").value(project.getProjectName()).build();
+  }
+
+  private static String json(List<String> values) {
+    return values.stream()
+        .map(v -> "\"" + v + "\"")
+        .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
   }
 
   private Function handler(String id, String code, Project project) {

@@ -1,0 +1,54 @@
+package dev.speechscale.platform.aws;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.assertions.Template;
+
+/** The shared stack's invocation role, read from the synthesized CloudFormation. */
+class FoundationTemplateTest {
+  @Test
+  void invocationRole_allowsTheThreeRuntimeOperationsOnSpeechEndpointsOnly(@TempDir Path out) {
+    SpeechInfraApp app =
+        SpeechInfraApp.build(
+            AwsFixtures.config(),
+            null,
+            "none",
+            Map.of("account", "123456789012", "region", "us-east-1"),
+            out);
+    Template foundation = Template.fromStack(app.foundation());
+
+    foundation.hasResourceProperties(
+        "AWS::IAM::Policy",
+        Map.of(
+            "PolicyDocument",
+            Match.objectLike(
+                Map.of(
+                    "Statement",
+                    List.of(
+                        Match.objectLike(
+                            Map.of(
+                                "Sid",
+                                "InvokeSpeechEndpoints",
+                                "Effect",
+                                "Allow",
+                                "Action",
+                                List.of(
+                                    "sagemaker:InvokeEndpoint",
+                                    "sagemaker:InvokeEndpointWithResponseStream",
+                                    "sagemaker:InvokeEndpointWithBidirectionalStream"),
+                                "Resource",
+                                Match.objectLike(
+                                    Map.of(
+                                        "Fn::Join",
+                                        Match.arrayWith(
+                                            List.of(
+                                                Match.arrayWith(
+                                                    List.of(":endpoint/speech-*"))))))))))),
+            "Roles",
+            List.of(Map.of("Ref", Match.stringLikeRegexp("InvocationRole.*")))));
+  }
+}
