@@ -178,7 +178,14 @@ public final class LocalState {
     }
   }
 
-  /** Whether the process with this pid is the one that started at {@code startedAt}. */
+  /**
+   * Whether the process with this pid is the one that started at {@code startedAt}: the same start
+   * second, or, when the start times disagree, a process whose command line is one of ours ({@code
+   * dev.speechscale.*}). The fallback is there because a start time is the kernel's boot time plus
+   * ticks since boot, and on a virtual machine whose wall clock is stepped (seen here under heavy
+   * load: a supervisor recorded at 18:19:4x read back as 18:20:05) the same process reads back tens
+   * of seconds off; without it, destroy left a live supervisor and its instance running.
+   */
   static boolean alive(long pid, Instant startedAt) {
     if (pid <= 0) {
       return false;
@@ -187,8 +194,20 @@ public final class LocalState {
         .filter(ProcessHandle::isAlive)
         .map(h ->
             startedAt == null
-                || h.info().startInstant().map(s -> sameSecond(s, startedAt)).orElse(true))
+                || h.info().startInstant().map(s -> sameSecond(s, startedAt)).orElse(true)
+                || ours(pid))
         .orElse(false);
+  }
+
+  /** Whether {@code /proc/PID/cmdline} names a SpeechScale main class (false off Linux). */
+  static boolean ours(long pid) {
+    try {
+      byte[] cmdline = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"));
+      return new String(cmdline, java.nio.charset.StandardCharsets.UTF_8)
+          .contains("dev.speechscale.");
+    } catch (IOException | SecurityException e) {
+      return false;
+    }
   }
 
   private static boolean sameSecond(Instant a, Instant b) {
