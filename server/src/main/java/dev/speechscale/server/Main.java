@@ -93,7 +93,13 @@ public final class Main {
     }
     try (RefusalLog refusals =
         new RefusalLog(
-            () -> server.metrics().rejectedCount("queue_saturated"), out, Duration.ofSeconds(1))) {
+            Map.of(
+                RefusalLog.QUEUE_SATURATED,
+                () -> server.metrics().rejectedCount("queue_saturated"),
+                RefusalLog.DELIBERATE_503,
+                () -> server.metrics().deliberateHttp503()),
+            out,
+            Duration.ofSeconds(1))) {
       server.join();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

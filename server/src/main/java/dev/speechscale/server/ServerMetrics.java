@@ -66,6 +66,17 @@ final class ServerMetrics {
     return a == null ? 0 : a.sum();
   }
 
+  /**
+   * Every deliberate HTTP 503 on {@code /invocations} (queue_saturated, deadline_shed,
+   * shutting_down, not_ready): the server answers 503 only on purpose, a failure is a 500.
+   * WebSocket refusals are not counted: they are never an HTTP 5xx.
+   */
+  long deliberateHttp503() {
+    var byStatus = responses.get(InvocationsHandler.TRANSPORT);
+    LongAdder refused = byStatus == null ? null : byStatus.get(503);
+    return refused == null ? 0 : refused.sum();
+  }
+
   long responsesWithStatus(int status) {
     return responses.values().stream()
         .map(byStatus -> byStatus.get(status))

@@ -283,6 +283,7 @@ public final class SpeechServer implements AutoCloseable {
           }
           if (current == null || !(ready || warming)) {
             metrics.rejected("not_ready");
+            metrics.response(InvocationsHandler.TRANSPORT, 503);
             HttpIo.json(
                 response,
                 callback,

@@ -59,6 +59,9 @@ class GateAndStreamingTest {
           .hasSize(44 + 2 * 2 * ScriptedEngine.CHUNK);
       s.awaitIdle();
       assertThat(s.server.metrics().rejectedCount("queue_saturated")).isEqualTo(1);
+      assertThat(s.server.metrics().deliberateHttp503())
+          .as("what the 5xx alarm subtracts")
+          .isEqualTo(1);
     }
   }
 

@@ -24,6 +24,12 @@ public final class AwsNames {
   /** The metric counting the container's {@code queue_saturated} refusals. */
   public static final String QUEUE_SATURATED_METRIC = "QueueSaturatedRejections";
 
+  /**
+   * The metric counting the container's deliberate HTTP 503s on {@code /invocations}
+   * (queue_saturated, deadline_shed, shutting_down, not_ready): the 5xx that are not errors.
+   */
+  public static final String DELIBERATE_503_METRIC = "DeliberateHttp503";
+
   /** The scalable dimension of a variant's instance count. */
   public static final String SCALABLE_DIMENSION = "sagemaker:variant:DesiredInstanceCount";
 

@@ -30,13 +30,15 @@ import software.constructs.Construct;
  *       reports latencies in <em>microseconds</em>, so the threshold is {@code ms × 1000}. No
  *       {@code Unit} is set on the alarm: a unit filter that disagrees with what SageMaker
  *       publishes silently empties an alarm.
- *   <li><b>Real server errors</b>, separated from load shedding. {@code Invocation5XXErrors} counts
- *       every 5xx the container returned — including the admission gate's deliberate {@code 503
- *       queue_saturated} above Q_max. speech-server prints, once a second when it refused any, one
- *       JSON line {@code {"event":"queue_saturated","count":N}}; a metric filter on the container's
- *       log group sums {@code $.count} into {@code SpeechScale/<endpoint>
- *       QueueSaturatedRejections}; the alarm watches {@code FILL(5xx, 0) − FILL(shed, 0)} (Sum per
- *       minute) ≥ 1.
+ *   <li><b>Real server errors</b>, separated from deliberate refusals. {@code Invocation5XXErrors}
+ *       counts every 5xx the container returned — including its deliberate HTTP 503s ({@code
+ *       queue_saturated} above Q_max, {@code deadline_shed}, {@code shutting_down}, {@code
+ *       not_ready}). speech-server prints, once a second when it gave any, one JSON line {@code
+ *       {"event":"deliberate_503","count":N}}; a metric filter sums {@code $.count} into {@code
+ *       SpeechScale/<endpoint> DeliberateHttp503}; the alarm watches {@code FILL(5xx, 0) −
+ *       FILL(deliberate, 0)} (Sum per minute) ≥ 1. It subtracts exactly the HTTP 503s: WebSocket
+ *       refusals (in {@code queue_saturated}'s count) were never an HTTP 5xx, and subtracting them
+ *       hid real errors.
  *   <li><b>Sustained load shedding</b>: QueueSaturatedRejections Sum ≥ 1 in each of 3 minutes — the
  *       fleet is at {@code max_instances} or scale-out is not keeping up.
  *   <li>A dashboard: ConcurrentRequestsPerModel Maximum (10 s) against the scaling target and
@@ -74,13 +76,28 @@ public final class EndpointObservability extends Construct {
             .statistic("Sum")
             .period(MINUTE)
             .build();
+    MetricFilter.Builder.create(this, "Deliberate503Filter")
+        .logGroup(containerLogs)
+        .filterPattern(FilterPattern.stringValue("$.event", "=", "deliberate_503"))
+        .metricNamespace(AwsNames.shedNamespace(endpointName))
+        .metricName(AwsNames.DELIBERATE_503_METRIC)
+        .metricValue("$.count")
+        .defaultValue(0)
+        .build();
+    Metric deliberate =
+        Metric.Builder.create()
+            .namespace(AwsNames.shedNamespace(endpointName))
+            .metricName(AwsNames.DELIBERATE_503_METRIC)
+            .statistic("Sum")
+            .period(MINUTE)
+            .build();
     Metric errors5xx = invocationMetric(spec, "Invocation5XXErrors", "Sum");
     MathExpression realErrors =
         MathExpression.Builder.create()
-            .expression("FILL(errors, 0) - FILL(shed, 0)")
-            .usingMetrics(Ordered.<IMetric>map("errors", errors5xx, "shed", shed))
+            .expression("FILL(errors, 0) - FILL(deliberate, 0)")
+            .usingMetrics(Ordered.<IMetric>map("errors", errors5xx, "deliberate", deliberate))
             .period(MINUTE)
-            .label("5xx that are not load shedding")
+            .label("5xx that are not deliberate 503s")
             .build();
 
     Double firstChunkMs = attach.plan().firstChunkAlarmMs();
@@ -107,8 +124,8 @@ public final class EndpointObservability extends Construct {
     Alarm.Builder.create(this, "ServerErrorsAlarm")
         .alarmName(AwsNames.serverErrorAlarm(endpointName))
         .alarmDescription(
-            "Invocation5XXErrors minus the container's 503 queue_saturated refusals: a real server"
-                + " error, not load shedding")
+            "Invocation5XXErrors minus the container's deliberate HTTP 503s (queue_saturated,"
+                + " deadline_shed, shutting_down, not_ready): a real server error, not a refusal")
         .metric(realErrors)
         .threshold(1)
         .comparisonOperator(ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD)

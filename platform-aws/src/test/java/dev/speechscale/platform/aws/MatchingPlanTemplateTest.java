@@ -174,7 +174,7 @@ class MatchingPlanTemplateTest {
   }
 
   @Test
-  void serverErrorAlarm_subtractsLoadSheddingFromInvocation5xx() {
+  void serverErrorAlarm_subtractsExactlyTheDeliberateHttp503sFromInvocation5xx() {
     endpoint.hasResourceProperties(
         "AWS::CloudWatch::Alarm",
         Map.of(
@@ -187,7 +187,7 @@ class MatchingPlanTemplateTest {
             "Metrics",
             Match.arrayWith(
                 List.of(
-                    Match.objectLike(Map.of("Expression", "FILL(errors, 0) - FILL(shed, 0)")),
+                    Match.objectLike(Map.of("Expression", "FILL(errors, 0) - FILL(deliberate, 0)")),
                     Match.objectLike(
                         Map.of(
                             "Id",
@@ -207,7 +207,7 @@ class MatchingPlanTemplateTest {
                     Match.objectLike(
                         Map.of(
                             "Id",
-                            "shed",
+                            "deliberate",
                             "MetricStat",
                             Match.objectLike(
                                 Map.of(
@@ -215,11 +215,31 @@ class MatchingPlanTemplateTest {
                                     Match.objectLike(
                                         Map.of(
                                             "MetricName",
-                                            "QueueSaturatedRejections",
+                                            "DeliberateHttp503",
                                             "Namespace",
                                             "SpeechScale/" + ENDPOINT)),
                                     "Stat",
                                     "Sum"))))))));
+  }
+
+  @Test
+  void deliberate503s_countedFromTheContainersDeliberate503Line() {
+    endpoint.hasResourceProperties(
+        "AWS::Logs::MetricFilter",
+        Map.of(
+            "FilterPattern",
+            "{ $.event = \"deliberate_503\" }",
+            "MetricTransformations",
+            List.of(
+                Map.of(
+                    "MetricNamespace",
+                    "SpeechScale/" + ENDPOINT,
+                    "MetricName",
+                    "DeliberateHttp503",
+                    "MetricValue",
+                    "$.count",
+                    "DefaultValue",
+                    0))));
   }
 
   @Test
