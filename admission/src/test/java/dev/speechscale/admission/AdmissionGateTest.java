@@ -17,6 +17,15 @@ import org.junit.jupiter.api.Test;
 
 class AdmissionGateTest {
 
+  /**
+   * The threads the tests' waiters and clients run on: virtual here, as the server runs requests;
+   * {@link AdmissionGateOnPlatformThreadsTest} runs every test again on platform threads, as the
+   * bidi session and a platform's own callers use the gate.
+   */
+  Thread.Builder threads() {
+    return Thread.ofVirtual();
+  }
+
   private static final long FAR = Duration.ofHours(1).toNanos();
   private final FakeTicker ticker = new FakeTicker();
 
@@ -128,7 +137,7 @@ class AdmissionGateTest {
     assertThat(waiter.tryTurn(ticker.nanoTime() + FAR)).isEmpty();
     assertThat(gate.snapshot().queued()).isZero();
     Thread t =
-        Thread.ofVirtual()
+        threads()
             .start(() -> {
               try (waiter) {
                 assertThat(waiter.awaitTurn(ticker.nanoTime() + FAR))
@@ -149,7 +158,7 @@ class AdmissionGateTest {
     Permit first = admitted(gate.admit());
     CountDownLatch done = new CountDownLatch(1);
     Thread t =
-        Thread.ofVirtual()
+        threads()
             .start(() -> {
               try (first) {
                 first.awaitTurn(ticker.nanoTime() + FAR);
@@ -224,7 +233,7 @@ class AdmissionGateTest {
     Permit waiter = admitted(gate.admit());
     var turn = new java.util.concurrent.atomic.AtomicReference<Turn>();
     long deadline = ticker.nanoTime() + age;
-    Thread t = Thread.ofVirtual().start(() -> turn.set(waiter.awaitTurn(deadline)));
+    Thread t = threads().start(() -> turn.set(waiter.awaitTurn(deadline)));
     Await.until(() -> gate.snapshot().queued() == 1, "waiter queued");
     holder.close();
     assertThat(t.join(Duration.ofSeconds(10))).isTrue();
@@ -270,7 +279,7 @@ class AdmissionGateTest {
       Permit permit = admitted(gate.admit());
       int queuedBefore = gate.snapshot().queued();
       Thread t =
-          Thread.ofVirtual()
+          threads()
               .start(() -> {
                 try (permit) {
                   if (permit.awaitTurn(ticker.nanoTime() + FAR) instanceof Turn.Started) {
@@ -314,11 +323,10 @@ class AdmissionGateTest {
     var tightTurn = new java.util.concurrent.atomic.AtomicReference<Turn>();
     var looseTurn = new java.util.concurrent.atomic.AtomicReference<Turn>();
     long tightDeadline = ticker.plus(Duration.ofSeconds(1));
-    Thread a = Thread.ofVirtual().start(() -> tightTurn.set(tight.awaitTurn(tightDeadline)));
+    Thread a = threads().start(() -> tightTurn.set(tight.awaitTurn(tightDeadline)));
     Await.until(() -> gate.snapshot().queued() == 1, "tight queued");
     Thread b =
-        Thread.ofVirtual()
-            .start(() -> looseTurn.set(loose.awaitTurn(ticker.plus(Duration.ofHours(2)))));
+        threads().start(() -> looseTurn.set(loose.awaitTurn(ticker.plus(Duration.ofHours(2)))));
     Await.until(() -> gate.snapshot().queued() == 2, "loose queued");
 
     ticker.advance(Duration.ofMillis(950)); // tight's first byte would now land 50 ms late
@@ -344,7 +352,7 @@ class AdmissionGateTest {
     Permit waiter = admitted(gate.admit());
     var turn = new java.util.concurrent.atomic.AtomicReference<Turn>();
     long deadline = ticker.plus(Duration.ofSeconds(5));
-    Thread t = Thread.ofVirtual().start(() -> turn.set(waiter.awaitTurn(deadline)));
+    Thread t = threads().start(() -> turn.set(waiter.awaitTurn(deadline)));
     Await.until(() -> gate.snapshot().queued() == 1, "waiter queued");
 
     assertThat(gate.shedExpired()).isZero();
@@ -366,7 +374,7 @@ class AdmissionGateTest {
     holder.awaitTurn(ticker.nanoTime() + FAR);
     Permit waiter = admitted(gate.admit());
     var turn = new java.util.concurrent.atomic.AtomicReference<Turn>();
-    Thread t = Thread.ofVirtual().start(() -> turn.set(waiter.awaitTurn(ticker.nanoTime() + FAR)));
+    Thread t = threads().start(() -> turn.set(waiter.awaitTurn(ticker.nanoTime() + FAR)));
     Await.until(() -> gate.snapshot().queued() == 1, "waiter queued");
 
     waiter.close(); // e.g. the client hung up while queued
@@ -388,7 +396,7 @@ class AdmissionGateTest {
     Permit gone = admitted(gate.admit());
     var goneTurn = new java.util.concurrent.atomic.AtomicReference<Turn>();
     Thread a =
-        Thread.ofVirtual()
+        threads()
             .start(() -> {
               try (gone) {
                 goneTurn.set(gone.awaitTurn(ticker.nanoTime() + FAR));
@@ -397,8 +405,7 @@ class AdmissionGateTest {
     Await.until(() -> gate.snapshot().queued() == 1, "first waiter queued");
     Permit next = admitted(gate.admit());
     var nextTurn = new java.util.concurrent.atomic.AtomicReference<Turn>();
-    Thread b =
-        Thread.ofVirtual().start(() -> nextTurn.set(next.awaitTurn(ticker.nanoTime() + FAR)));
+    Thread b = threads().start(() -> nextTurn.set(next.awaitTurn(ticker.nanoTime() + FAR)));
     Await.until(() -> gate.snapshot().queued() == 2, "second waiter queued");
 
     assertThat(gone.abandonWhileQueued()).isTrue();
@@ -439,7 +446,7 @@ class AdmissionGateTest {
     Permit waiter = admitted(gate.admit());
     var turn = new java.util.concurrent.atomic.AtomicReference<Turn>();
     Thread t =
-        Thread.ofVirtual()
+        threads()
             .start(() -> {
               try (waiter) {
                 turn.set(waiter.awaitTurn(ticker.nanoTime() + FAR));
@@ -475,7 +482,7 @@ class AdmissionGateTest {
     assertThat(gate.admit()).isEqualTo(new Admission.ShuttingDown(1));
     assertThat(gate.awaitIdle(Duration.ofMillis(1))).isFalse();
     CountDownLatch closed = new CountDownLatch(1);
-    Thread.ofVirtual()
+    threads()
         .start(() -> {
           open.close();
           closed.countDown();
@@ -488,7 +495,7 @@ class AdmissionGateTest {
   void concurrentMixedPaths_realClock_leaveGateEmpty() throws Exception {
     AdmissionGate gate = new AdmissionGate(GateConfig.of(8, 2), Ticker.system());
     Random seeds = new Random(7);
-    try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+    try (ExecutorService pool = Executors.newThreadPerTaskExecutor(threads().factory())) {
       List<Future<?>> futures = new ArrayList<>();
       for (int i = 0; i < 2000; i++) {
         long seed = seeds.nextLong();
