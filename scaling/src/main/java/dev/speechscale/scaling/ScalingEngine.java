@@ -92,8 +92,8 @@ public final class ScalingEngine {
             t.datapoints(),
             visibleMs);
     highAlarm = state(high, v -> v > t.targetValue());
-    double[] low = lowPeriods(datapoints, visibleMs);
-    lowAlarm = low == null ? AlarmState.INSUFFICIENT_DATA : state(low, this::lowBreaches);
+    double[] low = lowPeriods(datapoints, visibleMs).orElse(NO_ALARM);
+    lowAlarm = low == NO_ALARM ? AlarmState.INSUFFICIENT_DATA : state(low, this::lowBreaches);
 
     String outWhy = "high alarm " + highAlarm;
     if (highAlarm == AlarmState.ALARM) {
@@ -236,27 +236,32 @@ public final class ScalingEngine {
     return delayMs;
   }
 
-  /** The low alarm's periods, or null when the rules have no scale-in alarm. */
-  private double[] lowPeriods(Datapoints datapoints, long visibleMs) {
+  /** Stands for "no scale-in alarm" (compared by identity). */
+  private static final double[] NO_ALARM = new double[0];
+
+  /** The low alarm's periods, or empty when the rules have no scale-in alarm. */
+  private java.util.Optional<double[]> lowPeriods(Datapoints datapoints, long visibleMs) {
     TargetTracking t = rules.tracking();
     return switch (rules.scaleIn()) {
       case StepScaleIn s ->
-          read(
-              datapoints,
-              s.metric(),
-              s.statistic(),
-              s.period().toMillis(),
-              s.datapoints(),
-              visibleMs);
+          java.util.Optional.of(
+              read(
+                  datapoints,
+                  s.metric(),
+                  s.statistic(),
+                  s.period().toMillis(),
+                  s.datapoints(),
+                  visibleMs));
       case ScaleIn.Tracking tr ->
-          read(
-              datapoints,
-              t.metric(),
-              t.statistic(),
-              t.period().toMillis(),
-              tr.datapoints(),
-              visibleMs);
-      case ScaleIn.Disabled d -> null;
+          java.util.Optional.of(
+              read(
+                  datapoints,
+                  t.metric(),
+                  t.statistic(),
+                  t.period().toMillis(),
+                  tr.datapoints(),
+                  visibleMs));
+      case ScaleIn.Disabled d -> java.util.Optional.empty();
     };
   }
 
