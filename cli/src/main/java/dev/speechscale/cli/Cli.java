@@ -53,6 +53,19 @@ final class Cli {
     return ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
   }
 
+  /**
+   * The command line as typed, for provenance: {@code tts-bench plan --qmax ...}. picocli hands a
+   * subcommand the whole original argument list, its own name included ({@code plan --qmax ...});
+   * prefixing the qualified name to that wrote {@code tts-bench plan plan ...}.
+   */
+  static String commandLine(CommandLine.Model.CommandSpec spec) {
+    java.util.List<String> args = spec.commandLine().getParseResult().originalArgs();
+    int at = args.indexOf(spec.name());
+    java.util.List<String> own = at < 0 ? args : args.subList(at + 1, args.size());
+    String qualified = spec.qualifiedName();
+    return own.isEmpty() ? qualified : qualified + " " + String.join(" ", own);
+  }
+
   /** Builds a usage error for the current command: exit code 2 with the message as given. */
   static CommandLine.ParameterException usage(CommandLine.Model.CommandSpec spec, String message) {
     return new CommandLine.ParameterException(spec.commandLine(), message);

@@ -142,8 +142,7 @@ final class PlanCommand implements Callable<Integer> {
                 shape,
                 slo,
                 allowConfigMismatch,
-                "tts-bench plan "
-                    + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
+                Cli.commandLine(spec),
                 parameters(shape)),
             line -> spec.commandLine().getErr().println(line),
             clock.instant());

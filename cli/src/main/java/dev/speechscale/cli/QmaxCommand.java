@@ -214,8 +214,7 @@ final class QmaxCommand implements Callable<Integer> {
                   seed,
                   events,
                   Duration.ofMinutes(5),
-                  "tts-bench qmax "
-                      + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
+                  Cli.commandLine(spec),
                   params),
               ChainClock.system(),
               new ProgressPrinter(err, sloMs),

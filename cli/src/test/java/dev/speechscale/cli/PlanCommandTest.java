@@ -87,6 +87,16 @@ class PlanCommandTest {
   }
 
   @Test
+  void plan_provenance_recordsTheCommandAsTyped() throws IOException {
+    kokoro();
+
+    PlanArtifact p = ArtifactCodec.readPlan(dir.resolve("plan.json"));
+    assertThat(p.provenance().command())
+        .startsWith("tts-bench plan --qmax " + QMAX + " --ttotal ")
+        .doesNotContain("plan plan");
+  }
+
+  @Test
   void plan_json_printsTheArtifact() {
     CliRun run = kokoro("--json");
 
