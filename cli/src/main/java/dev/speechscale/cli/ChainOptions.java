@@ -2,6 +2,7 @@ package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.EndpointConfigFile;
+import dev.speechscale.platform.LadderDefaults;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.PlatformProvider;
 import dev.speechscale.platform.PlatformSettings;
@@ -67,6 +68,11 @@ final class ChainOptions {
   /** The platform to talk to; the caller closes it. */
   Platform open() {
     return provider().open(new PlatformSettings(stateDir, region, null, profile, runtimeUrl, null));
+  }
+
+  /** The qmax ladder the chosen platform walks when none is given; no endpoint call. */
+  LadderDefaults ladderDefaults() {
+    return provider().ladderDefaults();
   }
 
   private PlatformProvider provider() {
