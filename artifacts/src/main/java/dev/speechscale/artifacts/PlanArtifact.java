@@ -1,6 +1,7 @@
 package dev.speechscale.artifacts;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.speechscale.capacity.FleetCost;
 import dev.speechscale.capacity.PlanVerdict;
 import dev.speechscale.capacity.Verdict;
 import java.time.Instant;
@@ -59,11 +60,162 @@ public record PlanArtifact(
     List<FindingEntry> findings,
     Inputs inputs,
     EndpointConfigBlock endpointConfig,
-    String configBlock)
+    String configBlock,
+    FleetCost cost)
     implements Artifact {
 
   public PlanArtifact {
     findings = findings == null ? List.of() : List.copyOf(findings);
+  }
+
+  /** A plan without a price ({@code cost} null): what every plan was before {@code cost}. */
+  public PlanArtifact(
+      int schemaVersion,
+      String kind,
+      String toolVersion,
+      Instant createdAt,
+      Provenance provenance,
+      String model,
+      String endpoint,
+      String instanceType,
+      DeployedConfig deployedConfig,
+      String slug,
+      PlanVerdict verdict,
+      int qMax,
+      boolean qMaxBracketed,
+      boolean qMaxRefined,
+      double cScaleMax,
+      double cScaleMin,
+      Double scalingTargetValue,
+      Double scaleInThreshold,
+      Double ratioMax,
+      Double ratioAverage,
+      Integer ratioMaxRung,
+      Integer ratioAverageRung,
+      int minInstances,
+      int maxInstances,
+      int troughInstances,
+      int peakInstances,
+      Integer minSafeInstances,
+      int queueMaxDepth,
+      int scaleOutCooldownS,
+      int scaleInCooldownS,
+      double wMaxS,
+      double requestDeadlineS,
+      double tTotalS,
+      double utilizationMm1,
+      double utilizationMg1,
+      double serviceCv,
+      Double shedProbability,
+      Double recommendedCScaleMax,
+      Double throughputAtCScaleMaxRps,
+      Integer naiveMaxInstances,
+      Double firstChunkAlarmMs,
+      List<FindingEntry> findings,
+      Inputs inputs,
+      EndpointConfigBlock endpointConfig,
+      String configBlock) {
+    this(
+        schemaVersion,
+        kind,
+        toolVersion,
+        createdAt,
+        provenance,
+        model,
+        endpoint,
+        instanceType,
+        deployedConfig,
+        slug,
+        verdict,
+        qMax,
+        qMaxBracketed,
+        qMaxRefined,
+        cScaleMax,
+        cScaleMin,
+        scalingTargetValue,
+        scaleInThreshold,
+        ratioMax,
+        ratioAverage,
+        ratioMaxRung,
+        ratioAverageRung,
+        minInstances,
+        maxInstances,
+        troughInstances,
+        peakInstances,
+        minSafeInstances,
+        queueMaxDepth,
+        scaleOutCooldownS,
+        scaleInCooldownS,
+        wMaxS,
+        requestDeadlineS,
+        tTotalS,
+        utilizationMm1,
+        utilizationMg1,
+        serviceCv,
+        shedProbability,
+        recommendedCScaleMax,
+        throughputAtCScaleMaxRps,
+        naiveMaxInstances,
+        firstChunkAlarmMs,
+        findings,
+        inputs,
+        endpointConfig,
+        configBlock,
+        null);
+  }
+
+  /**
+   * This plan priced: {@code cost} is the fleet's cost at one instance price ({@code plan
+   * --price-per-hour}), or {@code null} for none.
+   */
+  public PlanArtifact withCost(FleetCost cost) {
+    return new PlanArtifact(
+        schemaVersion,
+        kind,
+        toolVersion,
+        createdAt,
+        provenance,
+        model,
+        endpoint,
+        instanceType,
+        deployedConfig,
+        slug,
+        verdict,
+        qMax,
+        qMaxBracketed,
+        qMaxRefined,
+        cScaleMax,
+        cScaleMin,
+        scalingTargetValue,
+        scaleInThreshold,
+        ratioMax,
+        ratioAverage,
+        ratioMaxRung,
+        ratioAverageRung,
+        minInstances,
+        maxInstances,
+        troughInstances,
+        peakInstances,
+        minSafeInstances,
+        queueMaxDepth,
+        scaleOutCooldownS,
+        scaleInCooldownS,
+        wMaxS,
+        requestDeadlineS,
+        tTotalS,
+        utilizationMm1,
+        utilizationMg1,
+        serviceCv,
+        shedProbability,
+        recommendedCScaleMax,
+        throughputAtCScaleMaxRps,
+        naiveMaxInstances,
+        firstChunkAlarmMs,
+        findings,
+        inputs,
+        endpointConfig,
+        configBlock,
+        cost);
   }
 
   /** Whether the plan refuses deployment. */
