@@ -15,11 +15,9 @@ final class Cli {
   private Cli() {}
 
   static int run(Object command, String[] args, PrintWriter out, PrintWriter err) {
-    CommandLine cl = new CommandLine(command);
+    CommandLine cl = commandLine(command);
     cl.setOut(out);
     cl.setErr(err);
-    cl.registerConverter(Duration.class, new Durations());
-    cl.setCaseInsensitiveEnumValuesAllowed(true);
     cl.setParameterExceptionHandler((ex, a) -> {
       CommandLine c = ex.getCommandLine();
       c.getErr().println("error: " + ex.getMessage());
@@ -47,6 +45,42 @@ final class Cli {
     out.flush();
     err.flush();
     return code;
+  }
+
+  /**
+   * The command line as every run builds it: our converters, the published tool's flags ({@link
+   * PublishedFlags}), and the model check that lets {@code --model}, {@code --endpoint} and a
+   * positional MODEL stand for one another.
+   */
+  static CommandLine commandLine(Object command) {
+    CommandLine cl = new CommandLine(command);
+    cl.registerConverter(Duration.class, new Durations());
+    cl.setCaseInsensitiveEnumValuesAllowed(true);
+    PublishedFlags.Pending aliases = PublishedFlags.register(cl);
+    cl.setExecutionStrategy(parsed -> {
+      aliases.apply();
+      requireModel(parsed);
+      return new CommandLine.RunLast().execute(parsed);
+    });
+    return cl;
+  }
+
+  /** The model options are not picocli-required (three spellings); the check is here. */
+  private static void requireModel(CommandLine.ParseResult parsed) {
+    CommandLine.ParseResult last = parsed;
+    while (last.hasSubcommand()) {
+      last = last.subcommand();
+    }
+    if (last.isUsageHelpRequested() || last.isVersionHelpRequested()) {
+      return;
+    }
+    for (CommandLine.Model.CommandSpec mixin : last.commandSpec().mixins().values()) {
+      if (mixin.userObject() instanceof ChainOptions chain) {
+        chain.requireModel(last.commandSpec());
+      } else if (mixin.userObject() instanceof InfraOptions infra) {
+        infra.requireModel(last.commandSpec());
+      }
+    }
   }
 
   private static String message(Exception ex) {

@@ -47,6 +47,7 @@ final class PlanCommand implements Callable<Integer> {
     @Option(
         names = "--assume-t-total",
         paramLabel = "DURATION",
+        converter = PublishedSeconds.class,
         description = "assumed T instead of a measurement (e.g. 320s)")
     Duration assumed;
   }
