@@ -1,5 +1,6 @@
 package dev.speechscale.artifacts;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.speechscale.capacity.FleetCost;
 import dev.speechscale.capacity.PlanVerdict;
@@ -10,6 +11,9 @@ import java.util.List;
 /**
  * A derived scaling plan: every number the endpoint deploys, the findings that judge it, the inputs
  * it came from (measured vs chosen, with provenance) and the deployable configuration block.
+ *
+ * <p>{@code cost} is written only when the plan was priced ({@code plan --price-per-hour}), so an
+ * unpriced plan reads and writes back byte for byte as before.
  *
  * <p>A plan is what gates autoscaling: the platforms attach scaling only when a plan's model and
  * fingerprint match the deployment, its verdict is not {@code INFEASIBLE}, and it carries a
@@ -61,7 +65,7 @@ public record PlanArtifact(
     Inputs inputs,
     EndpointConfigBlock endpointConfig,
     String configBlock,
-    FleetCost cost)
+    @JsonInclude(JsonInclude.Include.NON_NULL) FleetCost cost)
     implements Artifact {
 
   public PlanArtifact {
