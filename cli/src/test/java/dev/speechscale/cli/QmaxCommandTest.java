@@ -46,13 +46,15 @@ class QmaxCommandTest {
     CliRun run = qmax("--model", "kokoro-82m", "--platform", "aws", "--slo", "3000ms", "--dry-run");
 
     // coarse: 240.1 + (270.5 + 271 + 272 + 273 + 274 + 275 + 276) s, warm-up 20 s + 0.4 s drain
-    // = 2172.0 s; allowance: the widest gap 10..20, 4 rungs x (30 + 240 + 2) s = 1088 s
+    // = 2172.0 s; allowance: the widest gap 10..20, 4 rungs x (30 + 240 + 6 s top-rung drain)
+    // = 1104 s; the predicted ladder (bisecting 20..30 at S = 100 ms) stays inside it
     assertThat(run.out())
         .contains(
             "bisection allowance: up to 4 rung(s) per run (the widest gap, 10..20), at most"
-                + " +18m08s")
+                + " +18m24s")
+        .contains("total: 54m22s wall clock as predicted")
         .contains(
-            "coarse ladder and warm-up 36m12s, at most 54m20s with the full bisection"
+            "coarse ladder and warm-up 36m12s, at most 54m36s with the full bisection"
                 + " allowance");
   }
 

@@ -12,7 +12,7 @@ import java.util.List;
  * not known in advance, so the allowance takes the widest gap of the coarse ladder (on the
  * published ladder 1, 5, 10, 20 … 60 that is 10: 4 rungs of 240 s, about 18 minutes). Each extra
  * rung costs the settle before it, its hold, and the drain of its in-flight requests under the dry
- * run's service assumption, once per run.
+ * run's service assumption, bounded by the top rung's drain, once per run.
  *
  * @param rungsPerRun the most bisection rungs one run can add (0 without refinement)
  * @param below the lower coarse rung of the widest gap
@@ -36,7 +36,8 @@ public record BisectionAllowance(int rungsPerRun, int below, int above, Duration
       return new BisectionAllowance(0, below, above, Duration.ZERO);
     }
     int extra = ceilLog2(above - below);
-    Duration perRung = spec.settle().plus(spec.hold()).plus(s.drain(above));
+    // a bisection rung lies below the top rung, so the top rung's drain bounds every one of them
+    Duration perRung = spec.settle().plus(spec.hold()).plus(s.drain(rungs.getLast()));
     return new BisectionAllowance(
         extra, below, above, perRung.multipliedBy((long) extra * spec.runs()));
   }

@@ -28,8 +28,8 @@ class BisectionAllowanceTest {
     assertThat(a.rungsPerRun()).isEqualTo(4);
     assertThat(a.below()).isEqualTo(10);
     assertThat(a.above()).isEqualTo(20);
-    // 4 x (30 s settle + 240 s hold + 20 x 100 ms drain)
-    assertThat(a.wallTime()).isEqualTo(Duration.ofSeconds(4 * 272));
+    // 4 x (30 s settle + 240 s hold + the top rung's drain, 60 x 100 ms)
+    assertThat(a.wallTime()).isEqualTo(Duration.ofSeconds(4 * 276));
   }
 
   @Test
