@@ -1,6 +1,8 @@
 package dev.speechscale.artifacts;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.speechscale.capacity.FleetCost;
 import dev.speechscale.capacity.PlanVerdict;
 import dev.speechscale.capacity.Verdict;
 import java.time.Instant;
@@ -9,6 +11,9 @@ import java.util.List;
 /**
  * A derived scaling plan: every number the endpoint deploys, the findings that judge it, the inputs
  * it came from (measured vs chosen, with provenance) and the deployable configuration block.
+ *
+ * <p>{@code cost} is written only when the plan was priced ({@code plan --price-per-hour}), so an
+ * unpriced plan reads and writes back byte for byte as before.
  *
  * <p>A plan is what gates autoscaling: the platforms attach scaling only when a plan's model and
  * fingerprint match the deployment, its verdict is not {@code INFEASIBLE}, and it carries a
@@ -59,11 +64,162 @@ public record PlanArtifact(
     List<FindingEntry> findings,
     Inputs inputs,
     EndpointConfigBlock endpointConfig,
-    String configBlock)
+    String configBlock,
+    @JsonInclude(JsonInclude.Include.NON_NULL) FleetCost cost)
     implements Artifact {
 
   public PlanArtifact {
     findings = findings == null ? List.of() : List.copyOf(findings);
+  }
+
+  /** A plan without a price ({@code cost} null): what every plan was before {@code cost}. */
+  public PlanArtifact(
+      int schemaVersion,
+      String kind,
+      String toolVersion,
+      Instant createdAt,
+      Provenance provenance,
+      String model,
+      String endpoint,
+      String instanceType,
+      DeployedConfig deployedConfig,
+      String slug,
+      PlanVerdict verdict,
+      int qMax,
+      boolean qMaxBracketed,
+      boolean qMaxRefined,
+      double cScaleMax,
+      double cScaleMin,
+      Double scalingTargetValue,
+      Double scaleInThreshold,
+      Double ratioMax,
+      Double ratioAverage,
+      Integer ratioMaxRung,
+      Integer ratioAverageRung,
+      int minInstances,
+      int maxInstances,
+      int troughInstances,
+      int peakInstances,
+      Integer minSafeInstances,
+      int queueMaxDepth,
+      int scaleOutCooldownS,
+      int scaleInCooldownS,
+      double wMaxS,
+      double requestDeadlineS,
+      double tTotalS,
+      double utilizationMm1,
+      double utilizationMg1,
+      double serviceCv,
+      Double shedProbability,
+      Double recommendedCScaleMax,
+      Double throughputAtCScaleMaxRps,
+      Integer naiveMaxInstances,
+      Double firstChunkAlarmMs,
+      List<FindingEntry> findings,
+      Inputs inputs,
+      EndpointConfigBlock endpointConfig,
+      String configBlock) {
+    this(
+        schemaVersion,
+        kind,
+        toolVersion,
+        createdAt,
+        provenance,
+        model,
+        endpoint,
+        instanceType,
+        deployedConfig,
+        slug,
+        verdict,
+        qMax,
+        qMaxBracketed,
+        qMaxRefined,
+        cScaleMax,
+        cScaleMin,
+        scalingTargetValue,
+        scaleInThreshold,
+        ratioMax,
+        ratioAverage,
+        ratioMaxRung,
+        ratioAverageRung,
+        minInstances,
+        maxInstances,
+        troughInstances,
+        peakInstances,
+        minSafeInstances,
+        queueMaxDepth,
+        scaleOutCooldownS,
+        scaleInCooldownS,
+        wMaxS,
+        requestDeadlineS,
+        tTotalS,
+        utilizationMm1,
+        utilizationMg1,
+        serviceCv,
+        shedProbability,
+        recommendedCScaleMax,
+        throughputAtCScaleMaxRps,
+        naiveMaxInstances,
+        firstChunkAlarmMs,
+        findings,
+        inputs,
+        endpointConfig,
+        configBlock,
+        null);
+  }
+
+  /**
+   * This plan priced: {@code cost} is the fleet's cost at one instance price ({@code plan
+   * --price-per-hour}), or {@code null} for none.
+   */
+  public PlanArtifact withCost(FleetCost cost) {
+    return new PlanArtifact(
+        schemaVersion,
+        kind,
+        toolVersion,
+        createdAt,
+        provenance,
+        model,
+        endpoint,
+        instanceType,
+        deployedConfig,
+        slug,
+        verdict,
+        qMax,
+        qMaxBracketed,
+        qMaxRefined,
+        cScaleMax,
+        cScaleMin,
+        scalingTargetValue,
+        scaleInThreshold,
+        ratioMax,
+        ratioAverage,
+        ratioMaxRung,
+        ratioAverageRung,
+        minInstances,
+        maxInstances,
+        troughInstances,
+        peakInstances,
+        minSafeInstances,
+        queueMaxDepth,
+        scaleOutCooldownS,
+        scaleInCooldownS,
+        wMaxS,
+        requestDeadlineS,
+        tTotalS,
+        utilizationMm1,
+        utilizationMg1,
+        serviceCv,
+        shedProbability,
+        recommendedCScaleMax,
+        throughputAtCScaleMaxRps,
+        naiveMaxInstances,
+        firstChunkAlarmMs,
+        findings,
+        inputs,
+        endpointConfig,
+        configBlock,
+        cost);
   }
 
   /** Whether the plan refuses deployment. */

@@ -441,6 +441,13 @@ public final class Report {
                 "shed probability %s, recommended_c_scale_max %s",
                 p.shedProbability() == null ? "n/a" : f("%.1f%%", 100 * p.shedProbability()),
                 num(p.recommendedCScaleMax()))));
+    if (p.cost() != null) {
+      row(h, "cost at trough", esc(p.cost().describeTrough()));
+      row(h, "cost at peak", esc(p.cost().describePeak()));
+      for (String omitted : p.cost().omitted()) {
+        row(h, "cost not shown", esc(omitted));
+      }
+    }
     h.append("</table>\n<h3>Findings</h3><table><tr><th>finding</th><th>verdict</th>")
         .append("<th>detail</th></tr>");
     for (PlanArtifact.FindingEntry e : p.findings()) {

@@ -277,6 +277,34 @@ class ReportTest {
     assertThat(ladderRows(page)).containsExactly("1/1", "1/2", "2/1", "2/2");
   }
 
+  @Test
+  void html_pricedPlan_showsTheCostAndWhatIsLeftOut() {
+    PlanArtifact plan =
+        Recorded.quickstartPlan()
+            .withCost(
+                dev.speechscale.capacity.FleetCost.of(
+                    0.5,
+                    1,
+                    2,
+                    new dev.speechscale.capacity.Load.RequestRate(1),
+                    new dev.speechscale.capacity.Load.RequestRate(10),
+                    null));
+
+    String page = Report.html(new Report.Inputs(TITLE, null, null, plan, null, null, null));
+
+    assertThat(page)
+        .contains(
+            "<th>cost at trough</th><td>1 instance x $0.5 = $0.50/hour; $138.89 per million"
+                + " requests at 1 req/s</td>")
+        .contains("<th>cost at peak</th><td>2 instances x $0.5 = $1.00/hour; $27.78 per million")
+        .contains("<th>cost not shown</th><td>$ per audio hour: the qmax artifact records no");
+  }
+
+  @Test
+  void html_unpricedPlan_showsNoCost() {
+    assertThat(quickstartPage()).doesNotContain("cost at");
+  }
+
   // ---- hostile strings ----
 
   @Test

@@ -2,6 +2,7 @@ package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.EndpointConfigFile;
+import dev.speechscale.platform.LadderDefaults;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.PlatformProvider;
 import dev.speechscale.platform.PlatformSettings;
@@ -11,19 +12,68 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** Options every chain command shares: which endpoint, on which platform. */
 final class ChainOptions {
   /** The platform when {@code --platform} is not given. */
   static final String DEFAULT_PLATFORM = "local";
 
+  private static final String ENDPOINT_PREFIX = "speech-";
+
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec mixee;
+
+  /** Set by {@code --model NAME} or {@code --endpoint speech-NAME}; checked by {@link Cli}. */
   @Option(
       names = "--model",
-      required = true,
       paramLabel = "NAME",
-      description = "the model; the endpoint is speech-<NAME>")
+      description = "the model; the endpoint is speech-<NAME> (required unless --endpoint)")
   String model;
+
+  /**
+   * The published tool's spelling ({@code thaw --endpoint speech-kokoro-82m}): the endpoint by
+   * name, the same as {@code --model kokoro-82m}.
+   */
+  @Option(
+      names = "--endpoint",
+      paramLabel = "speech-NAME",
+      description = "the endpoint by name, as the published tool takes it: same as --model NAME")
+  void endpoint(String name) {
+    if (!name.startsWith(ENDPOINT_PREFIX) || name.length() == ENDPOINT_PREFIX.length()) {
+      throw new ParameterException(
+          mixee.commandLine(),
+          "--endpoint ("
+              + name
+              + ") must be speech-<model>, e.g. speech-kokoro-82m; or give --model <model>");
+    }
+    String fromEndpoint = name.substring(ENDPOINT_PREFIX.length());
+    if (model != null && !model.equals(fromEndpoint)) {
+      throw new ParameterException(
+          mixee.commandLine(),
+          "--endpoint ("
+              + name
+              + ") and --model ("
+              + model
+              + ") name different endpoints; give one of them");
+    }
+    model = fromEndpoint;
+  }
+
+  /**
+   * Exit 2 unless the model was given; {@code drift} alone may run without one (it then checks
+   * every endpoint in the config).
+   */
+  void requireModel(CommandSpec command) {
+    if (model == null && !(command.userObject() instanceof DriftCommand)) {
+      throw new ParameterException(
+          command.commandLine(),
+          "give the model: --model NAME (the endpoint is speech-NAME) or --endpoint speech-NAME");
+    }
+  }
 
   @Option(
       names = "--platform",
@@ -61,12 +111,17 @@ final class ChainOptions {
   java.net.URI runtimeUrl;
 
   String endpoint() {
-    return "speech-" + model;
+    return ENDPOINT_PREFIX + model;
   }
 
   /** The platform to talk to; the caller closes it. */
   Platform open() {
     return provider().open(new PlatformSettings(stateDir, region, null, profile, runtimeUrl, null));
+  }
+
+  /** The qmax ladder the chosen platform walks when none is given; no endpoint call. */
+  LadderDefaults ladderDefaults() {
+    return provider().ladderDefaults();
   }
 
   private PlatformProvider provider() {

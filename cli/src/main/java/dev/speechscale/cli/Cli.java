@@ -15,11 +15,9 @@ final class Cli {
   private Cli() {}
 
   static int run(Object command, String[] args, PrintWriter out, PrintWriter err) {
-    CommandLine cl = new CommandLine(command);
+    CommandLine cl = commandLine(command);
     cl.setOut(out);
     cl.setErr(err);
-    cl.registerConverter(Duration.class, new Durations());
-    cl.setCaseInsensitiveEnumValuesAllowed(true);
     cl.setParameterExceptionHandler((ex, a) -> {
       CommandLine c = ex.getCommandLine();
       c.getErr().println("error: " + ex.getMessage());
@@ -49,8 +47,57 @@ final class Cli {
     return code;
   }
 
+  /**
+   * The command line as every run builds it: our converters, the published tool's flags ({@link
+   * PublishedFlags}), and the model check that lets {@code --model}, {@code --endpoint} and a
+   * positional MODEL stand for one another.
+   */
+  static CommandLine commandLine(Object command) {
+    CommandLine cl = new CommandLine(command);
+    cl.registerConverter(Duration.class, new Durations());
+    cl.setCaseInsensitiveEnumValuesAllowed(true);
+    PublishedFlags.Pending aliases = PublishedFlags.register(cl);
+    cl.setExecutionStrategy(parsed -> {
+      aliases.apply();
+      requireModel(parsed);
+      return new CommandLine.RunLast().execute(parsed);
+    });
+    return cl;
+  }
+
+  /** The model options are not picocli-required (three spellings); the check is here. */
+  private static void requireModel(CommandLine.ParseResult parsed) {
+    CommandLine.ParseResult last = parsed;
+    while (last.hasSubcommand()) {
+      last = last.subcommand();
+    }
+    if (last.isUsageHelpRequested() || last.isVersionHelpRequested()) {
+      return;
+    }
+    for (CommandLine.Model.CommandSpec mixin : last.commandSpec().mixins().values()) {
+      if (mixin.userObject() instanceof ChainOptions chain) {
+        chain.requireModel(last.commandSpec());
+      } else if (mixin.userObject() instanceof InfraOptions infra) {
+        infra.requireModel(last.commandSpec());
+      }
+    }
+  }
+
   private static String message(Exception ex) {
     return ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
+  }
+
+  /**
+   * The command line as typed, for provenance: {@code tts-bench plan --qmax ...}. picocli hands a
+   * subcommand the whole original argument list, its own name included ({@code plan --qmax ...});
+   * prefixing the qualified name to that wrote {@code tts-bench plan plan ...}.
+   */
+  static String commandLine(CommandLine.Model.CommandSpec spec) {
+    java.util.List<String> args = spec.commandLine().getParseResult().originalArgs();
+    int at = args.indexOf(spec.name());
+    java.util.List<String> own = at < 0 ? args : args.subList(at + 1, args.size());
+    String qualified = spec.qualifiedName();
+    return own.isEmpty() ? qualified : qualified + " " + String.join(" ", own);
   }
 
   /** Builds a usage error for the current command: exit code 2 with the message as given. */

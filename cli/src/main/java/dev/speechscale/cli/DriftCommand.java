@@ -3,14 +3,18 @@ package dev.speechscale.cli;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.DriftArtifact;
 import dev.speechscale.artifacts.EndpointConfig;
+import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.chain.Drift;
+import dev.speechscale.platform.OrphanedScaling;
 import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.PlatformException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -26,7 +30,11 @@ import picocli.CommandLine.Spec;
     description = {
       "Compare what is deployed (scalable target, policies, scale-in alarm, suspended flags,"
           + " orphans, alarm data) with the endpoint config and the plan. Read-only.",
-      "Exit 0 clean (or warnings only), 1 on any error."
+      "Without --model: every endpoint in the config, one group each, then the orphan scan"
+          + " (--orphans: the scan alone): scalable targets, policies and alarms left by"
+          + " endpoints that no longer exist, across the account and region (aws) or the state"
+          + " directory (local).",
+      "Exit 0 clean (or warnings only), 1 on any error or orphan."
     })
 final class DriftCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -38,6 +46,12 @@ final class DriftCommand implements Callable<Integer> {
       description = "the plan deployed behind (default plan-<model>.json beside the config)")
   Path plan;
 
+  @Option(
+      names = "--orphans",
+      description =
+          "scan for scaling resources of endpoints that no longer exist (alone: only the scan)")
+  boolean orphans;
+
   @Option(names = "--output", paramLabel = "FILE", description = "also write a drift artifact")
   Path output;
 
@@ -46,41 +60,45 @@ final class DriftCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    if (common.model != null) {
+      boolean clean;
+      try (Platform platform = common.open()) {
+        clean = one(platform, out);
+        if (orphans) {
+          clean &= orphans(platform, out);
+        }
+      }
+      return clean ? 0 : 1;
+    }
+    for (String given :
+        new String[] {
+          plan == null ? null : "--plan", output == null ? null : "--output", json ? "--json" : null
+        }) {
+      if (given != null) {
+        throw Cli.usage(spec, given + " needs --model NAME: it is about one endpoint's drift");
+      }
+    }
+    try (Platform platform = common.open()) {
+      return orphans ? (orphans(platform, out) ? 0 : 1) : all(platform, out);
+    }
+  }
+
+  /** One endpoint, as before: its items, then the verdict and the next command. */
+  private boolean one(Platform platform, PrintWriter out) {
     EndpointConfig config = common.endpointConfig();
     Path planPath = plan != null ? plan : common.defaultPlan();
-    PlanArtifact p =
-        plan != null || Files.exists(planPath) ? ArtifactCodec.readPlan(planPath) : null;
-    DriftArtifact artifact;
-    try (Platform platform = common.open()) {
-      artifact =
-          Drift.run(
-              new Drift.Inputs(platform, config, p, planPath.toString()),
-              "tts-bench drift",
-              Map.of(
-                  "model", common.model, "platform", common.platform, "plan", planPath.toString()),
-              Clock.systemUTC());
-    }
-    List<DriftArtifact.Item> items = artifact.items();
-    boolean clean = artifact.clean();
+    DriftArtifact artifact = drift(platform, config, planPath, plan != null);
     if (output != null) {
       ArtifactCodec.write(output, artifact);
     }
-    PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.print(ArtifactCodec.toJson(artifact));
     } else {
-      for (DriftArtifact.Item i : items) {
-        out.printf(
-            "%-5s %-20s expected %s, deployed %s: %s%n",
-            i.severity().label().toUpperCase(java.util.Locale.ROOT),
-            i.check(),
-            i.expected(),
-            i.actual(),
-            i.detail());
-      }
-      if (clean) {
+      items(out, artifact.items());
+      if (artifact.clean()) {
         out.println(
-            (items.isEmpty() ? "preflight ok: " : "preflight ok with warnings: ")
+            (artifact.items().isEmpty() ? "preflight ok: " : "preflight ok with warnings: ")
                 + common.endpoint()
                 + " is deployed as configured");
         out.println(
@@ -91,6 +109,108 @@ final class DriftCommand implements Callable<Integer> {
         out.println("drift found: fix the errors above before measuring");
       }
     }
-    return clean ? 0 : 1;
+    return artifact.clean();
+  }
+
+  /** Every endpoint in the config, one group each, then the orphan scan. */
+  private int all(Platform platform, PrintWriter out) {
+    if (!Files.exists(common.config)) {
+      throw new CliException(
+          "no endpoint config at "
+              + common.config
+              + "; drift without --model checks every endpoint in it: pass --config FILE (the"
+              + " file speech-infra deployed from), or --model NAME for one endpoint");
+    }
+    Map<String, EndpointConfig> models = EndpointConfigFile.read(common.config).models();
+    int withErrors = 0;
+    for (EndpointConfig config : models.values()) {
+      out.println("== " + config.endpointName() + " (" + config.modelName() + ")");
+      Path planPath =
+          common
+              .config
+              .toAbsolutePath()
+              .getParent()
+              .resolve("plan-" + config.modelName() + ".json");
+      boolean clean;
+      try {
+        DriftArtifact artifact = drift(platform, config, planPath, false);
+        items(out, artifact.items());
+        clean = artifact.clean();
+        out.println(
+            clean
+                ? (artifact.items().isEmpty() ? "ok" : "ok with warnings")
+                    + ": deployed as configured"
+                : "drift found");
+      } catch (PlatformException e) {
+        boolean absent = e.reason() instanceof PlatformException.Reason.NotFound;
+        out.printf(
+            Locale.ROOT,
+            "%-5s %-20s %s%n",
+            absent ? "WARN" : "ERROR",
+            "endpoint",
+            absent ? "not deployed: nothing to compare (" + e.getMessage() + ")" : e.getMessage());
+        clean = absent;
+      }
+      if (!clean) {
+        withErrors++;
+      }
+    }
+    boolean noOrphans = orphans(platform, out);
+    out.printf(
+        Locale.ROOT,
+        "drift: %d endpoint(s) in %s, %d with errors; %s%n",
+        models.size(),
+        common.config,
+        withErrors,
+        noOrphans ? "no orphaned scaling" : "orphaned scaling found");
+    if (withErrors == 0 && noOrphans) {
+      out.println("next: tts-bench qmax --model <model> (the one to measure)");
+      return 0;
+    }
+    out.println("fix the errors above before measuring");
+    return 1;
+  }
+
+  /** The platform-wide scan; true when it found nothing. */
+  private static boolean orphans(Platform platform, PrintWriter out) {
+    out.println("== orphaned scaling (" + platform.name() + ")");
+    List<OrphanedScaling> found = platform.orphanedScaling();
+    for (OrphanedScaling o : found) {
+      out.printf(
+          Locale.ROOT,
+          "ERROR %-20s %s of %s: %s%n",
+          o.kind().label(),
+          o.name(),
+          o.endpoint(),
+          o.detail());
+    }
+    if (found.isEmpty()) {
+      out.println(
+          "none: every scalable target, policy and alarm belongs to an endpoint that exists");
+    }
+    return found.isEmpty();
+  }
+
+  private DriftArtifact drift(
+      Platform platform, EndpointConfig config, Path planPath, boolean planGiven) {
+    PlanArtifact p = planGiven || Files.exists(planPath) ? ArtifactCodec.readPlan(planPath) : null;
+    return Drift.run(
+        new Drift.Inputs(platform, config, p, planPath.toString()),
+        Cli.commandLine(spec),
+        Map.of(
+            "model", config.modelName(), "platform", common.platform, "plan", planPath.toString()),
+        Clock.systemUTC());
+  }
+
+  private static void items(PrintWriter out, List<DriftArtifact.Item> items) {
+    for (DriftArtifact.Item i : items) {
+      out.printf(
+          "%-5s %-20s expected %s, deployed %s: %s%n",
+          i.severity().label().toUpperCase(Locale.ROOT),
+          i.check(),
+          i.expected(),
+          i.actual(),
+          i.detail());
+    }
   }
 }

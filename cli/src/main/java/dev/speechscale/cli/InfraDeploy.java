@@ -24,9 +24,9 @@ final class InfraDeploy implements Callable<Integer> {
 
   @Option(
       names = "--config",
-      required = true,
       paramLabel = "FILE",
-      description = "endpoint config (YAML, see config/README.md)")
+      defaultValue = "endpoints.yaml",
+      description = "endpoint config (YAML, see config/README.md; default ${DEFAULT-VALUE})")
   Path config;
 
   @Option(

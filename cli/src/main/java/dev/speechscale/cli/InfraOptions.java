@@ -10,15 +10,51 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** Options every {@code speech-infra} command shares. */
 final class InfraOptions {
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec mixee;
+
+  /** Set by {@code --model NAME} or the positional {@code MODEL}; checked by {@link Cli}. */
   @Option(
       names = "--model",
-      required = true,
       paramLabel = "NAME",
       description = "model name in the config; the endpoint is speech-<NAME>")
   String model;
+
+  /** The published tool's spelling: {@code speech-infra deploy kokoro-82m}. */
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "MODEL",
+      description = "the model, as the published tool takes it: same as --model MODEL")
+  void positional(String name) {
+    if (model != null && !model.equals(name)) {
+      throw new ParameterException(
+          mixee.commandLine(),
+          "MODEL ("
+              + name
+              + ") and --model ("
+              + model
+              + ") name different models; give one of them");
+    }
+    model = name;
+  }
+
+  /** Exit 2 unless the model was given. */
+  void requireModel(CommandSpec command) {
+    if (model == null) {
+      throw new ParameterException(
+          command.commandLine(),
+          "give the model: "
+              + command.qualifiedName()
+              + " MODEL (or --model NAME); the endpoint is speech-MODEL");
+    }
+  }
 
   @Option(
       names = "--platform",

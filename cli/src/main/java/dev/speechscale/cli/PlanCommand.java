@@ -1,6 +1,8 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.capacity.FleetCost;
 import dev.speechscale.capacity.Load;
 import dev.speechscale.capacity.Scenario;
 import dev.speechscale.capacity.SurgeSimulation;
@@ -45,6 +47,7 @@ final class PlanCommand implements Callable<Integer> {
     @Option(
         names = "--assume-t-total",
         paramLabel = "DURATION",
+        converter = PublishedSeconds.class,
         description = "assumed T instead of a measurement (e.g. 320s)")
     Duration assumed;
   }
@@ -112,6 +115,14 @@ final class PlanCommand implements Callable<Integer> {
   boolean allowConfigMismatch;
 
   @Option(
+      names = "--price-per-hour",
+      paramLabel = "USD",
+      description =
+          "one instance's price per hour: adds $/hour at trough and peak, $ per million requests"
+              + " and $ per audio hour (when the ladder recorded audio per request)")
+  Double pricePerHour;
+
+  @Option(
       names = "--output",
       paramLabel = "FILE",
       description = "where to write the plan artifact (default plan-<model>.json)")
@@ -142,19 +153,32 @@ final class PlanCommand implements Callable<Integer> {
                 shape,
                 slo,
                 allowConfigMismatch,
-                "tts-bench plan "
-                    + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
+                Cli.commandLine(spec),
                 parameters(shape)),
             line -> spec.commandLine().getErr().println(line),
             clock.instant());
-    Path target = output != null ? output : Path.of(r.artifact().defaultFileName());
-    ArtifactCodec.write(target, r.artifact());
+    PlanArtifact artifact =
+        pricePerHour == null
+            ? r.artifact()
+            : r.artifact()
+                .withCost(
+                    FleetCost.of(
+                        pricePerHour,
+                        r.plan().minInstances(),
+                        r.plan().maxInstances(),
+                        r.scenario().trough(),
+                        r.scenario().peak(),
+                        // the qmax artifact records no audio duration per request (yet): the
+                        // per-audio-hour figure is omitted, and the cost says so
+                        null));
+    Path target = output != null ? output : Path.of(artifact.defaultFileName());
+    ArtifactCodec.write(target, artifact);
     if (json) {
-      spec.commandLine().getOut().print(ArtifactCodec.toJson(r.artifact()));
+      spec.commandLine().getOut().print(ArtifactCodec.toJson(artifact));
     } else {
       spec.commandLine()
           .getOut()
-          .print(PlanReport.render(r.artifact(), r.plan(), r.scaleOut(), r.scenario()));
+          .print(PlanReport.render(artifact, r.plan(), r.scaleOut(), r.scenario()));
     }
     spec.commandLine().getErr().println("wrote " + target);
     return r.plan().infeasible() ? 1 : 0;
@@ -211,6 +235,14 @@ final class PlanCommand implements Callable<Integer> {
     if (ceiling.isNegative() || ceiling.isZero()) {
       throw Cli.usage(spec, "--ceiling (" + ceiling + ") must be positive, e.g. 60s");
     }
+    if (pricePerHour != null && !(pricePerHour > 0 && pricePerHour < Double.POSITIVE_INFINITY)) {
+      throw Cli.usage(
+          spec,
+          "--price-per-hour ("
+              + pricePerHour
+              + ") must be a positive number of US dollars, e.g. 1.408 for ml.g5.xlarge on"
+              + " demand");
+    }
     if (time.assumed != null && (time.assumed.isNegative() || time.assumed.isZero())) {
       throw Cli.usage(spec, "--assume-t-total (" + time.assumed + ") must be positive, e.g. 320s");
     }
@@ -245,6 +277,7 @@ final class PlanCommand implements Callable<Integer> {
     p.put("ceiling_s", s.ceilingSeconds());
     p.put("slo", slo == null ? "the ladder's" : slo.toString());
     p.put("allow_config_mismatch", allowConfigMismatch);
+    p.put("price_per_hour_usd", pricePerHour);
     p.put("trials", SurgeSimulation.DEFAULT_TRIALS);
     p.put("seed", SurgeSimulation.DEFAULT_SEED);
     return p;

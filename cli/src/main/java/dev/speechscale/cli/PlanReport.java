@@ -1,6 +1,7 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.capacity.FleetCost;
 import dev.speechscale.capacity.Plan;
 import dev.speechscale.capacity.ScaleOutTime;
 import dev.speechscale.capacity.Scenario;
@@ -131,6 +132,16 @@ final class PlanReport {
                 "%.1f%% (recommended_c_scale_max %s)",
                 100 * p.shedProbability(),
                 p.recommendedCScaleMax() == null ? "none" : f("%.2f", p.recommendedCScaleMax())));
+
+    if (a.cost() != null) {
+      FleetCost c = a.cost();
+      o.append("cost\n");
+      row(o, "at trough", c.describeTrough());
+      row(o, "at peak", c.describePeak());
+      for (String omitted : c.omitted()) {
+        wrap(o, f("  %-16s ", "not shown"), omitted);
+      }
+    }
 
     o.append("\nfindings (worst first)\n");
     for (PlanArtifact.FindingEntry e : a.findings()) {

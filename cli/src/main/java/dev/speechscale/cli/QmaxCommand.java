@@ -5,9 +5,11 @@ import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.chain.ChainClock;
 import dev.speechscale.chain.QmaxRun;
 import dev.speechscale.chain.Texts;
+import dev.speechscale.loadgen.BisectionAllowance;
 import dev.speechscale.loadgen.DryRun;
 import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.loadgen.ProgressPrinter;
+import dev.speechscale.platform.LadderDefaults;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.Transport;
 import java.io.PrintStream;
@@ -47,6 +49,12 @@ final class QmaxCommand implements Callable<Integer> {
       description = "p95 TTFAB SLO (default: ttfab_slo_ms of the endpoint config)")
   Duration slo;
 
+  /** The published tool's {@code --slo-ms 3000}: the same SLO in whole milliseconds. */
+  @Option(names = "--slo-ms", hidden = true, paramLabel = "MS")
+  void sloMs(long ms) {
+    slo = Duration.ofMillis(ms);
+  }
+
   @Option(
       names = "--transport",
       paramLabel = "http-stream|response-stream|bidi",
@@ -54,26 +62,35 @@ final class QmaxCommand implements Callable<Integer> {
   String transport;
 
   @Option(
-      names = "--rungs",
+      names = {"--rungs", "--concurrency"},
       split = ",",
       paramLabel = "N,N,...",
-      defaultValue = "1,2,4,8,16,32",
-      description = "coarse concurrencies (default ${DEFAULT-VALUE})")
+      description =
+          "coarse concurrencies (default: the platform's ladder, local 1,2,4,8,16,32; aws"
+              + " 1,5,10,20,30,40,50,60)")
   List<Integer> rungs;
 
   @Option(
       names = "--hold",
-      defaultValue = "30s",
       paramLabel = "DURATION",
-      description = "how long each rung is held (default ${DEFAULT-VALUE})")
+      converter = PublishedSeconds.class,
+      description = "how long each rung is held (default: local 30s, aws 240s)")
   Duration hold;
 
   @Option(
-      names = "--window",
-      defaultValue = "20s",
+      names = {"--window", "--measure-window"},
       paramLabel = "DURATION",
-      description = "the trailing part of the hold that is measured (default ${DEFAULT-VALUE})")
+      converter = PublishedSeconds.class,
+      description = "the trailing part of the hold that is measured (default: local 20s, aws 60s)")
   Duration window;
+
+  @Option(
+      names = {"--settle", "--settle-between-steps"},
+      paramLabel = "DURATION",
+      converter = PublishedSeconds.class,
+      description =
+          "idle time between rungs so the previous queue drains (default: local 0s, aws 30s)")
+  Duration settle;
 
   @Option(
       names = "--warmup",
@@ -117,7 +134,8 @@ final class QmaxCommand implements Callable<Integer> {
   boolean dryRun;
 
   @Option(
-      names = "--assume-service-time",
+      names = {"--assume-service-time", "--dry-run-s"},
+      converter = PublishedSeconds.class,
       defaultValue = "100ms",
       paramLabel = "DURATION",
       description = "dry run: one uncontended request's service time (default ${DEFAULT-VALUE})")
@@ -132,56 +150,27 @@ final class QmaxCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     double sloMs = slo != null ? slo.toMillis() : common.endpointConfig().ttfabSloMs();
+    LadderDefaults defaults = common.ladderDefaults();
+    List<Integer> effectiveRungs = rungs != null ? rungs : defaults.rungs();
+    Duration effectiveHold = hold != null ? hold : defaults.hold();
+    Duration effectiveWindow = window != null ? window : defaults.window();
+    Duration effectiveSettle = settle != null ? settle : defaults.settle();
     LadderSpec ladder =
-        LadderSpec.of(rungs, hold, window, runs, sloMs).withRefine(!noRefine).withWarmup(warmup);
+        LadderSpec.of(effectiveRungs, effectiveHold, effectiveWindow, runs, sloMs)
+            .withRefine(!noRefine)
+            .withWarmup(warmup)
+            .withSettle(effectiveSettle);
     PrintWriter out = spec.commandLine().getOut();
     if (dryRun) {
-      DryRun.Estimate e =
-          DryRun.estimate(
+      DryRun.ServiceAssumption assumed =
+          new DryRun.ServiceAssumption(assumedService, assumedService, assumedParallelism);
+      out.print(
+          QmaxSchedule.render(
+              common.platform,
+              defaults,
               ladder,
-              new DryRun.ServiceAssumption(assumedService, assumedService, assumedParallelism));
-      out.printf(Locale.ROOT, "dry run (no endpoint calls): %s%n", e.model());
-      if (e.warmup() != null) {
-        DryRun.Row w = e.warmup();
-        out.printf(
-            Locale.ROOT,
-            "  warm-up (not measured): N=%d, %.1f req/s, %d requests, %.1f s%n",
-            w.concurrency(),
-            w.throughputPerSecond(),
-            w.requests(),
-            w.wallTime().toMillis() / 1000.0);
-      }
-      out.printf(
-          Locale.ROOT,
-          "  %-4s %-4s %-9s %-6s %10s %10s %12s %9s%n",
-          "run",
-          "step",
-          "phase",
-          "N",
-          "req/s",
-          "requests",
-          "TTFAB ms",
-          "wall s");
-      for (DryRun.Row r : e.rows()) {
-        out.printf(
-            Locale.ROOT,
-            "  %-4d %-4d %-9s %-6d %10.1f %10d %12.1f %9.1f%n",
-            r.runIndex(),
-            r.stepIndex(),
-            r.phase().name().toLowerCase(Locale.ROOT),
-            r.concurrency(),
-            r.throughputPerSecond(),
-            r.requests(),
-            r.predictedTtfabMs(),
-            r.wallTime().toMillis() / 1000.0);
-      }
-      out.printf(
-          Locale.ROOT,
-          "total: %s wall clock, %d requests, predicted Q_max %d at SLO %.0f" + " ms%n",
-          ProgressPrinterFormat.duration(e.wallClock()),
-          e.requests(),
-          e.predictedQmax(),
-          sloMs);
+              DryRun.estimate(ladder, assumed),
+              BisectionAllowance.worstCase(ladder, assumed)));
       return 0;
     }
     Transport t = common.transport(transport);
@@ -191,8 +180,10 @@ final class QmaxCommand implements Callable<Integer> {
     params.put("transport", t.label());
     params.put("slo_ms", sloMs);
     params.put("rungs", ladder.rungs());
-    params.put("hold_s", hold.toMillis() / 1000.0);
-    params.put("window_s", window.toMillis() / 1000.0);
+    params.put("hold_s", effectiveHold.toMillis() / 1000.0);
+    params.put("window_s", effectiveWindow.toMillis() / 1000.0);
+    params.put("settle_s", effectiveSettle.toMillis() / 1000.0);
+    params.put("ladder_defaults", defaults.source());
     params.put("warmup_s", warmup.toMillis() / 1000.0);
     params.put("runs", runs);
     params.put("refine", !noRefine);
@@ -214,8 +205,7 @@ final class QmaxCommand implements Callable<Integer> {
                   seed,
                   events,
                   Duration.ofMinutes(5),
-                  "tts-bench qmax "
-                      + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
+                  Cli.commandLine(spec),
                   params),
               ChainClock.system(),
               new ProgressPrinter(err, sloMs),

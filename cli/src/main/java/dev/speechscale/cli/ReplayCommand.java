@@ -188,8 +188,7 @@ final class ReplayCommand implements Callable<Integer> {
                   Texts.load(texts),
                   sampleEvery,
                   !noAlign,
-                  "tts-bench replay "
-                      + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
+                  Cli.commandLine(spec),
                   params),
               Clock.systemUTC(),
               NanoClock.SYSTEM,

@@ -118,8 +118,7 @@ final class TtotalCommand implements Callable<Integer> {
                   allowConfigMismatch,
                   Texts.load(texts),
                   1,
-                  "tts-bench ttotal "
-                      + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
+                  Cli.commandLine(spec),
                   params),
               ChainClock.system(),
               line -> spec.commandLine().getErr().println(line));

@@ -91,8 +91,7 @@ final class ValidateCommand implements Callable<Integer> {
                   common.transport(transport),
                   phase,
                   Texts.load(texts),
-                  "tts-bench validate "
-                      + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
+                  Cli.commandLine(spec),
                   params),
               ChainClock.system(),
               line -> spec.commandLine().getErr().println(line));

@@ -1,6 +1,7 @@
 package dev.speechscale.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ArtifactKind;
@@ -84,6 +85,55 @@ class PlanCommandTest {
         .extracting(PlanArtifact.FindingEntry::verdict)
         .containsExactly(Verdict.WARN);
     assertThat(run.err()).contains("wrote " + dir.resolve("plan.json"));
+  }
+
+  @Test
+  void plan_provenance_recordsTheCommandAsTyped() throws IOException {
+    kokoro();
+
+    PlanArtifact p = ArtifactCodec.readPlan(dir.resolve("plan.json"));
+    assertThat(p.provenance().command())
+        .startsWith("tts-bench plan --qmax " + QMAX + " --ttotal ")
+        .doesNotContain("plan plan");
+  }
+
+  @Test
+  void plan_pricePerHour_reportsAndRecordsWhatTheFleetCosts() throws IOException {
+    CliRun run = kokoro("--price-per-hour", "1.408");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out())
+        .contains(
+            "  at trough        1 instance x $1.408 = $1.41/hour; $39.11 per million requests at"
+                + " 10 req/s")
+        .contains(
+            "  at peak          280 instances x $1.408 = $394.24/hour; $21.90 per million requests"
+                + " at 5000 req/s")
+        .contains("not shown        $ per audio hour: the qmax artifact records no audio duration");
+    String json = Files.readString(dir.resolve("plan.json"));
+    assertThat(ArtifactCodec.validate(ArtifactKind.PLAN, json)).isEmpty();
+    PlanArtifact p = ArtifactCodec.readPlan(dir.resolve("plan.json"));
+    assertThat(p.cost()).isNotNull();
+    assertThat(p.cost().pricePerHourUsd()).isEqualTo(1.408);
+    assertThat(p.cost().peak().usdPerHour()).isCloseTo(394.24, within(1e-9));
+    assertThat(p.cost().trough().usdPerMillionRequests()).isCloseTo(39.111, within(1e-3));
+    assertThat(p.cost().peak().usdPerAudioHour()).isNull();
+  }
+
+  @Test
+  void plan_noPrice_recordsAndPrintsNoCost() throws IOException {
+    CliRun run = kokoro();
+
+    assertThat(run.out()).doesNotContain("cost\n").doesNotContain("$");
+    assertThat(ArtifactCodec.readPlan(dir.resolve("plan.json")).cost()).isNull();
+  }
+
+  @Test
+  void plan_zeroPrice_isAUsageError() {
+    CliRun run = kokoro("--price-per-hour", "0");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("--price-per-hour (0.0) must be a positive number");
   }
 
   @Test

@@ -55,6 +55,20 @@ public interface Platform extends AutoCloseable {
     return OptionalInt.empty();
   }
 
+  /**
+   * Scaling resources (scalable targets, policies, alarms) left by endpoints that no longer exist,
+   * across everything this platform can see: the account and region on AWS, the state directory
+   * locally. Read-only. {@code drift} with no model (or {@code --orphans}) reports them as errors:
+   * nothing deploys or destroys them any more, and a new endpoint under the old name inherits them.
+   *
+   * @throws PlatformException when this platform cannot list them
+   */
+  default List<OrphanedScaling> orphanedScaling() {
+    throw new PlatformException(
+        new PlatformException.Reason.Unavailable(
+            "the " + name() + " platform cannot scan for orphaned scaling resources"));
+  }
+
   /** A client for one transport; the caller closes it. */
   Invoker invoker(String endpoint, Transport transport);
 

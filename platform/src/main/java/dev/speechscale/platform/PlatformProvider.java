@@ -21,6 +21,14 @@ public interface PlatformProvider {
   Transport naturalTransport();
 
   /**
+   * The qmax ladder this platform walks when the user names no rungs, hold, window or settle: the
+   * local machine's by default; a platform whose physics differs says so here.
+   */
+  default LadderDefaults ladderDefaults() {
+    return LadderDefaults.localMachine();
+  }
+
+  /**
    * The deployment side for one model.
    *
    * @param settings where and as whom

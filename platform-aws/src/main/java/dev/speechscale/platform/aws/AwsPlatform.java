@@ -8,6 +8,7 @@ import dev.speechscale.platform.InvokerTarget;
 import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.platform.MetricSeries;
 import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.OrphanedScaling;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.PlatformException;
 import dev.speechscale.platform.ScalingPolicy;
@@ -263,6 +264,12 @@ public final class AwsPlatform implements Platform {
                 + resourceId
                 + ": the endpoint was deployed without a matching plan, so it runs at its"
                 + " initial instance count");
+  }
+
+  /** Every SageMaker target, policy and endpoint alarm in the region whose endpoint is gone. */
+  @Override
+  public List<OrphanedScaling> orphanedScaling() {
+    return new OrphanScan(clients).scan();
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.speechscale.platform.aws;
 
 import dev.speechscale.platform.Infra;
+import dev.speechscale.platform.LadderDefaults;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.PlatformProvider;
 import dev.speechscale.platform.PlatformSettings;
@@ -25,6 +26,12 @@ public final class AwsPlatformProvider implements PlatformProvider {
   @Override
   public Transport naturalTransport() {
     return Transport.RESPONSE_STREAM;
+  }
+
+  /** The published tool's ladder: SageMaker needs minute-long holds to reach steady state. */
+  @Override
+  public LadderDefaults ladderDefaults() {
+    return LadderDefaults.published();
   }
 
   @Override

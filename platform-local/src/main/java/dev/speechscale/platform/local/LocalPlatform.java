@@ -12,6 +12,7 @@ import dev.speechscale.platform.Invokers;
 import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.platform.MetricSeries;
 import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.OrphanedScaling;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.ScalingPolicy;
 import dev.speechscale.platform.ScalingState;
@@ -138,6 +139,14 @@ public final class LocalPlatform implements Platform {
                 Alarm.AlarmState.valueOf(s.lowAlarmState()),
                 List.of(endpoint + "-step-scale-in"))),
         s.reason());
+  }
+
+  /**
+   * Endpoints in the state directory whose record attaches scaling but whose supervisor is gone.
+   */
+  @Override
+  public List<OrphanedScaling> orphanedScaling() {
+    return LocalOrphans.scan(control.root());
   }
 
   @Override

@@ -1,0 +1,426 @@
+package dev.speechscale.cli;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * The published tool's flags, command by command, and what each means here: the same flag, an alias
+ * of ours, a flag accepted because we always do what it asks, or a one-line error naming our flag.
+ * One table, so the seeds' command lines and the published {@code --help} output work or fail with
+ * a pointer, and {@code docs/published-flags.md} is checked against it.
+ *
+ * <p>Aliases that are not names on our own options are registered here as hidden options that
+ * forward their value to ours, so the commands' own classes stay as they are.
+ *
+ * <p>One unit over 300 lines because it is one table: most of its length is the rows, and a row
+ * split from the code that registers it is a row nobody checks.
+ */
+final class PublishedFlags {
+  private PublishedFlags() {}
+
+  /** How a published flag's value becomes ours. */
+  enum Conversion {
+    /** The same type and unit as ours. */
+    AS_IS,
+    /** A bare number of seconds (or any duration with its unit). */
+    SECONDS,
+    /** A bare number of milliseconds. */
+    MILLIS
+  }
+
+  /** What a published flag is here. */
+  enum Kind {
+    /** Our flag has the published name; nothing to register. */
+    SAME,
+    /** Our flag has the published name but means something else: the note says what. */
+    DIFFERS,
+    /** Forwarded to our flag. */
+    ALIAS,
+    /** Accepted and ignored: we always do what it asks. */
+    ALWAYS,
+    /** Refused with one line naming what to use instead. */
+    REFUSED
+  }
+
+  /**
+   * One published flag.
+   *
+   * @param command our command path, e.g. {@code tts-bench qmax}
+   * @param published the published flag
+   * @param kind what it is here
+   * @param ours our flag it maps to, or {@code null}
+   * @param conversion how its value converts (ALIAS only)
+   * @param arity 0 for a switch, 1 for a flag with a value (REFUSED and ALWAYS)
+   * @param note the one line a user reads: why, or what to use
+   */
+  record Flag(
+      String command,
+      String published,
+      Kind kind,
+      String ours,
+      Conversion conversion,
+      int arity,
+      String note) {}
+
+  private static Flag same(String command, String flag, String note) {
+    return new Flag(command, flag, Kind.SAME, flag, Conversion.AS_IS, 1, note);
+  }
+
+  private static Flag alias(String command, String published, String ours, Conversion c) {
+    return new Flag(command, published, Kind.ALIAS, ours, c, 1, "alias of " + ours);
+  }
+
+  private static Flag always(String command, String flag, String note) {
+    return new Flag(command, flag, Kind.ALWAYS, null, Conversion.AS_IS, 0, note);
+  }
+
+  private static Flag refused(String command, String flag, int arity, String ours, String note) {
+    return new Flag(command, flag, Kind.REFUSED, ours, Conversion.AS_IS, arity, note);
+  }
+
+  /** The one published {@code ttotal --trigger} value (drive-load was removed upstream too). */
+  private static final String ONLY_TRIGGER = "force-desired";
+
+  static final String QMAX = "tts-bench qmax";
+  static final String TTOTAL = "tts-bench ttotal";
+  static final String PLAN = "tts-bench plan";
+  static final String DRIFT = "tts-bench drift";
+  static final String THAW = "tts-bench thaw";
+  static final String VALIDATE = "tts-bench validate";
+  static final String DEPLOY = "speech-infra deploy";
+  static final String DESTROY = "speech-infra destroy";
+
+  private static final String VARIANT =
+      "SpeechScale reads the endpoint's one production variant; drop --variant";
+  private static final String VOICE =
+      "requests use the engine's default voice, which the endpoint config's engine settings choose;"
+          + " drop --voice";
+  private static final String SAMPLES =
+      "use --texts FILE: one request text per line (the published JSON sample file is not read)";
+  private static final String NO_SAVE =
+      "the artifact is always written; --output FILE chooses where";
+
+  /** Every published flag of the commands the seeds run, in the order of the published CLI. */
+  static final List<Flag> ALL =
+      List.of(
+          same(QMAX, "--model", "the endpoint is speech-<NAME>"),
+          same(QMAX, "--region", "aws region"),
+          refused(QMAX, "--variant", 1, null, VARIANT),
+          refused(QMAX, "--voice", 1, null, VOICE),
+          alias(QMAX, "--concurrency", "--rungs", Conversion.AS_IS),
+          alias(QMAX, "--slo-ms", "--slo", Conversion.MILLIS),
+          same(QMAX, "--hold", "also takes a bare number of seconds, as published"),
+          alias(QMAX, "--measure-window", "--window", Conversion.SECONDS),
+          alias(QMAX, "--settle-between-steps", "--settle", Conversion.SECONDS),
+          same(QMAX, "--runs", "passes of the ladder"),
+          same(QMAX, "--transport", "response-stream, bidi (and http-stream locally)"),
+          same(QMAX, "--seed", "text shuffle seed"),
+          refused(QMAX, "--max-samples", 1, "--texts", SAMPLES),
+          refused(QMAX, "--samples", 1, "--texts", SAMPLES),
+          always(QMAX, "--require-frozen", "qmax always freezes scaling and pins capacity to 1"),
+          refused(
+              QMAX,
+              "--no-require-frozen",
+              0,
+              null,
+              "qmax always freezes scaling and pins capacity to 1: Q_max is a per-instance number"),
+          always(QMAX, "--require-unbounded-queue", "qmax always refuses a bounded queue"),
+          refused(
+              QMAX,
+              "--no-require-unbounded-queue",
+              0,
+              null,
+              "qmax always refuses a bounded container queue (it would measure MAX_QUEUE_DEPTH);"
+                  + " deploy with queue_max_depth 0 to measure"),
+          refused(
+              QMAX,
+              "--pin-to",
+              1,
+              null,
+              "qmax pins capacity to 1: Q_max is one instance's ceiling"),
+          always(QMAX, "--cloudwatch", "the server-concurrency join always runs"),
+          refused(
+              QMAX,
+              "--no-cloudwatch",
+              0,
+              null,
+              "the server-concurrency join always runs: without it plan has no units conversion"),
+          same(QMAX, "--output", "artifact path"),
+          refused(QMAX, "--no-save", 0, "--output", NO_SAVE),
+          same(QMAX, "--events", "per-request JSON lines"),
+          same(QMAX, "--dry-run", "schedule and total, no endpoint calls"),
+          alias(QMAX, "--dry-run-s", "--assume-service-time", Conversion.SECONDS),
+          same(TTOTAL, "--model", "the endpoint is speech-<NAME>"),
+          same(TTOTAL, "--qmax", "the ladder"),
+          same(TTOTAL, "--region", "aws region"),
+          refused(TTOTAL, "--variant", 1, null, VARIANT),
+          refused(TTOTAL, "--voice", 1, null, VOICE),
+          new Flag(
+              TTOTAL,
+              "--trigger",
+              Kind.ALWAYS,
+              null,
+              Conversion.AS_IS,
+              1,
+              "force-desired is the only trigger, as published"),
+          same(TTOTAL, "--probe-concurrency", "the probe's N"),
+          alias(TTOTAL, "--warmup", "--settle", Conversion.SECONDS),
+          same(TTOTAL, "--allow-config-mismatch", "warn instead of refusing"),
+          alias(TTOTAL, "--max-wait", "--timeout", Conversion.SECONDS),
+          new Flag(
+              TTOTAL,
+              "--settle",
+              Kind.DIFFERS,
+              "--recovery-window",
+              Conversion.AS_IS,
+              1,
+              "same name, other meaning: here --settle is the probe before the trigger (the"
+                  + " published --warmup); the hold past the event is --recovery-window"),
+          refused(
+              TTOTAL,
+              "--poll-interval",
+              1,
+              null,
+              "the polling interval follows the platform's API limits; drop --poll-interval"),
+          same(TTOTAL, "--transport", "must match the ladder's"),
+          refused(TTOTAL, "--seed", 1, "--texts", "the probe walks --texts in order; drop --seed"),
+          refused(TTOTAL, "--max-samples", 1, "--texts", SAMPLES),
+          refused(TTOTAL, "--samples", 1, "--texts", SAMPLES),
+          same(TTOTAL, "--output", "artifact path"),
+          refused(TTOTAL, "--no-save", 0, "--output", NO_SAVE),
+          refused(TTOTAL, "--events", 1, null, "ttotal writes no event log; qmax --events does"),
+          same(PLAN, "--qmax", "the ladder"),
+          same(PLAN, "--ttotal", "the scale-out"),
+          same(PLAN, "--peak-rps", "peak load"),
+          same(PLAN, "--trough-rps", "trough load"),
+          same(PLAN, "--peak-streams", "peak concurrent sessions"),
+          same(PLAN, "--trough-streams", "trough concurrent sessions"),
+          alias(PLAN, "--max-scaling-per-t-total", "--surge-ratio", Conversion.AS_IS),
+          alias(PLAN, "--ttfab-slo-ms", "--slo", Conversion.MILLIS),
+          same(PLAN, "--min-floor", "fewest instances"),
+          same(PLAN, "--assume-t-total", "also takes a bare number of seconds, as published"),
+          same(PLAN, "--allow-config-mismatch", "warn instead of refusing"),
+          alias(PLAN, "--ceiling-s", "--ceiling", Conversion.SECONDS),
+          same(PLAN, "--output", "plan path"),
+          same(DRIFT, "--region", "aws region"),
+          same(DRIFT, "--output", "the drift artifact (with --model)"),
+          always(DRIFT, "--fail-on-error", "drift always exits 1 on an error"),
+          refused(
+              DRIFT,
+              "--no-fail-on-error",
+              0,
+              null,
+              "drift always exits 1 on an error; read --json instead of the exit code"),
+          same(THAW, "--endpoint", "speech-<NAME>, the same as --model NAME"),
+          refused(THAW, "--variant", 1, null, VARIANT),
+          same(THAW, "--region", "aws region"),
+          always(THAW, "--restore-capacity", "--desired N restores capacity on its own"),
+          always(THAW, "--no-restore-capacity", "capacity is restored only with --desired N"),
+          same(THAW, "--desired", "desired capacity to restore"),
+          same(VALIDATE, "--model", "the endpoint is speech-<NAME>"),
+          same(VALIDATE, "--plan", "the plan"),
+          same(VALIDATE, "--transport", "of the live checks"),
+          same(VALIDATE, "--region", "aws region"),
+          refused(VALIDATE, "--voice", 1, null, VOICE),
+          refused(
+              VALIDATE,
+              "--surge-ratio",
+              1,
+              "--plan",
+              "the surge ratio is the --plan's (plan --surge-ratio); re-plan to change it"),
+          refused(
+              VALIDATE,
+              "--dry-run",
+              0,
+              "--live",
+              "without --live validate already only reads (the static check); --live adds load"),
+          refused(
+              DEPLOY,
+              "--all",
+              0,
+              "MODEL",
+              "deploy one model per command: speech-infra deploy MODEL (or --model NAME)"),
+          refused(
+              DEPLOY,
+              "--image-uri",
+              1,
+              "--config",
+              "the image comes from the endpoint --config (aws.image_uri, pinned by digest)"),
+          refused(
+              DEPLOY,
+              "--hf-token-secret",
+              1,
+              "--config",
+              "weights come from the --config's aws.model_repository at a pinned revision; no token"),
+          refused(
+              DESTROY,
+              "--all",
+              0,
+              "MODEL",
+              "destroy one model per command: speech-infra destroy MODEL (or --model NAME)"));
+
+  /**
+   * Registers the aliases and refusals on every subcommand of {@code root} the table names. A
+   * subcommand that already has an option of the published name keeps it.
+   */
+  static Pending register(CommandLine root) {
+    Pending pending = new Pending();
+    for (Flag f : ALL) {
+      CommandLine sub = subcommand(root, f.command());
+      if (sub == null) {
+        continue;
+      }
+      CommandSpec spec = sub.getCommandSpec();
+      if (f.kind() == Kind.SAME
+          || f.kind() == Kind.DIFFERS
+          || spec.findOption(f.published()) != null) {
+        continue;
+      }
+      if (f.kind() == Kind.ALIAS && spec.findOption(f.ours()) == null) {
+        continue; // a renamed option of ours; PublishedFlagsTest names it
+      }
+      spec.addOption(option(spec, f, pending));
+    }
+    return pending;
+  }
+
+  /**
+   * Alias values seen while parsing, set on our options once parsing is over: picocli gives an
+   * option the command line did not name its default after parsing, which would overwrite a value
+   * set through its alias during parsing.
+   */
+  static final class Pending {
+    private final java.util.List<Runnable> sets = new java.util.ArrayList<>();
+
+    /** Sets every alias value on its option, in command-line order, once. */
+    void apply() {
+      sets.forEach(Runnable::run);
+      sets.clear();
+    }
+  }
+
+  private static CommandLine subcommand(CommandLine root, String command) {
+    String[] words = command.split(" ");
+    if (!words[0].equals(root.getCommandName())) {
+      return null;
+    }
+    return root.getSubcommands().get(words[1]);
+  }
+
+  private static OptionSpec option(CommandSpec spec, Flag f, Pending pending) {
+    OptionSpec.Builder b = OptionSpec.builder(f.published()).hidden(true);
+    switch (f.kind()) {
+      case ALIAS -> {
+        OptionSpec ours = spec.findOption(f.ours());
+        b.type(ours.type())
+            .auxiliaryTypes(ours.auxiliaryTypes())
+            .splitRegex(ours.splitRegex())
+            .arity(ours.arity().toString())
+            .paramLabel(ours.paramLabel())
+            .converters(converter(f, ours))
+            .setter(
+                new CommandLine.Model.ISetter() {
+                  @Override
+                  public <T> T set(T value) {
+                    if (value != null) { // picocli resets unmatched options with null
+                      pending.sets.add(() -> ours.setValue(value));
+                    }
+                    return null;
+                  }
+                });
+      }
+      case ALWAYS ->
+          b.arity(Integer.toString(f.arity()))
+              .type(f.arity() == 0 ? boolean.class : String.class)
+              .setter(
+                  new CommandLine.Model.ISetter() {
+                    @Override
+                    public <T> T set(T value) {
+                      if (f.arity() == 1 && value != null && !ONLY_TRIGGER.equals(value)) {
+                        throw new CommandLine.ParameterException(
+                            spec.commandLine(),
+                            f.published() + " (" + value + "): " + f.note() + "; drop it");
+                      }
+                      return null;
+                    }
+                  });
+      case REFUSED ->
+          b.arity(Integer.toString(f.arity()))
+              .type(f.arity() == 0 ? boolean.class : String.class)
+              .setter(
+                  new CommandLine.Model.ISetter() {
+                    @Override
+                    public <T> T set(T value) {
+                      if (value == null || Boolean.FALSE.equals(value)) {
+                        return null; // picocli resetting an unmatched option
+                      }
+                      throw new CommandLine.ParameterException(spec.commandLine(), refusal(f));
+                    }
+                  });
+      case SAME, DIFFERS ->
+          throw new IllegalStateException("nothing to register for " + f.published());
+    }
+    return b.build();
+  }
+
+  /** The table as markdown rows, for {@code cli/README.md}. */
+  static String markdown() {
+    StringBuilder o = new StringBuilder();
+    o.append("| command | published flag | here | note |\n");
+    o.append("|---|---|---|---|\n");
+    for (Flag f : ALL) {
+      String here =
+          switch (f.kind()) {
+            case SAME -> "same";
+            case DIFFERS -> "same name, **other meaning**";
+            case ALIAS -> "alias of `" + f.ours() + "`";
+            case ALWAYS -> "accepted, always on";
+            case REFUSED -> f.ours() == null ? "refused" : "refused: use `" + f.ours() + "`";
+          };
+      o.append("| `")
+          .append(f.command())
+          .append("` | `")
+          .append(f.published())
+          .append("` | ")
+          .append(here)
+          .append(" | ")
+          .append(f.note().replace("|", "\\|"))
+          .append(" |\n");
+    }
+    return o.toString();
+  }
+
+  /** {@code --samples is the published tool's flag: use --texts FILE: ...}. */
+  static String refusal(Flag f) {
+    return f.published() + " is the published tool's flag: " + f.note();
+  }
+
+  private static CommandLine.ITypeConverter<?>[] converter(Flag f, OptionSpec ours) {
+    return switch (f.conversion()) {
+      case AS_IS -> ours.converters();
+      case SECONDS -> new CommandLine.ITypeConverter<?>[] {new PublishedSeconds()};
+      case MILLIS ->
+          new CommandLine.ITypeConverter<?>[] {
+            (CommandLine.ITypeConverter<Duration>)
+                v -> {
+                  try {
+                    return Duration.ofMillis(Long.parseLong(v.trim()));
+                  } catch (NumberFormatException e) {
+                    throw new CommandLine.TypeConversionException(
+                        String.format(
+                            Locale.ROOT,
+                            "'%s' is not a whole number of milliseconds (%s takes e.g. 3000; %s"
+                                + " takes 3000ms)",
+                            v,
+                            f.published(),
+                            f.ours()));
+                  }
+                }
+          };
+    };
+  }
+}
