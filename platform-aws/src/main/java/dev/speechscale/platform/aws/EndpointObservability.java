@@ -47,6 +47,28 @@ import software.constructs.Construct;
  * </ul>
  */
 public final class EndpointObservability extends Construct {
+  /**
+   * A metric filter that sums the {@code count} of the container's {@code {"event":EVENT,...}}
+   * lines into {@code SpeechScale/<endpoint> METRIC}, and that metric as a per-minute Sum.
+   */
+  private Metric countedLogEvent(
+      String id, ILogGroup logs, String event, String endpointName, String metricName) {
+    MetricFilter.Builder.create(this, id)
+        .logGroup(logs)
+        .filterPattern(FilterPattern.stringValue("$.event", "=", event))
+        .metricNamespace(AwsNames.shedNamespace(endpointName))
+        .metricName(metricName)
+        .metricValue("$.count")
+        .defaultValue(0)
+        .build();
+    return Metric.Builder.create()
+        .namespace(AwsNames.shedNamespace(endpointName))
+        .metricName(metricName)
+        .statistic("Sum")
+        .period(MINUTE)
+        .build();
+  }
+
   private static final Duration MINUTE = Duration.minutes(1);
 
   private final Dashboard dashboard;
@@ -61,36 +83,20 @@ public final class EndpointObservability extends Construct {
     EndpointConfig effective = attach.effective();
     String endpointName = spec.endpointName();
 
-    MetricFilter.Builder.create(this, "QueueSaturatedFilter")
-        .logGroup(containerLogs)
-        .filterPattern(FilterPattern.stringValue("$.event", "=", "queue_saturated"))
-        .metricNamespace(AwsNames.shedNamespace(endpointName))
-        .metricName(AwsNames.QUEUE_SATURATED_METRIC)
-        .metricValue("$.count")
-        .defaultValue(0)
-        .build();
     Metric shed =
-        Metric.Builder.create()
-            .namespace(AwsNames.shedNamespace(endpointName))
-            .metricName(AwsNames.QUEUE_SATURATED_METRIC)
-            .statistic("Sum")
-            .period(MINUTE)
-            .build();
-    MetricFilter.Builder.create(this, "Deliberate503Filter")
-        .logGroup(containerLogs)
-        .filterPattern(FilterPattern.stringValue("$.event", "=", "deliberate_503"))
-        .metricNamespace(AwsNames.shedNamespace(endpointName))
-        .metricName(AwsNames.DELIBERATE_503_METRIC)
-        .metricValue("$.count")
-        .defaultValue(0)
-        .build();
+        countedLogEvent(
+            "QueueSaturatedFilter",
+            containerLogs,
+            "queue_saturated",
+            endpointName,
+            AwsNames.QUEUE_SATURATED_METRIC);
     Metric deliberate =
-        Metric.Builder.create()
-            .namespace(AwsNames.shedNamespace(endpointName))
-            .metricName(AwsNames.DELIBERATE_503_METRIC)
-            .statistic("Sum")
-            .period(MINUTE)
-            .build();
+        countedLogEvent(
+            "Deliberate503Filter",
+            containerLogs,
+            "deliberate_503",
+            endpointName,
+            AwsNames.DELIBERATE_503_METRIC);
     Metric errors5xx = invocationMetric(spec, "Invocation5XXErrors", "Sum");
     MathExpression realErrors =
         MathExpression.Builder.create()
