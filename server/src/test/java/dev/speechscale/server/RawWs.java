@@ -70,6 +70,14 @@ final class RawWs implements AutoCloseable {
     socket.getOutputStream().flush();
   }
 
+  /** Reads and discards at least {@code bytes} bytes of frames (bounded by the read timeout). */
+  void readAtLeast(int bytes) throws IOException {
+    byte[] sink = new byte[bytes];
+    if (socket.getInputStream().readNBytes(sink, 0, bytes) < bytes) {
+      throw new IOException("the server closed before sending " + bytes + " bytes");
+    }
+  }
+
   /**
    * Reads and discards until the server ends the connection (EOF or reset); false when it is still
    * open after the socket's 30 s read timeout.

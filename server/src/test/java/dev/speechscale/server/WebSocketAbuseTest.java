@@ -91,11 +91,11 @@ class WebSocketAbuseTest {
     try (TestServer s = TestServer.start(engine)) {
       try (RawWs raw = new RawWs(s.port(), SpeechServer.BIDI_PATH)) {
         raw.sendText("{\"text\":\"dropped\"}");
-        await(() -> engine.running.get() == 1, "the engine started");
+        raw.readAtLeast(1_000); // synthesis_start and part of the first chunk: audio is flowing
       } // RST, no close frame
-      engine.allow(1_000);
-      s.awaitIdle();
       await(() -> s.runtime.wsSessions() == 0, "the session counted out");
+      engine.allow(1_000); // an engine nobody cancelled would now produce all 1000 chunks
+      s.awaitIdle();
       assertThat(engine.cancelled.get()).isEqualTo(1);
     }
   }
