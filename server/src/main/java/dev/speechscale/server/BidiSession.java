@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -15,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.StatusCode;
@@ -33,28 +35,57 @@ import tools.jackson.databind.JsonNode;
  * <p>Every message goes through the same admission gate as HTTP, holding a permit from admission
  * until its last frame is sent. Messages of one session are handled in order by one virtual thread;
  * a session that disconnects cancels its current synthesis at the next chunk.
+ *
+ * <p>Bounds against abusive clients (issue 11): at most {@code MAX_WS_SESSIONS} sessions are open
+ * (checked at the upgrade, which answers 503, and again at open, which closes with 1013); reads
+ * stop while {@value #PENDING_MESSAGES} messages wait (back-pressure on the client's sends instead
+ * of an unbounded stream of error frames); every outgoing frame is awaited, one at a time, so
+ * nothing queues beyond one frame; a client that stops reading fills the request's bounded audio
+ * buffer or outlasts the send timeout, and the session is closed with 1008 and disconnected. Every
+ * way a session ends — close message, close frame, abrupt TCP close, oversize message (Jetty closes
+ * with 1009), idle timeout, send failure — runs {@link #closed()}, which cancels the synthesis,
+ * gives a queued place up and releases the session's count exactly once.
  */
-public final class BidiSession implements Session.Listener.AutoDemanding {
+public final class BidiSession implements Session.Listener {
   static final String TRANSPORT = "websocket";
-  private static final int PENDING_MESSAGES = 16;
-  private static final long SEND_TIMEOUT_S = 30;
+  static final int PENDING_MESSAGES = 16;
+
+  /** Close code for a client that stops reading or breaks the protocol's bounds (RFC 6455). */
+  static final int CLIENT_TOO_SLOW_CLOSE = StatusCode.POLICY_VIOLATION;
+
   private static final String POISON = "\u0000close";
+  private static final String INVALID_UTF8 = "\u0000utf8";
 
   private final SpeechRuntime runtime;
+  private final Duration sendTimeout;
   private final BlockingQueue<String> inbox = new ArrayBlockingQueue<>(PENDING_MESSAGES);
+  private final AtomicBoolean demandWithheld = new AtomicBoolean();
+  private final AtomicBoolean counted = new AtomicBoolean();
   private volatile Session session;
   private volatile SynthesisJob current;
   private volatile Permit waiting;
   private volatile boolean open = true;
 
-  BidiSession(SpeechRuntime runtime) {
+  BidiSession(SpeechRuntime runtime, Duration sendTimeout) {
     this.runtime = runtime;
+    this.sendTimeout = sendTimeout;
   }
 
   @Override
   public void onWebSocketOpen(Session session) {
     this.session = session;
+    if (!runtime.openSession()) {
+      open = false;
+      runtime.metrics.rejected("too_many_sessions");
+      session.close(
+          StatusCode.TRY_AGAIN_LATER,
+          "more than " + runtime.config.maxWsSessions() + " sessions (MAX_WS_SESSIONS)",
+          Callback.NOOP);
+      return;
+    }
+    counted.set(true);
     Thread.ofVirtual().name("ws-session").start(this::loop);
+    session.demand();
   }
 
   @Override
@@ -64,18 +95,30 @@ public final class BidiSession implements Session.Listener.AutoDemanding {
 
   @Override
   public void onWebSocketBinary(ByteBuffer payload, Callback callback) {
+    String message;
     try {
-      enqueue(
+      message =
           StandardCharsets.UTF_8
               .newDecoder()
               .onMalformedInput(CodingErrorAction.REPORT)
               .onUnmappableCharacter(CodingErrorAction.REPORT)
               .decode(payload)
-              .toString());
+              .toString();
     } catch (CharacterCodingException e) {
-      sendAsync(error("unknown", "invalid_request", "the message is not valid UTF-8 JSON", null));
+      message = INVALID_UTF8;
     }
     callback.succeed();
+    enqueue(message);
+  }
+
+  @Override
+  public void onWebSocketPing(ByteBuffer payload) {
+    session.demand(); // the pong is Jetty's; keep reading
+  }
+
+  @Override
+  public void onWebSocketPong(ByteBuffer payload) {
+    session.demand();
   }
 
   @Override
@@ -101,19 +144,27 @@ public final class BidiSession implements Session.Listener.AutoDemanding {
     inbox.clear();
     boolean offered = inbox.offer(POISON);
     assert offered : "inbox was just cleared";
+    if (counted.compareAndSet(true, false)) {
+      runtime.closeSession();
+    }
   }
 
+  /**
+   * Queues a message and asks for the next frame only while the inbox has room: a client that sends
+   * faster than messages are synthesized is slowed down by TCP, not answered with error frames.
+   */
   private void enqueue(String message) {
     if (!inbox.offer(message)) {
-      runtime.metrics.rejected("session_busy");
-      sendAsync(
-          error(
-              "unknown",
-              "session_busy",
-              "more than "
-                  + PENDING_MESSAGES
-                  + " messages are waiting; wait for synthesis_complete",
-              null));
+      // only after the session ended (the poison took the last place): nothing reads any more
+      return;
+    }
+    if (inbox.remainingCapacity() > 0) {
+      session.demand();
+      return;
+    }
+    demandWithheld.set(true);
+    if (inbox.remainingCapacity() > 0 && demandWithheld.compareAndSet(true, false)) {
+      session.demand(); // the loop took one between the offer and the flag
     }
   }
 
@@ -121,18 +172,29 @@ public final class BidiSession implements Session.Listener.AutoDemanding {
     try {
       while (open) {
         String message = inbox.take();
+        if (demandWithheld.compareAndSet(true, false)) {
+          session.demand();
+        }
         if (POISON.equals(message) || !handle(message)) {
           break;
         }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } finally {
+      Session s = session;
+      if (s != null && s.isOpen()) {
+        s.close(StatusCode.NORMAL, "session ended", Callback.NOOP);
+      }
     }
   }
 
   /** Handles one message; false ends the session. */
   private boolean handle(String message) {
     long arrival = runtime.ticker.nanoTime();
+    if (INVALID_UTF8.equals(message)) {
+      return send(error("unknown", "invalid_request", "the message is not valid UTF-8 JSON", null));
+    }
     JsonNode root;
     try {
       root = RequestParser.JSON.readTree(message);
@@ -162,6 +224,10 @@ public final class BidiSession implements Session.Listener.AutoDemanding {
     var stale = runtime.stale(request);
     if (stale.isPresent()) {
       return reject(requestId, stale.get());
+    }
+    var unhealthy = runtime.unhealthy();
+    if (unhealthy.isPresent()) {
+      return reject(requestId, ApiError.of(503, "engine_stuck", unhealthy.get()));
     }
     return switch (runtime.gate.admit()) {
       case Admission.Saturated(int inFlight, int max) ->
@@ -211,7 +277,7 @@ public final class BidiSession implements Session.Listener.AutoDemanding {
             AudioFormat.PCM, runtime.engine.sampleRateHz(), request.sampleRateHz())) {
       boolean first = true;
       while (true) {
-        switch (buffer.take(InvocationsHandler.ENGINE_STALL)) {
+        switch (buffer.take(runtime.writerStall())) {
           case ChunkBuffer.Item.Chunk(short[] samples) -> {
             if (!sendBinary(pcm.encode(samples))) {
               runtime.metrics.streamFailed(StreamFailure.CLIENT_DISCONNECTED);
@@ -240,10 +306,12 @@ public final class BidiSession implements Session.Listener.AutoDemanding {
             return send(done);
           }
           case ChunkBuffer.Item.Failed(Throwable cause) -> {
-            boolean slow = cause instanceof SynthesisJob.ClientTooSlowException;
-            StreamFailure reason =
-                slow ? StreamFailure.CLIENT_TOO_SLOW : StreamFailure.ENGINE_ERROR;
+            StreamFailure reason = StreamFailure.of(cause);
             runtime.metrics.streamFailed(reason);
+            if (reason == StreamFailure.CLIENT_TOO_SLOW) {
+              abort("client_too_slow: audio waiting passed --max-buffered-bytes; read faster");
+              return false;
+            }
             return send(
                 error(request.requestId(), reason.code, String.valueOf(cause.getMessage()), null));
           }
@@ -296,15 +364,25 @@ public final class BidiSession implements Session.Listener.AutoDemanding {
     return await(f -> session.sendText(RequestParser.JSON.writeValueAsString(message), f));
   }
 
-  private void sendAsync(Map<String, ?> message) {
-    Session s = session;
-    if (s != null && s.isOpen()) {
-      s.sendText(RequestParser.JSON.writeValueAsString(message), Callback.NOOP);
-    }
-  }
-
   private boolean sendBinary(byte[] bytes) {
     return bytes.length == 0 || await(f -> session.sendBinary(ByteBuffer.wrap(bytes), f));
+  }
+
+  /**
+   * Ends a session whose client does not read: stops its synthesis, sends close 1008 with the
+   * reason and disconnects, since a client that reads nothing never reads the close frame either.
+   */
+  private void abort(String reason) {
+    open = false;
+    SynthesisJob job = current;
+    if (job != null) {
+      job.cancel();
+    }
+    Session s = session;
+    if (s != null) {
+      s.close(CLIENT_TOO_SLOW_CLOSE, reason, Callback.from(s::disconnect, x -> s.disconnect()));
+      CompletableFuture.delayedExecutor(1, TimeUnit.SECONDS).execute(s::disconnect);
+    }
   }
 
   private boolean await(java.util.function.Consumer<Callback> send) {
@@ -314,14 +392,13 @@ public final class BidiSession implements Session.Listener.AutoDemanding {
     CompletableFuture<Void> done = new CompletableFuture<>();
     send.accept(Callback.from(() -> done.complete(null), done::completeExceptionally));
     try {
-      done.get(SEND_TIMEOUT_S, TimeUnit.SECONDS);
+      done.get(sendTimeout.toNanos(), TimeUnit.NANOSECONDS);
       return true;
-    } catch (ExecutionException | TimeoutException e) {
-      open = false;
-      SynthesisJob job = current;
-      if (job != null) {
-        job.cancel();
-      }
+    } catch (TimeoutException e) {
+      abort("client_too_slow: a frame waited " + sendTimeout.toSeconds() + " s to be read");
+      return false;
+    } catch (ExecutionException e) {
+      abort("send failed: " + e.getCause().getClass().getSimpleName());
       return false;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

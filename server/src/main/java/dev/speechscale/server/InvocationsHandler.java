@@ -26,9 +26,6 @@ import org.eclipse.jetty.util.Callback;
 final class InvocationsHandler {
   static final String TRANSPORT = "http";
 
-  /** How long the writer waits for the engine's next chunk before calling the engine stuck. */
-  static final Duration ENGINE_STALL = Duration.ofSeconds(60);
-
   /** How long a cancelled job may take to reach its next chunk boundary. */
   static final Duration CANCEL_WAIT = Duration.ofSeconds(30);
 
@@ -330,7 +327,7 @@ final class InvocationsHandler {
         new AudioTranscoder(
             request.format(), runtime.engine.sampleRateHz(), request.sampleRateHz())) {
       while (true) {
-        ChunkBuffer.Item item = buffer.take(ENGINE_STALL);
+        ChunkBuffer.Item item = buffer.take(runtime.writerStall());
         switch (item) {
           case ChunkBuffer.Item.Chunk(short[] samples) -> {
             audio.writeBytes(transcoder.encode(samples));
@@ -348,7 +345,7 @@ final class InvocationsHandler {
             return;
           }
           case ChunkBuffer.Item.Failed(Throwable cause) -> {
-            if (cause instanceof SynthesisJob.ClientTooSlowException) {
+            if (StreamFailure.of(cause) == StreamFailure.CLIENT_TOO_SLOW) {
               // buffered, nobody reads but this thread: the audio outgrew the bound, not a client
               audioTooLarge(response, callback);
             } else {
@@ -424,14 +421,28 @@ final class InvocationsHandler {
                 + " bytes (--max-buffered-bytes); send \"stream\": true or shorter text"));
   }
 
+  /**
+   * An answer before anything was committed: 413 {@code audio_cap_exceeded}, 503 {@code
+   * engine_stuck}, else 500 {@code synthesis_failed}, each with the cause's message.
+   */
   private void failBeforeCommit(Response response, Callback callback, Throwable cause) {
-    runtime.metrics.streamFailed(StreamFailure.ENGINE_ERROR);
-    runtime.metrics.response(TRANSPORT, 500);
+    StreamFailure reason = StreamFailure.of(cause);
+    if (reason == StreamFailure.CLIENT_DISCONNECTED || reason == StreamFailure.CLIENT_TOO_SLOW) {
+      reason = StreamFailure.ENGINE_ERROR;
+    }
+    runtime.metrics.streamFailed(reason);
+    int status = reason.status();
+    runtime.metrics.response(TRANSPORT, status);
     HttpIo.json(
         response,
         callback,
-        500,
-        Map.of("error", "synthesis_failed", "message", String.valueOf(cause.getMessage())));
+        status,
+        Map.of(
+            "error",
+            status == 500 ? "synthesis_failed" : reason.code,
+            "message",
+            String.valueOf(cause.getMessage())),
+        status == 503 ? Map.of("Retry-After", "1") : Map.of());
   }
 
   /**

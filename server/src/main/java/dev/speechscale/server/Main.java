@@ -13,7 +13,8 @@ import java.util.Map;
  * {@code speech-server [serve] [options]}: binds, loads the engine, warms it up and serves until
  * SIGTERM/SIGINT, then drains. Exit codes: 0 after a clean stop, 1 when the engine cannot load or
  * its warm-up synthesis fails or start-up fails in any other way (the reason on stderr), 2 for a
- * usage error.
+ * usage error, 3 after the engine watchdog declared a call stuck (the instance drained and stopped
+ * so the platform replaces it).
  */
 public final class Main {
   private Main() {}
@@ -91,6 +92,20 @@ public final class Main {
               + "; the server never turned ready (see the engine's install notes in"
               + " server/README.md)");
     }
+    java.util.concurrent.atomic.AtomicReference<String> stuck =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    server
+        .runtime()
+        .watchdog
+        .onStuck(reason -> {
+          stuck.set(reason);
+          err.println("speech-server: " + reason + "; draining, then exiting " + EXIT_ENGINE_STUCK);
+          err.flush();
+          // off the watchdog's thread: shutdown waits for requests that wait for the watchdog
+          Thread.ofPlatform()
+              .name("speech-server-stuck")
+              .start(() -> server.shutdown(config.drainTimeout()));
+        });
     try (RefusalLog refusals =
         new RefusalLog(
             Map.of(
@@ -104,8 +119,18 @@ public final class Main {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    if (stuck.get() != null) {
+      err.println("speech-server: exiting " + EXIT_ENGINE_STUCK + ": " + stuck.get());
+      return EXIT_ENGINE_STUCK;
+    }
     return 0;
   }
+
+  /**
+   * The exit code after the watchdog declared an engine call stuck: the native thread cannot be
+   * stopped, so the process ends (after draining) and the platform starts a fresh instance.
+   */
+  static final int EXIT_ENGINE_STUCK = 3;
 
   /**
    * Loads the engine and proves it works: ready means one synthesis succeeded, so a warm-up that

@@ -26,6 +26,11 @@ import java.util.Optional;
  *     when not named one by one
  * @param onnxProvider the ONNX Runtime execution provider for kokoro ({@code ONNX_PROVIDER}: auto,
  *     cpu or cuda)
+ * @param maxAudio the most audio one request may produce ({@code MAX_AUDIO_S}); past it the engine
+ *     is stopped and the request answered {@code audio_cap_exceeded}
+ * @param engineStall the watchdog's bound on one engine call that produces nothing ({@code
+ *     ENGINE_STALL_S}); past it the call is declared stuck and the instance unhealthy
+ * @param maxWsSessions the most WebSocket sessions open at once ({@code MAX_WS_SESSIONS})
  */
 record ServerConfig(
     EngineKind engine,
@@ -45,7 +50,29 @@ record ServerConfig(
     Optional<Path> kokoroConfig,
     List<Path> kokoroVoices,
     Optional<Path> modelDir,
-    OnnxProviders.Setting onnxProvider) {
+    OnnxProviders.Setting onnxProvider,
+    Duration maxAudio,
+    Duration engineStall,
+    int maxWsSessions) {
+
+  /**
+   * The default audio cap per character of the text cap. Measured: the most audio per character
+   * from the 36 hostile texts plus 7 hard ordinary ones (digit runs, grouped numbers, currency,
+   * abbreviations) at speed 1.0 was 0.562 s (espeak-ng, a 14-character number; flite 0.384 s);
+   * doubled for speed 0.5 that is 1.124 s, rounded up to 1.25 (measurements/hardening.md, "audio
+   * per character"). A runaway engine is stopped after 5120 s of audio at the default text cap.
+   */
+  static final double DEFAULT_AUDIO_S_PER_CHAR = 1.25;
+
+  /**
+   * The default session cap: each open session may hold {@link BidiSession#PENDING_MESSAGES}
+   * messages of up to {@code --max-body-bytes} (1 MiB at the defaults), so 128 bound that memory to
+   * 128 MiB.
+   */
+  static final int DEFAULT_WS_SESSIONS = 128;
+
+  /** The default watchdog bound on one engine call without progress. */
+  static final Duration DEFAULT_ENGINE_STALL = Duration.ofSeconds(60);
 
   static final String USAGE =
       """
@@ -62,6 +89,11 @@ record ServerConfig(
         --engine-threads N             engine concurrency (default: flite = CPU count, others 1)
         --max-buffered-bytes N         per-request audio buffer bound (default 16777216)
         --max-body-bytes N             request body bound (default 65536)
+        --max-audio-s S                audio cap per request, seconds (env MAX_AUDIO_S;
+                                       default max-text-chars x 1.25 s = 5120)
+        --engine-stall-s S             watchdog: an engine call with no audio for this long marks
+                                       the instance unhealthy (env ENGINE_STALL_S, default 60)
+        --max-ws-sessions N            WebSocket sessions open at once (env MAX_WS_SESSIONS, default 128)
         --kokoro-model FILE            Kokoro-82M ONNX model (kokoro engine)
         --kokoro-config FILE           config.json with "vocab" (default: beside the model)
         --kokoro-voices FILE|DIR       voice .bin file(s), kokoro-js layout; repeatable
@@ -97,6 +129,14 @@ record ServerConfig(
       throw new UsageException(
           "--max-request-age-s / MAX_REQUEST_AGE_S (" + maxRequestAge + ") must be positive");
     }
+    if (!maxAudio.isPositive()) {
+      throw new UsageException("--max-audio-s / MAX_AUDIO_S (" + maxAudio + ") must be positive");
+    }
+    if (engineStall.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new UsageException(
+          "--engine-stall-s / ENGINE_STALL_S (" + engineStall + ") must be at least 1 s");
+    }
+    positive("--max-ws-sessions", maxWsSessions);
     kokoroVoices = List.copyOf(kokoroVoices);
     if (engine == EngineKind.KOKORO && (kokoroModel.isEmpty() || kokoroVoices.isEmpty())) {
       throw new UsageException(
@@ -141,6 +181,9 @@ record ServerConfig(
           "DRAIN_TIMEOUT_S",
           "MAX_BUFFERED_BYTES",
           "MAX_BODY_BYTES",
+          "MAX_AUDIO_S",
+          "ENGINE_STALL_S",
+          "MAX_WS_SESSIONS",
           "KOKORO_MODEL",
           "KOKORO_CONFIG",
           "KOKORO_VOICES",
@@ -182,13 +225,17 @@ record ServerConfig(
             .map(Path::of)
             .or(() -> Optional.of(defaultModelDir).filter(Files::isDirectory));
     Kokoro kokoro = Kokoro.of(engine, f, modelDir);
+    int maxTextChars = f.integer("--max-text-chars").orElse(4096);
+    double maxAudioS =
+        f.decimal("--max-audio-s").orElse(Math.ceil(maxTextChars * DEFAULT_AUDIO_S_PER_CHAR));
+    double stallS = f.decimal("--engine-stall-s").orElse(DEFAULT_ENGINE_STALL.toSeconds() * 1.0);
     ServerConfig config =
         new ServerConfig(
             engine,
             host,
             port,
             depth,
-            f.integer("--max-text-chars").orElse(4096),
+            maxTextChars,
             Segmentation.parse(f.value("--segmentation").orElse("paragraph")),
             Duration.ofNanos((long) (ageS * 1e9)),
             warmup,
@@ -201,7 +248,10 @@ record ServerConfig(
             kokoro.config(),
             kokoro.voices(),
             modelDir,
-            onnxProvider(engine, f));
+            onnxProvider(engine, f),
+            seconds(maxAudioS),
+            seconds(stallS),
+            f.integer("--max-ws-sessions").orElse(DEFAULT_WS_SESSIONS));
     f.rejectUnused();
     return config;
   }
@@ -257,6 +307,10 @@ record ServerConfig(
               + where);
     }
     return value.map(OnnxProviders.Setting::parse).orElse(OnnxProviders.Setting.AUTO);
+  }
+
+  private static Duration seconds(double s) {
+    return Double.isFinite(s) ? Duration.ofNanos((long) (s * 1e9)) : Duration.ZERO;
   }
 
   private static void rejectUnknownEnv(Map<String, String> env) {

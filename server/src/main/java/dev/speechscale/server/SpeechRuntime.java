@@ -33,6 +33,10 @@ final class SpeechRuntime implements AutoCloseable {
   final Clock wallClock;
   private final ExecutorService engineThreads;
   private final DisconnectWatch disconnects = new DisconnectWatch();
+  final EngineWatchdog watchdog;
+  private final AtomicInteger wsSessions = new AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   SpeechRuntime(
       SpeechEngine engine,
@@ -49,6 +53,7 @@ final class SpeechRuntime implements AutoCloseable {
     this.gate =
         new AdmissionGate(new GateConfig(config.maxQueueDepth(), slots, Duration.ZERO), ticker);
     this.parser = new RequestParser(engine, config.maxTextChars(), Mp3Encoder.LAME.isPresent());
+    this.watchdog = new EngineWatchdog(ticker, config.engineStall(), engine.name());
     AtomicInteger n = new AtomicInteger();
     this.engineThreads =
         Executors.newFixedThreadPool(
@@ -60,13 +65,74 @@ final class SpeechRuntime implements AutoCloseable {
                     .unstarted(r));
   }
 
-  /** Starts synthesis for a request whose permit holds an execution slot. */
+  /**
+   * Starts synthesis for a request whose permit holds an execution slot, under the watchdog. Once a
+   * call was declared stuck the engine is never called again: the job fails at once with {@code
+   * engine_stuck}.
+   */
   SynthesisJob start(SynthesisRequest request, Permit permit, ChunkBuffer buffer) {
     List<String> segments = config.segmentation().split(request.text());
     SynthesisJob job =
-        new SynthesisJob(engine, segments, request, buffer, permit, config.maxBufferedBytes());
-    engineThreads.execute(job);
+        new SynthesisJob(
+            engine,
+            segments,
+            request,
+            buffer,
+            permit,
+            config.maxBufferedBytes(),
+            config.maxAudio(),
+            ticker);
+    Optional<String> stuck = watchdog.stuck();
+    if (stuck.isPresent()) {
+      job.refuse(stuck.get());
+      return job;
+    }
+    watchdog.watch(job);
+    engineThreads.execute(() -> {
+      try {
+        job.run();
+      } finally {
+        watchdog.unwatch(job);
+      }
+    });
     return job;
+  }
+
+  /**
+   * How long a writer waits for the engine's next chunk: past the watchdog's bound, so a stuck call
+   * is reported by the watchdog (with its reason) before the writer gives up on its own.
+   */
+  Duration writerStall() {
+    return config.engineStall().plus(Duration.ofSeconds(10));
+  }
+
+  /**
+   * Counts a WebSocket session in; false (nothing counted) when {@code MAX_WS_SESSIONS} are open.
+   */
+  boolean openSession() {
+    while (true) {
+      int now = wsSessions.get();
+      if (now >= config.maxWsSessions()) {
+        return false;
+      }
+      if (wsSessions.compareAndSet(now, now + 1)) {
+        return true;
+      }
+    }
+  }
+
+  /** Counts a session out; called exactly once per session {@link #openSession} counted in. */
+  void closeSession() {
+    wsSessions.decrementAndGet();
+  }
+
+  int wsSessions() {
+    return wsSessions.get();
+  }
+
+  /** Empty while healthy; the reason once an engine call was declared stuck. */
+  Optional<String> unhealthy() {
+    return watchdog.stuck();
   }
 
   /**
@@ -165,10 +231,21 @@ final class SpeechRuntime implements AutoCloseable {
     LOG.log(System.Logger.Level.INFO, "warm-up produced {0} samples", samples[0]);
   }
 
+  /**
+   * Stops the engine threads and closes the engine, once. After a stuck call the engine is left
+   * open: a call is still inside it, and closing native state under it could crash the process that
+   * is exiting anyway.
+   */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    watchdog.close();
     engineThreads.shutdownNow();
     disconnects.close();
-    engine.close();
+    if (watchdog.stuck().isEmpty()) {
+      engine.close();
+    }
   }
 }

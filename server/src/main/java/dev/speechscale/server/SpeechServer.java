@@ -75,7 +75,9 @@ public final class SpeechServer implements AutoCloseable {
             container -> {
               container.setMaxTextMessageSize(config.maxBodyBytes());
               container.setMaxBinaryMessageSize(config.maxBodyBytes());
-              container.setIdleTimeout(Duration.ofMinutes(5));
+              container.setIdleTimeout(idleTimeout(config));
+              container.setMaxFrameSize(config.maxBodyBytes());
+              container.setMaxOutgoingFrames(8);
               container.addMapping(BIDI_PATH, (req, resp, cb) -> bidiSession(resp, cb));
             });
     websocket.setHandler(new Router());
@@ -247,7 +249,43 @@ public final class SpeechServer implements AutoCloseable {
       callback.succeeded();
       return null;
     }
-    return new BidiSession(current);
+    if (current.unhealthy().isPresent()) {
+      metrics.rejected("engine_stuck");
+      HttpIo.json(
+          response,
+          callback,
+          503,
+          Map.of("error", "engine_stuck", "message", current.unhealthy().get()));
+      return null;
+    }
+    if (current.wsSessions() >= config.maxWsSessions()) {
+      metrics.rejected("too_many_sessions");
+      HttpIo.json(
+          response,
+          callback,
+          503,
+          Map.of(
+              "error",
+              "too_many_sessions",
+              "message",
+              config.maxWsSessions()
+                  + " WebSocket sessions are open (MAX_WS_SESSIONS); retry later or on another"
+                  + " instance"),
+          Map.of("Retry-After", "1"));
+      return null;
+    }
+    return new BidiSession(current, wsSendTimeout);
+  }
+
+  /**
+   * How long one outgoing WebSocket frame may wait for the client to read it before the session is
+   * closed (1008) as a client that stopped reading.
+   */
+  private volatile Duration wsSendTimeout = Duration.ofSeconds(30);
+
+  /** Tests shorten the send timeout instead of waiting 30 s for a client that does not read. */
+  void wsSendTimeout(Duration timeout) {
+    this.wsSendTimeout = timeout;
   }
 
   /**
@@ -271,7 +309,15 @@ public final class SpeechServer implements AutoCloseable {
           if (!method.equals("GET")) {
             return methodNotAllowed(response, callback, "GET");
           }
-          if (ready) {
+          var unhealthy =
+              current == null ? java.util.Optional.<String>empty() : current.unhealthy();
+          if (unhealthy.isPresent()) {
+            HttpIo.json(
+                response,
+                callback,
+                503,
+                Map.of("error", "engine_stuck", "message", unhealthy.get()));
+          } else if (ready) {
             HttpIo.text(response, callback, 200, "text/plain", "OK");
           } else {
             HttpIo.json(response, callback, 503, Map.of("error", "not_ready"));
@@ -290,6 +336,15 @@ public final class SpeechServer implements AutoCloseable {
                 503,
                 Map.of(
                     "error", "not_ready", "message", "the engine is still loading; poll GET /ping"),
+                Map.of("Retry-After", "1"));
+          } else if (current.unhealthy().isPresent()) {
+            metrics.rejected("engine_stuck");
+            metrics.response(InvocationsHandler.TRANSPORT, 503);
+            HttpIo.json(
+                response,
+                callback,
+                503,
+                Map.of("error", "engine_stuck", "message", current.unhealthy().get()),
                 Map.of("Retry-After", "1"));
           } else {
             new InvocationsHandler(current)
@@ -338,6 +393,7 @@ public final class SpeechServer implements AutoCloseable {
     stats.put("admitted_total", gate == null ? 0 : gate.admittedTotal());
     stats.put("saturated_total", gate == null ? 0 : gate.saturatedTotal());
     stats.put("shed_total", gate == null ? 0 : gate.shedTotal());
+    stats.put("ws_sessions", current == null ? 0 : current.wsSessions());
     return stats;
   }
 }

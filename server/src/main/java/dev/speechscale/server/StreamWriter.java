@@ -43,7 +43,7 @@ final class StreamWriter {
         new AudioTranscoder(
             request.format(), runtime.engine.sampleRateHz(), request.sampleRateHz())) {
       while (true) {
-        switch (buffer.take(InvocationsHandler.ENGINE_STALL)) {
+        switch (buffer.take(runtime.writerStall())) {
           case ChunkBuffer.Item.Chunk(short[] samples) ->
               send(transcoder.encode(committed ? coalesce(samples) : samples), false);
           case ChunkBuffer.Item.End() -> {
@@ -59,9 +59,7 @@ final class StreamWriter {
             return;
           }
           case ChunkBuffer.Item.Idle() -> {
-            fail(
-                new EngineException(
-                    "the engine produced nothing for " + InvocationsHandler.ENGINE_STALL));
+            fail(new EngineException("the engine produced nothing for " + runtime.writerStall()));
             return;
           }
         }
@@ -136,18 +134,17 @@ final class StreamWriter {
   }
 
   private void fail(Throwable cause) {
-    StreamFailure reason =
-        cause instanceof SynthesisJob.ClientTooSlowException
-            ? StreamFailure.CLIENT_TOO_SLOW
-            : StreamFailure.ENGINE_ERROR;
+    StreamFailure reason = StreamFailure.of(cause);
     runtime.metrics.streamFailed(reason);
     if (!committed) {
-      runtime.metrics.response(InvocationsHandler.TRANSPORT, 500);
+      int status = reason == StreamFailure.CLIENT_TOO_SLOW ? 500 : reason.status();
+      String error = status == 500 ? "synthesis_failed" : reason.code;
+      runtime.metrics.response(InvocationsHandler.TRANSPORT, status);
       HttpIo.json(
           response,
           callback,
-          500,
-          Map.of("error", "synthesis_failed", "message", String.valueOf(cause.getMessage())));
+          status,
+          Map.of("error", error, "message", String.valueOf(cause.getMessage())));
       return;
     }
     // after the 200: abort, so the client sees a broken stream instead of a clean short one

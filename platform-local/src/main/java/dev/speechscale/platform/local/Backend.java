@@ -15,10 +15,18 @@ final class Backend {
   private final AtomicInteger inFlight = new AtomicInteger();
   private final ConcurrentLinkedDeque<UpstreamConnection> idle = new ConcurrentLinkedDeque<>();
 
+  private final java.time.Duration readTimeout;
+
   Backend(String instanceId, String host, int port) {
+    this(instanceId, host, port, UpstreamConnection.READ_TIMEOUT);
+  }
+
+  /** An instance whose responses may pause at most {@code readTimeout} between bytes. */
+  Backend(String instanceId, String host, int port, java.time.Duration readTimeout) {
     this.instanceId = instanceId;
     this.host = host;
     this.port = port;
+    this.readTimeout = readTimeout;
   }
 
   String instanceId() {
@@ -55,7 +63,7 @@ final class Backend {
   }
 
   UpstreamConnection open() throws IOException {
-    return new UpstreamConnection(host, port);
+    return new UpstreamConnection(host, port, readTimeout);
   }
 
   /** Keeps {@code c} for the next request when it can be reused, else closes it. */

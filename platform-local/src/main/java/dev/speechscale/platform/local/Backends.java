@@ -15,16 +15,24 @@ final class Backends {
 
   /** Picks an instance and counts the request against it; empty when none is in service. */
   synchronized Optional<Backend> acquire() {
-    if (inService.isEmpty()) {
-      return Optional.empty();
-    }
+    return acquireOther(null);
+  }
+
+  /**
+   * Like {@link #acquire()} but never {@code not}: where a request goes when {@code not} failed
+   * before answering it. Empty when no other instance is in service.
+   */
+  synchronized Optional<Backend> acquireOther(Backend not) {
     Backend best = null;
     int n = inService.size();
     for (int i = 0; i < n; i++) {
       Backend b = inService.get((next + i) % n);
-      if (best == null || b.inFlight() < best.inFlight()) {
+      if (b != not && (best == null || b.inFlight() < best.inFlight())) {
         best = b;
       }
+    }
+    if (best == null) {
+      return Optional.empty();
     }
     next = (inService.indexOf(best) + 1) % n;
     best.acquire();

@@ -94,6 +94,12 @@ public final class LocalDeployer {
    *     service (nothing is left running then)
    */
   public Deployed deploy(EndpointConfig config, Path configFile, Path planFile) {
+    try (DeployLock lock = DeployLock.acquire(control.root(), config.endpointName())) {
+      return deployLocked(config, configFile, planFile);
+    }
+  }
+
+  private Deployed deployLocked(EndpointConfig config, Path configFile, Path planFile) {
     Instant started = clock.instant();
     validateLocal(config);
     DeployedConfig fingerprint = fingerprint(config);
@@ -112,11 +118,17 @@ public final class LocalDeployer {
         decision instanceof ScalingGate.Decision.Attach a ? a.effective() : config;
     boolean attached = decision instanceof ScalingGate.Decision.Attach;
     String endpoint = config.endpointName();
+    Path dir = LocalState.endpointDir(control.root(), endpoint);
     if (control.exists(endpoint)) {
       progress.accept("replacing the running " + endpoint);
       destroy(endpoint);
+    } else {
+      List<Long> orphans = stopAll(EndpointProcesses.find(dir));
+      if (!orphans.isEmpty()) {
+        progress.accept(
+            "stopped " + orphans.size() + " orphaned process(es) of " + endpoint + ": " + orphans);
+      }
     }
-    Path dir = LocalState.endpointDir(control.root(), endpoint);
     try {
       Files.createDirectories(LocalState.instancesDir(dir));
     } catch (IOException e) {
@@ -304,13 +316,52 @@ public final class LocalDeployer {
    */
   public record Destroyed(String endpoint, boolean existed, List<Long> stoppedPids) {}
 
-  /** Stops everything of {@code endpoint} and removes its state; idempotent. */
+  /**
+   * Stops everything of {@code endpoint} and removes its state; idempotent. Works from the state
+   * files when they are readable, and always also from the processes themselves ({@link
+   * EndpointProcesses}), so a damaged {@code endpoint.json} or an instance that {@code status.json}
+   * never recorded still leaves nothing behind.
+   */
   public Destroyed destroy(String endpoint) {
-    if (!control.exists(endpoint)) {
-      return new Destroyed(endpoint, false, List.of());
-    }
     Path dir = LocalState.endpointDir(control.root(), endpoint);
-    LocalState.EndpointRecord r = control.record(endpoint);
+    if (!Files.exists(dir)) {
+      List<Long> orphans = stopAll(EndpointProcesses.find(dir));
+      return new Destroyed(endpoint, !orphans.isEmpty(), orphans);
+    }
+    LocalState.EndpointRecord r = null;
+    if (control.exists(endpoint)) {
+      try {
+        r = control.record(endpoint);
+      } catch (PlatformException | UncheckedIOException damaged) {
+        progress.accept(
+            LocalState.endpointFile(dir)
+                + " is unreadable ("
+                + damaged.getMessage()
+                + "); stopping the endpoint's processes found by their command line and"
+                + " environment instead");
+      }
+    }
+    List<Long> stopped = new ArrayList<>();
+    if (r != null) {
+      stopped.addAll(stopRecorded(endpoint, r));
+      try {
+        stopped.addAll(stopOrphans(dir));
+      } catch (PlatformException | UncheckedIOException damaged) {
+        progress.accept(
+            LocalState.statusFile(dir) + " is unreadable (" + damaged.getMessage() + ")");
+      }
+    }
+    for (Long pid : stopAll(EndpointProcesses.find(dir))) {
+      if (!stopped.contains(pid)) {
+        stopped.add(pid);
+      }
+    }
+    deleteTree(dir);
+    return new Destroyed(endpoint, true, stopped);
+  }
+
+  /** The supervisor named by a readable record: asked to shut down, then stopped. */
+  private List<Long> stopRecorded(String endpoint, LocalState.EndpointRecord r) {
     List<Long> stopped = new ArrayList<>();
     if (r.controlPort() != 0 && LocalState.alive(r.supervisorPid(), r.supervisorStartedAt())) {
       try {
@@ -334,9 +385,19 @@ public final class LocalDeployer {
             stopped.add(h.pid());
           });
     }
-    stopped.addAll(stopOrphans(dir));
-    deleteTree(dir);
-    return new Destroyed(endpoint, true, stopped);
+    return stopped;
+  }
+
+  /** Stops each process (in order) that is still alive; returns their pids. */
+  private static List<Long> stopAll(List<ProcessHandle> processes) {
+    List<Long> stopped = new ArrayList<>();
+    for (ProcessHandle h : processes) {
+      if (h.isAlive()) {
+        stop(h, Duration.ofSeconds(15));
+        stopped.add(h.pid());
+      }
+    }
+    return stopped;
   }
 
   /** Instance processes recorded in {@code status.json} that are still alive, stopped. */

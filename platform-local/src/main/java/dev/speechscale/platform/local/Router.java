@@ -58,6 +58,17 @@ final class Router implements AutoCloseable {
   private final ServerConnector connector;
   private final HttpClient client;
   private final WebSocketClient wsClient;
+  private final java.util.concurrent.atomic.AtomicLong retries =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicInteger wsSessions =
+      new java.util.concurrent.atomic.AtomicInteger();
+  private volatile int maxWsSessions = MAX_WS_SESSIONS;
+
+  /**
+   * Relayed WebSocket sessions open at once, over all instances: {@value} is eight instances' worth
+   * of speech-server's own default cap (128 each); past it the upgrade is answered 503.
+   */
+  static final int MAX_WS_SESSIONS = 1024;
 
   Router(String endpointName, String host, int port, Backends backends, RequestStats stats) {
     this.endpointName = endpointName;
@@ -123,18 +134,43 @@ final class Router implements AutoCloseable {
     }
   }
 
+  /** Requests sent once more to another instance after the first failed without answering. */
+  long retries() {
+    return retries.get();
+  }
+
+  int wsSessions() {
+    return wsSessions.get();
+  }
+
+  /** Tests lower the session cap instead of opening a thousand sessions. */
+  void maxWsSessions(int max) {
+    this.maxWsSessions = max;
+  }
+
+  /**
+   * Accepts the upgrade when an instance is in service and the session cap allows. The instance is
+   * chosen, and counted, only when the session opens ({@link WsRelay#onWebSocketOpen}): an upgrade
+   * that fails after this point (the client gone before the 101) then never holds an instance's
+   * in-flight count that nothing would release.
+   */
   private Object relay(
       org.eclipse.jetty.websocket.server.ServerUpgradeRequest req,
       org.eclipse.jetty.websocket.server.ServerUpgradeResponse resp,
       Callback cb) {
-    Optional<Backend> backend = backends.acquire();
-    if (backend.isEmpty()) {
+    if (backends.inService().isEmpty()) {
       stats.status(503);
       Response.writeError(req, resp, cb, 503, "no instance in service");
       return null;
     }
+    if (wsSessions.get() >= maxWsSessions) {
+      stats.status(503);
+      Response.writeError(
+          req, resp, cb, 503, maxWsSessions + " relayed WebSocket sessions are open; retry later");
+      return null;
+    }
     stats.invocation();
-    return new WsRelay(backend.get(), wsClient, () -> backend.get().release());
+    return new WsRelay(backends, wsClient, wsSessions);
   }
 
   /** The HTTP routes; everything else is 404. */
@@ -196,27 +232,35 @@ final class Router implements AutoCloseable {
 
   /**
    * Sends the request to {@code b} on a kept-alive plain socket and returns once the response head
-   * arrived. A pooled connection the instance closed while idle is replaced once, before any
-   * response byte was read (the instance never saw that request).
+   * arrived. A pooled connection that ends before any response byte was one the instance closed
+   * while idle: the request is sent again on a fresh connection (the instance never saw it). Any
+   * other failure — a read timeout above all, where the instance may be synthesizing — is not
+   * retried here.
    */
   private Upstream forward(Backend b, byte[] body, String contentType, String accept)
       throws IOException {
     long started = System.nanoTime();
     UpstreamConnection c = b.pooled();
-    boolean fresh = c == null;
-    if (fresh) {
-      c = b.open();
-    }
-    UpstreamConnection.Response r;
-    try {
-      r = c.post("/invocations", body, contentType, accept);
-    } catch (IOException stale) {
-      c.close();
-      if (fresh) {
-        throw stale;
+    UpstreamConnection.Response r = null;
+    if (c != null) {
+      try {
+        r = c.post("/invocations", body, contentType, accept);
+      } catch (UpstreamConnection.NoResponseException stale) {
+        c.close();
+        c = null;
+      } catch (IOException e) {
+        c.close();
+        throw e;
       }
+    }
+    if (r == null) {
       c = b.open();
-      r = c.post("/invocations", body, contentType, accept);
+      try {
+        r = c.post("/invocations", body, contentType, accept);
+      } catch (IOException e) {
+        c.close();
+        throw e;
+      }
     }
     UpstreamConnection conn = c;
     InputStream bodyStream =
@@ -242,6 +286,42 @@ final class Router implements AutoCloseable {
     return new Upstream(r.status(), r.contentType(), r.retryAfter(), bodyStream, started);
   }
 
+  /**
+   * One request's route: the instance that holds its count, and its response head or the failure
+   * that left no response.
+   */
+  private record Attempt(Backend backend, Upstream upstream, IOException failure) {}
+
+  /**
+   * Forwards to {@code first}; when it failed without answering — the connection refused, or closed
+   * before any response byte — and nothing has been sent to the client (always the case here: the
+   * client is answered only after a response head), the request goes once to another in-service
+   * instance. A read timeout is never retried: the instance may be working on it, and the client
+   * would wait twice. The returned attempt's backend holds the request's count.
+   */
+  private Attempt route(Backend first, byte[] body, Request request) {
+    String type = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+    String accept = request.getHeaders().get(HttpHeader.ACCEPT);
+    try {
+      return new Attempt(first, forward(first, body, type, accept), null);
+    } catch (IOException e) {
+      boolean unanswered =
+          e instanceof java.net.ConnectException
+              || e instanceof UpstreamConnection.NoResponseException;
+      Optional<Backend> other = unanswered ? backends.acquireOther(first) : Optional.empty();
+      if (other.isEmpty()) {
+        return new Attempt(first, null, e);
+      }
+      first.release();
+      retries.incrementAndGet();
+      try {
+        return new Attempt(other.get(), forward(other.get(), body, type, accept), null);
+      } catch (IOException again) {
+        return new Attempt(other.get(), null, again);
+      }
+    }
+  }
+
   private void containerInvocation(Request request, Response response, Callback callback)
       throws IOException {
     byte[] body = Responses.readBody(request, MAX_BODY_BYTES);
@@ -255,21 +335,15 @@ final class Router implements AutoCloseable {
       Responses.json(response, callback, 503, "{\"error\":\"no_instance_in_service\"}");
       return;
     }
-    Backend b = picked.get();
     stats.invocation();
+    Attempt attempt = route(picked.get(), body, request);
+    Backend b = attempt.backend();
     try {
-      Upstream up;
-      try {
-        up =
-            forward(
-                b,
-                body,
-                request.getHeaders().get(HttpHeader.CONTENT_TYPE),
-                request.getHeaders().get(HttpHeader.ACCEPT));
-      } catch (Exception e) {
-        instanceFailed(response, callback, b, e);
+      if (attempt.failure() != null) {
+        instanceFailed(response, callback, b, attempt.failure());
         return;
       }
+      Upstream up = attempt.upstream();
       stats.status(up.status());
       response.setStatus(up.status());
       if (up.contentType() != null) {
@@ -333,21 +407,15 @@ final class Router implements AutoCloseable {
           "No instance of endpoint " + endpointName + " is in service.");
       return;
     }
-    Backend b = picked.get();
     stats.invocation();
+    Attempt attempt = route(picked.get(), body, request);
+    Backend b = attempt.backend();
     try {
-      Upstream up;
-      try {
-        up =
-            forward(
-                b,
-                body,
-                request.getHeaders().get(HttpHeader.CONTENT_TYPE),
-                request.getHeaders().get(HttpHeader.ACCEPT));
-      } catch (Exception e) {
-        runtimeInstanceFailed(response, callback, b, e);
+      if (attempt.failure() != null) {
+        runtimeInstanceFailed(response, callback, b, attempt.failure());
         return;
       }
+      Upstream up = attempt.upstream();
       stats.status(up.status());
       if (up.status() / 100 != 2) {
         byte[] original;

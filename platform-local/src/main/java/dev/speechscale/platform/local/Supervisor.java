@@ -221,6 +221,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
     Map<String, String> env = new HashMap<>(config.engineEnvironment());
     env.putAll(config.containerEnv());
     env.put("MAX_QUEUE_DEPTH", Integer.toString(config.queueMaxDepth()));
+    env.put(EndpointProcesses.ENV, EndpointProcesses.key(dir)); // found by destroy, whatever else
     InstanceProcess instance;
     try {
       instance =

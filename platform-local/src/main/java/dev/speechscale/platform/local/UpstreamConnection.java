@@ -17,7 +17,22 @@ import java.util.Locale;
  * hand-offs — what keeps its overhead near the loopback floor.
  */
 final class UpstreamConnection implements AutoCloseable {
-  private static final int READ_TIMEOUT_MS = 60_000;
+  /** How long the router waits for an instance's next byte (its queue age is 56 s by default). */
+  static final java.time.Duration READ_TIMEOUT = java.time.Duration.ofSeconds(60);
+
+  /**
+   * The instance did not answer this request at all: writing it failed, or the connection ended
+   * (EOF or reset) before the first byte of a response. On a kept-alive connection that means the
+   * instance had closed it while idle and never saw the request; on a fresh one that it died. Never
+   * a read timeout: an instance that is slow may be working on the request.
+   */
+  static final class NoResponseException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    NoResponseException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
 
   private final Socket socket;
   private final BufferedInputStream in;
@@ -25,12 +40,12 @@ final class UpstreamConnection implements AutoCloseable {
   private final String host;
   private boolean reusable = true;
 
-  UpstreamConnection(String host, int port) throws IOException {
+  UpstreamConnection(String host, int port, java.time.Duration readTimeout) throws IOException {
     this.host = host + ":" + port;
     socket = new Socket();
     socket.setTcpNoDelay(true);
     socket.connect(new InetSocketAddress(host, port), 5000);
-    socket.setSoTimeout(READ_TIMEOUT_MS);
+    socket.setSoTimeout((int) readTimeout.toMillis());
     in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
     out = socket.getOutputStream();
   }
@@ -67,9 +82,21 @@ final class UpstreamConnection implements AutoCloseable {
     byte[] request = new byte[h.length + body.length];
     System.arraycopy(h, 0, request, 0, h.length);
     System.arraycopy(body, 0, request, h.length, body.length);
-    out.write(request);
-    out.flush();
-    String status = line();
+    String status;
+    try {
+      out.write(request);
+      out.flush();
+      status = firstLine();
+    } catch (java.net.SocketTimeoutException slow) {
+      reusable = false;
+      throw slow;
+    } catch (NoResponseException none) {
+      throw none;
+    } catch (IOException e) {
+      reusable = false;
+      throw new NoResponseException(
+          "the instance at " + host + " dropped the connection before answering: " + e, e);
+    }
     if (!status.startsWith("HTTP/1.1 ") || status.length() < 12) {
       reusable = false;
       throw new IOException("not an HTTP/1.1 response from " + host + ": '" + status + "'");
@@ -97,12 +124,33 @@ final class UpstreamConnection implements AutoCloseable {
         }
       }
     }
-    InputStream body2 = chunked ? new Chunked() : new Fixed(Math.max(0, length));
+    InputStream body2;
+    if (chunked) {
+      body2 = new Chunked();
+    } else if (length >= 0 || code / 100 == 1 || code == 204 || code == 304) {
+      body2 = new Fixed(Math.max(0, length));
+    } else {
+      // no length and not chunked: the body runs to the end of the connection (RFC 9112 6.3)
+      reusable = false;
+      body2 = new UntilClose();
+    }
     return new Response(code, type, retry, body2);
   }
 
   boolean reusable() {
     return reusable;
+  }
+
+  /** The status line; EOF before its first byte is {@link NoResponseException}. */
+  private String firstLine() throws IOException {
+    int c = in.read();
+    if (c < 0) {
+      reusable = false;
+      throw new NoResponseException(
+          "the instance at " + host + " closed the connection before answering", null);
+    }
+    String rest = line();
+    return c == '\n' ? rest : (char) c + rest;
   }
 
   private String line() throws IOException {
@@ -172,6 +220,24 @@ final class UpstreamConnection implements AutoCloseable {
     @Override
     public int available() throws IOException {
       return done || remaining == 0 ? 0 : (int) Math.min(remaining, in.available());
+    }
+  }
+
+  /** A body without a length: everything until the instance closes the connection. */
+  private final class UntilClose extends InputStream {
+    @Override
+    public int read() throws IOException {
+      return in.read();
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      return in.read(b, off, len);
+    }
+
+    @Override
+    public int available() throws IOException {
+      return in.available();
     }
   }
 

@@ -2,9 +2,12 @@ package dev.speechscale.platform.local;
 
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.StatusCode;
@@ -13,39 +16,60 @@ import org.eclipse.jetty.websocket.client.WebSocketClient;
 /**
  * One bidirectional session relayed to one instance for its whole life: frames are forwarded in
  * order both ways, and either side closing closes the other. The session counts as one request in
- * flight on its instance until it ends.
+ * flight on its instance from its open until it ends, and once in the router's session count.
+ *
+ * <p>Back-pressure: each frame is handed to the other side and awaited before the next one is read
+ * (Jetty demands the next frame only when the listener returns), so nothing queues in the relay. A
+ * side that does not take a frame within {@value #SEND_TIMEOUT_S} s ends the session: both sides
+ * are closed (1008 to a client that stopped reading, 1011 otherwise) and disconnected. Every ending
+ * runs {@link #end()}, which releases the instance's count and the session's, exactly once.
+ *
+ * <p>Public, with a public {@link Upstream}, only because Jetty binds a listener's methods through
+ * a public lookup: a package-private listener fails every upgrade with 500 ("Unable to access
+ * method ... onWebSocketOpen"), which is how every session through the router failed before {@code
+ * WsRelayTest} existed.
  */
-final class WsRelay implements Session.Listener.AutoDemanding {
+public final class WsRelay implements Session.Listener.AutoDemanding {
   private static final long CONNECT_TIMEOUT_S = 10;
   private static final long SEND_TIMEOUT_S = 30;
 
-  private final Backend backend;
+  private final Backends backends;
   private final WebSocketClient client;
-  private final Runnable onEnd;
+  private final AtomicInteger sessions;
   private final AtomicBoolean ended = new AtomicBoolean();
+  private volatile Backend backend;
   private volatile Session downstream;
   private volatile Session upstream;
 
-  WsRelay(Backend backend, WebSocketClient client, Runnable onEnd) {
-    this.backend = backend;
+  WsRelay(Backends backends, WebSocketClient client, AtomicInteger sessions) {
+    this.backends = backends;
     this.client = client;
-    this.onEnd = onEnd;
+    this.sessions = sessions;
   }
 
   @Override
   public void onWebSocketOpen(Session session) {
     this.downstream = session;
+    sessions.incrementAndGet();
+    Optional<Backend> picked = backends.acquire();
+    if (picked.isEmpty()) {
+      session.close(StatusCode.TRY_AGAIN_LATER, "no instance in service", Callback.NOOP);
+      end();
+      return;
+    }
+    Backend b = picked.get();
+    backend = b;
     try {
       upstream =
           client
               .connect(
                   new Upstream(),
-                  URI.create("ws://" + backend.host() + ":" + backend.port() + Router.BIDI_PATH))
+                  URI.create("ws://" + b.host() + ":" + b.port() + Router.BIDI_PATH))
               .get(CONNECT_TIMEOUT_S, TimeUnit.SECONDS);
     } catch (Exception e) {
       session.close(
           StatusCode.SERVER_ERROR,
-          "instance " + backend.instanceId() + " did not accept the session: " + e.getMessage(),
+          reason("instance " + b.instanceId() + " did not accept the session: " + e.getMessage()),
           Callback.NOOP);
       end();
     }
@@ -82,12 +106,16 @@ final class WsRelay implements Session.Listener.AutoDemanding {
 
   private void end() {
     if (ended.compareAndSet(false, true)) {
-      onEnd.run();
+      Backend b = backend;
+      if (b != null) {
+        b.release();
+      }
+      sessions.decrementAndGet();
     }
   }
 
-  /** Sends in order: each frame is accepted before the next is read. */
-  private static void send(Session to, Object frame) {
+  /** Sends in order: each frame is accepted before the next is read; a side that stalls ends it. */
+  private void send(Session to, Object frame) {
     if (to == null || !to.isOpen()) {
       return;
     }
@@ -100,13 +128,40 @@ final class WsRelay implements Session.Listener.AutoDemanding {
     }
     try {
       done.get(SEND_TIMEOUT_S, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      to.close(StatusCode.SERVER_ERROR, "relay send failed: " + e.getMessage(), Callback.NOOP);
+    } catch (TimeoutException e) {
+      boolean client = to == downstream;
+      closeBoth(
+          client ? StatusCode.POLICY_VIOLATION : StatusCode.SERVER_ERROR,
+          (client ? "client_too_slow: " : "instance_too_slow: ")
+              + "a frame waited "
+              + SEND_TIMEOUT_S
+              + " s to be read");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      closeBoth(StatusCode.SERVER_ERROR, "relay interrupted");
+    } catch (java.util.concurrent.ExecutionException e) {
+      closeBoth(StatusCode.SERVER_ERROR, reason("relay send failed: " + e.getCause()));
     }
   }
 
+  /** Closes both sides with the code and reason, then disconnects them, and ends the session. */
+  private void closeBoth(int code, String reason) {
+    for (Session s : new Session[] {downstream, upstream}) {
+      if (s != null) {
+        s.close(code, reason, Callback.from(s::disconnect, x -> s.disconnect()));
+        CompletableFuture.delayedExecutor(1, TimeUnit.SECONDS).execute(s::disconnect);
+      }
+    }
+    end();
+  }
+
+  /** A close reason fits in 123 bytes (RFC 6455). */
+  private static String reason(String text) {
+    return text.length() <= 120 ? text : text.substring(0, 120);
+  }
+
   /** The instance side: frames go back to the client. */
-  private final class Upstream implements Session.Listener.AutoDemanding {
+  public final class Upstream implements Session.Listener.AutoDemanding {
     @Override
     public void onWebSocketText(String message) {
       send(downstream, message);
@@ -121,10 +176,11 @@ final class WsRelay implements Session.Listener.AutoDemanding {
     @Override
     public void onWebSocketClose(int statusCode, String reason) {
       Session down = downstream;
+      Backend b = backend;
       if (down != null && down.isOpen()) {
         down.close(
             statusCode == StatusCode.NO_CODE ? StatusCode.NORMAL : statusCode,
-            "instance " + backend.instanceId() + " closed: " + reason,
+            reason("instance " + (b == null ? "?" : b.instanceId()) + " closed: " + reason),
             Callback.NOOP);
       }
       end();
@@ -133,10 +189,15 @@ final class WsRelay implements Session.Listener.AutoDemanding {
     @Override
     public void onWebSocketError(Throwable cause) {
       Session down = downstream;
+      Backend b = backend;
       if (down != null && down.isOpen()) {
         down.close(
             StatusCode.SERVER_ERROR,
-            "instance " + backend.instanceId() + " failed: " + cause.getMessage(),
+            reason(
+                "instance "
+                    + (b == null ? "?" : b.instanceId())
+                    + " failed: "
+                    + cause.getMessage()),
             Callback.NOOP);
       }
       end();

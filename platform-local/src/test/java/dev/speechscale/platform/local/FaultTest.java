@@ -70,10 +70,12 @@ class FaultTest {
                         .count()
                     == 2);
         List<Load.Result> during = load.results.stream().skip(before).toList();
+        // a request the victim had not answered yet is resent to the other instance (nothing had
+        // reached the client); one it was streaming fails visibly: 502 or a cut stream, never a
+        // clean-looking short answer or another status
         assertThat(during)
             .filteredOn(r -> r.status() != 200 || !r.complete())
-            .as("requests in flight on the killed instance fail visibly")
-            .isNotEmpty()
+            .as("requests in flight on the killed instance fail visibly or are resent")
             .allSatisfy(r -> assertThat(r.status() == 502 || !r.complete()).isTrue());
         int settled = load.results.size();
         LocalEndpoint.await(
