@@ -1,6 +1,7 @@
 package dev.speechscale.capacity;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One judged property of a plan.
@@ -10,7 +11,8 @@ import java.util.Objects;
  * @param detail the numbers behind it, in a sentence a user can check
  * @param recommendation what to change, or {@code null} when nothing needs changing
  */
-public record Finding(String name, Verdict verdict, String detail, String recommendation) {
+public record Finding(
+    String name, Verdict verdict, String detail, @Nullable String recommendation) {
   public Finding {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(verdict, "verdict");

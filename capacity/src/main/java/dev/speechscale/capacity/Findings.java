@@ -3,7 +3,9 @@ package dev.speechscale.capacity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Judges and explains a derivation: one method per finding, each stating the numbers it used so a
@@ -239,8 +241,9 @@ final class Findings {
       return new Finding(
           "surge_survival", Verdict.SUPPRESSED, "no Q_max, so no surge to simulate", null);
     }
-    SurgeSimulation sim = d.simulation();
-    double p = d.shedProbability();
+    SurgeSimulation sim = Objects.requireNonNull(d.simulation(), "a scalable plan simulates");
+    double p =
+        Objects.requireNonNull(d.shedProbability(), "a scalable plan has a shed probability");
     String detail =
         f(
             "holding C_scale_max %.2f of Q_max %d is %.1f%% utilisation as M/M/1 (%.1f%% as M/G/1"
@@ -439,7 +442,7 @@ final class Findings {
     return Finding.ok("provision_stage", detail);
   }
 
-  private static String f(String format, Object... args) {
+  private static String f(String format, @Nullable Object... args) {
     return String.format(Locale.ROOT, format, args);
   }
 }

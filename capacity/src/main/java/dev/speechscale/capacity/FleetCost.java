@@ -3,6 +3,7 @@ package dev.speechscale.capacity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the planned fleet costs at one instance price: dollars per hour at trough and at peak,
@@ -25,7 +26,7 @@ import java.util.Locale;
  */
 public record FleetCost(
     double pricePerHourUsd,
-    Double audioSecondsPerRequest,
+    @Nullable Double audioSecondsPerRequest,
     Point trough,
     Point peak,
     List<String> omitted) {
@@ -45,10 +46,10 @@ public record FleetCost(
    */
   public record Point(
       int instances,
-      Double requestsPerSecond,
+      @Nullable Double requestsPerSecond,
       double usdPerHour,
-      Double usdPerMillionRequests,
-      Double usdPerAudioHour) {}
+      @Nullable Double usdPerMillionRequests,
+      @Nullable Double usdPerAudioHour) {}
 
   /**
    * Prices a plan's fleet.
@@ -64,9 +65,9 @@ public record FleetCost(
       double pricePerHourUsd,
       int minInstances,
       int maxInstances,
-      Load trough,
+      @Nullable Load trough,
       Load peak,
-      Double audioSecondsPerRequest) {
+      @Nullable Double audioSecondsPerRequest) {
     if (!(pricePerHourUsd > 0) || Double.isInfinite(pricePerHourUsd)) {
       throw new CapacityException(
           "price per hour ("
@@ -83,8 +84,8 @@ public record FleetCost(
           "$ per audio hour: the qmax artifact records no audio duration per request, so it is"
               + " not computed");
     }
-    Double troughRate = rate(trough, "trough", omitted);
-    Double peakRate = rate(peak, "peak", omitted);
+    @Nullable Double troughRate = rate(trough, "trough", omitted);
+    @Nullable Double peakRate = rate(peak, "peak", omitted);
     return new FleetCost(
         pricePerHourUsd,
         audioSecondsPerRequest,
@@ -113,13 +114,14 @@ public record FleetCost(
                 p.instances() == 1 ? "" : "s",
                 java.math.BigDecimal.valueOf(pricePerHourUsd).stripTrailingZeros().toPlainString(),
                 p.usdPerHour()));
-    if (p.usdPerMillionRequests() != null) {
+    Double rps = p.requestsPerSecond();
+    if (p.usdPerMillionRequests() != null && rps != null) {
       s.append(
           String.format(
               Locale.ROOT,
               "; $%.2f per million requests at %s req/s",
               p.usdPerMillionRequests(),
-              Load.Numbers.compact(p.requestsPerSecond())));
+              Load.Numbers.compact(rps)));
     }
     if (p.usdPerAudioHour() != null) {
       s.append(
@@ -132,7 +134,7 @@ public record FleetCost(
     return s.toString();
   }
 
-  private static Double rate(Load load, String which, List<String> omitted) {
+  private static @Nullable Double rate(@Nullable Load load, String which, List<String> omitted) {
     return switch (load) {
       case null -> {
         omitted.add(
@@ -162,13 +164,16 @@ public record FleetCost(
   }
 
   private static Point point(
-      double price, int instances, Double requestsPerSecond, Double audioSecondsPerRequest) {
+      double price,
+      int instances,
+      @Nullable Double requestsPerSecond,
+      @Nullable Double audioSecondsPerRequest) {
     double perHour = instances * price;
     if (requestsPerSecond == null) {
       return new Point(instances, null, perHour, null, null);
     }
     double requestsPerHour = requestsPerSecond * 3600;
-    Double perAudioHour =
+    @Nullable Double perAudioHour =
         audioSecondsPerRequest == null
             ? null
             : perHour / (requestsPerHour * audioSecondsPerRequest / 3600);

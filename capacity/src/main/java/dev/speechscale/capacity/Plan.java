@@ -1,6 +1,7 @@
 package dev.speechscale.capacity;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A derived scaling plan. Boxed fields are {@code null} when the plan cannot honestly emit them (no
@@ -44,15 +45,15 @@ public record Plan(
     boolean qMaxRefined,
     double cScaleMax,
     double cScaleMin,
-    Double scalingTargetValue,
-    Double scaleInThreshold,
-    UnitsRatio ratioMax,
-    UnitsRatio ratioAverage,
+    @Nullable Double scalingTargetValue,
+    @Nullable Double scaleInThreshold,
+    @Nullable UnitsRatio ratioMax,
+    @Nullable UnitsRatio ratioAverage,
     int minInstances,
     int maxInstances,
     int troughInstances,
     int peakInstances,
-    Integer minSafeInstances,
+    @Nullable Integer minSafeInstances,
     int queueMaxDepth,
     int scaleOutCooldownSeconds,
     int scaleInCooldownSeconds,
@@ -62,11 +63,11 @@ public record Plan(
     double utilizationMm1,
     double utilizationMg1,
     double serviceCv,
-    Double shedProbability,
-    Double recommendedCScaleMax,
-    Double throughputAtCScaleMaxPerSecond,
-    Integer naiveMaxInstances,
-    Double firstChunkAlarmMs,
+    @Nullable Double shedProbability,
+    @Nullable Double recommendedCScaleMax,
+    @Nullable Double throughputAtCScaleMaxPerSecond,
+    @Nullable Integer naiveMaxInstances,
+    @Nullable Double firstChunkAlarmMs,
     List<Finding> findings) {
 
   public Plan {

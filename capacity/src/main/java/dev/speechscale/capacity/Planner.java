@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Derives a {@link Plan} from a measurement, a scale-out time and a scenario. Deterministic: the
@@ -161,7 +162,7 @@ public final class Planner {
     return Math.round(threshold * 1000.0) / 1000.0;
   }
 
-  private static Double boxed(OptionalDouble v) {
+  private static @Nullable Double boxed(OptionalDouble v) {
     return v.isPresent() ? v.getAsDouble() : null;
   }
 
@@ -173,15 +174,15 @@ public final class Planner {
       int qMax,
       double cScaleMax,
       double cScaleMin,
-      Integer minSafe,
+      @Nullable Integer minSafe,
       double wMaxSeconds,
       Cooldowns cooldowns,
       Optional<UnitsRatio> ratioMax,
       Optional<UnitsRatio> ratioAverage,
-      Double scalingTargetValue,
-      Double scaleInThreshold,
+      @Nullable Double scalingTargetValue,
+      @Nullable Double scaleInThreshold,
       boolean throughputMeasured,
-      Double throughput,
+      @Nullable Double throughput,
       double capacityPerSecond,
       boolean throughputExtrapolated,
       int troughInstances,
@@ -189,10 +190,10 @@ public final class Planner {
       int peakInstancesAtQMax,
       int minInstances,
       int maxInstances,
-      Integer naiveMax,
-      Double shedProbability,
-      Double recommended,
-      SurgeSimulation simulation) {
+      @Nullable Integer naiveMax,
+      @Nullable Double shedProbability,
+      @Nullable Double recommended,
+      @Nullable SurgeSimulation simulation) {
 
     static Derivation unscalable(
         Measurement m, ScaleOutTime t, Scenario s, double wMax, Cooldowns cooldowns) {

@@ -120,7 +120,7 @@ class ArchitectureTest {
         .resideInAPackage("dev.speechscale.capacity..")
         .should()
         .onlyDependOnClassesThat()
-        .resideInAnyPackage("java..", "dev.speechscale.capacity..")
+        .resideInAnyPackage("java..", "org.jspecify.annotations..", "dev.speechscale.capacity..")
         .check(CLASSES);
   }
 
