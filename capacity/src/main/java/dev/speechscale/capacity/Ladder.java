@@ -187,7 +187,10 @@ public final class Ladder {
     double ratio =
         measured.stream()
             .filter(r -> r.concurrency() == n)
-            .mapToDouble(r -> statistic.serverValue(r) / r.concurrencyMean())
+            .mapToDouble( // both present: filtered above
+                r ->
+                    java.util.Objects.requireNonNull(statistic.serverValue(r))
+                        / java.util.Objects.requireNonNull(r.concurrencyMean()))
             .average()
             .orElseThrow();
     return Optional.of(new UnitsRatio(statistic, ratio, n));

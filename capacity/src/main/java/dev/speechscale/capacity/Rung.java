@@ -1,6 +1,7 @@
 package dev.speechscale.capacity;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One measured step of a closed-loop ladder: N workers, each with one request outstanding, held at
@@ -31,16 +32,16 @@ public record Rung(
     int concurrency,
     long ok,
     long rejected,
-    Double achievedRps,
-    Double concurrencyMean,
+    @Nullable Double achievedRps,
+    @Nullable Double concurrencyMean,
     double ttfabP95Ms,
-    Double latencyMeanMs,
-    Double latencyP95Ms,
-    Double serverConcurrencyPeak,
-    Double serverConcurrencyMean,
+    @Nullable Double latencyMeanMs,
+    @Nullable Double latencyP95Ms,
+    @Nullable Double serverConcurrencyPeak,
+    @Nullable Double serverConcurrencyMean,
     boolean usable,
-    String unusableReason,
-    Long chars) {
+    @Nullable String unusableReason,
+    @Nullable Long chars) {
 
   public Rung {
     if (concurrency < 1) {

@@ -1,5 +1,7 @@
 package dev.speechscale.capacity;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The measured ratio between the deployed metric and the client's mean in-flight at one rung.
  *
@@ -16,7 +18,7 @@ public record UnitsRatio(Statistic statistic, double ratio, int atConcurrency) {
     /** The scale-in alarm reads ConcurrentRequestsPerModel Average over 60 s. */
     AVERAGE;
 
-    Double serverValue(Rung rung) {
+    @Nullable Double serverValue(Rung rung) {
       return switch (this) {
         case MAXIMUM -> rung.serverConcurrencyPeak();
         case AVERAGE -> rung.serverConcurrencyMean();
