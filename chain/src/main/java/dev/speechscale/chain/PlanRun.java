@@ -148,6 +148,19 @@ public final class PlanRun {
     if (pair.warning() != null) {
       warn.accept("warning: " + pair.warning());
     }
+    Pairing.Result cpu =
+        Pairing.cpuLimits(
+            "qmax " + o.qmax(),
+            Provenance.cpuLimitOf(q.provenance()),
+            "ttotal " + o.ttotal(),
+            Provenance.cpuLimitOf(t.provenance()),
+            o.allowConfigMismatch());
+    if (!cpu.ok()) {
+      throw new ChainException(cpu.refusal());
+    }
+    if (cpu.warning() != null) {
+      warn.accept("warning: " + cpu.warning());
+    }
     if (!q.model().equals(t.model())) {
       throw new ChainException(
           "qmax "

@@ -93,6 +93,13 @@ final class QmaxCommand implements Callable<Integer> {
   boolean noRefine;
 
   @Option(
+      names = "--allow-unenforced-cpu",
+      description =
+          "measure even when the instance type's CPU limit is not in force (no writable cpu"
+              + " cgroup), recording it as not enforced; by default qmax stops")
+  boolean allowUnenforcedCpu;
+
+  @Option(
       names = "--texts",
       paramLabel = "FILE",
       description = "one request text per line (default: built-in Harvard sentences)")
@@ -196,6 +203,7 @@ final class QmaxCommand implements Callable<Integer> {
     params.put("warmup_s", warmup.toMillis() / 1000.0);
     params.put("runs", runs);
     params.put("refine", !noRefine);
+    params.put("allow_unenforced_cpu", allowUnenforcedCpu);
     params.put("seed", seed);
     params.put("texts", texts == null ? "built-in Harvard sentences" : texts.toString());
     PrintStream err =
@@ -217,6 +225,7 @@ final class QmaxCommand implements Callable<Integer> {
                   "tts-bench qmax "
                       + String.join(" ", spec.commandLine().getParseResult().originalArgs()),
                   params),
+              allowUnenforcedCpu,
               ChainClock.system(),
               new ProgressPrinter(err, sloMs),
               line -> spec.commandLine().getErr().println(line));
