@@ -113,6 +113,7 @@ public final class QmaxRun {
     }
     EnforcedCpu cpu =
         CpuLimitCheck.requireEnforced(platform, endpoint, o.model(), allowUnenforcedCpu, notes);
+    RungNoise noise = new RungNoise(clock);
     LadderResult result;
     try (Freeze freeze = Freeze.pin(platform, endpoint, 1, o.settleTimeout(), clock, notes);
         Invoker invoker = platform.invoker(endpoint, o.transport());
@@ -122,8 +123,8 @@ public final class QmaxRun {
           LadderHooks.defaults()
               .withClocks(clocks.monotonic(), clock)
               .withCapacity(() -> platform.describe(endpoint).currentInstances())
-              .withListener(listener)
-              .withRequests(events == null ? RequestListener.NONE : events);
+              .withListener(noise.alongside(listener))
+              .withRequests(noise.alongside(events == null ? RequestListener.NONE : events));
       LadderRunner runner =
           new LadderRunner(invoker, TextPool.shuffled(o.texts(), o.seed()), hooks);
       Thread stopper = new Thread(runner::stop, "stop-ladder");
@@ -162,7 +163,7 @@ public final class QmaxRun {
             "closed-loop",
             platform.name(),
             result.steps())
-        .withDerived();
+        .withRungChecks(noise.checks(result.steps(), cpu));
   }
 
   static void removeHook(Thread hook) {

@@ -4,6 +4,7 @@ import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.chain.ChainClock;
 import dev.speechscale.chain.QmaxRun;
+import dev.speechscale.chain.QmaxTrust;
 import dev.speechscale.chain.Texts;
 import dev.speechscale.loadgen.DryRun;
 import dev.speechscale.loadgen.LadderSpec;
@@ -245,6 +246,7 @@ final class QmaxCommand implements Callable<Integer> {
           Boolean.TRUE.equals(a.refined()) ? ", refined to +/-1" : "",
           a.sMeanS() == null ? Double.NaN : a.sMeanS() * 1000,
           a.sP95S() == null ? Double.NaN : a.sP95S() * 1000);
+      QmaxTrust.lines(a).forEach(out::println);
       out.println("wrote " + target);
       out.println(
           "next: tts-bench ttotal --model "
