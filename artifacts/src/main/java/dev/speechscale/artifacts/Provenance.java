@@ -1,5 +1,6 @@
 package dev.speechscale.artifacts;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.LinkedHashMap;
@@ -23,7 +24,7 @@ public record Provenance(
     String os,
     String command,
     Map<String, Object> parameters,
-    EnforcedCpu cpuLimit) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) EnforcedCpu cpuLimit) {
 
   public Provenance {
     parameters = parameters == null ? Map.of() : copy(parameters);
