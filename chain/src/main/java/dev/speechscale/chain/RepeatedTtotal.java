@@ -30,11 +30,27 @@ public final class RepeatedTtotal {
       throw new ChainException("--runs is " + runs + "; time at least one scale-out (--runs 1)");
     }
     List<TtotalArtifact> each = new ArrayList<>();
+    List<String> failed = new ArrayList<>();
+    ChainException last = null;
     for (int i = 0; i < runs; i++) {
       if (runs > 1) {
         progress.accept(String.format(Locale.ROOT, "ttotal: run %d/%d", i + 1, runs));
       }
-      TtotalArtifact t = TtotalRun.run(platform, o, clocks, progress);
+      TtotalArtifact t;
+      try {
+        t = TtotalRun.run(platform, o, clocks, progress);
+      } catch (ChainException e) {
+        if (runs == 1) {
+          throw e;
+        }
+        // the freeze was restored on the way out; the next run starts from one instance again
+        last = e;
+        failed.add("run " + i + " failed: " + e.getMessage());
+        progress.accept(
+            String.format(
+                Locale.ROOT, "ttotal: run %d/%d failed: %s", i + 1, runs, e.getMessage()));
+        continue;
+      }
       each.add(t);
       if (runs > 1) {
         progress.accept(
@@ -47,12 +63,58 @@ public final class RepeatedTtotal {
                 Boolean.TRUE.equals(t.tTotalBounded()) ? " (traffic not recovered: a floor)" : ""));
       }
     }
+    if (each.isEmpty()) {
+      throw new ChainException(
+          "none of the " + runs + " scale-outs completed; the last: " + last.getMessage());
+    }
     TtotalArtifact combined = TtotalArtifact.combine(each);
+    if (!failed.isEmpty()) {
+      combined = withNotes(combined, failed, o.timeout());
+    }
     TtotalRuns r = combined.runs();
     if (r != null) {
       progress.accept(summary(r));
     }
     return combined;
+  }
+
+  /**
+   * The combined artifact with a note per failed run: a run that timed out took longer than any
+   * recorded one, so the recorded maximum understates T.
+   */
+  private static TtotalArtifact withNotes(
+      TtotalArtifact t, List<String> failed, java.time.Duration timeout) {
+    List<String> notes = new ArrayList<>(t.notes());
+    notes.addAll(failed);
+    notes.add(
+        failed.size()
+            + " of "
+            + (failed.size() + t.runCount())
+            + " scale-outs did not complete and are not among the runs: a run that found no"
+            + " recovery within "
+            + timeout
+            + " was slower than every recorded one, so t_total_max_s understates T; re-measure"
+            + " on a quiet machine or size against the timeout");
+    return new TtotalArtifact(
+        t.schemaVersion(),
+        t.kind(),
+        t.toolVersion(),
+        t.createdAt(),
+        t.provenance(),
+        t.model(),
+        t.endpoint(),
+        t.trigger(),
+        t.deployedConfig(),
+        t.tTotalS(),
+        t.policyLagBoundS(),
+        t.tTotalWithPolicyBoundS(),
+        t.tTotalBounded(),
+        t.timeline(),
+        t.durations(),
+        t.missingStages(),
+        notes,
+        t.probe(),
+        t.runs());
   }
 
   /** {@code T_total over 5 runs: min 8.5 s, median 10.0 s, p90 25.9 s, max 25.9 s}. */
