@@ -45,7 +45,7 @@ public final class RepeatedTtotal {
         }
         // the freeze was restored on the way out; the next run starts from one instance again
         last = e;
-        failed.add("run " + i + " failed: " + e.getMessage());
+        failed.add("scale-out " + (i + 1) + " of " + runs + " failed: " + e.getMessage());
         progress.accept(
             String.format(
                 Locale.ROOT, "ttotal: run %d/%d failed: %s", i + 1, runs, e.getMessage()));

@@ -165,7 +165,7 @@ final class TtotalCommand implements Callable<Integer> {
     if (t.runs() != null) {
       out.printf(
           Locale.ROOT,
-          "%d scale-outs timed; the stages above are the slowest (run %d). T_total per run: %s%n",
+          "%d scale-outs timed; the stages above are the slowest (run_index %d). T_total per run: %s%n",
           t.runs().count(),
           t.runs().topLevelRun(),
           t.runs().runs().stream()
