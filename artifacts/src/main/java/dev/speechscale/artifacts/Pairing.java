@@ -21,6 +21,48 @@ public final class Pairing {
     }
   }
 
+  /**
+   * Checks that two artifacts were measured under the same enforced CPU limit, naming both. A pair
+   * where one side did not record it (an artifact older than the field) passes with a warning;
+   * {@code --allow-config-mismatch} downgrades a difference to a warning.
+   */
+  public static Result cpuLimits(
+      String aName, EnforcedCpu a, String bName, EnforcedCpu b, boolean allowMismatch) {
+    if (a == null && b == null) {
+      return Result.pass();
+    }
+    if (a == null || b == null) {
+      return new Result(
+          true,
+          (a == null ? aName : bName)
+              + " does not record the CPU limit it was measured under ("
+              + (a == null ? bName + ": " + b.describe() : aName + ": " + a.describe())
+              + "); re-measure it to be sure both ran under the same limit",
+          null);
+    }
+    if (EnforcedCpu.sameLimit(a, b)) {
+      return Result.pass();
+    }
+    String message =
+        aName
+            + " was measured under "
+            + a.describe()
+            + " but "
+            + bName
+            + " under "
+            + b.describe()
+            + ": different CPU limits measure different instances";
+    if (allowMismatch) {
+      return new Result(true, message + "; continuing because of --allow-config-mismatch", null);
+    }
+    return new Result(
+        false,
+        null,
+        message
+            + ". Re-measure both under the same limit (see `speech-infra status`), or pass"
+            + " --allow-config-mismatch");
+  }
+
   /** Checks two fingerprints, naming both slugs in any message. */
   public static Result fingerprints(
       String aName, DeployedConfig a, String bName, DeployedConfig b, boolean allowMismatch) {

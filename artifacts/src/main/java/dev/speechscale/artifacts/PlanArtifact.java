@@ -269,6 +269,8 @@ public record PlanArtifact(
    * @param tTotalMeasured false when T was assumed
    * @param qmaxSource the qmax artifact
    * @param ttotalSource the ttotal artifact, or {@code null} when T was assumed
+   * @param tTotalRuns how many scale-outs were timed and which one the plan sized against, or
+   *     {@code null} when T was assumed
    */
   public record Measured(
       String transport,
@@ -283,7 +285,54 @@ public record PlanArtifact(
       double policyLagBoundS,
       boolean tTotalMeasured,
       SourceFile qmaxSource,
-      SourceFile ttotalSource) {}
+      SourceFile ttotalSource,
+      @JsonInclude(JsonInclude.Include.NON_NULL) TtotalChoice tTotalRuns) {
+
+    /** Measured inputs without the record of the runs. */
+    public Measured(
+        String transport,
+        double sloMs,
+        List<Integer> qMaxPerRun,
+        double sMeanS,
+        double sP95S,
+        String serviceTimeSource,
+        Double charsPerRequest,
+        List<List<Double>> throughput,
+        double tTotalMeasuredS,
+        double policyLagBoundS,
+        boolean tTotalMeasured,
+        SourceFile qmaxSource,
+        SourceFile ttotalSource) {
+      this(
+          transport,
+          sloMs,
+          qMaxPerRun,
+          sMeanS,
+          sP95S,
+          serviceTimeSource,
+          charsPerRequest,
+          throughput,
+          tTotalMeasuredS,
+          policyLagBoundS,
+          tTotalMeasured,
+          qmaxSource,
+          ttotalSource,
+          null);
+    }
+  }
+
+  /**
+   * Which of the timed scale-outs the plan sized T against.
+   *
+   * @param runs how many scale-outs the ttotal artifact timed
+   * @param statistic {@code max}, {@code p90} or {@code median} (nearest rank); {@code single run}
+   *     when only one was timed
+   * @param tTotalS the measured T_total used
+   * @param tTotalPerRunS every run's T_total, in the order measured
+   * @param why why this statistic
+   */
+  public record TtotalChoice(
+      int runs, String statistic, double tTotalS, List<Double> tTotalPerRunS, String why) {}
 
   /**
    * Chosen inputs.

@@ -27,6 +27,7 @@ public final class PlanArtifacts {
    * @param scenario the chosen inputs
    * @param provenance this run's provenance
    * @param now the creation time
+   * @param tTotalStatistic which of several timed scale-outs T is sized against
    */
   public record Sources(
       Plan plan,
@@ -38,7 +39,35 @@ public final class PlanArtifacts {
       ScaleOutTime scaleOut,
       Scenario scenario,
       Provenance provenance,
-      Instant now) {}
+      Instant now,
+      TtotalRuns.Statistic tTotalStatistic) {
+
+    /** Sources sizing T against the slowest timed scale-out. */
+    public Sources(
+        Plan plan,
+        QmaxArtifact qmax,
+        String qmaxFile,
+        Measurement measurement,
+        TtotalArtifact ttotal,
+        String ttotalFile,
+        ScaleOutTime scaleOut,
+        Scenario scenario,
+        Provenance provenance,
+        Instant now) {
+      this(
+          plan,
+          qmax,
+          qmaxFile,
+          measurement,
+          ttotal,
+          ttotalFile,
+          scaleOut,
+          scenario,
+          provenance,
+          now,
+          TtotalRuns.Statistic.MAX);
+    }
+  }
 
   public static PlanArtifact build(Sources in) {
     Plan p = in.plan();
@@ -129,7 +158,46 @@ public final class PlanArtifacts {
         in.scaleOut().policyLagBoundSeconds(),
         in.scaleOut().measured(),
         source(in.qmaxFile(), q),
-        in.ttotal() == null ? null : source(in.ttotalFile(), in.ttotal()));
+        in.ttotal() == null ? null : source(in.ttotalFile(), in.ttotal()),
+        in.ttotal() == null ? null : choice(in.ttotal(), in.tTotalStatistic(), in.scaleOut()));
+  }
+
+  private static PlanArtifact.TtotalChoice choice(
+      TtotalArtifact t, TtotalRuns.Statistic statistic, ScaleOutTime used) {
+    if (t.runs() == null || t.runs().runs().size() < 2) {
+      return new PlanArtifact.TtotalChoice(
+          1,
+          "single run",
+          used.measuredSeconds(),
+          List.of(used.measuredSeconds()),
+          "one scale-out was timed, so T is one draw: time more with `tts-bench ttotal --runs N`");
+    }
+    int n = t.runs().runs().size();
+    String why =
+        switch (statistic) {
+          case MAX ->
+              "the slowest of "
+                  + n
+                  + " timed scale-outs: the surge the plan absorbs meets whichever scale-out it"
+                  + " gets, and with so few runs every percentile estimate sits below the slowest"
+                  + " seen (with 10 runs or fewer the nearest-rank p90 is the max anyway)";
+          case P90 ->
+              "the nearest-rank 90th percentile of "
+                  + n
+                  + " timed scale-outs (--ttotal-statistic p90): one scale-out in ten may be"
+                  + " slower than the plan assumes";
+          case MEDIAN ->
+              "the median of "
+                  + n
+                  + " timed scale-outs (--ttotal-statistic median): half of the scale-outs are"
+                  + " slower than the plan assumes";
+        };
+    return new PlanArtifact.TtotalChoice(
+        n,
+        statistic.label(),
+        used.measuredSeconds(),
+        t.runs().runs().stream().map(TtotalRuns.Run::tTotalS).toList(),
+        why);
   }
 
   /** How a plan or simulation names an artifact it was built from. */

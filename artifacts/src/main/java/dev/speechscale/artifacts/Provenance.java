@@ -1,5 +1,6 @@
 package dev.speechscale.artifacts;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.LinkedHashMap;
@@ -13,12 +14,36 @@ import java.util.Map;
  * @param os operating system and architecture
  * @param command the command line that wrote it
  * @param parameters the effective parameters, defaults included
+ * @param cpuLimit the CPU limit the measured instance ran under, read back from it; {@code null}
+ *     when not recorded (an older artifact, a pure computation, a platform without a sub-instance
+ *     limit)
  */
 public record Provenance(
-    String host, String jvm, String os, String command, Map<String, Object> parameters) {
+    String host,
+    String jvm,
+    String os,
+    String command,
+    Map<String, Object> parameters,
+    @JsonInclude(JsonInclude.Include.NON_NULL) EnforcedCpu cpuLimit) {
 
   public Provenance {
     parameters = parameters == null ? Map.of() : copy(parameters);
+  }
+
+  /** Provenance without a CPU limit. */
+  public Provenance(
+      String host, String jvm, String os, String command, Map<String, Object> parameters) {
+    this(host, jvm, os, command, parameters, null);
+  }
+
+  /** This provenance with the CPU limit the measurement ran under. */
+  public Provenance withCpuLimit(EnforcedCpu limit) {
+    return new Provenance(host, jvm, os, command, parameters, limit);
+  }
+
+  /** The CPU limit recorded in a possibly missing provenance, or {@code null}. */
+  public static EnforcedCpu cpuLimitOf(Provenance p) {
+    return p == null ? null : p.cpuLimit();
   }
 
   /** Provenance of the current process. */

@@ -1,5 +1,6 @@
 package dev.speechscale.artifacts;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.speechscale.capacity.Ladder;
 import dev.speechscale.capacity.Measurement;
 import dev.speechscale.capacity.Rung;
@@ -23,6 +24,10 @@ import java.util.Optional;
  * @param unboundedQueue the container's queue bound was off
  * @param loadModel how load was generated ({@code closed-loop})
  * @param platform where it ran ({@code local}, {@code aws})
+ * @param rungChecks per rung: window stability, the p95's interval, CPU steal and the load
+ *     generator's own CPU (additive; absent in older artifacts)
+ * @param qMaxInterval the range Q_max lies in given the rungs' p95 intervals; derived from {@code
+ *     steps} and {@code rung_checks} on every read
  */
 public record QmaxArtifact(
     int schemaVersion,
@@ -48,12 +53,102 @@ public record QmaxArtifact(
     Double sP95S,
     String loadModel,
     String platform,
-    List<QmaxStep> steps)
+    List<QmaxStep> steps,
+    @JsonInclude(JsonInclude.Include.NON_NULL) List<RungCheck> rungChecks,
+    @JsonInclude(JsonInclude.Include.NON_NULL) QmaxInterval qMaxInterval)
     implements Artifact {
 
   public QmaxArtifact {
     steps = steps == null ? List.of() : List.copyOf(steps);
     qMaxPerRun = qMaxPerRun == null ? null : List.copyOf(qMaxPerRun);
+    rungChecks = rungChecks == null ? null : List.copyOf(rungChecks);
+  }
+
+  /** An artifact without rung checks (the shape before they were recorded). */
+  public QmaxArtifact(
+      int schemaVersion,
+      String kind,
+      String toolVersion,
+      Instant createdAt,
+      Provenance provenance,
+      String model,
+      String endpoint,
+      String transport,
+      double sloMs,
+      DeployedConfig deployedConfig,
+      Integer runs,
+      Double holdS,
+      Double windowS,
+      Boolean frozen,
+      Boolean unboundedQueue,
+      Integer qMax,
+      List<Integer> qMaxPerRun,
+      Boolean qMaxBracketed,
+      Boolean refined,
+      Double sMeanS,
+      Double sP95S,
+      String loadModel,
+      String platform,
+      List<QmaxStep> steps) {
+    this(
+        schemaVersion,
+        kind,
+        toolVersion,
+        createdAt,
+        provenance,
+        model,
+        endpoint,
+        transport,
+        sloMs,
+        deployedConfig,
+        runs,
+        holdS,
+        windowS,
+        frozen,
+        unboundedQueue,
+        qMax,
+        qMaxPerRun,
+        qMaxBracketed,
+        refined,
+        sMeanS,
+        sP95S,
+        loadModel,
+        platform,
+        steps,
+        null,
+        null);
+  }
+
+  /** This artifact with the rung checks measured alongside its steps. */
+  public QmaxArtifact withRungChecks(List<RungCheck> checks) {
+    return new QmaxArtifact(
+            schemaVersion,
+            kind,
+            toolVersion,
+            createdAt,
+            provenance,
+            model,
+            endpoint,
+            transport,
+            sloMs,
+            deployedConfig,
+            runs,
+            holdS,
+            windowS,
+            frozen,
+            unboundedQueue,
+            qMax,
+            qMaxPerRun,
+            qMaxBracketed,
+            refined,
+            sMeanS,
+            sP95S,
+            loadModel,
+            platform,
+            steps,
+            checks,
+            null)
+        .withDerived();
   }
 
   /** The steps as the planner sees them. */
@@ -89,7 +184,9 @@ public record QmaxArtifact(
         s.map(Ladder.ServiceTime::p95Seconds).orElse(sP95S),
         loadModel,
         platform,
-        steps.stream().map(step -> step.withDerived(sloMs)).toList());
+        steps.stream().map(step -> step.withDerived(sloMs)).toList(),
+        rungChecks,
+        QmaxInterval.of(steps, rungChecks, sloMs, ladder.qMax()).orElse(null));
   }
 
   /** The planner's input; S from the lowest rung, else from the top level, else refused. */

@@ -1,5 +1,6 @@
 package dev.speechscale.artifacts;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.speechscale.capacity.ScaleOutTime;
 import dev.speechscale.platform.ScaleOutStage;
 import java.time.Instant;
@@ -30,6 +31,9 @@ import java.util.TreeMap;
  * @param durations consecutive stage durations
  * @param missingStages stages not observed
  * @param notes what a reader should know
+ * @param runs every scale-out of a {@code --runs N} measurement (N &gt; 1) with the spread of
+ *     T_total; absent for a single run, whose file keeps the shape it always had. The top level
+ *     then repeats the slowest run ({@link TtotalRuns#topLevel})
  */
 public record TtotalArtifact(
     int schemaVersion,
@@ -49,7 +53,8 @@ public record TtotalArtifact(
     List<StageDuration> durations,
     List<String> missingStages,
     List<String> notes,
-    Map<String, Object> probe)
+    Map<String, Object> probe,
+    @JsonInclude(JsonInclude.Include.NON_NULL) TtotalRuns runs)
     implements Artifact {
 
   /**
@@ -64,6 +69,98 @@ public record TtotalArtifact(
     missingStages = missingStages == null ? List.of() : List.copyOf(missingStages);
     notes = notes == null ? List.of() : List.copyOf(notes);
     probe = probe == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(probe));
+  }
+
+  /** A single-run artifact (no {@code runs}). */
+  public TtotalArtifact(
+      int schemaVersion,
+      String kind,
+      String toolVersion,
+      Instant createdAt,
+      Provenance provenance,
+      String model,
+      String endpoint,
+      String trigger,
+      DeployedConfig deployedConfig,
+      double tTotalS,
+      double policyLagBoundS,
+      Double tTotalWithPolicyBoundS,
+      Boolean tTotalBounded,
+      List<TimelineEntry> timeline,
+      List<StageDuration> durations,
+      List<String> missingStages,
+      List<String> notes,
+      Map<String, Object> probe) {
+    this(
+        schemaVersion,
+        kind,
+        toolVersion,
+        createdAt,
+        provenance,
+        model,
+        endpoint,
+        trigger,
+        deployedConfig,
+        tTotalS,
+        policyLagBoundS,
+        tTotalWithPolicyBoundS,
+        tTotalBounded,
+        timeline,
+        durations,
+        missingStages,
+        notes,
+        probe,
+        null);
+  }
+
+  /**
+   * One artifact from the single-run artifacts of {@code ttotal --runs N}: every run kept under
+   * {@code runs}, the top level repeating the slowest run (policy lag bound and provenance of the
+   * last). One run gives that run unchanged.
+   */
+  public static TtotalArtifact combine(List<TtotalArtifact> singles) {
+    if (singles.isEmpty()) {
+      throw new IllegalArgumentException("no ttotal run to combine");
+    }
+    List<TtotalArtifact> derived = singles.stream().map(TtotalArtifact::withDerived).toList();
+    if (derived.size() == 1) {
+      return derived.get(0);
+    }
+    List<TtotalRuns.Run> runs = new ArrayList<>();
+    for (int i = 0; i < derived.size(); i++) {
+      runs.add(TtotalRuns.Run.of(i, derived.get(i)));
+    }
+    TtotalArtifact top = derived.get(TtotalRuns.pick(runs, TtotalRuns.Statistic.MAX).runIndex());
+    TtotalArtifact last = derived.get(derived.size() - 1);
+    int topIndex = derived.indexOf(top);
+    List<String> notes = new ArrayList<>(top.notes());
+    notes.add(
+        derived.size()
+            + " scale-outs timed, restored to the starting capacity between them; the top level"
+            + " repeats the slowest (run "
+            + topIndex
+            + "), every run is under runs");
+    return new TtotalArtifact(
+            last.schemaVersion,
+            last.kind,
+            last.toolVersion,
+            last.createdAt,
+            last.provenance,
+            last.model,
+            last.endpoint,
+            last.trigger,
+            last.deployedConfig,
+            top.tTotalS,
+            last.policyLagBoundS,
+            null,
+            null,
+            top.timeline,
+            null,
+            null,
+            notes,
+            top.probe,
+            TtotalRuns.of(runs))
+        .withDerived();
   }
 
   /**
@@ -133,6 +230,35 @@ public record TtotalArtifact(
 
   private TtotalArtifact derived(
       double total, Boolean bounded, List<StageDuration> stages, List<String> missing) {
+    TtotalRuns derivedRuns = null;
+    if (runs != null && !runs.runs().isEmpty()) {
+      List<TtotalRuns.Run> each = new ArrayList<>();
+      for (TtotalRuns.Run r : runs.runs()) {
+        TtotalArtifact one =
+            new TtotalArtifact(
+                    schemaVersion,
+                    kind,
+                    toolVersion,
+                    createdAt,
+                    provenance,
+                    model,
+                    endpoint,
+                    trigger,
+                    deployedConfig,
+                    r.tTotalS() == null ? 0 : r.tTotalS(),
+                    policyLagBoundS,
+                    null,
+                    r.tTotalBounded(),
+                    r.timeline(),
+                    r.durations(),
+                    r.missingStages(),
+                    r.notes(),
+                    r.probe())
+                .withDerived();
+        each.add(TtotalRuns.Run.of(r.runIndex(), one));
+      }
+      derivedRuns = TtotalRuns.of(each);
+    }
     return new TtotalArtifact(
         schemaVersion,
         kind,
@@ -151,11 +277,38 @@ public record TtotalArtifact(
         stages,
         missing,
         notes,
-        probe);
+        probe,
+        derivedRuns);
   }
 
   private static List<String> missing(Map<String, TimelineEntry> byStage) {
     return STAGES.stream().filter(s -> !byStage.containsKey(s)).toList();
+  }
+
+  /**
+   * The planner's view at a statistic of the runs: the run it picks (nearest rank), or the one run
+   * of a single-run artifact.
+   */
+  public ScaleOutTime scaleOutTime(TtotalRuns.Statistic statistic) {
+    if (runs == null || runs.runs().size() < 2) {
+      return scaleOutTime();
+    }
+    TtotalRuns.Run r = TtotalRuns.pick(runs.runs(), statistic);
+    return new ScaleOutTime(
+        r.tTotalS(),
+        policyLagBoundS,
+        true,
+        r.durations().stream()
+            .map(d ->
+                new ScaleOutTime.Stage(
+                    d.from(), d.to(), d.seconds(), Boolean.TRUE.equals(d.bounded())))
+            .toList(),
+        r.missingStages());
+  }
+
+  /** How many scale-outs were timed: 1 for a single-run artifact. */
+  public int runCount() {
+    return runs == null || runs.runs().isEmpty() ? 1 : runs.runs().size();
   }
 
   /** The planner's view. */

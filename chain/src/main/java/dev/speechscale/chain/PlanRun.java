@@ -7,6 +7,7 @@ import dev.speechscale.artifacts.PlanArtifacts;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
+import dev.speechscale.artifacts.TtotalRuns;
 import dev.speechscale.capacity.Measurement;
 import dev.speechscale.capacity.Plan;
 import dev.speechscale.capacity.Planner;
@@ -82,12 +83,28 @@ public final class PlanRun {
    * @param now the creation time
    */
   public static Result run(Options o, Consumer<String> warn, Instant now) {
+    return run(o, TtotalRuns.Statistic.MAX, warn, now);
+  }
+
+  /**
+   * Derives the plan, sizing T against {@code statistic} of the timed scale-outs when the ttotal
+   * artifact carries several.
+   *
+   * @param o what to derive it from
+   * @param statistic which run's T_total the plan sizes against
+   * @param warn where warnings go
+   * @param now the creation time
+   */
+  public static Result run(
+      Options o, TtotalRuns.Statistic statistic, Consumer<String> warn, Instant now) {
     QmaxArtifact q = ArtifactCodec.readQmax(o.qmax());
     Measurement measurement = q.measurement(o.qmax().toString());
     requireLadderSlo(o, q);
     TtotalArtifact t = o.ttotal() == null ? null : pairedTtotal(o, q, warn);
     ScaleOutTime scaleOut =
-        t != null ? t.scaleOutTime() : ScaleOutTime.assumed(o.assumedTTotal().toNanos() / 1e9);
+        t != null
+            ? t.scaleOutTime(statistic)
+            : ScaleOutTime.assumed(o.assumedTTotal().toNanos() / 1e9);
     Scenario shape = o.shape();
     Scenario scenario =
         new Scenario(
@@ -113,7 +130,8 @@ public final class PlanRun {
                 scaleOut,
                 scenario,
                 Provenance.capture(o.command(), o.parameters()),
-                now));
+                now,
+                statistic));
     return new Result(artifact, plan, scaleOut, scenario);
   }
 
@@ -147,6 +165,19 @@ public final class PlanRun {
     }
     if (pair.warning() != null) {
       warn.accept("warning: " + pair.warning());
+    }
+    Pairing.Result cpu =
+        Pairing.cpuLimits(
+            "qmax " + o.qmax(),
+            Provenance.cpuLimitOf(q.provenance()),
+            "ttotal " + o.ttotal(),
+            Provenance.cpuLimitOf(t.provenance()),
+            o.allowConfigMismatch());
+    if (!cpu.ok()) {
+      throw new ChainException(cpu.refusal());
+    }
+    if (cpu.warning() != null) {
+      warn.accept("warning: " + cpu.warning());
     }
     if (!q.model().equals(t.model())) {
       throw new ChainException(

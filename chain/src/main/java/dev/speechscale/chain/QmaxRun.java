@@ -3,6 +3,7 @@ package dev.speechscale.chain;
 import dev.speechscale.artifacts.Artifact;
 import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.DeployedConfig;
+import dev.speechscale.artifacts.EnforcedCpu;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ToolVersion;
@@ -61,10 +62,29 @@ public final class QmaxRun {
       String command,
       Map<String, Object> parameters) {}
 
-  /** Measures and returns the artifact (derived values recomputed); does not write it. */
+  /**
+   * Measures and returns the artifact (derived values recomputed); does not write it. Stops when
+   * the instance type's CPU limit is not in force.
+   */
   public static QmaxArtifact run(
       Platform platform,
       Options o,
+      ChainClock clocks,
+      LadderListener listener,
+      Consumer<String> notes) {
+    return run(platform, o, false, clocks, listener, notes);
+  }
+
+  /**
+   * Measures and returns the artifact (derived values recomputed); does not write it.
+   *
+   * @param allowUnenforcedCpu measure even when the instance type's CPU limit is not in force, and
+   *     record it as not enforced
+   */
+  public static QmaxArtifact run(
+      Platform platform,
+      Options o,
+      boolean allowUnenforcedCpu,
       ChainClock clocks,
       LadderListener listener,
       Consumer<String> notes) {
@@ -91,6 +111,9 @@ public final class QmaxRun {
               + "): Q_max would measure the gate, not the instance. Redeploy with"
               + " queue_max_depth: 0 for the measurement, then deploy the plan's queue_max_depth");
     }
+    EnforcedCpu cpu =
+        CpuLimitCheck.requireEnforced(platform, endpoint, o.model(), allowUnenforcedCpu, notes);
+    RungNoise noise = new RungNoise(clock);
     LadderResult result;
     try (Freeze freeze = Freeze.pin(platform, endpoint, 1, o.settleTimeout(), clock, notes);
         Invoker invoker = platform.invoker(endpoint, o.transport());
@@ -100,8 +123,8 @@ public final class QmaxRun {
           LadderHooks.defaults()
               .withClocks(clocks.monotonic(), clock)
               .withCapacity(() -> platform.describe(endpoint).currentInstances())
-              .withListener(listener)
-              .withRequests(events == null ? RequestListener.NONE : events);
+              .withListener(noise.alongside(listener))
+              .withRequests(noise.alongside(events == null ? RequestListener.NONE : events));
       LadderRunner runner =
           new LadderRunner(invoker, TextPool.shuffled(o.texts(), o.seed()), hooks);
       Thread stopper = new Thread(runner::stop, "stop-ladder");
@@ -120,7 +143,7 @@ public final class QmaxRun {
             ArtifactKind.QMAX.label(),
             ToolVersion.current(),
             clock.instant(),
-            Provenance.capture(o.command(), o.parameters()),
+            Provenance.capture(o.command(), o.parameters()).withCpuLimit(cpu),
             o.model(),
             endpoint,
             o.transport().label(),
@@ -140,7 +163,7 @@ public final class QmaxRun {
             "closed-loop",
             platform.name(),
             result.steps())
-        .withDerived();
+        .withRungChecks(noise.checks(result.steps(), cpu));
   }
 
   static void removeHook(Thread hook) {

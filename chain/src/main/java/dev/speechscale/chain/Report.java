@@ -177,6 +177,12 @@ public final class Report {
   /** p95 TTFAB against concurrency per run, the SLO as a dashed line, Q_max marked. */
   static void ladder(StringBuilder h, QmaxArtifact q, PlanArtifact plan) {
     h.append("<h2>Concurrency ladder</h2>\n");
+    List<String> trust = QmaxTrust.lines(q);
+    if (!trust.isEmpty()) {
+      h.append("<p class=\"trust\">");
+      trust.forEach(line -> h.append(esc(line.strip())).append("<br>"));
+      h.append("</p>\n");
+    }
     List<QmaxStep> steps = q.steps().stream().filter(s -> s.ttfabP95Ms() != null).toList();
     double maxN = steps.stream().mapToInt(QmaxStep::concurrency).max().orElse(1);
     double maxY =

@@ -3,6 +3,7 @@ package dev.speechscale.chain;
 import dev.speechscale.artifacts.Artifact;
 import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.DeployedConfig;
+import dev.speechscale.artifacts.EnforcedCpu;
 import dev.speechscale.artifacts.Pairing;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.QmaxArtifact;
@@ -117,6 +118,9 @@ public final class TtotalRun {
     if (pair.warning() != null) {
       progress.accept("warning: " + pair.warning());
     }
+    EnforcedCpu cpu =
+        CpuLimitCheck.requireSameAsLadder(
+            platform, endpoint, q, o.qmaxFile(), o.allowConfigMismatch(), progress);
     int n = probe(q, o.probeConcurrency(), o.qmaxFile());
     double target = RECOVERY_FACTOR * p95At(q, n / 2);
     List<String> notes = new ArrayList<>();
@@ -211,7 +215,7 @@ public final class TtotalRun {
             ArtifactKind.TTOTAL.label(),
             ToolVersion.current(),
             clock.instant(),
-            Provenance.capture(o.command(), o.parameters()),
+            Provenance.capture(o.command(), o.parameters()).withCpuLimit(cpu),
             o.model(),
             endpoint,
             "force-desired",

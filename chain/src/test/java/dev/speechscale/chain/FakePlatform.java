@@ -2,6 +2,7 @@ package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.platform.Alarm;
+import dev.speechscale.platform.CpuLimit;
 import dev.speechscale.platform.EndpointDescription;
 import dev.speechscale.platform.EndpointStatus;
 import dev.speechscale.platform.Fingerprint;
@@ -73,6 +74,9 @@ final class FakePlatform implements Platform {
   final List<ScalingPolicy> extraPolicies = new ArrayList<>();
 
   OptionalInt queueBound = OptionalInt.empty();
+
+  /** What {@link #cpuLimit} reads back; empty like a platform of whole instances. */
+  Optional<CpuLimit> cpuLimit = Optional.empty();
 
   /** ConcurrentRequestsPerModel datapoints; {@link #metric} answers those inside the range. */
   final List<MetricSeries.Datapoint> concurrency = new ArrayList<>();
@@ -257,6 +261,12 @@ final class FakePlatform implements Platform {
   public OptionalInt containerQueueBound(String endpoint) {
     known(endpoint);
     return queueBound;
+  }
+
+  @Override
+  public Optional<CpuLimit> cpuLimit(String endpoint) {
+    known(endpoint);
+    return cpuLimit;
   }
 
   /** The invoker load goes through; {@code null}: the fake drives no load. */

@@ -2,6 +2,7 @@ package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.TtotalRuns;
 import dev.speechscale.capacity.FleetCost;
 import dev.speechscale.capacity.Load;
 import dev.speechscale.capacity.Scenario;
@@ -18,6 +19,7 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -128,6 +130,15 @@ final class PlanCommand implements Callable<Integer> {
       description = "where to write the plan artifact (default plan-<model>.json)")
   Path output;
 
+  @Option(
+      names = "--ttotal-statistic",
+      defaultValue = "max",
+      paramLabel = "max|p90|median",
+      description =
+          "with a ttotal artifact of several runs (ttotal --runs N): which run's T_total the plan"
+              + " sizes against, by nearest rank (default max: the slowest scale-out seen)")
+  String ttotalStatistic;
+
   @Option(names = "--json", description = "print the plan artifact as JSON instead of the report")
   boolean json;
 
@@ -139,6 +150,14 @@ final class PlanCommand implements Callable<Integer> {
 
   PlanCommand(Clock clock) {
     this.clock = clock;
+  }
+
+  private TtotalRuns.Statistic statistic() {
+    try {
+      return TtotalRuns.Statistic.ofLabel(ttotalStatistic);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--ttotal-statistic: " + e.getMessage());
+    }
   }
 
   @Override
@@ -155,6 +174,7 @@ final class PlanCommand implements Callable<Integer> {
                 allowConfigMismatch,
                 Cli.commandLine(spec),
                 parameters(shape)),
+            statistic(),
             line -> spec.commandLine().getErr().println(line),
             clock.instant());
     PlanArtifact artifact =

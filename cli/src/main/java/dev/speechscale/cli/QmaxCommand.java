@@ -4,6 +4,7 @@ import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.chain.ChainClock;
 import dev.speechscale.chain.QmaxRun;
+import dev.speechscale.chain.QmaxTrust;
 import dev.speechscale.chain.Texts;
 import dev.speechscale.loadgen.BisectionAllowance;
 import dev.speechscale.loadgen.DryRun;
@@ -110,6 +111,13 @@ final class QmaxCommand implements Callable<Integer> {
   boolean noRefine;
 
   @Option(
+      names = "--allow-unenforced-cpu",
+      description =
+          "measure even when the instance type's CPU limit is not in force (no writable cpu"
+              + " cgroup), recording it as not enforced; by default qmax stops")
+  boolean allowUnenforcedCpu;
+
+  @Option(
       names = "--texts",
       paramLabel = "FILE",
       description = "one request text per line (default: built-in Harvard sentences)")
@@ -187,6 +195,7 @@ final class QmaxCommand implements Callable<Integer> {
     params.put("warmup_s", warmup.toMillis() / 1000.0);
     params.put("runs", runs);
     params.put("refine", !noRefine);
+    params.put("allow_unenforced_cpu", allowUnenforcedCpu);
     params.put("seed", seed);
     params.put("texts", texts == null ? "built-in Harvard sentences" : texts.toString());
     PrintStream err =
@@ -207,6 +216,7 @@ final class QmaxCommand implements Callable<Integer> {
                   Duration.ofMinutes(5),
                   Cli.commandLine(spec),
                   params),
+              allowUnenforcedCpu,
               ChainClock.system(),
               new ProgressPrinter(err, sloMs),
               line -> spec.commandLine().getErr().println(line));
@@ -226,6 +236,7 @@ final class QmaxCommand implements Callable<Integer> {
           Boolean.TRUE.equals(a.refined()) ? ", refined to +/-1" : "",
           a.sMeanS() == null ? Double.NaN : a.sMeanS() * 1000,
           a.sP95S() == null ? Double.NaN : a.sP95S() * 1000);
+      QmaxTrust.lines(a).forEach(out::println);
       out.println("wrote " + target);
       out.println(
           "next: tts-bench ttotal --model "

@@ -4,6 +4,7 @@ import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.chain.ChainClock;
+import dev.speechscale.chain.RepeatedTtotal;
 import dev.speechscale.chain.Texts;
 import dev.speechscale.chain.TtotalRun;
 import dev.speechscale.platform.Platform;
@@ -86,6 +87,15 @@ final class TtotalCommand implements Callable<Integer> {
       description = "artifact path (default ttotal-<model>-force-desired-<slug>.json)")
   Path output;
 
+  @Option(
+      names = "--runs",
+      defaultValue = "1",
+      description =
+          "scale-outs to time, restoring to one instance between them; with N > 1 the artifact"
+              + " keeps every run and the spread of T_total, its top level the slowest run"
+              + " (default 1)")
+  int runs;
+
   @Option(names = "--json", description = "print the artifact as JSON")
   boolean json;
 
@@ -99,10 +109,11 @@ final class TtotalCommand implements Callable<Integer> {
     params.put("recovery_window_s", recoveryWindow.toMillis() / 1000.0);
     params.put("settle_s", settle.toMillis() / 1000.0);
     params.put("allow_config_mismatch", allowConfigMismatch);
+    params.put("runs", runs);
     TtotalArtifact t;
     try (Platform platform = common.open()) {
       t =
-          TtotalRun.run(
+          RepeatedTtotal.run(
               platform,
               new TtotalRun.Options(
                   common.model,
@@ -120,6 +131,7 @@ final class TtotalCommand implements Callable<Integer> {
                   1,
                   Cli.commandLine(spec),
                   params),
+              runs,
               ChainClock.system(),
               line -> spec.commandLine().getErr().println(line));
     }
@@ -148,6 +160,25 @@ final class TtotalCommand implements Callable<Integer> {
     }
     if (!t.missingStages().isEmpty()) {
       out.println("  not observed: " + String.join(", ", t.missingStages()));
+    }
+    if (t.runs() != null) {
+      out.printf(
+          Locale.ROOT,
+          "%d scale-outs timed; the stages above are the slowest (run_index %d). T_total per run: %s%n",
+          t.runs().count(),
+          t.runs().topLevelRun(),
+          t.runs().runs().stream()
+              .map(r -> String.format(Locale.ROOT, "%.1f s", r.tTotalS()))
+              .collect(java.util.stream.Collectors.joining(", ")));
+      out.printf(
+          Locale.ROOT,
+          "  min %.1f s, median %.1f s, p90 %.1f s, max %.1f s%n",
+          t.runs().tTotalMinS(),
+          t.runs().tTotalMedianS(),
+          t.runs().tTotalP90S(),
+          t.runs().tTotalMaxS());
+    } else {
+      out.println("1 scale-out timed (--runs N times more and records the spread)");
     }
     out.println("wrote " + target);
     out.println("next: tts-bench plan --qmax " + qmax + " --ttotal " + target + " --peak-rps N");

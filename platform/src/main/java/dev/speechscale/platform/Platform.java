@@ -69,6 +69,15 @@ public interface Platform extends AutoCloseable {
             "the " + name() + " platform cannot scan for orphaned scaling resources"));
   }
 
+  /**
+   * The CPU limit the endpoint's in-service instances run under, read back from where it is
+   * enforced. Empty when the platform gives each instance a whole machine of its type (a SageMaker
+   * instance), so there is nothing below the instance type to enforce.
+   */
+  default java.util.Optional<CpuLimit> cpuLimit(String endpoint) {
+    return java.util.Optional.empty();
+  }
+
   /** A client for one transport; the caller closes it. */
   Invoker invoker(String endpoint, Transport transport);
 

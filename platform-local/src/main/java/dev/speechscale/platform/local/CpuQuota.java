@@ -3,6 +3,7 @@ package dev.speechscale.platform.local;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -53,6 +54,103 @@ final class CpuQuota {
       why.append(String.format(Locale.ROOT, "cgroup cpu quota failed: %s", e.getMessage()));
     }
     return Optional.empty();
+  }
+
+  /**
+   * What process {@code pid} is held to, read back from the operating system: the quota of the cpu
+   * cgroup it is in now (from {@code /proc/<pid>/cgroup}, so a process that left its group or was
+   * never moved shows) and the CPUs its affinity mask allows.
+   *
+   * @param requestedCpus what the instance type asks for
+   * @param why why the quota was not applied at start, or empty
+   */
+  static dev.speechscale.platform.CpuLimit readBack(long pid, double requestedCpus, String why) {
+    Path proc = Path.of("/proc", Long.toString(pid));
+    try {
+      Integer allowed = allowedCpus(Files.readAllLines(proc.resolve("status")));
+      Double quota = quotaCpus(Files.readAllLines(proc.resolve("cgroup")));
+      double machine = Runtime.getRuntime().availableProcessors();
+      double affinity = allowed == null ? machine : allowed;
+      String detail =
+          String.format(
+              Locale.ROOT,
+              "%s; affinity %d of %d CPUs",
+              quota == null ? "no cpu quota on its cgroup" : "cfs quota " + quota + " CPU",
+              (int) affinity,
+              (int) machine);
+      if (!why.isEmpty()) {
+        detail = why + "; " + detail;
+      }
+      if (quota != null && quota < affinity) {
+        return new dev.speechscale.platform.CpuLimit(
+            requestedCpus, quota, allowed == null ? "cfs-quota" : "cfs-quota+affinity", detail);
+      }
+      return new dev.speechscale.platform.CpuLimit(
+          requestedCpus, affinity, affinity >= machine ? "machine" : "affinity", detail);
+    } catch (IOException | RuntimeException e) {
+      return new dev.speechscale.platform.CpuLimit(
+          requestedCpus,
+          null,
+          "none",
+          String.format(Locale.ROOT, "cannot read /proc/%d: %s", pid, e.getMessage()));
+    }
+  }
+
+  /** The count of {@code Cpus_allowed_list} in {@code /proc/<pid>/status}, e.g. {@code 0-1,3}. */
+  static Integer allowedCpus(List<String> status) {
+    for (String line : status) {
+      if (line.startsWith("Cpus_allowed_list:")) {
+        int count = 0;
+        for (String part : line.substring(line.indexOf(':') + 1).trim().split(",")) {
+          String[] range = part.split("-");
+          count +=
+              range.length == 1
+                  ? 1
+                  : Integer.parseInt(range[1].trim()) - Integer.parseInt(range[0].trim()) + 1;
+        }
+        return count;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The quota in CPUs of the cpu cgroup named in {@code /proc/<pid>/cgroup} lines ({@code
+   * 1:cpu:/speechscale/x} on v1, {@code 0::/speechscale/x} on v2), or {@code null} when it has
+   * none.
+   */
+  static Double quotaCpus(List<String> cgroupLines) throws IOException {
+    for (String line : cgroupLines) {
+      String[] f = line.split(":", 3);
+      if (f.length < 3) {
+        continue;
+      }
+      boolean v1 = List.of(f[1].split(",")).contains("cpu");
+      if (v1 && Files.isDirectory(V1)) {
+        Path dir = V1.resolve(f[2].substring(1));
+        return quota(
+            Files.readString(dir.resolve("cpu.cfs_quota_us")).trim(),
+            Files.readString(dir.resolve("cpu.cfs_period_us")).trim());
+      }
+    }
+    for (String line : cgroupLines) {
+      String[] f = line.split(":", 3);
+      if (f.length == 3 && f[0].equals("0") && f[1].isEmpty()) {
+        Path max = V2.resolve(f[2].substring(1)).resolve("cpu.max");
+        if (Files.isReadable(max)) {
+          String[] qp = Files.readString(max).trim().split("\\s+");
+          return quota(qp[0], qp[1]);
+        }
+      }
+    }
+    return null;
+  }
+
+  private static Double quota(String quotaUs, String periodUs) {
+    if (quotaUs.equals("-1") || quotaUs.equals("max")) {
+      return null;
+    }
+    return Long.parseLong(quotaUs) / (double) Long.parseLong(periodUs);
   }
 
   /** Removes a group whose processes have exited; quiet when it is already gone. */

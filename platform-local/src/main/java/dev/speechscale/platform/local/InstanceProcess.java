@@ -48,6 +48,8 @@ final class InstanceProcess {
   private volatile Phase phase = Phase.STARTING;
   private volatile Backend backend;
   private volatile Path cpuGroup;
+  private volatile double cpuRequested;
+  private volatile String cpuWhyNot = "";
   private final List<String> tail = new ArrayList<>();
 
   private InstanceProcess(
@@ -226,6 +228,17 @@ final class InstanceProcess {
     this.cpuGroup = dir;
   }
 
+  /** The CPUs its instance type asks for, and why a quota was not applied ("" when it was). */
+  void cpuRequested(double cpus, String whyNot) {
+    this.cpuRequested = cpus;
+    this.cpuWhyNot = whyNot;
+  }
+
+  /** The CPU limit it runs under now, read back from the cgroup and the affinity mask. */
+  dev.speechscale.platform.CpuLimit cpuLimit() {
+    return CpuQuota.readBack(pid(), cpuRequested, cpuWhyNot);
+  }
+
   /** SIGTERM (the server drains in-flight requests), then SIGKILL past {@code bound}. */
   void stop(Duration bound) {
     try {
@@ -265,6 +278,7 @@ final class InstanceProcess {
         requestedAt,
         firstLogAt,
         inServiceAt,
-        logFile.toString());
+        logFile.toString(),
+        process.isAlive() && cpuRequested > 0 ? cpuLimit() : null);
   }
 }

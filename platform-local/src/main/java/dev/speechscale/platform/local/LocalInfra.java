@@ -176,6 +176,9 @@ record LocalInfra(PlatformSettings settings, String model, PrintStream out, Prin
           i.inFlight(),
           i.firstLogAt() == null ? "-" : i.firstLogAt(),
           i.inServiceAt() == null ? "-" : i.inServiceAt());
+      if (i.cpuLimit() != null) {
+        out.printf(Locale.ROOT, "  %-12s cpu: %s%n", "", i.cpuLimit().describe());
+      }
     }
     Views.Scaling sc = s.scaling();
     out.println("scaling");

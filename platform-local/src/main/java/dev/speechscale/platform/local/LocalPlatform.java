@@ -83,6 +83,23 @@ public final class LocalPlatform implements Platform {
         r.config().instanceType(), r.fingerprintDigest(), r.config().containerEnv());
   }
 
+  /**
+   * The limit of the in-service instances, read back by the supervisor from each instance's cgroup
+   * and affinity mask: the first one not held to its type's share, else the first one.
+   */
+  @Override
+  public java.util.Optional<dev.speechscale.platform.CpuLimit> cpuLimit(String endpoint) {
+    List<dev.speechscale.platform.CpuLimit> limits =
+        control.get(endpoint, "/status", Views.Status.class).instances().stream()
+            .filter(i -> "in_service".equals(i.phase()) && i.cpuLimit() != null)
+            .map(LocalState.InstanceRecord::cpuLimit)
+            .toList();
+    return limits.stream()
+        .filter(l -> !l.enforced())
+        .findFirst()
+        .or(() -> limits.stream().findFirst());
+  }
+
   @Override
   public ScalingState scalingState(String endpoint) {
     return toState(endpoint, control.get(endpoint, "/status", Views.Status.class).scaling());

@@ -100,7 +100,8 @@ public final class LocalState {
       Instant requestedAt,
       Instant firstLogAt,
       Instant inServiceAt,
-      String logFile) {}
+      String logFile,
+      dev.speechscale.platform.CpuLimit cpuLimit) {}
 
   static Path endpointDir(Path root, String endpoint) {
     return root.resolve(endpoint);

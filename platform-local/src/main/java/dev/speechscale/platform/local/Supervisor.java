@@ -266,6 +266,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
 
   private void limitCpu(InstanceProcess i) {
     double share = config.localCpus();
+    i.cpuRequested(share, "");
     if (share >= Math.ceil(share)) {
       return;
     }
@@ -274,9 +275,12 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
         .ifPresentOrElse(
             dir -> {
               i.cpuGroup(dir);
-              say("%s limited to %.3f CPU (%s)", i.id(), share, dir);
+              say("%s limited to %.3f CPU (%s): %s", i.id(), share, dir, i.cpuLimit().describe());
             },
-            () -> say("%s runs without its %.3f CPU limit: %s", i.id(), share, why));
+            () -> {
+              i.cpuRequested(share, why.toString());
+              say("%s runs without its %.3f CPU limit: %s", i.id(), share, why);
+            });
   }
 
   private void bringIntoService(InstanceProcess i) {
