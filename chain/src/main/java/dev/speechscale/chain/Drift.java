@@ -76,7 +76,7 @@ public final class Drift {
 
   /** Every difference, errors first; empty when clean. */
   public static List<DriftArtifact.Item> check(Inputs in, Clock clock) {
-    Platform p = RetryingPlatform.of(in.platform()); // backs off on throttling
+    Platform p = RetryingPlatform.of(in.platform(), clock); // backs off on throttling
     String endpoint = in.config().endpointName();
     List<DriftArtifact.Item> items = new ArrayList<>();
     EndpointDescription d = p.describe(endpoint);

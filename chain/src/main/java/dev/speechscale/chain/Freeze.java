@@ -59,7 +59,7 @@ public final class Freeze implements AutoCloseable {
       Duration timeout,
       Clock clock,
       Consumer<String> progress) {
-    platform = RetryingPlatform.of(platform);
+    platform = RetryingPlatform.of(platform, clock);
     EndpointDescription before = platform.describe(endpoint);
     ScalingState scaling = platform.scalingState(endpoint);
     SuspendedState previous =
@@ -98,7 +98,7 @@ public final class Freeze implements AutoCloseable {
   /** Waits until describe reports {@code count} desired and in service. */
   public static void awaitInstances(
       Platform platform, String endpoint, int count, Duration timeout, Clock clock) {
-    RetryingPlatform control = RetryingPlatform.of(platform);
+    RetryingPlatform control = RetryingPlatform.of(platform, clock);
     Duration poll = control.pollInterval(endpoint);
     Instant deadline = clock.instant().plus(timeout);
     EndpointDescription d = control.describe(endpoint);

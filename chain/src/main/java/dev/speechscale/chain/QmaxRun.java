@@ -74,7 +74,7 @@ public final class QmaxRun {
       Consumer<String> notes) {
     Clock clock = clocks.wall();
     String endpoint = "speech-" + o.model();
-    RetryingPlatform control = RetryingPlatform.of(platform);
+    RetryingPlatform control = RetryingPlatform.of(platform, clock);
     platform = control; // every control-plane call backs off on throttling
     Instant began = clock.instant();
     EndpointDescription d = platform.describe(endpoint);

@@ -87,7 +87,7 @@ public final class ReplayRun {
    */
   public static LiveReplay run(
       Platform platform, Options o, Clock clock, NanoClock nanos, Consumer<String> progress) {
-    platform = RetryingPlatform.of(platform); // every control-plane call backs off on throttling
+    platform = RetryingPlatform.of(platform, clock); // backs off on throttling
     String endpoint = "speech-" + o.model();
     EndpointDescription d = platform.describe(endpoint);
     if (d.status() != EndpointStatus.IN_SERVICE) {

@@ -65,12 +65,17 @@ final class ServerConcurrency implements LadderHooks.ServerConcurrencySource {
     Physics physics = platform.physics(endpoint);
     Duration poll = max(period, physics.minPollInterval());
     Instant deadline = deadline(lastEnd, physics, period, poll);
-    Instant began = platform.clock().instant();
+    // the clock bounds the wait; the poll count bounds it too, should the clock not advance
+    long maxPolls =
+        2
+            + Math.max(
+                0,
+                Duration.between(platform.clock().instant(), deadline).toNanos() / poll.toNanos());
     int polls = 0;
     while (true) {
       polls++;
       boolean published = publishedPast(lastEnd);
-      boolean last = !platform.clock().instant().isBefore(deadline);
+      boolean last = !platform.clock().instant().isBefore(deadline) || polls >= maxPolls;
       // one cheap query a poll while the windows are unpublished; the rungs only once they are
       LadderResult joined = published || last ? ladder.withServerConcurrency(this) : ladder;
       List<Integer> missing = missing(joined);

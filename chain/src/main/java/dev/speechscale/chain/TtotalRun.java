@@ -89,7 +89,7 @@ public final class TtotalRun {
       Platform platform, Options o, ChainClock clocks, Consumer<String> progress) {
     Clock clock = clocks.wall();
     String endpoint = "speech-" + o.model();
-    RetryingPlatform control = RetryingPlatform.of(platform);
+    RetryingPlatform control = RetryingPlatform.of(platform, clock);
     platform = control; // every control-plane call backs off on throttling
     Instant began = clock.instant();
     Physics physics = platform.physics(endpoint);

@@ -75,7 +75,7 @@ public final class ValidateRun {
       Platform platform, Options o, ChainClock clocks, Consumer<String> progress) {
     Clock clock = clocks.wall();
     String endpoint = "speech-" + o.model();
-    platform = RetryingPlatform.of(platform); // every control-plane call backs off on throttling
+    platform = RetryingPlatform.of(platform, clock); // backs off on throttling
     List<ValidateArtifact.Check> checks =
         new ArrayList<>(staticChecks(platform, endpoint, o.plan()));
     if (o.live()) {
@@ -279,7 +279,7 @@ public final class ValidateRun {
       Clock clock = clocks.wall();
       NanoClock nanos = clocks.monotonic();
       PlanArtifact plan = o.plan();
-      platform = RetryingPlatform.of(platform); // every control-plane call backs off on throttling
+      platform = RetryingPlatform.of(platform, clock); // backs off on throttling
       Duration settle = Timeouts.settle(plan.tTotalS(), platform.physics(endpoint));
       List<ValidateArtifact.Check> out = new ArrayList<>();
       double sloMs = plan.endpointConfig().ttfabSloMs();

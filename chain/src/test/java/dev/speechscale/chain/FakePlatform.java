@@ -74,6 +74,9 @@ final class FakePlatform implements Platform {
 
   OptionalInt queueBound = OptionalInt.empty();
 
+  /** What {@link #physics} answers. */
+  dev.speechscale.platform.Physics physics = dev.speechscale.platform.Physics.DEFAULTS;
+
   /** ConcurrentRequestsPerModel datapoints; {@link #metric} answers those inside the range. */
   final List<MetricSeries.Datapoint> concurrency = new ArrayList<>();
 
@@ -238,6 +241,11 @@ final class FakePlatform implements Platform {
   public List<InstanceLog> instanceLogs(String endpoint, Instant since) {
     known(endpoint);
     return List.of();
+  }
+
+  @Override
+  public dev.speechscale.platform.Physics physics(String endpoint) {
+    return physics;
   }
 
   @Override

@@ -60,11 +60,19 @@ public final class RetryingPlatform implements Platform {
    * sleeps, {@link Backoff#THROTTLING} and a time-seeded jitter.
    */
   public static RetryingPlatform of(Platform platform) {
+    return of(platform, Clock.systemUTC());
+  }
+
+  /**
+   * {@code platform} itself when it already retries, else it wrapped with {@code clock} (the
+   * caller's one time source), real sleeps, {@link Backoff#THROTTLING} and a time-seeded jitter.
+   */
+  public static RetryingPlatform of(Platform platform, Clock clock) {
     if (platform instanceof RetryingPlatform r) {
       return r;
     }
     return new RetryingPlatform(
-        platform, Clock.systemUTC(), Thread::sleep, Backoff.THROTTLING, System.nanoTime());
+        platform, clock, Thread::sleep, Backoff.THROTTLING, System.nanoTime());
   }
 
   /** The platform underneath. */
