@@ -85,7 +85,8 @@ final class MetricStore {
 
   /** Datapoints for the query as published now, one per period that had published samples. */
   MetricSeries query(MetricQuery q) {
-    return query(q, clock.instant().minus(publicationDelay));
+    return query(
+        q, publicationDelay.isZero() ? Instant.MAX : clock.instant().minus(publicationDelay));
   }
 
   /**
