@@ -143,9 +143,52 @@ public record EndpointConfig(
    * @param timeScale multiplies every alarm period and evaluation wait of the local autoscaler (1.0
    *     = AWS's 10 s / 60 s periods); tests and demos compress time with a smaller value
    * @param healthCheckTimeoutS how long a new instance may take to pass /ping
+   * @param awsPhysics SageMaker's physics reproduced locally ({@link AwsPhysics#OFF} by default)
    */
-  public record Local(double timeScale, int healthCheckTimeoutS) {
-    public static final Local DEFAULTS = new Local(1.0, 600);
+  public record Local(double timeScale, int healthCheckTimeoutS, AwsPhysics awsPhysics) {
+    public static final Local DEFAULTS = new Local(1.0, 600, AwsPhysics.OFF);
+
+    public Local {
+      awsPhysics = awsPhysics == null ? AwsPhysics.OFF : awsPhysics;
+    }
+
+    /** Settings without AWS physics. */
+    public Local(double timeScale, int healthCheckTimeoutS) {
+      this(timeScale, healthCheckTimeoutS, AwsPhysics.OFF);
+    }
+  }
+
+  /**
+   * SageMaker's physics reproduced on the local platform, each off at 0 (the default): what the
+   * chain must survive on AWS, made reproducible here.
+   *
+   * @param metricDelayS a datapoint becomes readable (metric queries and the autoscaler's alarms)
+   *     only this many seconds after it was sampled, as CloudWatch publishes late
+   * @param controlCallsPerSecond the control API answers calls above this rate with AWS's
+   *     throttling error ({@code ThrottlingException}, "Rate exceeded"); 0 = unlimited
+   * @param instanceStartS a new instance is not in service until at least this many seconds after
+   *     it was requested, as a SageMaker instance takes minutes to provision
+   */
+  public record AwsPhysics(int metricDelayS, double controlCallsPerSecond, int instanceStartS) {
+    public static final AwsPhysics OFF = new AwsPhysics(0, 0, 0);
+
+    public AwsPhysics {
+      if (metricDelayS < 0 || controlCallsPerSecond < 0 || instanceStartS < 0) {
+        throw new IllegalArgumentException(
+            "aws_physics values must not be negative (metric_delay_s "
+                + metricDelayS
+                + ", control_calls_per_s "
+                + controlCallsPerSecond
+                + ", instance_start_s "
+                + instanceStartS
+                + "); 0 turns one off");
+      }
+    }
+
+    /** Whether any of the three is on. */
+    public boolean on() {
+      return metricDelayS > 0 || controlCallsPerSecond > 0 || instanceStartS > 0;
+    }
   }
 
   /**

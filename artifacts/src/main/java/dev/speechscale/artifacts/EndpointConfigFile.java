@@ -253,7 +253,65 @@ public final class EndpointConfigFile {
     if (!(scale > 0 && scale <= 1)) {
       problems.add(at + ".local.time_scale (" + scale + ") must be in (0, 1]");
     }
-    return new EndpointConfig.Local(scale, f.integer("health_check_timeout_s", 600, 1, 3600));
+    for (Iterator<String> it = n.propertyNames().iterator(); it.hasNext(); ) {
+      String key = it.next();
+      if (!LOCAL_KNOWN.contains(key)) {
+        problems.add(
+            at
+                + ".local."
+                + key
+                + " is not a known setting; known: "
+                + String.join(", ", LOCAL_KNOWN.stream().sorted().toList()));
+      }
+    }
+    return new EndpointConfig.Local(
+        scale,
+        f.integer("health_check_timeout_s", 600, 1, 3600),
+        awsPhysics(at + ".local.aws_physics", n.get("aws_physics"), problems));
+  }
+
+  private static final Set<String> LOCAL_KNOWN =
+      Set.of("time_scale", "health_check_timeout_s", "aws_physics");
+
+  private static final Set<String> PHYSICS_KNOWN =
+      Set.of("metric_delay_s", "control_calls_per_s", "instance_start_s");
+
+  private static EndpointConfig.AwsPhysics awsPhysics(
+      String at, JsonNode n, List<String> problems) {
+    if (n == null || n.isNull()) {
+      return EndpointConfig.AwsPhysics.OFF;
+    }
+    if (!n.isObject()) {
+      problems.add(
+          at
+              + " must be a map (metric_delay_s, control_calls_per_s, instance_start_s);"
+              + " leave it out for none");
+      return EndpointConfig.AwsPhysics.OFF;
+    }
+    for (Iterator<String> it = n.propertyNames().iterator(); it.hasNext(); ) {
+      String key = it.next();
+      if (!PHYSICS_KNOWN.contains(key)) {
+        problems.add(
+            at
+                + "."
+                + key
+                + " is not a known setting; known: "
+                + String.join(", ", PHYSICS_KNOWN.stream().sorted().toList()));
+      }
+    }
+    Fields f = new Fields(at, n, problems);
+    double rate = f.number("control_calls_per_s", 0);
+    if (!(rate >= 0 && rate <= 10_000)) {
+      problems.add(
+          String.format(
+              Locale.ROOT,
+              "%s.control_calls_per_s (%s) must be between 0 (unlimited) and 10000",
+              at,
+              rate));
+      rate = 0;
+    }
+    return new EndpointConfig.AwsPhysics(
+        f.integer("metric_delay_s", 0, 0, 3600), rate, f.integer("instance_start_s", 0, 0, 3600));
   }
 
   private static EndpointConfig.Aws aws(String at, JsonNode n, List<String> problems) {

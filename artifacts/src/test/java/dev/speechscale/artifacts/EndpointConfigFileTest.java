@@ -43,6 +43,55 @@ class EndpointConfigFileTest {
   }
 
   @Test
+  void parse_awsPhysics_readsAllThreeSettings() {
+    EndpointConfig c =
+        EndpointConfigFile.parse(
+                FILE,
+                """
+                models:
+                  p:
+                    local:
+                      aws_physics: {metric_delay_s: 60, control_calls_per_s: 5, instance_start_s: 60}
+                """)
+            .model("p");
+
+    assertThat(c.local().awsPhysics()).isEqualTo(new EndpointConfig.AwsPhysics(60, 5.0, 60));
+    assertThat(c.local().awsPhysics().on()).isTrue();
+    assertThat(c.local().timeScale()).isEqualTo(1.0);
+  }
+
+  @Test
+  void parse_noAwsPhysics_isOff() {
+    EndpointConfig c =
+        EndpointConfigFile.parse(FILE, "models:\n  p:\n    local: {time_scale: 0.5}\n").model("p");
+
+    assertThat(c.local().awsPhysics()).isEqualTo(EndpointConfig.AwsPhysics.OFF);
+    assertThat(c.local().awsPhysics().on()).isFalse();
+    assertThat(EndpointConfig.Local.DEFAULTS.awsPhysics().on()).isFalse();
+  }
+
+  @Test
+  void parse_badAwsPhysics_namesEachFieldValueAndRule() {
+    assertThatThrownBy(() ->
+            EndpointConfigFile.parse(
+                FILE,
+                """
+                models:
+                  p:
+                    local:
+                      aws_physics:
+                        metric_delay_s: -1
+                        control_calls_per_s: -2
+                        instance_start: 60
+                """))
+        .isInstanceOf(ArtifactException.class)
+        .hasMessageContaining("models.p.local.aws_physics.metric_delay_s (-1) must be between 0")
+        .hasMessageContaining("models.p.local.aws_physics.control_calls_per_s (-2.0) must be")
+        .hasMessageContaining("models.p.local.aws_physics.instance_start is not a known setting")
+        .hasMessageContaining("instance_start_s");
+  }
+
+  @Test
   void engineEnvironment_engineAndSettings_areUpperCaseVariables() {
     EndpointConfig c =
         EndpointConfigFile.parse(

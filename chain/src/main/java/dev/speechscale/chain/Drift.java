@@ -15,6 +15,7 @@ import dev.speechscale.platform.EndpointStatus;
 import dev.speechscale.platform.Fingerprint;
 import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.RetryingPlatform;
 import dev.speechscale.platform.ScalingPolicy;
 import dev.speechscale.platform.ScalingState;
 import dev.speechscale.platform.Statistic;
@@ -75,7 +76,7 @@ public final class Drift {
 
   /** Every difference, errors first; empty when clean. */
   public static List<DriftArtifact.Item> check(Inputs in, Clock clock) {
-    Platform p = in.platform();
+    Platform p = RetryingPlatform.of(in.platform(), clock); // backs off on throttling
     String endpoint = in.config().endpointName();
     List<DriftArtifact.Item> items = new ArrayList<>();
     EndpointDescription d = p.describe(endpoint);

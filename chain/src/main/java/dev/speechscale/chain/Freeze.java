@@ -3,6 +3,7 @@ package dev.speechscale.chain;
 import dev.speechscale.platform.EndpointDescription;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.PlatformException;
+import dev.speechscale.platform.RetryingPlatform;
 import dev.speechscale.platform.ScalingState;
 import dev.speechscale.platform.SuspendedState;
 import java.time.Clock;
@@ -13,7 +14,9 @@ import java.util.function.Consumer;
 /**
  * Holds an endpoint still for a measurement: scaling suspended in both directions and capacity
  * pinned, then everything put back exactly as found — on {@link #close()}, and from a shutdown hook
- * on Ctrl-C/SIGTERM. A freeze that fails halfway undoes what it did before rethrowing.
+ * on Ctrl-C/SIGTERM. A freeze that fails halfway undoes what it did before rethrowing. Every call
+ * goes through {@link RetryingPlatform} (backs off on throttling) and polls at the platform's
+ * interval; the settle bound is the caller's, derived by {@link Timeouts}.
  */
 public final class Freeze implements AutoCloseable {
   private final Platform platform;
@@ -56,6 +59,7 @@ public final class Freeze implements AutoCloseable {
       Duration timeout,
       Clock clock,
       Consumer<String> progress) {
+    platform = RetryingPlatform.of(platform, clock);
     EndpointDescription before = platform.describe(endpoint);
     ScalingState scaling = platform.scalingState(endpoint);
     SuspendedState previous =
@@ -94,8 +98,10 @@ public final class Freeze implements AutoCloseable {
   /** Waits until describe reports {@code count} desired and in service. */
   public static void awaitInstances(
       Platform platform, String endpoint, int count, Duration timeout, Clock clock) {
+    RetryingPlatform control = RetryingPlatform.of(platform, clock);
+    Duration poll = control.pollInterval(endpoint);
     Instant deadline = clock.instant().plus(timeout);
-    EndpointDescription d = platform.describe(endpoint);
+    EndpointDescription d = control.describe(endpoint);
     while (d.currentInstances() != count || d.desiredInstances() != count) {
       if (clock.instant().isAfter(deadline)) {
         throw new ChainException(
@@ -110,10 +116,10 @@ public final class Freeze implements AutoCloseable {
                 + d.currentInstances()
                 + ", "
                 + d.status()
-                + ")");
+                + "); the bound comes from the platform's start-up bound or the measured T");
       }
-      Sleeper.sleep(Duration.ofMillis(200));
-      d = platform.describe(endpoint);
+      control.pause(poll);
+      d = control.describe(endpoint);
     }
   }
 

@@ -20,10 +20,13 @@ import dev.speechscale.platform.EndpointStatus;
 import dev.speechscale.platform.Fingerprint;
 import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.RetryingPlatform;
 import dev.speechscale.platform.Transport;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -47,7 +50,8 @@ public final class QmaxRun {
    * @param texts the text pool
    * @param seed the pool's shuffle seed
    * @param events a JSONL file for every request, or {@code null}
-   * @param settleTimeout how long pinning capacity may take
+   * @param settleTimeout how long pinning capacity may take, or {@code null} to derive it from the
+   *     platform ({@link Timeouts#settle(dev.speechscale.platform.Physics)})
    * @param command the command line, for provenance
    * @param parameters the effective parameters, for provenance
    */
@@ -90,6 +94,9 @@ public final class QmaxRun {
       Consumer<String> notes) {
     Clock clock = clocks.wall();
     String endpoint = "speech-" + o.model();
+    RetryingPlatform control = RetryingPlatform.of(platform, clock);
+    platform = control; // every control-plane call backs off on throttling
+    Instant began = clock.instant();
     EndpointDescription d = platform.describe(endpoint);
     if (d.status() != EndpointStatus.IN_SERVICE) {
       throw new ChainException(
@@ -115,14 +122,17 @@ public final class QmaxRun {
         CpuLimitCheck.requireEnforced(platform, endpoint, o.model(), allowUnenforcedCpu, notes);
     RungNoise noise = new RungNoise(clock);
     LadderResult result;
-    try (Freeze freeze = Freeze.pin(platform, endpoint, 1, o.settleTimeout(), clock, notes);
+    Duration settle =
+        o.settleTimeout() != null ? o.settleTimeout() : Timeouts.settle(platform.physics(endpoint));
+    Map<String, Object> parameters = new LinkedHashMap<>(o.parameters());
+    try (Freeze freeze = Freeze.pin(platform, endpoint, 1, settle, clock, notes);
         Invoker invoker = platform.invoker(endpoint, o.transport());
         JsonlEventLog events =
             o.events() == null ? null : JsonlEventLog.open(o.events(), clocks.monotonic(), clock)) {
       LadderHooks hooks =
           LadderHooks.defaults()
               .withClocks(clocks.monotonic(), clock)
-              .withCapacity(() -> platform.describe(endpoint).currentInstances())
+              .withCapacity(() -> control.describe(endpoint).currentInstances())
               .withListener(noise.alongside(listener))
               .withRequests(noise.alongside(events == null ? RequestListener.NONE : events));
       LadderRunner runner =
@@ -134,16 +144,20 @@ public final class QmaxRun {
       } finally {
         removeHook(stopper);
       }
-      Sleeper.sleep(Duration.ofMillis(1500));
-      result = result.withServerConcurrency(new ServerConcurrency(platform, endpoint));
+      ServerConcurrency.Join join = new ServerConcurrency(control, endpoint).join(result);
+      result = join.result();
+      notes.accept("server concurrency: " + join.outcome());
+      parameters.put("server_concurrency_join", join.outcome());
       // the ladder's notes already reached the listener as they happened
     }
+    notes.accept(ControlCalls.summary(control, began, endpoint));
+    parameters.put("control_plane_calls", ControlCalls.summary(control, began, endpoint));
     return new QmaxArtifact(
             Artifact.SCHEMA_VERSION,
             ArtifactKind.QMAX.label(),
             ToolVersion.current(),
             clock.instant(),
-            Provenance.capture(o.command(), o.parameters()).withCpuLimit(cpu),
+            Provenance.capture(o.command(), parameters).withCpuLimit(cpu),
             o.model(),
             endpoint,
             o.transport().label(),

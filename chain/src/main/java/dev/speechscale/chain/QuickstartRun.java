@@ -72,6 +72,8 @@ public final class QuickstartRun {
    * @param phase validate live phase length
    * @param stateDirArgument {@code " --state-dir DIR"} for the rerun lines, or {@code ""}
    * @param keep leave the endpoint running at the end
+   * @param awsPhysics SageMaker's physics on the local endpoint ({@code local.aws_physics} in both
+   *     configs it writes), {@link EndpointConfig.AwsPhysics#OFF} for none
    */
   public record Options(
       String model,
@@ -84,9 +86,39 @@ public final class QuickstartRun {
       Duration recoveryWindow,
       Duration phase,
       String stateDirArgument,
-      boolean keep) {
+      boolean keep,
+      EndpointConfig.AwsPhysics awsPhysics) {
     public Options {
       rungs = List.copyOf(rungs);
+      awsPhysics = awsPhysics == null ? EndpointConfig.AwsPhysics.OFF : awsPhysics;
+    }
+
+    /** Options without AWS physics. */
+    public Options(
+        String model,
+        Path outputDir,
+        Duration slo,
+        List<Integer> rungs,
+        Duration hold,
+        Duration window,
+        Duration warmup,
+        Duration recoveryWindow,
+        Duration phase,
+        String stateDirArgument,
+        boolean keep) {
+      this(
+          model,
+          outputDir,
+          slo,
+          rungs,
+          hold,
+          window,
+          warmup,
+          recoveryWindow,
+          phase,
+          stateDirArgument,
+          keep,
+          EndpointConfig.AwsPhysics.OFF);
     }
   }
 
@@ -264,7 +296,7 @@ public final class QuickstartRun {
                   Texts.load(null),
                   1,
                   dir.resolve("qmax-events.jsonl"),
-                  Duration.ofMinutes(5),
+                  null,
                   "tts-bench quickstart (qmax)",
                   Map.of(
                       "rungs",
@@ -316,7 +348,7 @@ public final class QuickstartRun {
                   null,
                   o.recoveryWindow(),
                   Duration.ofSeconds(5),
-                  Duration.ofMinutes(5),
+                  null,
                   false,
                   Texts.load(null),
                   1,
@@ -457,7 +489,23 @@ public final class QuickstartRun {
           + "    max_instances: 2\n    ttfab_slo_ms: "
           + o.slo().toMillis()
           + "\n    queue_max_depth:"
-          + " 0\n";
+          + " 0\n"
+          + physicsBlock();
+    }
+
+    /** The {@code local.aws_physics} block of both configs, or nothing when physics is off. */
+    private String physicsBlock() {
+      EndpointConfig.AwsPhysics p = o.awsPhysics();
+      if (!p.on()) {
+        return "";
+      }
+      return String.format(
+          Locale.ROOT,
+          "    local:\n      aws_physics: {metric_delay_s: %d, control_calls_per_s: %s,"
+              + " instance_start_s: %d}\n",
+          p.metricDelayS(),
+          ValidateRun.fmt(p.controlCallsPerSecond()),
+          p.instanceStartS());
     }
 
     private String plannedConfig(PlanArtifact p) {
@@ -466,7 +514,8 @@ public final class QuickstartRun {
           + "\nmodels:\n  "
           + o.model()
           + ":\n    engine: flite\n    engine_settings: {segmentation: sentence}\n"
-          + p.configBlock().lines().skip(2).map(l -> l + "\n").reduce("", String::concat);
+          + p.configBlock().lines().skip(2).map(l -> l + "\n").reduce("", String::concat)
+          + physicsBlock();
     }
 
     /** An indented progress line under the current step. */

@@ -13,6 +13,7 @@ import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.PlatformException;
+import dev.speechscale.platform.RetryingPlatform;
 import dev.speechscale.platform.Transport;
 import dev.speechscale.simulator.Traffic;
 import java.time.Clock;
@@ -86,6 +87,7 @@ public final class ReplayRun {
    */
   public static LiveReplay run(
       Platform platform, Options o, Clock clock, NanoClock nanos, Consumer<String> progress) {
+    platform = RetryingPlatform.of(platform, clock); // backs off on throttling
     String endpoint = "speech-" + o.model();
     EndpointDescription d = platform.describe(endpoint);
     if (d.status() != EndpointStatus.IN_SERVICE) {

@@ -2,6 +2,7 @@ package dev.speechscale.chain;
 
 import dev.speechscale.platform.EndpointDescription;
 import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.RetryingPlatform;
 import dev.speechscale.platform.ScalingState;
 import dev.speechscale.platform.SuspendedState;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ public final class Thaw {
 
   /** Resumes scaling and optionally restores desired capacity; returns what it did. */
   public static List<String> run(Platform platform, String endpoint, Integer desired) {
+    platform = RetryingPlatform.of(platform); // every control-plane call backs off on throttling
     List<String> done = new ArrayList<>();
     ScalingState s = platform.scalingState(endpoint);
     if (s.target().isPresent()) {

@@ -17,7 +17,9 @@ import dev.speechscale.loadgen.TextPool;
 import dev.speechscale.platform.Fingerprint;
 import dev.speechscale.platform.InstanceLog;
 import dev.speechscale.platform.Invoker;
+import dev.speechscale.platform.Physics;
 import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.RetryingPlatform;
 import dev.speechscale.platform.ScaleOutStage;
 import dev.speechscale.platform.StageMarker;
 import dev.speechscale.platform.Transport;
@@ -57,7 +59,8 @@ public final class TtotalRun {
    *     half is a usable rung
    * @param recoveryWindow the forward window a recovery must hold for (60 s)
    * @param settle how long the probe runs before the trigger
-   * @param timeout how long to wait for recovery after the trigger
+   * @param timeout how long to wait for recovery after the trigger, or {@code null} to derive it
+   *     from the platform ({@link Timeouts#recovery})
    * @param allowConfigMismatch pair a ladder of another fingerprint (warns)
    * @param texts the text pool
    * @param seed its shuffle seed
@@ -87,6 +90,12 @@ public final class TtotalRun {
       Platform platform, Options o, ChainClock clocks, Consumer<String> progress) {
     Clock clock = clocks.wall();
     String endpoint = "speech-" + o.model();
+    RetryingPlatform control = RetryingPlatform.of(platform, clock);
+    platform = control; // every control-plane call backs off on throttling
+    Instant began = clock.instant();
+    Physics physics = platform.physics(endpoint);
+    Duration timeout =
+        o.timeout() != null ? o.timeout() : Timeouts.recovery(physics, o.recoveryWindow());
     QmaxArtifact q = o.qmax();
     if (!q.transport().equals(o.transport().label())) {
       throw new ChainException(
@@ -127,7 +136,8 @@ public final class TtotalRun {
     Map<String, TtotalArtifact.TimelineEntry> timeline = new LinkedHashMap<>();
     CopyOnWriteArrayList<Sample> samples = new CopyOnWriteArrayList<>();
     int from;
-    try (Freeze freeze = Freeze.pin(platform, endpoint, 1, Duration.ofMinutes(5), clock, progress);
+    try (Freeze freeze =
+            Freeze.pin(platform, endpoint, 1, Timeouts.settle(physics), clock, progress);
         Invoker invoker = platform.invoker(endpoint, o.transport());
         ClosedLoopDriver probe =
             new ClosedLoopDriver(
@@ -142,10 +152,7 @@ public final class TtotalRun {
               .name("ttotal-probe")
               .start(() ->
                   probe.run(
-                      0,
-                      0,
-                      n,
-                      o.timeout().plus(o.settle()).plus(o.recoveryWindow()).multipliedBy(2)));
+                      0, 0, n, timeout.plus(o.settle()).plus(o.recoveryWindow()).multipliedBy(2)));
       try {
         progress.accept(
             String.format(
@@ -175,11 +182,12 @@ public final class TtotalRun {
         progress.accept(
             "desired " + (from + 1) + " set at " + desiredSet + "; waiting for the" + " stages");
         observe(
-            platform,
+            control,
             endpoint,
             from + 1,
             desiredSet,
             o,
+            timeout,
             target,
             samples,
             timeline,
@@ -196,6 +204,8 @@ public final class TtotalRun {
     }
     List<TtotalArtifact.TimelineEntry> ordered = monotone(timeline, notes);
     PolicyLag lag = PolicyLag.read(platform, endpoint);
+    notes.add(ControlCalls.summary(control, began, endpoint));
+    progress.accept(ControlCalls.summary(control, began, endpoint));
     notes.add(
         "trigger was a forced desired count under a scaling freeze, so the policy's own"
             + " detection lag is not in t_total_s; it is bounded separately ("
@@ -245,17 +255,19 @@ public final class TtotalRun {
   }
 
   private static void observe(
-      Platform platform,
+      RetryingPlatform platform,
       String endpoint,
       int want,
       Instant desiredSet,
       Options o,
+      Duration timeout,
       double target,
       List<Sample> samples,
       Map<String, TtotalArtifact.TimelineEntry> timeline,
       Clock clock,
       Consumer<String> progress) {
-    Instant deadline = desiredSet.plus(o.timeout());
+    Instant deadline = desiredSet.plus(timeout);
+    Duration poll = platform.pollInterval(endpoint);
     Instant inService = null;
     int scanned = 0;
     while (clock.instant().isBefore(deadline)) {
@@ -271,7 +283,7 @@ public final class TtotalRun {
                 inService,
                 "describe: in-service instance count reached " + want,
                 true,
-                "observed by polling every 200 ms, so an upper bound"));
+                "observed by polling every " + poll.toMillis() + " ms, so an upper bound"));
         progress.accept("in service at " + inService);
         readLogs(platform, endpoint, desiredSet, timeline, progress);
       }
@@ -296,11 +308,11 @@ public final class TtotalRun {
         }
       }
       scanned++;
-      Sleeper.sleep(Duration.ofMillis(200));
+      platform.pause(poll);
     }
     throw new ChainException(
         "no recovery within "
-            + o.timeout()
+            + timeout
             + " of desired_set ("
             + (inService == null
                 ? "the new instance never came into service"

@@ -23,6 +23,7 @@ import dev.speechscale.platform.Invocation;
 import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.RetryingPlatform;
 import dev.speechscale.platform.ScalingPolicy;
 import dev.speechscale.platform.ScalingState;
 import dev.speechscale.platform.Transport;
@@ -74,6 +75,7 @@ public final class ValidateRun {
       Platform platform, Options o, ChainClock clocks, Consumer<String> progress) {
     Clock clock = clocks.wall();
     String endpoint = "speech-" + o.model();
+    platform = RetryingPlatform.of(platform, clock); // backs off on throttling
     List<ValidateArtifact.Check> checks =
         new ArrayList<>(staticChecks(platform, endpoint, o.plan()));
     if (o.live()) {
@@ -277,22 +279,32 @@ public final class ValidateRun {
       Clock clock = clocks.wall();
       NanoClock nanos = clocks.monotonic();
       PlanArtifact plan = o.plan();
+      platform = RetryingPlatform.of(platform, clock); // backs off on throttling
+      Duration settle = Timeouts.settle(plan.tTotalS(), platform.physics(endpoint));
       List<ValidateArtifact.Check> out = new ArrayList<>();
       double sloMs = plan.endpointConfig().ttfabSloMs();
       TextPool texts = TextPool.shuffled(o.texts(), 7);
       try (Invoker invoker = platform.invoker(endpoint, o.transport())) {
-        try (Freeze one =
-            Freeze.pin(platform, endpoint, 1, Duration.ofMinutes(3), clock, progress)) {
+        try (Freeze one = Freeze.pin(platform, endpoint, 1, settle, clock, progress)) {
           out.add(rejections(invoker, nanos, texts, plan, o.phase(), progress));
         }
         int fleet = Math.min(2, plan.maxInstances());
-        try (Freeze two =
-            Freeze.pin(platform, endpoint, fleet, Duration.ofMinutes(3), clock, progress)) {
+        try (Freeze two = Freeze.pin(platform, endpoint, fleet, settle, clock, progress)) {
           out.add(sloAtScaledFleet(invoker, nanos, texts, plan, fleet, sloMs, o.phase(), progress));
           out.add(surge(invoker, nanos, texts, plan, fleet, sloMs, o.phase(), progress));
         }
         if (plan.maxInstances() > plan.minInstances()) {
-          out.add(scaleOut(platform, endpoint, invoker, nanos, texts, plan, clock, progress));
+          out.add(
+              scaleOut(
+                  RetryingPlatform.of(platform),
+                  endpoint,
+                  invoker,
+                  nanos,
+                  texts,
+                  plan,
+                  settle,
+                  clock,
+                  progress));
         }
       }
       return out;
@@ -436,19 +448,19 @@ public final class ValidateRun {
     }
 
     private static ValidateArtifact.Check scaleOut(
-        Platform platform,
+        RetryingPlatform platform,
         String endpoint,
         Invoker invoker,
         NanoClock nanos,
         TextPool texts,
         PlanArtifact plan,
+        Duration settle,
         Clock clock,
         Consumer<String> progress) {
       int start = plan.minInstances();
       int n = (int) Math.ceil(2 * plan.scalingTargetValue() * start);
       Duration bound = Duration.ofMillis(Math.round(plan.tTotalS() * 1000));
-      try (Freeze pinned =
-          Freeze.pin(platform, endpoint, start, Duration.ofMinutes(3), clock, progress)) {
+      try (Freeze pinned = Freeze.pin(platform, endpoint, start, settle, clock, progress)) {
         platform.setSuspended(endpoint, dev.speechscale.platform.SuspendedState.NONE);
         progress.accept(
             "live: "
@@ -471,7 +483,7 @@ public final class ValidateRun {
               scaled = clock.instant();
               break;
             }
-            Sleeper.sleep(Duration.ofMillis(250));
+            platform.pause(platform.pollInterval(endpoint));
           }
           driver.stop();
           try {

@@ -78,6 +78,9 @@ final class FakePlatform implements Platform {
   /** What {@link #cpuLimit} reads back; empty like a platform of whole instances. */
   Optional<CpuLimit> cpuLimit = Optional.empty();
 
+  /** What {@link #physics} answers. */
+  dev.speechscale.platform.Physics physics = dev.speechscale.platform.Physics.DEFAULTS;
+
   /** ConcurrentRequestsPerModel datapoints; {@link #metric} answers those inside the range. */
   final List<MetricSeries.Datapoint> concurrency = new ArrayList<>();
 
@@ -242,6 +245,11 @@ final class FakePlatform implements Platform {
   public List<InstanceLog> instanceLogs(String endpoint, Instant since) {
     known(endpoint);
     return List.of();
+  }
+
+  @Override
+  public dev.speechscale.platform.Physics physics(String endpoint) {
+    return physics;
   }
 
   @Override

@@ -23,6 +23,21 @@ class PolicyLagTest {
   }
 
   @Test
+  void read_platformPublishesMetricsLate_addsItsDelayAndSaysSo() {
+    FakePlatform p = deployed();
+    p.physics =
+        new dev.speechscale.platform.Physics(
+            java.time.Duration.ofMillis(600),
+            java.time.Duration.ofSeconds(60),
+            java.time.Duration.ofMinutes(11));
+
+    PolicyLag lag = PolicyLag.read(p, ENDPOINT);
+
+    assertThat(lag.seconds()).isEqualTo(10 * 3 + 30 + 60);
+    assertThat(lag.source()).endsWith("+ 60 s metric publication delay (the platform's)");
+  }
+
+  @Test
   void read_trackingAlarmWithMoreEvaluationPeriods_usesTheAlarmsCount() {
     FakePlatform p = deployed();
     p.trackingEvaluationPeriods = 5;

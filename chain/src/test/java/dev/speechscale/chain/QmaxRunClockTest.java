@@ -8,6 +8,7 @@ import dev.speechscale.loadgen.LadderListener;
 import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.platform.Invocation;
 import dev.speechscale.platform.Invoker;
+import dev.speechscale.platform.MetricSeries;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.SynthesisRequest;
 import dev.speechscale.platform.Transport;
@@ -68,6 +69,12 @@ class QmaxRunClockTest {
     platform.queueBound = OptionalInt.empty();
     AtomicLong nowNanos = new AtomicLong(1_000_000_000L);
     platform.invoker = fakeEndpoint(nowNanos);
+    // the server publishes its concurrency every second around the fake wall time, so the join
+    // finds every window (and a datapoint past the last) on its first poll: fake time never
+    // advances, so a join that had to wait would wait for its poll bound in real time
+    for (int s = -600; s <= 600; s++) {
+      platform.concurrency.add(new MetricSeries.Datapoint(WALL.plusSeconds(s), 1.0));
+    }
     NanoClock monotonic = nowNanos::get;
     ChainClock clocks = new ChainClock(Clock.fixed(WALL, ZoneOffset.UTC), monotonic);
     LadderSpec spec =
@@ -96,5 +103,6 @@ class QmaxRunClockTest {
     QmaxStep rung = a.steps().getFirst();
     assertThat(rung.concurrency()).isEqualTo(1);
     assertThat(rung.ttfabP95Ms()).isEqualTo(100.0);
+    assertThat(rung.serverConcurrencyPeak()).isEqualTo(1.0);
   }
 }

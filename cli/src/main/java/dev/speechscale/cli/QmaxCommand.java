@@ -213,7 +213,7 @@ final class QmaxCommand implements Callable<Integer> {
                   Texts.load(texts),
                   seed,
                   events,
-                  Duration.ofMinutes(5),
+                  null, // the settle bound comes from the platform (its start-up bound)
                   Cli.commandLine(spec),
                   params),
               allowUnenforcedCpu,

@@ -106,6 +106,16 @@ final class QuickstartCommand implements Callable<Integer> {
   @Option(names = "--keep", description = "leave the endpoint running at the end")
   boolean keep;
 
+  @Option(
+      names = "--aws-physics",
+      description =
+          "run under SageMaker's physics: 60 s metric publication delay, 5 control calls/s,"
+              + " 60 s instance start (local.aws_physics in the configs it writes)")
+  boolean awsPhysics;
+
+  /** What {@code --aws-physics} turns on (issue 13's figures). */
+  static final EndpointConfig.AwsPhysics AWS_PHYSICS = new EndpointConfig.AwsPhysics(60, 5, 60);
+
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
@@ -140,7 +150,8 @@ final class QuickstartCommand implements Callable<Integer> {
                   recoveryWindow,
                   phase,
                   stateDir == null ? "" : " --state-dir " + stateDir,
-                  keep),
+                  keep,
+                  awsPhysics ? AWS_PHYSICS : EndpointConfig.AwsPhysics.OFF),
               ChainClock.system(),
               new ProgressPrinter(
                   new PrintStream(new WriterOutputStream(err), true, StandardCharsets.UTF_8),

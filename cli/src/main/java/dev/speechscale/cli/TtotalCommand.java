@@ -68,9 +68,10 @@ final class TtotalCommand implements Callable<Integer> {
 
   @Option(
       names = "--timeout",
-      defaultValue = "30m",
       paramLabel = "DURATION",
-      description = "how long to wait for recovery (default ${DEFAULT-VALUE})")
+      description =
+          "how long to wait for recovery (default: the platform's instance start-up bound plus"
+              + " twice the recovery window)")
   Duration timeout;
 
   @Option(

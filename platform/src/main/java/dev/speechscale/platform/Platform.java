@@ -43,6 +43,16 @@ public interface Platform extends AutoCloseable {
    */
   Duration finestMetricPeriod();
 
+  /**
+   * How the endpoint's platform behaves in time: the polling interval that respects its control
+   * plane's rate limits, how late its datapoints become readable, how long an instance may take to
+   * start. The chain derives every wait it has not measured from these, never from a constant.
+   * Reads no remote state on AWS; locally it reads the endpoint's record.
+   */
+  default Physics physics(String endpoint) {
+    return Physics.DEFAULTS;
+  }
+
   /** One metric's datapoints. */
   MetricSeries metric(String endpoint, MetricQuery query);
 

@@ -142,6 +142,21 @@ public final class AwsPlatform implements Platform {
     return Duration.ofSeconds(10);
   }
 
+  /**
+   * SageMaker's physics, the same for every endpoint: poll a Describe* call at most once a second
+   * (SageMaker lists its per-API request rates only in the account's Service Quotas, not in its
+   * documentation; one call a second per poller keeps the chain's two concurrent pollers well under
+   * the 5 calls/s it plans for, with the SDK's adaptive retry for the rest); CloudWatch makes a
+   * high-resolution datapoint readable within about two minutes of its period; an instance may take
+   * up to 20 minutes to come into service (provisioning, the model download and the 600 s container
+   * start-up health check this project deploys) before SageMaker fails it.
+   */
+  @Override
+  public dev.speechscale.platform.Physics physics(String endpoint) {
+    return new dev.speechscale.platform.Physics(
+        Duration.ofSeconds(1), Duration.ofMinutes(2), Duration.ofMinutes(20));
+  }
+
   @Override
   public EndpointDescription describe(String endpoint) {
     DescribeEndpointResponse ep = endpoints.describeEndpoint(endpoint);

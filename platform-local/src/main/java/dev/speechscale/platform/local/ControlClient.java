@@ -14,7 +14,9 @@ import java.time.Duration;
 /**
  * Reaches a local endpoint's supervisor: finds it in the state directory, checks that its process
  * is the one recorded (a killed supervisor is reported, never waited for), and calls the control
- * API with short timeouts so no command hangs.
+ * API with short timeouts so no command hangs. A throttled call ({@code ThrottlingException}, see
+ * {@link ControlServer}) surfaces as {@link PlatformException.Reason.Throttled}; this client does
+ * not retry it (the chain's {@code RetryingPlatform} does).
  */
 final class ControlClient {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -98,17 +100,26 @@ final class ControlClient {
 
   private <T> T call(String endpoint, HttpRequest.Builder request, Class<T> type) {
     try {
-      HttpResponse<byte[]> r =
-          HTTP.send(
-              request
-                  .header(ControlServer.SECRET_HEADER, secret(endpoint))
-                  .timeout(TIMEOUT)
-                  .build(),
-              HttpResponse.BodyHandlers.ofByteArray());
+      HttpRequest built =
+          request.header(ControlServer.SECRET_HEADER, secret(endpoint)).timeout(TIMEOUT).build();
+      HttpResponse<byte[]> r = HTTP.send(built, HttpResponse.BodyHandlers.ofByteArray());
       if (r.statusCode() == 400) {
+        tools.jackson.databind.JsonNode error = ArtifactCodec.mapper().readTree(r.body());
+        if (ControlServer.THROTTLING_TYPE.equals(
+            r.headers().firstValue("x-amzn-ErrorType").orElse(error.path("__type").asString("")))) {
+          throw new PlatformException(
+              new PlatformException.Reason.Throttled(
+                  built.method()
+                      + " "
+                      + built.uri().getPath()
+                      + " of "
+                      + endpoint
+                      + " ("
+                      + error.path("message").asString("")
+                      + ")"));
+        }
         throw new PlatformException(
-            new PlatformException.Reason.InvalidRequest(
-                ArtifactCodec.mapper().readValue(r.body(), Views.Error.class).error()));
+            new PlatformException.Reason.InvalidRequest(error.path("error").asString("")));
       }
       if (r.statusCode() / 100 != 2) {
         throw new PlatformException(

@@ -34,6 +34,10 @@ import tools.jackson.core.JacksonException;
  * loopback and this port (403 — a DNS-rebinding page); a POST must be {@code application/json} (415
  * — a browser's cross-site form post cannot send that without a preflight this server never
  * allows).
+ *
+ * <p>With {@code local.aws_physics.control_calls_per_s} set, calls above that rate are answered as
+ * SageMaker answers them: HTTP 400 with {@code ThrottlingException} "Rate exceeded" ({@link
+ * ControlRateLimit}); each minute's count goes to the supervisor's log.
  */
 final class ControlServer implements AutoCloseable {
   /** Control requests are rare and short; a few threads answer them even while one is slow. */
@@ -45,6 +49,7 @@ final class ControlServer implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService executor;
   private final byte[] secret;
+  private final ControlRateLimit rateLimit;
 
   /** Creates the API and writes a fresh secret, 0600, to {@code secretFile}. */
   ControlServer(Supervisor supervisor, java.nio.file.Path secretFile) throws IOException {
@@ -54,6 +59,7 @@ final class ControlServer implements AutoCloseable {
     String hex = java.util.HexFormat.of().formatHex(random);
     LocalState.writeOwnerOnly(secretFile, hex);
     this.secret = hex.getBytes(StandardCharsets.US_ASCII);
+    this.rateLimit = new ControlRateLimit(supervisor.physics().controlCallsPerSecond());
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
     // A few platform threads of its own: the control plane must answer whatever the rest of the
     // supervisor's virtual threads are blocked on (see InstanceProcess's log capture).
@@ -84,6 +90,17 @@ final class ControlServer implements AutoCloseable {
         reply(ex, refused.status(), new Views.Error(refused.message()));
         return;
       }
+      if (!"/shutdown".equals(path)
+          && !rateLimit.tryAcquire(
+              System.nanoTime(),
+              Math.floorDiv(System.currentTimeMillis(), 60_000L),
+              (minute, accepted, throttled) ->
+                  supervisor.note(
+                      ControlRateLimit.MinuteReport.line(
+                          minute, accepted, throttled, rateLimit.callsPerSecond())))) {
+        throttle(ex);
+        return;
+      }
       try {
         switch (method + " " + path) {
           case "GET /status" -> reply(ex, 200, supervisor.status(Instant.now()));
@@ -108,6 +125,25 @@ final class ControlServer implements AutoCloseable {
       } catch (IllegalArgumentException | IllegalStateException | JacksonException e) {
         reply(ex, 400, new Views.Error(e.getMessage()));
       }
+    }
+  }
+
+  /**
+   * AWS's throttling answer, as its JSON protocols send it: HTTP 400, {@code x-amzn-ErrorType} and
+   * {@code __type} ThrottlingException, message "Rate exceeded". {@code /shutdown} is never
+   * throttled, so {@code speech-infra destroy} always gets through.
+   */
+  static final String THROTTLING_TYPE = "ThrottlingException";
+
+  private static void throttle(HttpExchange ex) throws IOException {
+    byte[] bytes =
+        ("{\"__type\":\"" + THROTTLING_TYPE + "\",\"message\":\"Rate exceeded\"}")
+            .getBytes(StandardCharsets.UTF_8);
+    ex.getResponseHeaders().set("Content-Type", "application/x-amz-json-1.1");
+    ex.getResponseHeaders().set("x-amzn-ErrorType", THROTTLING_TYPE);
+    ex.sendResponseHeaders(400, bytes.length);
+    try (OutputStream out = ex.getResponseBody()) {
+      out.write(bytes);
     }
   }
 

@@ -263,7 +263,13 @@ public final class LocalDeployer {
   }
 
   private Views.Describe awaitInService(String endpoint, EndpointConfig config) {
-    Instant deadline = clock.instant().plusSeconds(30L + config.local().healthCheckTimeoutS());
+    Instant deadline =
+        clock
+            .instant()
+            .plusSeconds(
+                30L
+                    + config.local().healthCheckTimeoutS()
+                    + config.local().awsPhysics().instanceStartS());
     Path dir = LocalState.endpointDir(control.root(), endpoint);
     String last = "";
     while (clock.instant().isBefore(deadline)) {
@@ -272,7 +278,16 @@ public final class LocalDeployer {
         if (!LocalState.alive(r.supervisorPid(), r.supervisorStartedAt())) {
           break;
         }
-        Views.Status s = control.get(endpoint, "/status", Views.Status.class);
+        Views.Status s;
+        try {
+          s = control.get(endpoint, "/status", Views.Status.class);
+        } catch (PlatformException e) {
+          if (!(e.reason() instanceof PlatformException.Reason.Throttled)) {
+            throw e;
+          }
+          sleep(LocalPlatform.physics(config.local()).minPollInterval());
+          continue; // aws_physics throttled the poll; the next one comes later
+        }
         String now =
             s.describe().status() + " " + s.describe().current() + "/" + s.describe().desired();
         if (!now.equals(last)) {
@@ -298,7 +313,7 @@ public final class LocalDeployer {
                   endpoint + " failed to come into service: " + why));
         }
       }
-      sleep(Duration.ofMillis(200));
+      sleep(LocalPlatform.physics(config.local()).minPollInterval());
     }
     String log = tail(dir.resolve("supervisor.log"));
     destroy(endpoint);

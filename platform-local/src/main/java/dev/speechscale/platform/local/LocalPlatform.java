@@ -1,6 +1,7 @@
 package dev.speechscale.platform.local;
 
 import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.EndpointDescription;
 import dev.speechscale.platform.EndpointStatus;
@@ -13,6 +14,7 @@ import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.platform.MetricSeries;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.OrphanedScaling;
+import dev.speechscale.platform.Physics;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.ScalingPolicy;
 import dev.speechscale.platform.ScalingState;
@@ -63,6 +65,37 @@ public final class LocalPlatform implements Platform {
   public Duration finestMetricPeriod() {
     return Duration.ofSeconds(1);
   }
+
+  /**
+   * From the endpoint's {@code local.aws_physics}: with a control-call limit, a poller waits at
+   * least three call intervals (so three pollers together stay under it), else 200 ms; the metric
+   * delay as configured; the start-up bound is the stretched start plus the health-check timeout.
+   */
+  @Override
+  public Physics physics(String endpoint) {
+    return physics(control.record(endpoint).config().local());
+  }
+
+  static Physics physics(EndpointConfig.Local local) {
+    EndpointConfig.AwsPhysics p = local.awsPhysics();
+    Duration poll =
+        p.controlCallsPerSecond() > 0
+            ? Duration.ofMillis(
+                Math.max(
+                    UNLIMITED_POLL.toMillis(),
+                    (long) Math.ceil(POLLERS_SHARING_THE_LIMIT * 1000 / p.controlCallsPerSecond())))
+            : UNLIMITED_POLL;
+    return new Physics(
+        poll,
+        Duration.ofSeconds(p.metricDelayS()),
+        Duration.ofSeconds((long) p.instanceStartS() + local.healthCheckTimeoutS()));
+  }
+
+  /** The chain's polling interval when the control API has no limit. */
+  private static final Duration UNLIMITED_POLL = Duration.ofMillis(200);
+
+  /** How many pollers may share the limit at once (ttotal: describe and the probe's capacity). */
+  private static final int POLLERS_SHARING_THE_LIMIT = 3;
 
   @Override
   public EndpointDescription describe(String endpoint) {

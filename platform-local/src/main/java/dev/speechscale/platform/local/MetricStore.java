@@ -3,6 +3,7 @@ package dev.speechscale.platform.local;
 import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.platform.MetricSeries;
 import dev.speechscale.platform.Statistic;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -21,6 +22,10 @@ import java.util.TreeMap;
  * still streaming) per in-service instance; a second with no in-service instance has no sample.
  * Invocations and errors are counts per second; first-chunk latency is recorded per request in
  * microseconds, as SageMaker reports latencies.
+ *
+ * <p>With a publication delay ({@code local.aws_physics.metric_delay_s}) a sample becomes readable
+ * only that long after it was taken, as CloudWatch publishes late: {@link #query} answers what is
+ * published at the store's clock's now.
  */
 final class MetricStore {
   private static final Duration RETENTION = Duration.ofHours(2);
@@ -44,6 +49,31 @@ final class MetricStore {
       double[] firstChunkMicros) {}
 
   private final Deque<Sample> samples = new ArrayDeque<>();
+  private final Duration publicationDelay;
+  private final Clock clock;
+
+  /** A store whose samples are readable at once. */
+  MetricStore() {
+    this(Duration.ZERO, Clock.systemUTC());
+  }
+
+  /**
+   * A store whose samples become readable {@code publicationDelay} after they were taken, by {@code
+   * clock}.
+   */
+  MetricStore(Duration publicationDelay, Clock clock) {
+    if (publicationDelay.isNegative()) {
+      throw new IllegalArgumentException(
+          "publication delay (" + publicationDelay + ") must not be negative; zero means none");
+    }
+    this.publicationDelay = publicationDelay;
+    this.clock = clock;
+  }
+
+  /** How long after it is taken a sample becomes readable. */
+  Duration publicationDelay() {
+    return publicationDelay;
+  }
 
   synchronized void record(Sample sample) {
     samples.addLast(sample);
@@ -53,12 +83,24 @@ final class MetricStore {
     }
   }
 
-  /** Datapoints for the query, one per period that had samples. */
-  synchronized MetricSeries query(MetricQuery q) {
+  /** Datapoints for the query as published now, one per period that had published samples. */
+  MetricSeries query(MetricQuery q) {
+    return query(
+        q, publicationDelay.isZero() ? Instant.MAX : clock.instant().minus(publicationDelay));
+  }
+
+  /**
+   * Datapoints for the query from the samples taken at or before {@code publishedUpTo}, one per
+   * period that had such samples. The autoscaler's engine applies the delay itself (it evaluates
+   * the periods that ended at least the delay ago), so it reads with {@link Instant#MAX}.
+   */
+  synchronized MetricSeries query(MetricQuery q, Instant publishedUpTo) {
     long periodMs = q.period().toMillis();
     Map<Long, List<Double>> byPeriod = new TreeMap<>();
     for (Sample s : samples) {
-      if (s.at().isBefore(q.start()) || !s.at().isBefore(q.end())) {
+      if (s.at().isBefore(q.start())
+          || !s.at().isBefore(q.end())
+          || s.at().isAfter(publishedUpTo)) {
         continue;
       }
       long bucket = Math.floorDiv(s.at().toEpochMilli(), periodMs) * periodMs;

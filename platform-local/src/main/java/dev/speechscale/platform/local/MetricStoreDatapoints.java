@@ -12,8 +12,9 @@ import java.util.Arrays;
 
 /**
  * The {@link MetricStore} as the scaling engine reads it: one value per aligned period, NaN where
- * the period has no sample. Locally a datapoint is readable the moment its period ends (no
- * publication delay).
+ * the period has no sample. A datapoint is readable the store's publication delay after its period
+ * ends (none by default; {@code local.aws_physics.metric_delay_s}), which the engine applies by
+ * evaluating only the periods that ended at least that long ago.
  */
 final class MetricStoreDatapoints implements Datapoints {
   private final MetricStore metrics;
@@ -37,7 +38,8 @@ final class MetricStoreDatapoints implements Datapoints {
                 },
                 Duration.ofMillis(periodMs),
                 Instant.ofEpochMilli(startMs),
-                Instant.ofEpochMilli(endMs)));
+                Instant.ofEpochMilli(endMs)),
+            Instant.MAX);
     double[] values = new double[count];
     Arrays.fill(values, Double.NaN);
     for (MetricSeries.Datapoint d : series.datapoints()) {
@@ -45,6 +47,11 @@ final class MetricStoreDatapoints implements Datapoints {
       values[i] = d.value();
     }
     return values;
+  }
+
+  @Override
+  public long publicationDelayMs() {
+    return metrics.publicationDelay().toMillis();
   }
 
   private static MetricQuery.Metric local(ScalingMetric metric) {

@@ -49,7 +49,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
   private final PrintStream log;
   private final Backends backends = new Backends();
   private final RequestStats stats = new RequestStats();
-  private final MetricStore metrics = new MetricStore();
+  private final MetricStore metrics;
   private final Autoscaler autoscaler;
   private final List<InstanceProcess> instances = new ArrayList<>();
   private final List<Views.Activity> directActivities = new ArrayList<>();
@@ -73,6 +73,8 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
     this.clock = clock;
     this.log = log;
     this.desired = config.minInstances();
+    this.metrics =
+        new MetricStore(Duration.ofSeconds(config.local().awsPhysics().metricDelayS()), clock);
     this.autoscaler =
         spec.scaling().attached()
             ? new Autoscaler(
@@ -295,6 +297,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
       while (clock.instant().isBefore(deadline) && i.alive() && !shuttingDown) {
         try {
           if (http.send(ping, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+            holdUntilStarted(i);
             joinRouter(i, port);
             return;
           }
@@ -315,6 +318,26 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
         i.phase(InstanceProcess.Phase.FAILED);
         countStartupFailure(i);
       }
+    }
+  }
+
+  /**
+   * With {@code local.aws_physics.instance_start_s}, keeps a ready instance out of service until
+   * that long after it was requested, as a SageMaker instance provisions for minutes. Its stage
+   * markers are left as the server printed them, so the wait shows as {@code ready → in_service}.
+   */
+  private void holdUntilStarted(InstanceProcess i) throws InterruptedException {
+    Instant earliest = i.requestedAt().plusSeconds(config.local().awsPhysics().instanceStartS());
+    Duration wait = Duration.between(clock.instant(), earliest);
+    if (wait.isNegative() || wait.isZero()) {
+      return;
+    }
+    say(
+        "%s is ready; held out of service for %d ms more (aws_physics.instance_start_s %d)",
+        i.id(), wait.toMillis(), config.local().awsPhysics().instanceStartS());
+    while (clock.instant().isBefore(earliest) && i.alive() && !shuttingDown) {
+      Thread.sleep(
+          Math.max(1, Math.min(250, Duration.between(clock.instant(), earliest).toMillis())));
     }
   }
 
@@ -480,6 +503,16 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
 
   MetricStore metrics() {
     return metrics;
+  }
+
+  /** The endpoint's AWS physics settings. */
+  EndpointConfig.AwsPhysics physics() {
+    return config.local().awsPhysics();
+  }
+
+  /** A line in the supervisor's log, from a part of it (the control API's per-minute counts). */
+  void note(String line) {
+    say("%s", line);
   }
 
   /** Asks the loop to stop; {@link #run()} then drains and stops every instance. */

@@ -1,0 +1,119 @@
+package dev.speechscale.systemtests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.TtotalArtifact;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * qmax and ttotal through the real CLI against a local endpoint under AWS physics, with tiny
+ * durations: datapoints readable 5 s after they are sampled (longer than the 3 s window plus the
+ * 1.5 s the join used to wait, so the last rung would have had no server concurrency), 5 control
+ * calls/s (the chain polls and backs off under it), and an instance start stretched to 3 s (the new
+ * instance is in service no sooner; the stage markers stay as printed).
+ */
+class PhysicsEndToEndTest {
+  static final int DELAY_S = 5;
+  static final int START_S = 3;
+
+  @TempDir Path dir;
+
+  @Test
+  void qmaxAndTtotal_underAwsPhysics_waitForWhatTheyRead() throws Exception {
+    Path state = dir.resolve("state");
+    Path config = dir.resolve("endpoints.yaml");
+    Files.writeString(
+        config,
+        """
+        models:
+          phys:
+            engine: flite
+            engine_settings: {segmentation: sentence}
+            instance_type: local.500mcpu
+            min_instances: 1
+            max_instances: 2
+            ttfab_slo_ms: 8000
+            queue_max_depth: 0
+            local:
+              time_scale: 0.1
+              aws_physics: {metric_delay_s: %d, control_calls_per_s: 5, instance_start_s: %d}
+        """
+            .formatted(DELAY_S, START_S));
+    String[] where = {
+      "--model", "phys", "--state-dir", state.toString(), "--config", config.toString()
+    };
+    try {
+      Cli deploy = Cli.speechInfra(ChainEndToEndTest.concat(new String[] {"deploy"}, where));
+      assertThat(deploy.exitCode()).as(deploy.err()).isZero();
+
+      Path qmax = dir.resolve("qmax.json");
+      Cli q =
+          Cli.ttsBench(
+              ChainEndToEndTest.concat(
+                  new String[] {
+                    "qmax",
+                    "--rungs",
+                    "1,2",
+                    "--warmup",
+                    "3s",
+                    "--hold",
+                    "4s",
+                    "--window",
+                    "3s",
+                    "--no-refine",
+                    "--output",
+                    qmax.toString()
+                  },
+                  where));
+      assertThat(q.exitCode()).as(q.err()).isZero();
+      QmaxArtifact qa = ArtifactCodec.readQmax(qmax);
+      assertThat(qa.steps()).allSatisfy(s -> assertThat(s.serverConcurrencyPeak()).isNotNull());
+      assertThat(qa.provenance().parameters().get("server_concurrency_join").toString())
+          .startsWith("complete");
+      assertThat(q.err()).contains("control-plane calls:");
+
+      Path ttotal = dir.resolve("ttotal.json");
+      Cli t =
+          Cli.ttsBench(
+              ChainEndToEndTest.concat(
+                  new String[] {
+                    "ttotal",
+                    "--qmax",
+                    qmax.toString(),
+                    "--settle",
+                    "1s",
+                    "--recovery-window",
+                    "2s",
+                    "--output",
+                    ttotal.toString()
+                  },
+                  where));
+      assertThat(t.exitCode()).as(t.err()).isZero();
+      TtotalArtifact ta = ArtifactCodec.readTtotal(ttotal);
+      Map<String, Instant> at =
+          ta.timeline().stream()
+              .collect(
+                  Collectors.toMap(
+                      TtotalArtifact.TimelineEntry::stage, TtotalArtifact.TimelineEntry::at));
+      assertThat(Duration.between(at.get("desired_set"), at.get("in_service")))
+          .isGreaterThanOrEqualTo(Duration.ofSeconds(START_S));
+      assertThat(at.get("ready")).isBeforeOrEqualTo(at.get("in_service"));
+      long sumMs = ta.durations().stream().mapToLong(d -> Math.round(d.seconds() * 1000)).sum();
+      assertThat(sumMs).isEqualTo(Math.round(ta.tTotalS() * 1000));
+      // no policy deployed: 10 s x 3 periods + 30 s cooldown, plus the platform's 5 s delay
+      assertThat(ta.policyLagBoundS()).isEqualTo(30 + 30 + DELAY_S);
+      assertThat(ta.notes()).anyMatch(n -> n.startsWith("control-plane calls:"));
+    } finally {
+      Cli.speechInfra("destroy", "--model", "phys", "--state-dir", state.toString());
+    }
+  }
+}
