@@ -93,10 +93,10 @@ final class ReplaySection {
       maxY = Math.max(maxY, v);
     }
     int w = 900;
-    int ht = 200;
+    int ht = 216;
     int left = 60;
     int right = 20;
-    int top = 20;
+    int top = 36;
     int bottom = 36;
     double px = (w - left - right) / (double) n;
     double py = (ht - top - bottom) / (maxY + 0.5);
@@ -121,7 +121,7 @@ final class ReplaySection {
     }
     h.append(step(a, left, ht - bottom, px, py, PREDICTED, 0));
     h.append(step(b, left, ht - bottom, px, py, MEASURED, 2));
-    legend(h, left + 10, top + 4, "instances in service: predicted", "measured");
+    legend(h, left + 10, 6, "instances in service: predicted", "measured");
     h.append("</svg>\n");
   }
 
@@ -137,10 +137,10 @@ final class ReplaySection {
     }
     maxY *= 1.1;
     int w = 900;
-    int ht = 240;
+    int ht = 256;
     int left = 60;
     int right = 20;
-    int top = 20;
+    int top = 36;
     int bottom = 36;
     double slot = (w - left - right) / (double) n;
     double bar = Math.min(60, slot * 0.35);
@@ -160,7 +160,7 @@ final class ReplaySection {
               "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">minute %d</text>",
               x, ht - bottom + 16, i));
     }
-    legend(h, left + 10, top + 4, "p95 TTFAB per minute: predicted", "measured");
+    legend(h, left + 10, 6, "p95 TTFAB per minute: predicted", "measured");
     h.append("</svg>\n");
   }
 

@@ -179,6 +179,32 @@ class InstanceModelTest {
   }
 
   @Test
+  void run_firstByteCurveAndSeveralDelays_sameSeedGivesEqualResults() {
+    InstanceModel m =
+        new InstanceModel(
+            1,
+            ServiceTimeDistribution.lognormal(0.05, 0.07),
+            1.2,
+            new FirstByte.ByConcurrency(
+                ServiceTimeDistribution.lognormal(0.02, 0.035),
+                List.of(new FirstByte.Point(1, 0.019), new FirstByte.Point(4, 0.027))),
+            14,
+            DEADLINE,
+            new StartupDelays(List.of(Duration.ofSeconds(7), Duration.ofSeconds(29))),
+            "test");
+    Traffic t = Traffic.step(30, 4, Duration.ofSeconds(1800));
+    Policy p =
+        Policies.planned(
+            new Policies.PlanNumbers(
+                1, 4, 5, 2, Duration.ofSeconds(30), Duration.ofSeconds(300), 5, 30, 0.05, 16));
+    FleetSimulator.Options o =
+        new FleetSimulator.Options(1000, Duration.ZERO, 7, new FleetSimulator.PreRoll.Window());
+
+    assertThat(FleetSimulator.run(m, t, p, o, Progress.none()))
+        .isEqualTo(FleetSimulator.run(m, t, p, o, Progress.none()));
+  }
+
+  @Test
   void startupDelays_negativeOrNone_isRefused() {
     assertThatThrownBy(() -> new StartupDelays(List.of()))
         .isInstanceOf(SimulatorException.class)
