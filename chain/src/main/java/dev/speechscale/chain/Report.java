@@ -184,6 +184,17 @@ public final class Report {
               + "</span>",
           true);
     }
+    if (in.replay() != null) {
+      cell(
+          h,
+          "replay vs simulator",
+          "<span class=\""
+              + ("within".equals(in.replay().verdict()) ? "ok" : "warn")
+              + "\">"
+              + esc(in.replay().verdict())
+              + "</span>",
+          true);
+    }
     h.append("</tr></table>\n");
   }
 

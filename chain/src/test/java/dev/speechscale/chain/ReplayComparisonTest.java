@@ -228,6 +228,8 @@ class ReplayComparisonTest {
 
     assertThat(page)
         .contains("Simulator against the live fleet (replay)")
+        .contains(
+            "replay vs simulator</div><div class=\"big\"><span class=\"warn\">miss (2)</span>")
         .contains("<td>shed fraction</td><td class=\"n\">10.00 %</td><td class=\"n\">7.27 %</td>")
         .contains(
             "<td>surge to the next instance in service</td><td class=\"n\">40.0 s</td>"
