@@ -13,7 +13,7 @@ import java.util.*;
  * The replay's prediction for a recorded run, re-made from its own inputs (qmax, the deployed rules,
  * the start-up delay, the calibration trace, the seed) with the instance model before and after the
  * first-byte and X_sat changes. Usage: java -cp <classpath> ModelWhatIf.java RUN_DIR QMAX TARGET
- * SCALE_IN OUT_COOLDOWN_S IN_COOLDOWN_S QUEUE STARTUP_S[,STARTUP_S...] SEED
+ * SCALE_IN OUT_COOLDOWN_S IN_COOLDOWN_S QUEUE STARTUP_S[,STARTUP_S...] SEED [X_C_SCALE_MAX]
  */
 public class ModelWhatIf {
   public static void main(String[] a) throws Exception {
@@ -39,11 +39,19 @@ public class ModelWhatIf {
     InstanceModel plateauOnly = new InstanceModel(after.slots(), m.serviceTimes(), after.occupancyScale(), new FirstByte.Proportional(ratio), queue, deadline, delays, "plateau only");
     InstanceModel firstByteOnly = new InstanceModel(slots, m.serviceTimes(), slots / (peak * sMean), after.firstByte(), queue, deadline, delays, "first byte only");
     System.out.println("after: " + after.derivation());
+    // optional: X_sat from the plan's X(C_scale_max) instead of the plateau (the alternative issue 14 named)
+    InstanceModel afterXc = null;
+    if (a.length > 9) {
+      double xc = Double.parseDouble(a[9]);
+      int s2 = (int) Math.max(1, Math.round(xc * sMean));
+      afterXc = new InstanceModel(s2, m.serviceTimes(), s2 / (xc * sMean), after.firstByte(), queue, deadline, delays, "xc");
+    }
     String csv = Files.readString(dir.resolve("trace-calibration-cal.csv"));
     Traffic t = Traffic.csv("trace-calibration-cal.csv", () -> csv.lines());
     Policy p = new Policy.Rules("deployed", ScalingRules.planned(target, scaleIn, 1, 2, Duration.ofSeconds(outCd), Duration.ofSeconds(inCd)));
     FleetSimulator.Options o = new FleetSimulator.Options(1000, Duration.ZERO, seed, new FleetSimulator.PreRoll.Window());
-    for (var e : new LinkedHashMap<String, InstanceModel>() {{ put("before (runs 1-4)", before); put("X_sat plateau only", plateauOnly); put("first byte by in-flight only", firstByteOnly); put("after (both)", after); }}.entrySet()) {
+    final InstanceModel xcRow = afterXc;
+    for (var e : new LinkedHashMap<String, InstanceModel>() {{ put("before (runs 1-4)", before); put("X_sat plateau only", plateauOnly); put("first byte by in-flight only", firstByteOnly); put("after (both)", after); if (xcRow != null) put("after, X_sat = plan X(C_scale_max)", xcRow); }}.entrySet()) {
       PolicyResult r = FleetSimulator.run(e.getValue(), t, p, o, Progress.none());
       StringBuilder b = new StringBuilder();
       for (PolicyResult.Minute mm : r.minutes()) b.append(String.format(Locale.ROOT, " %.1f", mm.ttfabP95Ms()));
