@@ -69,10 +69,14 @@ public record SimulateArtifact(
    * @param saturatedRps what it completes per second when saturated
    * @param sMeanS mean uncontended full-response time
    * @param occupancyScale engine occupancy per second of S
-   * @param firstByteRatio first byte per second of S
+   * @param firstByteRatio first byte per second of S, or {@code null} when the first byte depends
+   *     on the requests held ({@code first_byte_by_in_flight})
+   * @param firstByteByInFlight mean first byte after start per requests held, from the rungs, or
+   *     {@code null} when it is a share of S
    * @param queueMaxDepth the gate's bound (0: none)
    * @param requestDeadlineS MAX_REQUEST_AGE_S
-   * @param startupDelayS decision to in service
+   * @param startupDelayS decision to in service, the mean of the samples
+   * @param startupDelaysS every measured start-up delay (each new instance draws one)
    * @param startupDelaySource where the start-up delay was read
    * @param derivation how the numbers were derived
    */
@@ -81,12 +85,22 @@ public record SimulateArtifact(
       double saturatedRps,
       double sMeanS,
       double occupancyScale,
-      double firstByteRatio,
+      Double firstByteRatio,
+      List<FirstBytePoint> firstByteByInFlight,
       int queueMaxDepth,
       double requestDeadlineS,
       double startupDelayS,
+      List<Double> startupDelaysS,
       String startupDelaySource,
       String derivation) {}
+
+  /**
+   * One point of the first-byte curve.
+   *
+   * @param inFlight requests the instance held
+   * @param meanMs mean first byte after the request started, ms
+   */
+  public record FirstBytePoint(double inFlight, double meanMs) {}
 
   /**
    * One policy's outcome.

@@ -1,5 +1,6 @@
 package dev.speechscale.artifacts;
 
+import dev.speechscale.simulator.FirstByte;
 import dev.speechscale.simulator.InstanceModel;
 import dev.speechscale.simulator.PolicyResult;
 import dev.speechscale.simulator.Traffic;
@@ -70,10 +71,17 @@ public final class SimulateArtifacts {
             m.saturatedPerSecond(),
             m.responseTimes().meanSeconds(),
             m.occupancyScale(),
-            m.firstByteRatio(),
+            m.firstByte() instanceof FirstByte.Proportional p ? p.ratio() : null,
+            m.firstByte() instanceof FirstByte.ByConcurrency c
+                ? c.means().stream()
+                    .map(x ->
+                        new SimulateArtifact.FirstBytePoint(x.inFlight(), x.meanSeconds() * 1000))
+                    .toList()
+                : null,
             m.queueMaxDepth(),
             m.requestDeadline().toNanos() / 1e9,
-            m.startupDelay().toNanos() / 1e9,
+            m.startupDelays().meanSeconds(),
+            java.util.Arrays.stream(m.startupDelays().seconds()).boxed().toList(),
             in.startupDelaySource(),
             m.derivation()),
         in.inputs(),

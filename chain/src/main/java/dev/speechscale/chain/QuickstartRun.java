@@ -7,6 +7,7 @@ import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.QmaxStep;
+import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.capacity.Load;
@@ -15,6 +16,7 @@ import dev.speechscale.loadgen.LadderListener;
 import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.Transport;
+import dev.speechscale.simulator.FleetSimulator;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -33,14 +35,19 @@ import java.util.function.Consumer;
 
 /**
  * {@code quickstart} as a composition of the chain's steps: deploy a measurement endpoint, drift →
- * qmax → ttotal → plan → deploy behind the plan → validate (live) → report, each artifact written
- * into one directory with the command line that reruns its step, and the endpoint destroyed at the
- * end unless kept. Deployment goes through {@link Deployments}, so the chain stays free of any one
+ * qmax → ttotal → plan → deploy behind the plan → validate (live) → replay (a 90 s calibration
+ * trace, the simulator's prediction against the live fleet) → report, each artifact written into
+ * one directory with the command line that reruns its step, and the endpoint destroyed at the end
+ * unless kept. Deployment goes through {@link Deployments}, so the chain stays free of any one
  * platform's deployer.
  *
  * <p>Longer than the other steps because it is their sequence; each phase is a short method.
  */
 public final class QuickstartRun {
+  private static final Duration REPLAY_QUIET = Duration.ofSeconds(20);
+  private static final Duration REPLAY_SURGE = Duration.ofSeconds(40);
+  private static final Duration REPLAY_FALL = Duration.ofSeconds(30);
+
   private QuickstartRun() {}
 
   /** Deploys and destroys the endpoint for the composition. */
@@ -149,7 +156,7 @@ public final class QuickstartRun {
   }
 
   /**
-   * Runs every step; progress goes to {@code err} ({@code [n/8] step} lines, indented details).
+   * Runs every step; progress goes to {@code err} ({@code [n/9] step} lines, indented details).
    *
    * @param platform the platform the endpoint runs on
    * @param deployments deploys and destroys the endpoint
@@ -236,13 +243,35 @@ public final class QuickstartRun {
         Path planFile = dir.resolve(plan.defaultFileName());
         Path plannedConfig = deployBehind(plan, planFile);
         ValidateArtifact v = validate(plan, planFile, plannedConfig);
-        step(8, "report");
+        ReplayArtifact replay = null;
+        String replayNotRun = null;
+        try {
+          replay =
+              replay(
+                  new ReplayPrediction.Inputs(
+                      q, qmaxFile.toString(), t, ttotalFile.toString(), plan, planFile.toString()),
+                  plan,
+                  planFile,
+                  plannedConfig);
+        } catch (ChainException e) {
+          replayNotRun = e.getMessage();
+          err.println("  replay not run: " + replayNotRun);
+        }
+        step(9, "report");
         Path report = dir.resolve("report.html");
         ArtifactCodec.writeText(
             report,
             Report.html(
                 new Report.Inputs(
-                    "SpeechScale quickstart: " + endpoint(), q, t, plan, v, drift, rerun)));
+                    "SpeechScale quickstart: " + endpoint(),
+                    q,
+                    t,
+                    plan,
+                    v,
+                    drift,
+                    rerun,
+                    replay,
+                    replayNotRun)));
         Result result =
             new Result(
                 q, t, plan, v, dir, report, rerun, Duration.between(started, clocks.instant()));
@@ -480,6 +509,77 @@ public final class QuickstartRun {
       return v;
     }
 
+    /**
+     * A short replay (the calibration trace scaled to the plan's X at C_scale_max: 20 s quiet, 40 s
+     * surge past one instance, 30 s quiet) on a fresh deployment behind the plan, predicted by the
+     * simulator from this run's artifacts with no metric history (the fresh deployment's alarms
+     * have none either), and compared.
+     */
+    private ReplayArtifact replay(
+        ReplayPrediction.Inputs inputs, PlanArtifact plan, Path planFile, Path plannedConfig) {
+      step(8, "replay: the simulator's prediction against the live fleet (90 s of traffic)");
+      // validate left the fleet scaled out; a fresh deployment starts at the floor, quiet
+      deployments.deploy(
+          EndpointConfigFile.read(plannedConfig).model(o.model()), plannedConfig, planFile);
+      Path trace = dir.resolve("trace-calibration.csv");
+      ReplayArtifact a =
+          Replay.run(
+              platform,
+              new Replay.Request(
+                  o.model(),
+                  inputs,
+                  new Replay.TraceSource.Calibration(
+                      trace, REPLAY_QUIET, REPLAY_SURGE, REPLAY_FALL),
+                  1,
+                  Duration.ZERO,
+                  Transport.HTTP_STREAM,
+                  Texts.load(null),
+                  Duration.ofMillis(200),
+                  true,
+                  "tts-bench quickstart (replay)",
+                  Map.of("quiet", "20s", "surge", "40s", "fall", "30s", "pre_roll", "0s"),
+                  new FleetSimulator.PreRoll.None()),
+              clocks.wall(),
+              clocks.monotonic(),
+              this::detail);
+      ArtifactCodec.write(dir.resolve("replay-" + o.model() + ".json"), a);
+      a.comparison().stream()
+          .filter(r -> r.minute() == null)
+          .forEach(r ->
+              err.printf(
+                  Locale.ROOT,
+                  "  %s: predicted %s, measured %s (%s)%n",
+                  r.figure(),
+                  r.predicted() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.predicted()),
+                  r.measured() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.measured()),
+                  r.result()));
+      rerun.put(
+          "replay",
+          "bin/speech-infra deploy --model "
+              + o.model()
+              + " --config "
+              + plannedConfig
+              + " --plan "
+              + planFile
+              + o.stateDirArgument()
+              + " && bin/tts-bench replay"
+              + " --model "
+              + o.model()
+              + " --config "
+              + plannedConfig
+              + o.stateDirArgument()
+              + " --plan "
+              + planFile
+              + " --qmax "
+              + inputs.qmaxFile()
+              + " --ttotal "
+              + inputs.ttotalFiles()
+              + " --calibration "
+              + trace
+              + " --quiet 20s --surge 40s --fall 30s --pre-roll 0s");
+      return a;
+    }
+
     private String measureConfig() {
       return "# written by tts-bench quickstart: the measurement deployment (no scaling, no queue"
           + " bound)\nmodels:\n  "
@@ -524,7 +624,7 @@ public final class QuickstartRun {
     }
 
     private void step(int n, String what) {
-      err.printf(Locale.ROOT, "[%d/8] %s%n", n, what);
+      err.printf(Locale.ROOT, "[%d/9] %s%n", n, what);
       err.flush();
     }
   }

@@ -5,6 +5,7 @@ import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.Transport;
+import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.PolicyResult;
 import dev.speechscale.simulator.SimulatorException;
 import dev.speechscale.simulator.Traffic;
@@ -74,6 +75,8 @@ public final class Replay {
    * @param align start on the next alarm-period boundary
    * @param command the command line
    * @param parameters effective parameters
+   * @param preRoll the metric history the prediction simulates before the trace: the policy's alarm
+   *     window for a fleet that sat quiet at its floor, none for one deployed just before
    */
   public record Request(
       String model,
@@ -86,7 +89,12 @@ public final class Replay {
       Duration sampleEvery,
       boolean align,
       String command,
-      Map<String, Object> parameters) {}
+      Map<String, Object> parameters,
+      FleetSimulator.PreRoll preRoll) {
+    public Request {
+      Objects.requireNonNull(preRoll, "preRoll");
+    }
+  }
 
   /**
    * Checks a trace file completely (every bad line named) without touching an endpoint.
@@ -110,7 +118,8 @@ public final class Replay {
       Platform platform, Request r, Clock clock, NanoClock nanos, Consumer<String> progress) {
     String endpoint = "speech-" + r.model();
     ReplayPrediction.Setup setup =
-        ReplayPrediction.setup(platform, endpoint, r.inputs(), r.metricDelay(), r.seed());
+        ReplayPrediction.setup(
+            platform, endpoint, r.inputs(), r.metricDelay(), r.seed(), r.preRoll());
     Path traceFile;
     double surgeStartS;
     switch (r.trace()) {
@@ -170,7 +179,7 @@ public final class Replay {
             r.model(),
             traceFile.toString(),
             new ReplayArtifact.Inputs(
-                r.inputs().qmaxFile(), r.inputs().ttotalFile(), r.inputs().planFile()),
+                r.inputs().qmaxFile(), r.inputs().ttotalFiles(), r.inputs().planFile()),
             r.command(),
             params),
         setup,

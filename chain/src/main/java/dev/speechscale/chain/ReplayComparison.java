@@ -87,25 +87,56 @@ public final class ReplayComparison {
         misses == 0 ? "within" : "miss (" + misses + ")");
   }
 
-  /** The simulator's result in the replay's figures, in-service counts rebuilt from its events. */
+  /**
+   * The simulator's result in the replay's figures, in-service counts rebuilt from its events: a
+   * scale-out adds starting instances that enter service at the event's in-service time; a scale-in
+   * removes starting instances first (as the simulator does), then instances in service.
+   */
   static FleetFigures predictedFigures(PolicyResult r, int initial, LiveReplay live) {
     int seconds = (int) live.durationS();
     List<Integer> inService = new ArrayList<>();
     List<Integer> desired = new ArrayList<>();
+    List<PolicyResult.ScalingEvent> events = r.events();
+    List<PolicyResult.ScalingEvent> arrivals =
+        events.stream()
+            .filter(e -> e.to() > e.from() && e.inServiceAtSeconds().isPresent())
+            .sorted(
+                java.util.Comparator.comparingLong(
+                    (PolicyResult.ScalingEvent e) -> e.inServiceAtSeconds().getAsLong()))
+            .toList();
+    int in = initial;
+    int starting = 0;
+    int want = initial;
+    int nextDecision = 0;
+    int nextArrival = 0;
     for (int s = 0; s < seconds; s++) {
-      int in = initial;
-      int want = initial;
-      for (PolicyResult.ScalingEvent e : r.events()) {
-        if (e.decidedAtSeconds() < s + 1) {
+      while (true) {
+        boolean arrival =
+            nextArrival < arrivals.size()
+                && arrivals.get(nextArrival).inServiceAtSeconds().getAsLong() < s + 1;
+        boolean decision =
+            nextDecision < events.size() && events.get(nextDecision).decidedAtSeconds() < s + 1;
+        if (arrival
+            && (!decision
+                || arrivals.get(nextArrival).inServiceAtSeconds().getAsLong()
+                    <= events.get(nextDecision).decidedAtSeconds())) {
+          PolicyResult.ScalingEvent e = arrivals.get(nextArrival++);
+          int n = Math.min(starting, e.to() - e.from());
+          starting -= n;
+          in += n;
+        } else if (decision) {
+          PolicyResult.ScalingEvent e = events.get(nextDecision++);
           want = e.to();
-          if (e.to() < e.from()) {
-            in -= e.from() - e.to();
+          if (e.to() > e.from()) {
+            starting += e.to() - e.from();
+          } else {
+            int excess = e.from() - e.to();
+            int cancelled = Math.min(starting, excess);
+            starting -= cancelled;
+            in -= excess - cancelled;
           }
-        }
-        if (e.to() > e.from()
-            && e.inServiceAtSeconds().isPresent()
-            && e.inServiceAtSeconds().getAsLong() < s + 1) {
-          in += e.to() - e.from();
+        } else {
+          break;
         }
       }
       inService.add(Math.max(0, in));

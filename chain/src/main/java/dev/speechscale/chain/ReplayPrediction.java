@@ -1,8 +1,11 @@
 package dev.speechscale.chain;
 
+import dev.speechscale.artifacts.ArtifactException;
+import dev.speechscale.artifacts.FirstByteEvidences;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
+import dev.speechscale.artifacts.StartupDelaySamples;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.Platform;
@@ -17,7 +20,7 @@ import dev.speechscale.simulator.PolicyResult;
 import dev.speechscale.simulator.Progress;
 import dev.speechscale.simulator.Traffic;
 import java.time.Duration;
-import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
 
@@ -38,18 +41,41 @@ public final class ReplayPrediction {
    *
    * @param qmax the qmax artifact
    * @param qmaxFile its path
-   * @param ttotal the ttotal artifact
-   * @param ttotalFile its path
+   * @param ttotals the ttotal artifacts, one per run (each new instance draws one's start-up delay)
    * @param plan the plan artifact
    * @param planFile its path
    */
   public record Inputs(
       QmaxArtifact qmax,
       String qmaxFile,
-      TtotalArtifact ttotal,
-      String ttotalFile,
+      List<StartupDelaySamples.Input> ttotals,
       PlanArtifact plan,
-      String planFile) {}
+      String planFile) {
+    public Inputs {
+      ttotals = List.copyOf(ttotals);
+    }
+
+    /** With one ttotal artifact. */
+    public Inputs(
+        QmaxArtifact qmax,
+        String qmaxFile,
+        TtotalArtifact ttotal,
+        String ttotalFile,
+        PlanArtifact plan,
+        String planFile) {
+      this(
+          qmax,
+          qmaxFile,
+          List.of(new StartupDelaySamples.Input(ttotal, ttotalFile)),
+          plan,
+          planFile);
+    }
+
+    /** The ttotal files, comma-separated, for the artifact. */
+    public String ttotalFiles() {
+      return String.join(", ", ttotals.stream().map(StartupDelaySamples.Input::file).toList());
+    }
+  }
 
   /**
    * What the simulation runs.
@@ -78,6 +104,20 @@ public final class ReplayPrediction {
    */
   public static Setup setup(
       Platform platform, String endpoint, Inputs in, Duration metricDelay, long seed) {
+    return setup(platform, endpoint, in, metricDelay, seed, new FleetSimulator.PreRoll.Window());
+  }
+
+  /**
+   * As {@link #setup(Platform, String, Inputs, Duration, long)} with the pre-roll given: none for
+   * an endpoint deployed just before the replay (its alarms have no history either).
+   */
+  public static Setup setup(
+      Platform platform,
+      String endpoint,
+      Inputs in,
+      Duration metricDelay,
+      long seed,
+      FleetSimulator.PreRoll preRoll) {
     ScalingState s = platform.scalingState(endpoint);
     ScalingState.ScalableTarget target =
         s.target()
@@ -100,10 +140,19 @@ public final class ReplayPrediction {
     requirePeriods(endpoint, low, (int) Math.round(60 * timeScale), Statistic.AVERAGE);
     int queue = platform.containerQueueBound(endpoint).orElse(in.plan().queueMaxDepth());
     Duration deadline = requestAge(platform, endpoint);
-    Duration startup = startupDelay(in.ttotal(), in.ttotalFile());
+    StartupDelaySamples startup;
+    try {
+      startup = StartupDelaySamples.of(in.ttotals());
+    } catch (ArtifactException e) {
+      throw new ChainException(e.getMessage(), e);
+    }
     InstanceModel model =
         InstanceModel.fromMeasurement(
-            in.qmax().measurement(in.qmaxFile()), queue, deadline, startup);
+            in.qmax().measurement(in.qmaxFile()),
+            FirstByteEvidences.of(in.qmax()),
+            queue,
+            deadline,
+            startup.delays());
     ScalingRules rules =
         ScalingRules.planned(
             tracking.targetValue(),
@@ -115,8 +164,6 @@ public final class ReplayPrediction {
     Policy policy =
         new Policy.Rules("deployed", timeScale == 1 ? rules : rules.timeScaled(timeScale));
     double slo = in.plan().endpointConfig().ttfabSloMs();
-    // The live fleet sat quiet at its floor before the trace: its alarms had their history.
-    FleetSimulator.PreRoll preRoll = new FleetSimulator.PreRoll.Window();
     return new Setup(
         model,
         policy,
@@ -130,13 +177,14 @@ public final class ReplayPrediction {
             tracking.scaleOutCooldownSeconds(),
             step.cooldownSeconds(),
             timeScale,
-            startup.toMillis() / 1000.0,
+            startup.delays().meanSeconds(),
             String.format(
                 Locale.ROOT,
-                "%s; queue_max_depth %d; request deadline %d s",
+                "%s; queue_max_depth %d; request deadline %d s; start-up delay %s",
                 model.derivation(),
                 queue,
-                deadline.toSeconds()),
+                deadline.toSeconds(),
+                startup.source()),
             (double) preRoll.seconds(policy, metricDelay)));
   }
 
@@ -202,26 +250,5 @@ public final class ReplayPrediction {
           endpoint + ": MAX_REQUEST_AGE_S (" + v + ") in the container environment is no number",
           e);
     }
-  }
-
-  /** desired_set → in_service from the ttotal timeline. */
-  static Duration startupDelay(TtotalArtifact t, String file) {
-    Instant desired = stage(t, "desired_set", file);
-    Instant inService = stage(t, "in_service", file);
-    return Duration.between(desired, inService);
-  }
-
-  private static Instant stage(TtotalArtifact t, String stage, String file) {
-    return t.timeline().stream()
-        .filter(e -> e.stage().equals(stage) && e.at() != null)
-        .map(TtotalArtifact.TimelineEntry::at)
-        .findFirst()
-        .orElseThrow(() ->
-            new ChainException(
-                file
-                    + " has no "
-                    + stage
-                    + " stage; the simulator's start-up delay is desired_set -> in_service:"
-                    + " re-run tts-bench ttotal"));
   }
 }

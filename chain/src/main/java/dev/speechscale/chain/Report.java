@@ -4,6 +4,7 @@ import dev.speechscale.artifacts.DriftArtifact;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.QmaxStep;
+import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
 import java.util.ArrayList;
@@ -40,7 +41,22 @@ public final class Report {
       PlanArtifact plan,
       ValidateArtifact validate,
       DriftArtifact drift,
-      Map<String, String> commands) {}
+      Map<String, String> commands,
+      ReplayArtifact replay,
+      String replayNotRun) {
+
+    /** Without a replay. */
+    public Inputs(
+        String title,
+        QmaxArtifact qmax,
+        TtotalArtifact ttotal,
+        PlanArtifact plan,
+        ValidateArtifact validate,
+        DriftArtifact drift,
+        Map<String, String> commands) {
+      this(title, qmax, ttotal, plan, validate, drift, commands, null, null);
+    }
+  }
 
   public static String html(Inputs in) {
     StringBuilder h = new StringBuilder();
@@ -73,6 +89,11 @@ public final class Report {
     }
     if (in.validate() != null) {
       validate(h, in.validate());
+    }
+    if (in.replay() != null) {
+      ReplaySection.html(h, in.replay());
+    } else if (in.replayNotRun() != null) {
+      ReplaySection.skipped(h, in.replayNotRun());
     }
     if (in.drift() != null) {
       drift(h, in.drift());
@@ -160,6 +181,17 @@ public final class Report {
               + cls(in.validate().verdict().label())
               + "\">"
               + esc(in.validate().verdict().label())
+              + "</span>",
+          true);
+    }
+    if (in.replay() != null) {
+      cell(
+          h,
+          "replay vs simulator",
+          "<span class=\""
+              + ("within".equals(in.replay().verdict()) ? "ok" : "warn")
+              + "\">"
+              + esc(in.replay().verdict())
               + "</span>",
           true);
     }

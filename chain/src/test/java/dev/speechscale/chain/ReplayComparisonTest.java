@@ -157,4 +157,96 @@ class ReplayComparisonTest {
             org.assertj.core.groups.Tuple.tuple("desired", 91.2),
             org.assertj.core.groups.Tuple.tuple("in_service", 104.0));
   }
+
+  @Test
+  void predictedFigures_scaleInOfAStartingInstance_leavesTheOneInServiceCounted() {
+    // run 4's timeline: out at 90 (starting), in at 91 (cancels the starting one), out at 120,
+    // in service at 128; the instance in service never left
+    PolicyResult r =
+        new PolicyResult(
+            "plan",
+            "test",
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            Double.NaN,
+            0,
+            0,
+            2,
+            1.5,
+            0.1,
+            2,
+            1,
+            0,
+            List.of(),
+            List.of(
+                new PolicyResult.ScalingEvent(90, 1, 2, "target tracking", OptionalLong.empty()),
+                new PolicyResult.ScalingEvent(91, 2, 1, "step scale-in", OptionalLong.empty()),
+                new PolicyResult.ScalingEvent(120, 1, 2, "target tracking", OptionalLong.of(128))));
+
+    FleetFigures f = ReplayComparison.predictedFigures(r, 1, live());
+
+    assertThat(f.inServicePerSecond().subList(85, 135)).allMatch(n -> n >= 1);
+    assertThat(f.inServicePerSecond().get(127)).isEqualTo(1);
+    assertThat(f.inServicePerSecond().get(128)).isEqualTo(2);
+    assertThat(f.desiredPerSecond().get(90)).isEqualTo(2);
+    assertThat(f.desiredPerSecond().get(91)).isEqualTo(1);
+  }
+
+  @Test
+  void report_withReplay_showsPredictedBesideMeasuredAndBothCharts() {
+    ReplayArtifact a =
+        ReplayComparison.of(
+            new ReplayComparison.About(
+                "x",
+                "trace.csv",
+                new ReplayArtifact.Inputs("q.json", "t.json", "p.json"),
+                "tts-bench replay",
+                Map.of()),
+            new ReplayPrediction.Setup(
+                new InstanceModel(
+                    1,
+                    ServiceTimeDistribution.lognormal(0.07, 0.09),
+                    1,
+                    0.5,
+                    10,
+                    Duration.ofSeconds(56),
+                    Duration.ofSeconds(8),
+                    "the <model>"),
+                new Policy.Planned(1, 2, 7.5, 5, Duration.ofSeconds(30), Duration.ofSeconds(300)),
+                new FleetSimulator.Options(1000, Duration.ZERO, 1),
+                new ReplayArtifact.Physics(0, 1, 2, 7.5, 5, 30, 300, 1, 8, "the <model>", 0.0)),
+            predicted(),
+            live(),
+            Instant.parse("2026-12-01T15:10:00Z"));
+
+    String page = Report.html(new Report.Inputs("t", null, null, null, null, null, null, a, null));
+
+    assertThat(page)
+        .contains("Simulator against the live fleet (replay)")
+        .contains(
+            "replay vs simulator</div><div class=\"big\"><span class=\"warn\">miss (2)</span>")
+        .contains("<td>shed fraction</td><td class=\"n\">10.00 %</td><td class=\"n\">7.27 %</td>")
+        .contains(
+            "<td>surge to the next instance in service</td><td class=\"n\">40.0 s</td>"
+                + "<td class=\"n\">44.0 s</td>")
+        .contains("aria-label=\"instances in service per second, predicted and measured\"")
+        .contains("aria-label=\"p95 TTFAB per minute, predicted and measured\"")
+        .contains("the &lt;model&gt;")
+        .doesNotContain("the <model>");
+  }
+
+  @Test
+  void report_replayNotRun_saysWhy() {
+    String page =
+        Report.html(
+            new Report.Inputs(
+                "t", null, null, null, null, null, null, null, "fleet not <settled>"));
+
+    assertThat(page).contains("not run: fleet not &lt;settled&gt;");
+  }
 }

@@ -4,16 +4,19 @@ import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
-import dev.speechscale.artifacts.TtotalArtifact;
+import dev.speechscale.artifacts.StartupDelaySamples;
 import dev.speechscale.chain.Replay;
 import dev.speechscale.chain.ReplayPrediction;
 import dev.speechscale.chain.Texts;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
+import dev.speechscale.simulator.FleetSimulator;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -71,8 +74,14 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--qmax", required = true, paramLabel = "FILE", description = "qmax artifact")
   Path qmax;
 
-  @Option(names = "--ttotal", required = true, paramLabel = "FILE", description = "ttotal artifact")
-  Path ttotal;
+  @Option(
+      names = "--ttotal",
+      required = true,
+      paramLabel = "FILE",
+      description =
+          "ttotal artifact; give it once per ttotal run and each simulated instance draws one of"
+              + " the start-up delays (seeded)")
+  List<Path> ttotal;
 
   @Option(
       names = "--quiet",
@@ -138,6 +147,30 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--json", description = "print the artifact as JSON")
   boolean json;
 
+  @Option(
+      names = "--pre-roll",
+      defaultValue = "window",
+      paramLabel = "window|0s|DURATION",
+      description =
+          "metric history simulated before the trace: 'window' (default) for a fleet that sat"
+              + " quiet at its floor for the policy's longest alarm window, 0s for one deployed"
+              + " just before the replay")
+  String preRoll;
+
+  private FleetSimulator.PreRoll preRoll() {
+    if (preRoll.equals("window")) {
+      return new FleetSimulator.PreRoll.Window();
+    }
+    Duration d;
+    try {
+      d = Durations.parse(preRoll);
+    } catch (RuntimeException e) {
+      throw Cli.usage(
+          spec, "--pre-roll (" + preRoll + ") must be 'window', 0s or a duration such as 180s");
+    }
+    return d.isZero() ? new FleetSimulator.PreRoll.None() : new FleetSimulator.PreRoll.Fixed(d);
+  }
+
   @Override
   public Integer call() {
     if (trace.file != null && surgeAt == null) {
@@ -153,7 +186,10 @@ final class ReplayCommand implements Callable<Integer> {
       Replay.traffic(trace.file); // every bad line reported before the endpoint is touched
     }
     QmaxArtifact q = ArtifactCodec.readQmax(qmax);
-    TtotalArtifact t = ArtifactCodec.readTtotal(ttotal);
+    List<StartupDelaySamples.Input> ttotals = new ArrayList<>();
+    for (Path file : ttotal) {
+      ttotals.add(new StartupDelaySamples.Input(ArtifactCodec.readTtotal(file), file.toString()));
+    }
     PlanArtifact p = ArtifactCodec.readPlan(plan);
     Duration delay =
         metricDelay != null
@@ -163,11 +199,16 @@ final class ReplayCommand implements Callable<Integer> {
     params.put("model", common.model);
     params.put("plan", plan.toString());
     params.put("qmax", qmax.toString());
-    params.put("ttotal", ttotal.toString());
+    params.put(
+        "ttotal",
+        ttotal.size() == 1
+            ? ttotal.getFirst().toString()
+            : ttotal.stream().map(Path::toString).toList());
     params.put("seed", seed);
     params.put("metric_delay_s", delay.toMillis() / 1000.0);
     params.put("sample_every_s", sampleEvery.toMillis() / 1000.0);
     params.put("align", !noAlign);
+    params.put("pre_roll", preRoll);
     Replay.TraceSource source =
         trace.file != null
             ? new Replay.TraceSource.File(trace.file, surgeAt.toMillis() / 1000.0)
@@ -179,8 +220,7 @@ final class ReplayCommand implements Callable<Integer> {
               platform,
               new Replay.Request(
                   common.model,
-                  new ReplayPrediction.Inputs(
-                      q, qmax.toString(), t, ttotal.toString(), p, plan.toString()),
+                  new ReplayPrediction.Inputs(q, qmax.toString(), ttotals, p, plan.toString()),
                   source,
                   seed,
                   delay,
@@ -189,7 +229,8 @@ final class ReplayCommand implements Callable<Integer> {
                   sampleEvery,
                   !noAlign,
                   Cli.commandLine(spec),
-                  params),
+                  params,
+                  preRoll()),
               Clock.systemUTC(),
               NanoClock.SYSTEM,
               line -> spec.commandLine().getErr().println(line));

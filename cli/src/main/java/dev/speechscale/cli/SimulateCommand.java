@@ -1,12 +1,14 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.FirstByteEvidences;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.PlanArtifacts;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.SimulateArtifact;
 import dev.speechscale.artifacts.SimulateArtifacts;
+import dev.speechscale.artifacts.StartupDelaySamples;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.report.SimulateReport;
 import dev.speechscale.simulator.FleetSimulator;
@@ -69,8 +71,10 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
       names = "--ttotal",
       required = true,
       paramLabel = "FILE",
-      description = "ttotal artifact (start-up delay: desired_set -> in_service)")
-  Path ttotal;
+      description =
+          "ttotal artifact (start-up delay: desired_set -> in_service); give it once per ttotal"
+              + " run and each new instance draws one of the delays (seeded)")
+  List<Path> ttotal;
 
   @Option(names = "--plan", required = true, paramLabel = "FILE", description = "plan artifact")
   Path plan;
@@ -194,13 +198,22 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
   public Integer call() {
     validateUsage();
     QmaxArtifact q = ArtifactCodec.readQmax(qmax);
-    TtotalArtifact t = ArtifactCodec.readTtotal(ttotal);
+    List<StartupDelaySamples.Input> ttotals = new ArrayList<>();
+    for (Path file : ttotal) {
+      ttotals.add(new StartupDelaySamples.Input(ArtifactCodec.readTtotal(file), file.toString()));
+    }
     PlanArtifact p = ArtifactCodec.readPlan(plan);
-    checkSameModel(q, t, p);
-    StartupDelay delay = StartupDelay.of(t, ttotal);
+    for (StartupDelaySamples.Input t : ttotals) {
+      checkSameModel(q, t.artifact(), Path.of(t.file()), p);
+    }
+    StartupDelaySamples delay = StartupDelaySamples.of(ttotals);
     InstanceModel model =
         InstanceModel.fromMeasurement(
-            q.measurement(qmax.toString()), p.queueMaxDepth(), maxRequestAge, delay.duration());
+            q.measurement(qmax.toString()),
+            FirstByteEvidences.of(q),
+            p.queueMaxDepth(),
+            maxRequestAge,
+            delay.delays());
     List<Policy> chosen = Policies.parse(policies, numbers(p, model));
     Traffic offered = traffic(p);
     FleetSimulator.Options options =
@@ -219,10 +232,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
                 traffic.trace != null ? "trace" : "pattern",
                 model,
                 delay.source(),
-                List.of(
-                    PlanArtifacts.source(qmax.toString(), q),
-                    PlanArtifacts.source(ttotal.toString(), t),
-                    PlanArtifacts.source(plan.toString(), p)),
+                sources(q, ttotals, p),
                 results,
                 Provenance.capture(commandLine(), parameters()),
                 clock.instant()));
@@ -276,7 +286,18 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
     }
   }
 
-  private void checkSameModel(QmaxArtifact q, TtotalArtifact t, PlanArtifact p) {
+  private List<PlanArtifact.SourceFile> sources(
+      QmaxArtifact q, List<StartupDelaySamples.Input> ttotals, PlanArtifact p) {
+    List<PlanArtifact.SourceFile> out = new ArrayList<>();
+    out.add(PlanArtifacts.source(qmax.toString(), q));
+    for (StartupDelaySamples.Input t : ttotals) {
+      out.add(PlanArtifacts.source(t.file(), t.artifact()));
+    }
+    out.add(PlanArtifacts.source(plan.toString(), p));
+    return out;
+  }
+
+  private void checkSameModel(QmaxArtifact q, TtotalArtifact t, Path ttotal, PlanArtifact p) {
     if (!q.model().equals(t.model()) || !q.model().equals(p.model())) {
       throw new CliException(
           String.format(
@@ -406,7 +427,11 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
   private Map<String, Object> parameters() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("qmax", qmax.toString());
-    m.put("ttotal", ttotal.toString());
+    m.put(
+        "ttotal",
+        ttotal.size() == 1
+            ? ttotal.getFirst().toString()
+            : ttotal.stream().map(Path::toString).toList());
     m.put("plan", plan.toString());
     m.put("trace", traffic.trace == null ? null : traffic.trace.toString());
     m.put("pattern", traffic.pattern == null ? null : traffic.pattern.name());

@@ -82,7 +82,7 @@ class SimulateCommandTest {
         .startsWith(
             "simulate kokoro-82m: step 10 -> 200 -> 10 req/s at 300 s and 600 s of 900 s, seed 1,"
                 + " SLO 3000 ms, metric delay 0 s\n"
-                + "instance: 1 slot(s), 17.92 req/s saturated, queue_max_depth 50, deadline 56 s,"
+                + "instance: 1 slot(s), 17.90 req/s saturated, queue_max_depth 50, deadline 56 s,"
                 + " start-up 212.8 s\n\n"
                 + "policy             arrived   SLO ok    shed   p50 ms   p95 ms   p99 ms  peak"
                 + "    mean    inst-h       cost  out/in   at max\n")
@@ -248,5 +248,30 @@ class SimulateCommandTest {
             "      --policies=LIST       comma-separated: plan, naive, invocations, cpu,\n"
                 + "                              fixed:N (default plan,naive,invocations,cpu)\n")
         .contains("      --pattern=SHAPE       built-in traffic: diurnal, step, ramp, spike\n");
+  }
+
+  @Test
+  void simulate_ttotalTwice_recordsBothStartupDelaysAndBothInputs() throws IOException {
+    CliRun run =
+        simulate(concat(new String[] {"--ttotal", PlanCommandTest.TTOTAL}, shortStep("t")));
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    SimulateArtifact a = ArtifactCodec.readSimulate(dir.resolve("t.json"));
+    assertThat(a.instance().startupDelaysS()).containsExactly(212.808, 212.808);
+    assertThat(a.instance().startupDelaySource())
+        .endsWith("(each new instance draws one of the 2, seeded)");
+    assertThat(a.inputs())
+        .extracting(f -> f.kind())
+        .containsExactly("qmax", "ttotal", "ttotal", "plan");
+    assertThat(
+            ArtifactCodec.validate(ArtifactKind.SIMULATE, Files.readString(dir.resolve("t.json"))))
+        .isEmpty();
+  }
+
+  private static String[] concat(String[] a, String[] b) {
+    String[] all = new String[a.length + b.length];
+    System.arraycopy(a, 0, all, 0, a.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
   }
 }

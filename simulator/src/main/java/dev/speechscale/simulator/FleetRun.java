@@ -33,6 +33,8 @@ final class FleetRun {
   private static final long PROGRESS_EVERY_S = 3600;
   private static final long PRE_ROLL_ARRIVALS = 0x9E3779B97F4A7C15L;
   private static final long PRE_ROLL_SERVICE = 0xC2B2AE3D27D4EB4FL;
+  private static final long STARTUP_DRAWS = 0x165667B19E3779F9L;
+  private static final int HELD_LEVELS = 1024;
 
   private final Traffic traffic;
   private final Policy policy;
@@ -47,9 +49,11 @@ final class FleetRun {
   private final double[] occupancy = new double[TABLE];
   private final double[] firstByte = new double[TABLE];
   private final double[] inFlightFor = new double[TABLE];
-  private final double firstByteEstimateS;
+  private final double[] firstByteScale = new double[HELD_LEVELS + 1];
+  private final double firstByteMeanS;
   private final double deadlineS;
-  private final double startupS;
+  private final double[] startupS;
+  private final SplitMix64 startupDraws;
   private final double sloS;
   private SplitMix64 service;
 
@@ -131,15 +135,30 @@ final class FleetRun {
     this.preRollS = options.preRoll().seconds(policy, options.metricPublicationDelay());
     this.slots = model.slots();
     this.queueMaxDepth = model.queueMaxDepth();
+    double firstByteSum = 0;
     for (int i = 0; i < TABLE; i++) {
-      double s = model.responseTimes().sample((i + 0.5) / TABLE);
+      double u = (i + 0.5) / TABLE;
+      double s = model.responseTimes().sample(u);
       occupancy[i] = s * model.occupancyScale();
-      firstByte[i] = s * model.firstByteRatio();
+      firstByte[i] =
+          switch (model.firstByte()) {
+            case FirstByte.Proportional p -> s * p.ratio();
+            case FirstByte.ByConcurrency c -> c.shape().sample(u) / c.shape().meanSeconds();
+          };
+      firstByteSum += firstByte[i];
       inFlightFor[i] = Math.max(occupancy[i], s);
     }
-    this.firstByteEstimateS = model.firstByteRatio() * model.responseTimes().meanSeconds();
+    this.firstByteMeanS = firstByteSum / TABLE;
+    for (int held = 0; held <= HELD_LEVELS; held++) {
+      firstByteScale[held] =
+          switch (model.firstByte()) {
+            case FirstByte.Proportional p -> 1.0;
+            case FirstByte.ByConcurrency c -> c.meanSecondsAt(held + 1.0);
+          };
+    }
     this.deadlineS = model.requestDeadline().toNanos() / 1e9;
-    this.startupS = model.startupDelay().toNanos() / 1e9;
+    this.startupS = model.startupDelays().seconds();
+    this.startupDraws = new SplitMix64(seed ^ STARTUP_DRAWS);
     this.sloS = options.sloMs() / 1000.0;
     this.service = new SplitMix64(seed ^ 0x5DEECE66DL);
     this.slotFree = new double[16 * slots];
@@ -290,7 +309,8 @@ final class FleetRun {
       }
     }
     double start = Math.max(free, t);
-    if (start - t + firstByteEstimateS > deadlineS) {
+    double firstByteScaleNow = firstByteScale[Math.min(held, HELD_LEVELS)];
+    if (start - t + firstByteMeanS * firstByteScaleNow > deadlineS) {
       shedDeadline++;
       minuteShed++;
       return;
@@ -300,7 +320,7 @@ final class FleetRun {
     done.add(id, start + inFlightFor[u]);
     lor.move(id, held, held + 1);
     inFlightInService++;
-    double ttfab = start - t + firstByte[u];
+    double ttfab = start - t + firstByte[u] * firstByteScaleNow;
     ttfabSumS += ttfab;
     served++;
     minuteServed++;
@@ -327,19 +347,41 @@ final class FleetRun {
     }
   }
 
+  /**
+   * Brings every starting instance that is ready by {@code s} into service. With one start-up delay
+   * the queue is in ready order; with several, a later instance can be ready first, so the queue is
+   * scanned and the ones still starting keep their order.
+   */
   private void promote(long s) {
-    while (starting > 0 && readyAt[startingQueue[startingHead]] <= s) {
-      int id = startingQueue[startingHead];
-      startingHead = (startingHead + 1) % startingQueue.length;
-      starting--;
-      phase[id] = IN_SERVICE;
-      inService++;
-      lor.add(id, 0);
-      if (launchedBy[id] >= 0) {
-        EventRow e = events.get(launchedBy[id]);
-        e.pending--;
-        e.inServiceAt = s;
+    if (startupS.length == 1) {
+      while (starting > 0 && readyAt[startingQueue[startingHead]] <= s) {
+        int id = startingQueue[startingHead];
+        startingHead = (startingHead + 1) % startingQueue.length;
+        starting--;
+        toService(id, s);
       }
+      return;
+    }
+    int kept = 0;
+    for (int i = 0; i < starting; i++) {
+      int id = startingQueue[(startingHead + i) % startingQueue.length];
+      if (readyAt[id] <= s) {
+        toService(id, s);
+      } else {
+        startingQueue[(startingHead + kept++) % startingQueue.length] = id;
+      }
+    }
+    starting = kept;
+  }
+
+  private void toService(int id, long s) {
+    phase[id] = IN_SERVICE;
+    inService++;
+    lor.add(id, 0);
+    if (launchedBy[id] >= 0) {
+      EventRow e = events.get(launchedBy[id]);
+      e.pending--;
+      e.inServiceAt = s;
     }
   }
 
@@ -355,7 +397,7 @@ final class FleetRun {
       for (int n = active; n < to; n++) {
         int id = allocate();
         phase[id] = STARTING;
-        readyAt[id] = s + startupS;
+        readyAt[id] = s + startupDelayS();
         launchedBy[id] = events.size() - 1;
         enqueueStarting(id);
         e.pending++;
@@ -388,6 +430,14 @@ final class FleetRun {
       }
       excess--;
     }
+  }
+
+  /** The next instance's start-up delay: the only sample, or one drawn from its own stream. */
+  private double startupDelayS() {
+    if (startupS.length == 1) {
+      return startupS[0];
+    }
+    return startupS[(int) (startupDraws.nextDouble() * startupS.length)];
   }
 
   private double busyPercent(long s) {

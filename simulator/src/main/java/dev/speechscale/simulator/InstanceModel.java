@@ -3,29 +3,39 @@ package dev.speechscale.simulator;
 import dev.speechscale.capacity.Ladder;
 import dev.speechscale.capacity.Measurement;
 import dev.speechscale.capacity.ServiceTimeDistribution;
+import dev.speechscale.capacity.ThroughputCurve;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One instance of the fleet, as measured.
  *
  * <p><b>Derivation from a qmax measurement</b> ({@link #fromMeasurement}). The ladder gives the
  * uncontended full-response time distribution S (at its lowest usable rung) and the throughput
- * curve; X_sat is the curve's highest point, what one instance completes per second once it is
- * saturated. By Little's law an engine that completes X_sat requests per second, each held for
- * S_mean, has X_sat·S_mean requests in service at once, so:
+ * curve. X_sat, what one instance completes per second once saturated, is the curve's
+ * <em>plateau</em>: the median throughput of the usable rungs at N ≥ 2 × slots (slots counted from
+ * the curve's peak), where a serial engine always has a queue. Not the single best rung: on a
+ * shared machine one lucky rung (often N = 1, where the instance never holds a second request) sits
+ * 20–30 % above every other (measurements/simulator-calibration.md, cause 6). Not the plan's X at
+ * C_scale_max either: that is one interpolated point at a concurrency the plan chose, and the model
+ * of the instance should not move with the plan's surge ratio. With no rung at N ≥ 2 × slots, the
+ * peak is used and the derivation says so. By Little's law an engine that completes X_sat requests
+ * per second, each held for S_mean, has X_sat·S_mean requests in service at once, so:
  *
  * <ul>
  *   <li>{@code slots = max(1, round(X_sat · S_mean))} requests execute at once (Kokoro-82M: 17.9 ×
  *       0.0613 = 1.10 → 1, a serial engine); the rest wait FIFO;
  *   <li>a request occupies its slot for {@code scale · S}, with {@code scale = slots / (X_sat ·
  *       S_mean)}, so {@code slots / occupancy_mean = X_sat} exactly: the model saturates where the
- *       ladder did (Kokoro: 55.9 ms of engine time per request where the client saw 61.3 ms at N=1,
- *       the difference being per-request overhead that overlaps the next request);
- *   <li>its first audio byte comes {@code r · S} after it starts, {@code r = min(1, p95 TTFAB / p95
- *       latency)} at the lowest rung, so a request that never waits has exactly the ladder's c=1
- *       first-byte distribution (same draw u for S, occupancy and first byte);
+ *       ladder's plateau did;
+ *   <li>its first audio byte comes after it starts on a slot ({@link FirstByte}): with the rungs'
+ *       TTFAB histograms, a time that depends on how many requests the instance holds (each rung's
+ *       mean TTFAB minus its closed-loop queue wait, interpolated between rungs; the lowest rung's
+ *       TTFAB distribution for the shape); without them, {@code r · S}, {@code r = min(1, p95 TTFAB
+ *       / p95 latency)} at the lowest rung;
  *   <li>it stays in flight (the number the platform samples) until {@code max(scale·S, S)} after it
  *       starts: the full response, streaming included.
  * </ul>
@@ -35,36 +45,34 @@ import java.util.Objects;
  * @param slots requests that execute at once
  * @param responseTimes the uncontended full-response time S
  * @param occupancyScale engine occupancy per second of S
- * @param firstByteRatio time to first byte per second of S
+ * @param firstByte when the first byte leaves after the request starts
  * @param queueMaxDepth requests in flight per instance before the gate answers 503 (0: no gate)
  * @param requestDeadline first byte must come within this of arrival, else the request is shed
- * @param startupDelay from the scaling decision (desired_set) to in service
+ * @param startupDelays from the scaling decision (desired_set) to in service, one drawn per
+ *     instance
  * @param derivation how the numbers were derived, for the artifact
  */
 public record InstanceModel(
     int slots,
     ServiceTimeDistribution responseTimes,
     double occupancyScale,
-    double firstByteRatio,
+    FirstByte firstByte,
     int queueMaxDepth,
     Duration requestDeadline,
-    Duration startupDelay,
+    StartupDelays startupDelays,
     String derivation) {
 
   public InstanceModel {
     Objects.requireNonNull(responseTimes, "responseTimes");
+    Objects.requireNonNull(firstByte, "firstByte");
     Objects.requireNonNull(requestDeadline, "requestDeadline");
-    Objects.requireNonNull(startupDelay, "startupDelay");
+    Objects.requireNonNull(startupDelays, "startupDelays");
     if (slots < 1) {
       throw new SimulatorException("slots (" + slots + ") must be at least 1");
     }
     if (!(occupancyScale > 0) || Double.isInfinite(occupancyScale)) {
       throw new SimulatorException(
           "occupancy scale (" + occupancyScale + ") must be finite and positive");
-    }
-    if (!(firstByteRatio > 0 && firstByteRatio <= 1)) {
-      throw new SimulatorException(
-          "first-byte ratio (" + firstByteRatio + ") must be in (0, 1]: TTFAB <= latency");
     }
     if (queueMaxDepth < 0) {
       throw new SimulatorException(
@@ -74,25 +82,68 @@ public record InstanceModel(
       throw new SimulatorException(
           "request deadline (" + requestDeadline + ") must be positive (MAX_REQUEST_AGE_S)");
     }
-    if (startupDelay.isNegative()) {
-      throw new SimulatorException("start-up delay (" + startupDelay + ") must be at least 0");
-    }
+  }
+
+  /**
+   * An instance whose first byte is a fixed share of S and whose start-up delay is one value.
+   *
+   * @param firstByteRatio time to first byte per second of S
+   * @param startupDelay from the scaling decision to in service
+   */
+  public InstanceModel(
+      int slots,
+      ServiceTimeDistribution responseTimes,
+      double occupancyScale,
+      double firstByteRatio,
+      int queueMaxDepth,
+      Duration requestDeadline,
+      Duration startupDelay,
+      String derivation) {
+    this(
+        slots,
+        responseTimes,
+        occupancyScale,
+        new FirstByte.Proportional(firstByteRatio),
+        queueMaxDepth,
+        requestDeadline,
+        StartupDelays.fixed(startupDelay),
+        derivation);
+  }
+
+  /**
+   * The instance a qmax measurement describes, without the rungs' TTFAB histograms (first byte a
+   * fixed share of S) and with one start-up delay.
+   */
+  public static InstanceModel fromMeasurement(
+      Measurement measurement, int queueMaxDepth, Duration requestDeadline, Duration startupDelay) {
+    return fromMeasurement(
+        measurement,
+        Optional.empty(),
+        queueMaxDepth,
+        requestDeadline,
+        StartupDelays.fixed(startupDelay));
   }
 
   /**
    * The instance a qmax measurement describes (see the class comment for the derivation).
    *
    * @param measurement the ladder and its service times
+   * @param firstByte the rungs' mean TTFAB and the lowest rung's TTFAB distribution, when the
+   *     artifact recorded them
    * @param queueMaxDepth the plan's queue bound (0: no gate)
    * @param requestDeadline the server's MAX_REQUEST_AGE_S
-   * @param startupDelay desired_set → in_service from the ttotal artifact
+   * @param startupDelays desired_set → in_service from the ttotal artifacts
    */
   public static InstanceModel fromMeasurement(
-      Measurement measurement, int queueMaxDepth, Duration requestDeadline, Duration startupDelay) {
+      Measurement measurement,
+      Optional<FirstByteEvidence> firstByte,
+      int queueMaxDepth,
+      Duration requestDeadline,
+      StartupDelays startupDelays) {
     Ladder ladder = measurement.ladder();
-    double saturated =
-        ladder
-            .throughputCurve()
+    ThroughputCurve curve = ladder.throughputCurve();
+    double peak =
+        curve
             .peak()
             .orElseThrow(() ->
                 new SimulatorException(
@@ -100,6 +151,26 @@ public record InstanceModel(
                         + " needs the measured throughput curve (re-run tts-bench qmax)"));
     ServiceTimeDistribution s = measurement.serviceTimes();
     double sMean = s.meanSeconds();
+    int peakSlots = (int) Math.max(1, Math.round(peak * sMean));
+    double[] plateau =
+        curve.points().stream()
+            .filter(p -> Math.round(p.concurrency()) >= 2L * peakSlots)
+            .mapToDouble(ThroughputCurve.Point::perSecond)
+            .sorted()
+            .toArray();
+    double saturated = plateau.length == 0 ? peak : median(plateau);
+    String saturatedFrom =
+        plateau.length == 0
+            ? String.format(
+                Locale.ROOT,
+                "the highest measured throughput: no usable rung at N >= 2 x %d slots",
+                peakSlots)
+            : String.format(
+                Locale.ROOT,
+                "plateau: median of %d usable rungs at N >= %d; peak %.4g",
+                plateau.length,
+                2 * peakSlots,
+                peak);
     int slots = (int) Math.max(1, Math.round(saturated * sMean));
     double scale = slots / (saturated * sMean);
     Ladder.ServiceTime st =
@@ -109,15 +180,47 @@ public record InstanceModel(
                 new SimulatorException(
                     "the qmax artifact's lowest usable rung has no latency_mean_ms and"
                         + " latency_p95_ms; the simulator needs them for S"));
-    double ratio = Math.min(1.0, st.ttfabP95Ms() / 1000.0 / st.p95Seconds());
+    FirstByte fb;
+    String fbFrom;
+    if (firstByte.isPresent() && st.atConcurrency() <= slots) {
+      List<FirstByte.Point> means = FirstByte.means(firstByte.get().rungs(), slots);
+      fb = new FirstByte.ByConcurrency(firstByte.get().lowestRungTtfab(), means);
+      StringBuilder b = new StringBuilder();
+      for (FirstByte.Point p : means) {
+        b.append(b.isEmpty() ? "" : ", ")
+            .append(String.format(Locale.ROOT, "%.0f: %.1f", p.inFlight(), p.meanSeconds() * 1000));
+      }
+      fbFrom =
+          String.format(
+              Locale.ROOT,
+              "first byte after start by requests held (mean TTFAB minus the closed-loop wait"
+                  + " (N - slots)/X(N), ms) {%s}, interpolated; shape: the TTFAB histogram at"
+                  + " concurrency %d",
+              b,
+              st.atConcurrency());
+    } else {
+      double ratio = Math.min(1.0, st.ttfabP95Ms() / 1000.0 / st.p95Seconds());
+      fb = new FirstByte.Proportional(ratio);
+      fbFrom =
+          String.format(
+              Locale.ROOT,
+              "first byte = %.4f x S (p95 TTFAB %.4g ms / p95 latency %.4g ms at concurrency %d;"
+                  + " %s)",
+              ratio,
+              st.ttfabP95Ms(),
+              st.p95Seconds() * 1000,
+              st.atConcurrency(),
+              firstByte.isEmpty()
+                  ? "the artifact has no TTFAB histograms per rung"
+                  : "the lowest rung holds more requests than the engine's slots");
+    }
     String derivation =
         String.format(
             Locale.ROOT,
-            "X_sat %.4g req/s (highest measured throughput), S_mean %.4g s (%s):"
-                + " slots = max(1, round(%.4g x %.4g)) = %d; engine occupancy = %.4f x S"
-                + " (mean %.4g s, slots/mean = X_sat); first byte = %.4f x S (p95 TTFAB %.4g ms"
-                + " / p95 latency %.4g ms at concurrency %d)",
+            "X_sat %.4g req/s (%s), S_mean %.4g s (%s): slots = max(1, round(%.4g x %.4g)) = %d;"
+                + " engine occupancy = %.4f x S (mean %.4g s, slots/mean = X_sat); %s",
             saturated,
+            saturatedFrom,
             sMean,
             s.origin(),
             saturated,
@@ -125,12 +228,28 @@ public record InstanceModel(
             slots,
             scale,
             scale * sMean,
-            ratio,
-            st.ttfabP95Ms(),
-            st.p95Seconds() * 1000,
-            st.atConcurrency());
+            fbFrom);
     return new InstanceModel(
-        slots, s, scale, ratio, queueMaxDepth, requestDeadline, startupDelay, derivation);
+        slots, s, scale, fb, queueMaxDepth, requestDeadline, startupDelays, derivation);
+  }
+
+  /**
+   * What the qmax artifact recorded about first bytes, beyond the ladder's p95s.
+   *
+   * @param rungs each usable rung's mean TTFAB and throughput
+   * @param lowestRungTtfab the TTFAB distribution at the lowest usable rung
+   */
+  public record FirstByteEvidence(
+      List<FirstByte.Rung> rungs, ServiceTimeDistribution lowestRungTtfab) {
+    public FirstByteEvidence {
+      rungs = List.copyOf(rungs);
+      Objects.requireNonNull(lowestRungTtfab, "lowestRungTtfab");
+    }
+  }
+
+  private static double median(double[] sorted) {
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   }
 
   /** Mean engine occupancy per request, seconds. */

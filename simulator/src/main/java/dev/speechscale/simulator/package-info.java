@@ -14,18 +14,23 @@
  *       has waited longest (the local platform's router breaks ties round-robin).
  *   <li><b>Instance</b> ({@link dev.speechscale.simulator.InstanceModel}): the admission gate
  *       ({@code queue_max_depth} in flight, then an immediate 503), FIFO over a number of slots
- *       derived from the measured throughput, service times from the measured distribution,
- *       deadline shedding as the server does it (a request whose first byte cannot come within
- *       MAX_REQUEST_AGE_S is shed before it starts), TTFAB = queue wait + first-byte time.
+ *       derived from the measured throughput (X_sat: the plateau of the ladder, the median of its
+ *       rungs at N ≥ 2 × slots), service times from the measured distribution, deadline shedding as
+ *       the server does it (a request whose first byte cannot come within MAX_REQUEST_AGE_S is shed
+ *       before it starts), TTFAB = queue wait + first-byte time, the first-byte time depending on
+ *       how many requests the instance holds when the request arrives (each rung's mean TTFAB minus
+ *       its closed-loop wait, interpolated between rungs; {@link
+ *       dev.speechscale.simulator.FirstByte}).
  *   <li><b>Metrics</b>: ConcurrentRequestsPerModel sampled every second as in flight on in-service
  *       instances per in-service instance (as the local platform samples it),
  *       InvocationsPerInstance and a busy-slot percentage for the rival policies; read by the
  *       policy after a configurable publication delay.
  *   <li><b>Scaling</b>: {@code scaling}'s {@code ScalingEngine} evaluated every simulated second,
- *       the same code as the local platform's autoscaler. A new instance comes into service after
- *       the ttotal artifact's desired_set → in_service; a scale-in first cancels instances still
- *       starting (newest first), then drains the in-service instance holding the fewest requests:
- *       it takes no new requests and finishes what it holds.
+ *       the same code as the local platform's autoscaler. A new instance comes into service after a
+ *       delay drawn (seeded) from the ttotal artifacts' desired_set → in_service, one per ttotal
+ *       run given; a scale-in first cancels instances still starting (newest first), then drains
+ *       the in-service instance holding the fewest requests: it takes no new requests and finishes
+ *       what it holds.
  * </ul>
  *
  * <h2>Why it is fast</h2>
@@ -48,7 +53,11 @@
  *   <li>Service times are independent draws from the uncontended distribution scaled to the
  *       measured saturated throughput; contention effects beyond that (a GPU slowing under a deeper
  *       batch, CPU steal) are only in the model as far as the throughput curve shows them.
- *   <li>Start-up is one measured delay for every instance; a real fleet's start-ups vary.
+ *   <li>Start-up delays are the measured ones, as many as ttotal runs were given; a real fleet's
+ *       start-ups vary more than a few runs show.
+ *   <li>The first-byte time at the lowest rung (N = 1, closed loop) is an instance kept 100 % busy;
+ *       an idle instance's first byte can be faster (a CPU quota not yet spent), and no rung
+ *       measures it.
  *   <li>Metrics are sampled at whole seconds and the policy evaluated once per second.
  * </ul>
  */
