@@ -1,6 +1,7 @@
 package dev.speechscale.admission;
 
 import java.util.concurrent.locks.Condition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One admitted request's claim on the gate. Closing it releases its in-flight unit, and its
@@ -85,7 +86,7 @@ public final class Permit implements AutoCloseable {
   }
 
   /** With the lock held: a turn that needs no waiting, or null when the request must queue. */
-  private Turn immediate(String caller, long now, long deadlineNanos) {
+  private @Nullable Turn immediate(String caller, long now, long deadlineNanos) {
     if (state != State.ADMITTED) {
       throw new IllegalStateException(
           caller + " called in state " + state + "; take one turn per permit, before close()");
