@@ -60,14 +60,18 @@ final class InvocationsHandler {
       long arrivalNanos,
       java.util.concurrent.Executor blocking) {
     switch (runtime.gate.admit()) {
-      case Admission.Saturated(int inFlight, int max) ->
-          rejectSaturated(response, callback, inFlight, max);
-      case Admission.ShuttingDown(int inFlight) ->
-          reject(
+      case Admission.Saturated(int inFlight, int max) -> {
+        closeUnlessBodyConsumed(request, response);
+        rejectSaturated(response, callback, inFlight, max);
+      }
+      case Admission.ShuttingDown(int inFlight) -> {
+        closeUnlessBodyConsumed(request, response);
+        reject(
               response,
               callback,
               ApiError.of(
                   503, "shutting_down", "the server is draining; retry on another instance"));
+      }
       case Admission.Admitted(Permit permit) ->
           admitted(request, response, callback, permit, arrivalNanos, blocking);
     }
@@ -443,6 +447,18 @@ final class InvocationsHandler {
             "message",
             String.valueOf(cause.getMessage())),
         status == 503 ? Map.of("Retry-After", "1") : Map.of());
+  }
+
+  /**
+   * A refusal answers without reading the body. What has already arrived is discarded; if more is
+   * still on its way, the connection cannot carry another request, so the reply says {@code
+   * Connection: close}. Without it the server closed silently after the reply and a keep-alive
+   * client's next request on that connection failed with no bytes at all.
+   */
+  private static void closeUnlessBodyConsumed(Request request, Response response) {
+    if (!request.consumeAvailable()) {
+      response.getHeaders().put(HttpHeader.CONNECTION, "close");
+    }
   }
 
   /**

@@ -65,6 +65,74 @@ class GateAndStreamingTest {
     }
   }
 
+  /**
+   * The saturated fast path answers before the request body is read. On a keep-alive connection the
+   * server must then either say {@code Connection: close} or keep the connection usable: a silent
+   * close leaves the client's pool holding a dead connection, and its next POST fails with "header
+   * parser received no bytes" (seen once in OverloadTest). The body arrives only after the 503, the
+   * order that made the server close without saying so.
+   */
+  @Test
+  void invocations_saturatedOnKeepAlive_saysCloseOrStaysUsable() throws Exception {
+    ScriptedEngine engine = new ScriptedEngine(2, 1);
+    try (TestServer s = TestServer.start(engine, "--max-queue-depth", "1")) {
+      var held = stream(s, "held");
+      awaitInFlight(s, 1);
+      byte[] body = "{\"text\":\"three\"}".getBytes(StandardCharsets.US_ASCII);
+      try (Socket socket = new Socket(java.net.InetAddress.getLoopbackAddress(), s.port())) {
+        socket.setSoTimeout(30_000);
+        OutputStream out = socket.getOutputStream();
+        out.write(
+            ("POST /invocations HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: "
+                    + body.length
+                    + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        InputStream in = socket.getInputStream();
+        String head = readHead(in);
+        assertThat(head).startsWith("HTTP/1.1 503");
+        int length = contentLength(head);
+        assertThat(in.readNBytes(length)).hasSize(length);
+        if (head.toLowerCase(java.util.Locale.ROOT).contains("\r\nconnection: close")) {
+          assertThat(in.read()).as("the server closes, as it said").isEqualTo(-1);
+        } else {
+          out.write(body);
+          out.write(
+              "GET /ping HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+          out.flush();
+          assertThat(readHead(in))
+              .as("no Connection: close on the 503, so the connection must still answer")
+              .startsWith("HTTP/1.1 200");
+        }
+      }
+      engine.allow(2);
+      held.get(30, TimeUnit.SECONDS).body().readAllBytes();
+      s.awaitIdle();
+    }
+  }
+
+  private static String readHead(InputStream in) throws java.io.IOException {
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        throw new AssertionError("the connection closed after: " + head);
+      }
+      head.append((char) b);
+    }
+    return head.toString();
+  }
+
+  private static int contentLength(String head) {
+    for (String line : head.split("\r\n")) {
+      if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+        return Integer.parseInt(line.substring("content-length:".length()).strip());
+      }
+    }
+    throw new AssertionError("no Content-Length in: " + head);
+  }
+
   @Test
   void websocket_sharesTheGateWithHttp() throws Exception {
     ScriptedEngine engine = new ScriptedEngine(2, 1);

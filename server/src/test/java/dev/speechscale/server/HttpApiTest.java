@@ -163,6 +163,9 @@ class HttpApiTest {
   void metrics_afterTraffic_exposesGateCountersAndHistograms() throws Exception {
     server.post("{\"text\":\"Metrics please.\"}");
     server.post("{\"text\":\"hi\",\"speed\":9}");
+    // The client can hold the last byte before the server's completion releases the permit
+    // (CI saw in_flight 1, streaming 1 here): wait for the gate, bounded, then read.
+    server.awaitIdle();
     String m = server.get("/metrics").body();
     assertThat(m)
         .contains("speech_server_in_flight 0")
