@@ -67,10 +67,9 @@ final class InvocationsHandler {
       case Admission.ShuttingDown(int inFlight) -> {
         closeUnlessBodyConsumed(request, response);
         reject(
-              response,
-              callback,
-              ApiError.of(
-                  503, "shutting_down", "the server is draining; retry on another instance"));
+            response,
+            callback,
+            ApiError.of(503, "shutting_down", "the server is draining; retry on another instance"));
       }
       case Admission.Admitted(Permit permit) ->
           admitted(request, response, callback, permit, arrivalNanos, blocking);
