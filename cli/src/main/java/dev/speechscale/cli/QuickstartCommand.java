@@ -37,8 +37,8 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Deploy a local flite endpoint, measure it (drift, qmax, ttotal), derive its plan, redeploy"
-          + " behind the plan, validate it live, write the artifacts and report.html, and destroy"
-          + " the endpoint. About 5 minutes on 2 cores."
+          + " behind the plan, validate it live, replay it live beside the simulator, write the"
+          + " artifacts and report.html, and destroy the endpoint. About 6–7 minutes on 2 cores."
     })
 final class QuickstartCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
