@@ -542,7 +542,8 @@ public final class QuickstartRun {
                   true,
                   "tts-bench quickstart (replay)",
                   Map.of("quiet", "20s", "surge", "40s", "fall", "30s", "pre_roll", "0s"),
-                  new FleetSimulator.PreRoll.None()),
+                  new FleetSimulator.PreRoll.None(),
+                  dir.resolve("replay-events.jsonl")),
               clocks.wall(),
               clocks.monotonic(),
               this::detail);

@@ -77,6 +77,7 @@ public final class Replay {
    * @param parameters effective parameters
    * @param preRoll the metric history the prediction simulates before the trace: the policy's alarm
    *     window for a fleet that sat quiet at its floor, none for one deployed just before
+   * @param events a JSONL file for every live request, or {@code null}
    */
   public record Request(
       String model,
@@ -90,7 +91,8 @@ public final class Replay {
       boolean align,
       String command,
       Map<String, Object> parameters,
-      FleetSimulator.PreRoll preRoll) {
+      FleetSimulator.PreRoll preRoll,
+      Path events) {
     public Request {
       Objects.requireNonNull(preRoll, "preRoll");
     }
@@ -167,7 +169,8 @@ public final class Replay {
                 r.sampleEvery(),
                 4096,
                 r.align(),
-                setup.policy().initialInstances()),
+                setup.policy().initialInstances(),
+                r.events()),
             clock,
             nanos,
             progress);

@@ -3,6 +3,7 @@ package dev.speechscale.chain;
 import dev.speechscale.artifacts.ArtifactException;
 import dev.speechscale.artifacts.FirstByteEvidences;
 import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.PlanSaturation;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.artifacts.StartupDelaySamples;
@@ -150,6 +151,7 @@ public final class ReplayPrediction {
         InstanceModel.fromMeasurement(
             in.qmax().measurement(in.qmaxFile()),
             FirstByteEvidences.of(in.qmax()),
+            PlanSaturation.of(in.plan()),
             queue,
             deadline,
             startup.delays());

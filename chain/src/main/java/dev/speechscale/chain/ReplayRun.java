@@ -1,5 +1,6 @@
 package dev.speechscale.chain;
 
+import dev.speechscale.loadgen.JsonlEventLog;
 import dev.speechscale.loadgen.OpenLoopDriver;
 import dev.speechscale.loadgen.OpenLoopResult;
 import dev.speechscale.loadgen.OpenLoopSpec;
@@ -16,6 +17,7 @@ import dev.speechscale.platform.PlatformException;
 import dev.speechscale.platform.RetryingPlatform;
 import dev.speechscale.platform.Transport;
 import dev.speechscale.simulator.Traffic;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,6 +58,7 @@ public final class ReplayRun {
    * @param align wait for the next multiple of the longest alarm period before starting
    * @param startInService the instances the prediction starts with; the live fleet must have as
    *     many in service and desired when the trace starts (0: not checked)
+   * @param events a JSONL file for every live request (as {@code qmax --events}), or {@code null}
    */
   public record Options(
       String model,
@@ -67,7 +70,8 @@ public final class ReplayRun {
       Duration sampleEvery,
       int maxInFlight,
       boolean align,
-      int startInService) {
+      int startInService,
+      Path events) {
     public Options {
       Objects.requireNonNull(model, "model");
       Objects.requireNonNull(transport, "transport");
@@ -143,10 +147,12 @@ public final class ReplayRun {
             dropped.add(intendedNanos);
           }
         };
+    JsonlEventLog events = o.events() == null ? null : JsonlEventLog.open(o.events(), nanos, clock);
+    RequestListener listener = events == null ? drops : both(drops, events);
     OpenLoopResult r;
     try (Invoker invoker = platform.invoker(endpoint, o.transport());
         OpenLoopDriver driver =
-            new OpenLoopDriver(invoker, TextPool.shuffled(o.texts(), o.seed()), nanos, drops)) {
+            new OpenLoopDriver(invoker, TextPool.shuffled(o.texts(), o.seed()), nanos, listener)) {
       progress.accept(
           String.format(
               Locale.ROOT,
@@ -171,6 +177,9 @@ public final class ReplayRun {
         r = driver.run(spec, arrivals::nextSeconds);
       }
     } finally {
+      if (events != null) {
+        events.close();
+      }
       sampler.stop();
       try {
         sampling.join(Duration.ofSeconds(10));
@@ -211,6 +220,28 @@ public final class ReplayRun {
         requests,
         sampler.samples(),
         r.late());
+  }
+
+  private static RequestListener both(RequestListener a, RequestListener b) {
+    return new RequestListener() {
+      @Override
+      public void completed(RequestEvent e) {
+        a.completed(e);
+        b.completed(e);
+      }
+
+      @Override
+      public void dropped(int phaseIndex, long seq, long intendedNanos) {
+        a.dropped(phaseIndex, seq, intendedNanos);
+        b.dropped(phaseIndex, seq, intendedNanos);
+      }
+
+      @Override
+      public void flush() {
+        a.flush();
+        b.flush();
+      }
+    };
   }
 
   private static LiveReplay.Status status(RequestEvent e) {

@@ -139,6 +139,12 @@ final class ReplayCommand implements Callable<Integer> {
   Path texts;
 
   @Option(
+      names = "--events",
+      paramLabel = "FILE",
+      description = "per-request JSON-lines log of the live side (as qmax --events)")
+  Path events;
+
+  @Option(
       names = "--output",
       paramLabel = "FILE",
       description = "artifact path (default replay-<model>.json)")
@@ -230,7 +236,8 @@ final class ReplayCommand implements Callable<Integer> {
                   !noAlign,
                   Cli.commandLine(spec),
                   params,
-                  preRoll()),
+                  preRoll(),
+                  events),
               Clock.systemUTC(),
               NanoClock.SYSTEM,
               line -> spec.commandLine().getErr().println(line));

@@ -4,6 +4,7 @@ import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.FirstByteEvidences;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.PlanArtifacts;
+import dev.speechscale.artifacts.PlanSaturation;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.SimulateArtifact;
@@ -211,6 +212,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         InstanceModel.fromMeasurement(
             q.measurement(qmax.toString()),
             FirstByteEvidences.of(q),
+            PlanSaturation.of(p),
             p.queueMaxDepth(),
             maxRequestAge,
             delay.delays());

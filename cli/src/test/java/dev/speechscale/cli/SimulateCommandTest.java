@@ -82,7 +82,7 @@ class SimulateCommandTest {
         .startsWith(
             "simulate kokoro-82m: step 10 -> 200 -> 10 req/s at 300 s and 600 s of 900 s, seed 1,"
                 + " SLO 3000 ms, metric delay 0 s\n"
-                + "instance: 1 slot(s), 17.90 req/s saturated, queue_max_depth 50, deadline 56 s,"
+                + "instance: 1 slot(s), 17.89 req/s saturated, queue_max_depth 50, deadline 56 s,"
                 + " start-up 212.8 s\n\n"
                 + "policy             arrived   SLO ok    shed   p50 ms   p95 ms   p99 ms  peak"
                 + "    mean    inst-h       cost  out/in   at max\n")

@@ -15,15 +15,27 @@ import java.util.Optional;
  *
  * <p><b>Derivation from a qmax measurement</b> ({@link #fromMeasurement}). The ladder gives the
  * uncontended full-response time distribution S (at its lowest usable rung) and the throughput
- * curve. X_sat, what one instance completes per second once saturated, is the curve's
- * <em>plateau</em>: the median throughput of the usable rungs at N ≥ 2 × slots (slots counted from
- * the curve's peak), where a serial engine always has a queue. Not the single best rung: on a
- * shared machine one lucky rung (often N = 1, where the instance never holds a second request) sits
- * 20–30 % above every other (measurements/simulator-calibration.md, cause 6). Not the plan's X at
- * C_scale_max either: that is one interpolated point at a concurrency the plan chose, and the model
- * of the instance should not move with the plan's surge ratio. With no rung at N ≥ 2 × slots, the
- * peak is used and the derivation says so. By Little's law an engine that completes X_sat requests
- * per second, each held for S_mean, has X_sat·S_mean requests in service at once, so:
+ * curve. X_sat, what one instance completes per second once saturated, is taken from one of two
+ * places ({@link Saturation}):
+ *
+ * <ul>
+ *   <li><b>the plan's X(C_scale_max)</b>, the measured curve interpolated at the concurrency the
+ *       plan sizes the fleet for — what {@code simulate} and {@code replay} use whenever the plan
+ *       has it. Three live calibrations on this machine (measurements/simulator-calibration.md,
+ *       "Which X_sat") put it closer to what the live instance served in its saturated minute than
+ *       the plateau every time (|error| 1.1 / 0.95 / 0.75 req/s against 1.7 / 6.0 / 1.3): the live
+ *       surge pays for 503s, routing and a second instance's start, which a closed-loop rung at N ≥
+ *       2 × slots never does, and a trend across the ladder moves the median but barely moves a
+ *       point interpolated below Q_max;
+ *   <li><b>the plateau</b>, without a plan: the median throughput of the usable rungs at N ≥ 2 ×
+ *       slots (slots counted from the curve's peak), where a serial engine always has a queue. Not
+ *       the single best rung: on a shared machine one lucky rung (often N = 1) sits 20–30 % above
+ *       every other (cause 6 there). With no rung at N ≥ 2 × slots, the peak is used and the
+ *       derivation says so.
+ * </ul>
+ *
+ * By Little's law an engine that completes X_sat requests per second, each held for S_mean, has
+ * X_sat·S_mean requests in service at once, so:
  *
  * <ul>
  *   <li>{@code slots = max(1, round(X_sat · S_mean))} requests execute at once (Kokoro-82M: 17.9 ×
@@ -140,6 +152,52 @@ public record InstanceModel(
       int queueMaxDepth,
       Duration requestDeadline,
       StartupDelays startupDelays) {
+    return fromMeasurement(
+        measurement,
+        firstByte,
+        new Saturation.Plateau(),
+        queueMaxDepth,
+        requestDeadline,
+        startupDelays);
+  }
+
+  /**
+   * Where X_sat comes from: the ladder's plateau, or the plan's X(C_scale_max) (see the class
+   * comment for why the plan's point is preferred when there is one).
+   */
+  public sealed interface Saturation {
+    /** The median of the usable rungs at N ≥ 2 × slots. */
+    record Plateau() implements Saturation {}
+
+    /**
+     * The plan's measured curve at its C_scale_max.
+     *
+     * @param cScaleMax the plan's C_scale_max, requests per instance
+     * @param perSecond X(C_scale_max), requests per second per instance
+     */
+    record PlanPoint(double cScaleMax, double perSecond) implements Saturation {
+      public PlanPoint {
+        if (!(perSecond > 0) || Double.isInfinite(perSecond)) {
+          throw new SimulatorException(
+              "the plan's throughput_at_c_scale_max_rps ("
+                  + perSecond
+                  + ") must be finite and positive; re-derive the plan with tts-bench plan");
+        }
+      }
+    }
+  }
+
+  /**
+   * The instance a qmax measurement describes, with X_sat from {@code saturation} (see the class
+   * comment for the derivation).
+   */
+  public static InstanceModel fromMeasurement(
+      Measurement measurement,
+      Optional<FirstByteEvidence> firstByte,
+      Saturation saturation,
+      int queueMaxDepth,
+      Duration requestDeadline,
+      StartupDelays startupDelays) {
     Ladder ladder = measurement.ladder();
     ThroughputCurve curve = ladder.throughputCurve();
     double peak =
@@ -158,19 +216,36 @@ public record InstanceModel(
             .mapToDouble(ThroughputCurve.Point::perSecond)
             .sorted()
             .toArray();
-    double saturated = plateau.length == 0 ? peak : median(plateau);
-    String saturatedFrom =
-        plateau.length == 0
-            ? String.format(
-                Locale.ROOT,
-                "the highest measured throughput: no usable rung at N >= 2 x %d slots",
-                peakSlots)
-            : String.format(
-                Locale.ROOT,
-                "plateau: median of %d usable rungs at N >= %d; peak %.4g",
-                plateau.length,
-                2 * peakSlots,
-                peak);
+    double saturated;
+    String saturatedFrom;
+    if (saturation instanceof Saturation.PlanPoint(double cScaleMax, double perSecond)) {
+      saturated = perSecond;
+      saturatedFrom =
+          String.format(
+              Locale.ROOT,
+              "the plan's X(C_scale_max = %.4g)%s; peak %.4g",
+              cScaleMax,
+              plateau.length == 0
+                  ? ""
+                  : String.format(Locale.ROOT, "; plateau %.4g", median(plateau)),
+              peak);
+    } else if (plateau.length == 0) {
+      saturated = peak;
+      saturatedFrom =
+          String.format(
+              Locale.ROOT,
+              "the highest measured throughput: no usable rung at N >= 2 x %d slots",
+              peakSlots);
+    } else {
+      saturated = median(plateau);
+      saturatedFrom =
+          String.format(
+              Locale.ROOT,
+              "plateau: median of %d usable rungs at N >= %d; peak %.4g",
+              plateau.length,
+              2 * peakSlots,
+              peak);
+    }
     int slots = (int) Math.max(1, Math.round(saturated * sMean));
     double scale = slots / (saturated * sMean);
     Ladder.ServiceTime st =

@@ -14,13 +14,13 @@
  *       has waited longest (the local platform's router breaks ties round-robin).
  *   <li><b>Instance</b> ({@link dev.speechscale.simulator.InstanceModel}): the admission gate
  *       ({@code queue_max_depth} in flight, then an immediate 503), FIFO over a number of slots
- *       derived from the measured throughput (X_sat: the plateau of the ladder, the median of its
- *       rungs at N ≥ 2 × slots), service times from the measured distribution, deadline shedding as
- *       the server does it (a request whose first byte cannot come within MAX_REQUEST_AGE_S is shed
- *       before it starts), TTFAB = queue wait + first-byte time, the first-byte time depending on
- *       how many requests the instance holds when the request arrives (each rung's mean TTFAB minus
- *       its closed-loop wait, interpolated between rungs; {@link
- *       dev.speechscale.simulator.FirstByte}).
+ *       derived from the measured throughput (X_sat: the plan's X(C_scale_max) when given, else the
+ *       plateau of the ladder, the median of its rungs at N ≥ 2 × slots), service times from the
+ *       measured distribution, deadline shedding as the server does it (a request whose first byte
+ *       cannot come within MAX_REQUEST_AGE_S is shed before it starts), TTFAB = queue wait +
+ *       first-byte time, the first-byte time depending on how many requests the instance holds when
+ *       the request arrives (each rung's mean TTFAB minus its closed-loop wait, interpolated
+ *       between rungs; {@link dev.speechscale.simulator.FirstByte}).
  *   <li><b>Metrics</b>: ConcurrentRequestsPerModel sampled every second as in flight on in-service
  *       instances per in-service instance (as the local platform samples it),
  *       InvocationsPerInstance and a busy-slot percentage for the rival policies; read by the

@@ -72,6 +72,34 @@ class InstanceModelTest {
   }
 
   @Test
+  void fromMeasurement_planPoint_isXSatExactlyAndTheDerivationNamesItAndThePlateau() {
+    InstanceModel m =
+        InstanceModel.fromMeasurement(
+            serial(),
+            Optional.empty(),
+            new InstanceModel.Saturation.PlanPoint(6.5, 17.5),
+            0,
+            DEADLINE,
+            StartupDelays.fixed(Duration.ZERO));
+
+    // slots = round(17.5 x 0.05) = 1; occupancy scale = 1 / (17.5 x 0.05) so slots/mean = 17.5
+    assertThat(m.saturatedPerSecond()).isCloseTo(17.5, within(1e-9));
+    assertThat(m.slots()).isEqualTo(1);
+    assertThat(m.occupancyScale()).isCloseTo(1 / (17.5 * 0.05), within(1e-12));
+    assertThat(m.derivation())
+        .contains(
+            "X_sat 17.50 req/s (the plan's X(C_scale_max = 6.500); plateau 16.00; peak 20.00)");
+  }
+
+  @Test
+  void planPoint_notPositive_isRefusedNamingThePlanField() {
+    assertThatThrownBy(() -> new InstanceModel.Saturation.PlanPoint(6.5, 0))
+        .isInstanceOf(SimulatorException.class)
+        .hasMessageContaining("throughput_at_c_scale_max_rps (0.0)")
+        .hasMessageContaining("tts-bench plan");
+  }
+
+  @Test
   void fromMeasurement_noRungAtTwiceTheSlots_fallsBackToThePeakAndSaysSo() {
     Ladder ladder = Ladder.of(List.of(rung(1, 20, 30, 50)), 2000);
     Measurement one = new Measurement(ladder, 0.05, 0.06, constant(0.05), true, true, null);

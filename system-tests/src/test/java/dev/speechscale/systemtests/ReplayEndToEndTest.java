@@ -145,6 +145,8 @@ class ReplayEndToEndTest {
               "--surge-at",
               "2s",
               "--no-align",
+              "--events",
+              dir.resolve("replay-events.jsonl").toString(),
               "--output",
               out.toString());
 
@@ -153,6 +155,10 @@ class ReplayEndToEndTest {
       ReplayArtifact a = ArtifactCodec.readReplay(out);
       assertThat(a.measured().arrivals()).isEqualTo(a.predicted().arrivals()).isPositive();
       assertThat(a.measured().ok()).isPositive();
+      // one line per live request (drops, when the client bound is hit, are a line each too)
+      assertThat(Files.readAllLines(dir.resolve("replay-events.jsonl")))
+          .hasSize(Math.toIntExact(a.measured().arrivals()))
+          .allMatch(l -> l.startsWith("{\"load_model\":\"open-loop\""));
       assertThat(a.measured().inServicePerSecond()).hasSize(4).allMatch(n -> n >= 1);
       assertThat(a.comparison())
           .extracting(ReplayArtifact.Row::figure)
