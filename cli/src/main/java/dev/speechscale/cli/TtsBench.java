@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
       "Measure a concurrency-bound real-time endpoint and derive its autoscaling policy.",
       "Chain: drift -> qmax -> ttotal -> plan -> validate (thaw after a hard kill);",
       "simulate replays traffic against the plan and its rivals; replay checks the simulator"
-          + " against the live fleet."
+          + " against the live fleet; export writes artifacts as CSV and .hgrm."
     },
     subcommands = {
       DriftCommand.class,
@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
       SimulateCommand.class,
       ValidateCommand.class,
       ReplayCommand.class,
+      ExportCommand.class,
       ThawCommand.class,
       QuickstartCommand.class
     })
