@@ -198,7 +198,13 @@ final class PlanCommand implements Callable<Integer> {
     } else {
       spec.commandLine()
           .getOut()
-          .print(PlanReport.render(artifact, r.plan(), r.scaleOut(), r.scenario()));
+          .print(
+              PlanReport.render(
+                  artifact,
+                  r.plan(),
+                  r.scaleOut(),
+                  r.scenario(),
+                  ArtifactCodec.readQmax(qmax).qMaxInterval()));
     }
     spec.commandLine().getErr().println("wrote " + target);
     return r.plan().infeasible() ? 1 : 0;

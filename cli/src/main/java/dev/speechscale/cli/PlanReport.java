@@ -1,6 +1,7 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.QmaxInterval;
 import dev.speechscale.capacity.FleetCost;
 import dev.speechscale.capacity.Plan;
 import dev.speechscale.capacity.ScaleOutTime;
@@ -18,7 +19,11 @@ final class PlanReport {
 
   private PlanReport() {}
 
-  static String render(PlanArtifact a, Plan p, ScaleOutTime t, Scenario s) {
+  /**
+   * The plan in words; {@code interval} (the qmax artifact's Q_max range from its rungs' p95
+   * intervals, {@code null} when it recorded no rung checks) is printed under Q_max.
+   */
+  static String render(PlanArtifact a, Plan p, ScaleOutTime t, Scenario s, QmaxInterval interval) {
     StringBuilder o = new StringBuilder();
     PlanArtifact.Measured m = a.inputs().measured();
     o.append(
@@ -37,6 +42,20 @@ final class PlanReport {
                 ? (p.qMaxRefined() ? "bracketed, refined to +/-1" : "bracketed")
                 : "NOT bracketed: a lower bound",
             m.qMaxPerRun()));
+    if (interval != null) {
+      row(
+          o,
+          "Q_max range",
+          f(
+              "%d-%s from each rung's 95%% p95 interval%s",
+              interval.low(),
+              interval.high() == null ? "?" : interval.high().toString(),
+              interval.high() == null
+                  ? " (no rung surely breaches the SLO: no upper end)"
+                  : interval.low().equals(interval.high())
+                      ? ""
+                      : "; the plan sizes with " + p.qMax()));
+    }
     row(
         o,
         "S_mean / S_p95",

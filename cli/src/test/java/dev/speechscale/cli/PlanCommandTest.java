@@ -121,6 +121,33 @@ class PlanCommandTest {
   }
 
   @Test
+  void plan_qmaxWithRungChecks_printsTheQmaxRangeUnderQmax() {
+    Path runs = Path.of("..", "measurements", "ttotal-runs");
+    CliRun run =
+        plan(
+            "--qmax",
+            runs.resolve("qmax-tt2.json").toString(),
+            "--ttotal",
+            runs.resolve("ttotal-runs3.json").toString(),
+            "--peak-rps",
+            "20",
+            "--output",
+            dir.resolve("plan-tt2.json").toString());
+
+    assertThat(run.exitCode()).as(run.err()).isIn(0, 1);
+    // that ladder's rung checks leave no rung surely passing or failing: low 0, no high end
+    assertThat(run.out())
+        .containsPattern(
+            "Q_max +8 concurrent.*\n  Q_max range +0-\\? from each rung's 95% p95 interval"
+                + " \\(no rung surely breaches the SLO: no upper end\\)");
+  }
+
+  @Test
+  void plan_qmaxWithoutRungChecks_printsNoRange() {
+    assertThat(kokoro().out()).doesNotContain("Q_max range");
+  }
+
+  @Test
   void plan_noPrice_recordsAndPrintsNoCost() throws IOException {
     CliRun run = kokoro();
 
