@@ -13,7 +13,8 @@ import java.util.Locale;
  * simulator models itself; the policy's own detection lag is the simulated alarms, so it is not
  * added either.
  *
- * @param delays the samples, one per run, in the order given
+ * @param delays the samples, one per run (every run of a {@code ttotal --runs N} artifact), in the
+ *     order given
  * @param source where they were read, for the artifact
  */
 public record StartupDelaySamples(StartupDelays delays, String source) {
@@ -40,6 +41,26 @@ public record StartupDelaySamples(StartupDelays delays, String source) {
     List<Duration> samples = new ArrayList<>();
     StringBuilder source = new StringBuilder();
     for (Input in : inputs) {
+      TtotalRuns runs = in.artifact().runs();
+      if (runs != null && !runs.runs().isEmpty()) {
+        // a ttotal --runs N artifact: every scale-out it timed is a sample, not only the slowest
+        List<String> each = new ArrayList<>();
+        for (TtotalRuns.Run r : runs.runs()) {
+          Duration d = delay(r.timeline(), in.file() + " run " + (r.runIndex() + 1));
+          samples.add(d);
+          each.add(String.format(Locale.ROOT, "%.3f", d.toMillis() / 1000.0));
+        }
+        source
+            .append(source.isEmpty() ? "" : "; ")
+            .append(
+                String.format(
+                    Locale.ROOT,
+                    "%s: desired_set -> in_service of its %d runs = %s s",
+                    fileName(in.file()),
+                    each.size(),
+                    String.join(", ", each)));
+        continue;
+      }
       Duration d = delay(in.artifact(), in.file());
       samples.add(d);
       source
@@ -61,8 +82,12 @@ public record StartupDelaySamples(StartupDelays delays, String source) {
 
   /** desired_set → in_service of one artifact. */
   public static Duration delay(TtotalArtifact t, String file) {
-    Instant desired = at(t, "desired_set");
-    Instant inService = at(t, "in_service");
+    return delay(t.timeline(), file);
+  }
+
+  private static Duration delay(List<TtotalArtifact.TimelineEntry> timeline, String file) {
+    Instant desired = at(timeline, "desired_set");
+    Instant inService = at(timeline, "in_service");
     if (desired == null || inService == null || inService.isBefore(desired)) {
       throw new ArtifactException(
           file
@@ -72,8 +97,8 @@ public record StartupDelaySamples(StartupDelays delays, String source) {
     return Duration.between(desired, inService);
   }
 
-  private static Instant at(TtotalArtifact t, String stage) {
-    return t.timeline().stream()
+  private static Instant at(List<TtotalArtifact.TimelineEntry> timeline, String stage) {
+    return timeline.stream()
         .filter(e -> stage.equals(e.stage()) && e.at() != null)
         .map(TtotalArtifact.TimelineEntry::at)
         .findFirst()

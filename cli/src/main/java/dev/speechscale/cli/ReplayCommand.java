@@ -79,8 +79,8 @@ final class ReplayCommand implements Callable<Integer> {
       required = true,
       paramLabel = "FILE",
       description =
-          "ttotal artifact; give it once per ttotal run and each simulated instance draws one of"
-              + " the start-up delays (seeded)")
+          "ttotal artifact; give it once per ttotal run (a --runs N artifact counts its N runs)"
+              + " and each simulated instance draws one of the start-up delays (seeded)")
   List<Path> ttotal;
 
   @Option(

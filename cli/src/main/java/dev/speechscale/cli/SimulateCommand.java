@@ -74,7 +74,8 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
       paramLabel = "FILE",
       description =
           "ttotal artifact (start-up delay: desired_set -> in_service); give it once per ttotal"
-              + " run and each new instance draws one of the delays (seeded)")
+              + " run (a --runs N artifact counts its N runs) and each new instance draws one of"
+              + " the delays (seeded)")
   List<Path> ttotal;
 
   @Option(names = "--plan", required = true, paramLabel = "FILE", description = "plan artifact")
