@@ -2,7 +2,9 @@
 # One live calibration of the simulator against the local fleet, as runs 5-8 of
 # measurements/simulator-calibration.md were made: a fresh speech-cal (flite, local.500mcpu,
 # SLO 1000 ms), qmax 1..32, one ttotal, a plan at 1.6 x the mean of rungs 4 and 8 (so the plan is
-# 1..2 instances), a redeploy behind the plan, 30 s of warm traffic at 2 req/s, 40 s quiet, then
+# 1..2 instances), a redeploy behind the plan, 30 s of warm traffic at half the mean of rungs 4 and
+# 8 (about as many requests as qmax's 20 s warm-up at N=4, so the fresh instance's JIT is as warm
+# as the ladder's was; runs 5-7 warmed with 2 req/s), 40 s quiet, then
 # `tts-bench replay --calibration` with a per-request event log. Needs the machine to itself
 # (every run on a shared machine says so); the load average is logged every 15 s beside the files.
 #
@@ -60,7 +62,8 @@ with open("endpoints-planned.yaml", "w") as f:
     f.write("".join(line + "\n" for line in block))
 PY
 "$infra" deploy "${where[@]}" --config endpoints-planned.yaml --plan plan-cal.json
-printf 'time_s,rps\n0,2\n30,0\n' >warm.csv
+warm=$(python3 -c "print(round($peak / 1.6 / 2, 2))")
+printf 'time_s,rps\n0,%s\n30,0\n' "$warm" >warm.csv
 "$bench" replay "${where[@]}" --config endpoints-planned.yaml --plan plan-cal.json \
   --qmax qmax-cal.json --ttotal ttotal-cal-1.json --trace warm.csv --surge-at 10s --no-align \
   --output warm-replay.json >warm.out 2>&1 || true
