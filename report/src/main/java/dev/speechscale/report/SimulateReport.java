@@ -31,7 +31,8 @@ public final class SimulateReport {
         .append("h1{margin-bottom:.2rem}h2{border-bottom:2px solid #e3e7ef;padding-bottom:.2rem;")
         .append("margin-top:2rem}table{border-collapse:collapse;width:100%;font-size:.9rem}")
         .append("td,th{border-bottom:1px solid #e3e7ef;padding:.3rem .5rem;text-align:right;")
-        .append("white-space:nowrap}th{background:#f5f7fb}td.l,th.l{text-align:left;")
+        .append(
+            "white-space:nowrap}th{background:#f5f7fb;white-space:normal}td.l,th.l{text-align:left;")
         .append("white-space:normal}.meta{color:#5b6478}.grid{display:grid;")
         .append("grid-template-columns:repeat(2,620px);gap:.6rem 1.2rem}")
         .append(".swatch{display:inline-block;width:.8rem;height:.8rem;border-radius:2px;")
