@@ -284,7 +284,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
       return;
     }
     StringBuilder why = new StringBuilder();
-    CpuQuota.apply(i.pid(), share, spec.endpoint() + "-" + i.id(), why)
+    CpuQuota.apply(i.pid(), share, CpuQuota.groupName(dir, spec.endpoint(), i.id()), why)
         .ifPresentOrElse(
             dir -> {
               i.cpuGroup(dir);
