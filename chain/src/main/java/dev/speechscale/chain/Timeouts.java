@@ -46,4 +46,24 @@ final class Timeouts {
         .plus(recoveryWindow.multipliedBy(2))
         .plus(physics.minPollInterval().multipliedBy(2));
   }
+
+  /**
+   * How long to wait, once a load driver is told to stop, for its thread to end: each worker
+   * finishes the request it has in flight, which the platform's invoker bounds by its request
+   * timeout; plus two polls.
+   */
+  static Duration loadDrain(Physics physics) {
+    return physics.requestTimeout().plus(physics.minPollInterval().multipliedBy(2));
+  }
+
+  /**
+   * How long validate's scale-out load runs at most: the scale-out bound T, which the waiting loop
+   * may overrun by one poll and a retried describe, then the drain of a stopped driver. The loop
+   * stops the driver itself; this only keeps the load from ending before the loop does.
+   *
+   * @param bound the scale-out bound (T)
+   */
+  static Duration scaleOutLoad(Duration bound, Physics physics) {
+    return bound.plus(loadDrain(physics));
+  }
 }

@@ -196,7 +196,7 @@ public final class TtotalRun {
       } finally {
         probe.stop();
         try {
-          load.join(Duration.ofSeconds(90));
+          load.join(Timeouts.loadDrain(physics));
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }

@@ -460,6 +460,7 @@ public final class ValidateRun {
       int start = plan.minInstances();
       int n = (int) Math.ceil(2 * plan.scalingTargetValue() * start);
       Duration bound = Duration.ofMillis(Math.round(plan.tTotalS() * 1000));
+      dev.speechscale.platform.Physics physics = platform.physics(endpoint);
       try (Freeze pinned = Freeze.pin(platform, endpoint, start, settle, clock, progress)) {
         platform.setSuspended(endpoint, dev.speechscale.platform.SuspendedState.NONE);
         progress.accept(
@@ -476,7 +477,9 @@ public final class ValidateRun {
         try (ClosedLoopDriver driver =
             new ClosedLoopDriver(invoker, texts, nanos, RequestListener.NONE)) {
           Thread load =
-              Thread.ofPlatform().daemon().start(() -> driver.run(0, 0, n, bound.plusSeconds(30)));
+              Thread.ofPlatform()
+                  .daemon()
+                  .start(() -> driver.run(0, 0, n, Timeouts.scaleOutLoad(bound, physics)));
           Instant scaled = null;
           while (Duration.between(began, clock.instant()).compareTo(bound) <= 0) {
             if (platform.describe(endpoint).currentInstances() > start) {
@@ -487,7 +490,7 @@ public final class ValidateRun {
           }
           driver.stop();
           try {
-            load.join(Duration.ofSeconds(60));
+            load.join(Timeouts.loadDrain(physics));
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
           }

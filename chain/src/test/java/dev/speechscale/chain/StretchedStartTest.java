@@ -221,4 +221,26 @@ class StretchedStartTest {
     assertThat(Duration.between(end, deadline))
         .isEqualTo(Duration.ofMinutes(2).plusSeconds(50).plusSeconds(20));
   }
+
+  @Test
+  void loadDrain_aPlatformWithAFiveMinuteRequestTimeout_waitsLongerThanTheOldConstants() {
+    Physics longRequests =
+        new Physics(
+            Duration.ofSeconds(1), Duration.ZERO, Duration.ofMinutes(7), Duration.ofMinutes(5));
+
+    Duration drain = Timeouts.loadDrain(longRequests);
+
+    // ttotal joined its probe for 90 s and validate its scale-out load for 60 s, whatever the
+    // invoker's request timeout: a worker still inside a 5-minute request outlived both
+    assertThat(drain).isEqualTo(Duration.ofMinutes(5).plusSeconds(2));
+    assertThat(drain).isGreaterThan(Duration.ofSeconds(90));
+  }
+
+  @Test
+  void scaleOutLoad_outlastsTheWaitForT_byTheDrainNotAFixed30s() {
+    Duration t = Duration.ofSeconds(400);
+
+    assertThat(Timeouts.scaleOutLoad(t, SLOW))
+        .isEqualTo(t.plus(Physics.DEFAULT_REQUEST_TIMEOUT).plusSeconds(2));
+  }
 }

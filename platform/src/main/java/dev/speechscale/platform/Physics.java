@@ -17,9 +17,17 @@ import java.util.Objects;
  *     readable (a bound)
  * @param instanceStartBound the longest a new instance may take from requested to in service before
  *     the platform fails it (a bound)
+ * @param requestTimeout how long one invocation may take before the platform's invoker gives up on
+ *     it, so how long a load driver told to stop may still be finishing its workers' requests
  */
 public record Physics(
-    Duration minPollInterval, Duration metricPublicationDelay, Duration instanceStartBound) {
+    Duration minPollInterval,
+    Duration metricPublicationDelay,
+    Duration instanceStartBound,
+    Duration requestTimeout) {
+  /** The invokers' request timeout when a platform names none (both platforms' default). */
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(60);
+
   /**
    * A platform that says nothing about itself: today's 200 ms polling, datapoints readable at once,
    * and SageMaker's default 600 s container health check as the start-up bound.
@@ -27,10 +35,17 @@ public record Physics(
   public static final Physics DEFAULTS =
       new Physics(Duration.ofMillis(200), Duration.ZERO, Duration.ofSeconds(600));
 
+  /** Physics whose invoker has the default {@link #DEFAULT_REQUEST_TIMEOUT}. */
+  public Physics(
+      Duration minPollInterval, Duration metricPublicationDelay, Duration instanceStartBound) {
+    this(minPollInterval, metricPublicationDelay, instanceStartBound, DEFAULT_REQUEST_TIMEOUT);
+  }
+
   public Physics {
     Objects.requireNonNull(minPollInterval, "minPollInterval");
     Objects.requireNonNull(metricPublicationDelay, "metricPublicationDelay");
     Objects.requireNonNull(instanceStartBound, "instanceStartBound");
+    Objects.requireNonNull(requestTimeout, "requestTimeout");
     if (minPollInterval.isNegative() || minPollInterval.isZero()) {
       throw new IllegalArgumentException(
           "minPollInterval (" + minPollInterval + ") must be positive or a poller spins");
@@ -42,6 +57,10 @@ public record Physics(
     if (instanceStartBound.isNegative() || instanceStartBound.isZero()) {
       throw new IllegalArgumentException(
           "instanceStartBound (" + instanceStartBound + ") must be positive");
+    }
+    if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+      throw new IllegalArgumentException(
+          "requestTimeout (" + requestTimeout + ") must be positive or no request can finish");
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.speechscale.platform.local;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,6 +25,32 @@ final class CpuQuota {
   private static final Path V2 = Path.of("/sys/fs/cgroup");
 
   private CpuQuota() {}
+
+  /**
+   * The group of one instance of one deployment. Cgroups are machine-wide while endpoint names and
+   * instance ids are per state directory: two state directories deploying {@code speech-quickstart}
+   * at once (two users, a test beside a run) would otherwise put both {@code i-local-1} processes
+   * in one group and split one instance's share between two instances, each silently starved to a
+   * fraction of its type (a half-CPU instance at nice 15 beside one at nice 0 gets ~3 % of it). The
+   * endpoint's state directory tells them apart.
+   *
+   * @param endpointDir the endpoint's directory in its state root
+   */
+  static String groupName(Path endpointDir, String endpoint, String instanceId) {
+    try {
+      byte[] digest =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(
+                  endpointDir
+                      .toAbsolutePath()
+                      .normalize()
+                      .toString()
+                      .getBytes(StandardCharsets.UTF_8));
+      return endpoint + "-" + java.util.HexFormat.of().formatHex(digest, 0, 4) + "-" + instanceId;
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JDK", e);
+    }
+  }
 
   /**
    * Puts process {@code pid} into its own group capped at {@code cpus} CPUs.

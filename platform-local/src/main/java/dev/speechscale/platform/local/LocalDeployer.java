@@ -6,6 +6,7 @@ import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.ScalingGate;
 import dev.speechscale.platform.PlatformException;
+import dev.speechscale.platform.RetryingPlatform;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -32,6 +33,7 @@ public final class LocalDeployer {
   static final Set<String> ENGINE_SETTINGS = EndpointConfig.SERVER_SETTINGS;
 
   private final ControlClient control;
+  private final RetryingPlatform retrying;
   private final ServerBuild build;
   private final Clock clock;
   private final Consumer<String> progress;
@@ -48,6 +50,7 @@ public final class LocalDeployer {
 
   LocalDeployer(Path root, ServerBuild build, Clock clock, Consumer<String> progress) {
     this.control = new ControlClient(root);
+    this.retrying = RetryingPlatform.of(new LocalPlatform(root), clock);
     this.build = build;
     this.clock = clock;
     this.progress = progress;
@@ -278,16 +281,7 @@ public final class LocalDeployer {
         if (!LocalState.alive(r.supervisorPid(), r.supervisorStartedAt())) {
           break;
         }
-        Views.Status s;
-        try {
-          s = control.get(endpoint, "/status", Views.Status.class);
-        } catch (PlatformException e) {
-          if (!(e.reason() instanceof PlatformException.Reason.Throttled)) {
-            throw e;
-          }
-          sleep(LocalPlatform.physics(config.local()).minPollInterval());
-          continue; // aws_physics throttled the poll; the next one comes later
-        }
+        Views.Status s = liveStatus(endpoint);
         String now =
             s.describe().status() + " " + s.describe().current() + "/" + s.describe().desired();
         if (!now.equals(last)) {
@@ -313,13 +307,23 @@ public final class LocalDeployer {
                   endpoint + " failed to come into service: " + why));
         }
       }
-      sleep(LocalPlatform.physics(config.local()).minPollInterval());
+      retrying.pause(LocalPlatform.physics(config.local()).minPollInterval());
     }
     String log = tail(dir.resolve("supervisor.log"));
     destroy(endpoint);
     throw new PlatformException(
         new PlatformException.Reason.Unavailable(
             endpoint + " did not come into service in time; supervisor log:\n" + log));
+  }
+
+  /**
+   * The supervisor's status through the one retrying path every control call takes ({@link
+   * RetryingPlatform}): under {@code local.aws_physics.control_calls_per_s} a throttled call waits
+   * for the adaptive rate and a jittered backoff instead of failing the command.
+   */
+  private Views.Status liveStatus(String endpoint) {
+    return retrying.call(
+        "status of " + endpoint, () -> control.get(endpoint, "/status", Views.Status.class));
   }
 
   /**
@@ -380,7 +384,9 @@ public final class LocalDeployer {
     List<Long> stopped = new ArrayList<>();
     if (r.controlPort() != 0 && LocalState.alive(r.supervisorPid(), r.supervisorStartedAt())) {
       try {
-        control.post(endpoint, "/shutdown", new Views.Desired(0), Views.Error.class);
+        retrying.call(
+            "shutdown of " + endpoint,
+            () -> control.post(endpoint, "/shutdown", new Views.Desired(0), Views.Error.class));
       } catch (PlatformException e) {
         progress.accept(
             "the supervisor did not take the shutdown request ("
@@ -456,8 +462,7 @@ public final class LocalDeployer {
     boolean alive =
         r.controlPort() != 0 && LocalState.alive(r.supervisorPid(), r.supervisorStartedAt());
     if (alive) {
-      return new Report(
-          endpoint, true, control.get(endpoint, "/status", Views.Status.class), List.of(), r);
+      return new Report(endpoint, true, liveStatus(endpoint), List.of(), r);
     }
     List<Long> orphans = stopOrphans(dir);
     return new Report(
@@ -501,15 +506,6 @@ public final class LocalDeployer {
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot remove " + dir + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static void sleep(Duration d) {
-    try {
-      Thread.sleep(d);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new PlatformException(new PlatformException.Reason.Unavailable("interrupted"), e);
     }
   }
 }

@@ -69,7 +69,8 @@ public final class LocalPlatform implements Platform {
   /**
    * From the endpoint's {@code local.aws_physics}: with a control-call limit, a poller waits at
    * least three call intervals (so three pollers together stay under it), else 200 ms; the metric
-   * delay as configured; the start-up bound is the stretched start plus the health-check timeout.
+   * delay as configured; the start-up bound is the stretched start plus the health-check timeout;
+   * the request timeout is the one {@link #invoker} gives its requests.
    */
   @Override
   public Physics physics(String endpoint) {
@@ -88,8 +89,15 @@ public final class LocalPlatform implements Platform {
     return new Physics(
         poll,
         Duration.ofSeconds(p.metricDelayS()),
-        Duration.ofSeconds((long) p.instanceStartS() + local.healthCheckTimeoutS()));
+        Duration.ofSeconds((long) p.instanceStartS() + local.healthCheckTimeoutS()),
+        REQUEST_TIMEOUT);
   }
+
+  /**
+   * How long one invocation may take: the router's own read timeout on an instance, so the client
+   * never gives up on a request the router is still waiting for.
+   */
+  static final Duration REQUEST_TIMEOUT = UpstreamConnection.READ_TIMEOUT;
 
   /** The chain's polling interval when the control API has no limit. */
   private static final Duration UNLIMITED_POLL = Duration.ofMillis(200);
@@ -284,7 +292,7 @@ public final class LocalPlatform implements Platform {
             endpoint,
             URI.create("http://127.0.0.1:" + r.routerPort()),
             "us-east-1",
-            Duration.ofSeconds(60),
+            REQUEST_TIMEOUT,
             NanoClock.SYSTEM,
             Map.of()));
   }

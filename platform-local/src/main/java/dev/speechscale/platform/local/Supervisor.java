@@ -40,7 +40,18 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
   static final int HARD_CAP = 8;
 
   private static final int STARTUP_FAILURES_BEFORE_GIVING_UP = 3;
-  private static final Duration DRAIN_BOUND = Duration.ofSeconds(60);
+
+  /** The reconcile loop's period. */
+  static final Duration TICK = Duration.ofSeconds(1);
+
+  /**
+   * How long a draining instance keeps the requests it holds: no client of this platform waits for
+   * one longer than the invokers' request timeout, and the router gives up on a silent instance at
+   * the same bound; one tick more, so a request that ends exactly at the bound is not cut.
+   */
+  static final Duration DRAIN_BOUND = LocalPlatform.REQUEST_TIMEOUT.plus(TICK);
+
+  private static final Duration DRAIN_POLL = Duration.ofMillis(50);
 
   private final Path dir;
   private final LocalState.EndpointRecord spec;
@@ -122,7 +133,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
     try {
       while (!shuttingDown) {
         tick(clock.instant());
-        if (stopped.await(1, TimeUnit.SECONDS)) {
+        if (stopped.await(TICK.toMillis(), TimeUnit.MILLISECONDS)) {
           break;
         }
       }
@@ -273,7 +284,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
       return;
     }
     StringBuilder why = new StringBuilder();
-    CpuQuota.apply(i.pid(), share, spec.endpoint() + "-" + i.id(), why)
+    CpuQuota.apply(i.pid(), share, CpuQuota.groupName(dir, spec.endpoint(), i.id()), why)
         .ifPresentOrElse(
             dir -> {
               i.cpuGroup(dir);
@@ -364,10 +375,11 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
     i.phase(InstanceProcess.Phase.DRAINING);
     say("draining %s (%d in flight)", i.id(), b == null ? 0 : b.inFlight());
     workers.submit(() -> {
-      Instant deadline = clock.instant().plus(DRAIN_BOUND);
       try {
-        while (b != null && b.inFlight() > 0 && clock.instant().isBefore(deadline)) {
-          Thread.sleep(50);
+        if (b != null && !awaitDrained(b, clock, DRAIN_BOUND, Thread::sleep)) {
+          say(
+              "%s still held %d request(s) after %s; stopping it",
+              i.id(), b.inFlight(), DRAIN_BOUND);
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -379,6 +391,25 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
       i.phase(InstanceProcess.Phase.STOPPED);
       say("%s stopped", i.id());
     });
+  }
+
+  /** A pause the drain waits with; a test moves its fake clock instead. */
+  @FunctionalInterface
+  interface Pause {
+    void pause(Duration d) throws InterruptedException;
+  }
+
+  /**
+   * Waits until {@code b} holds no request or {@code bound} has passed on {@code clock}; true when
+   * it drained.
+   */
+  static boolean awaitDrained(Backend b, Clock clock, Duration bound, Pause pause)
+      throws InterruptedException {
+    Instant deadline = clock.instant().plus(bound);
+    while (b.inFlight() > 0 && clock.instant().isBefore(deadline)) {
+      pause.pause(DRAIN_POLL);
+    }
+    return b.inFlight() == 0;
   }
 
   // Autoscaler.Capacity

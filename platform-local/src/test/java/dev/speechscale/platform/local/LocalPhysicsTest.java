@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.platform.Physics;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 class LocalPhysicsTest {
@@ -37,5 +41,70 @@ class LocalPhysicsTest {
 
     assertThat(p.minPollInterval()).isEqualTo(Duration.ofMillis(200));
     assertThat(p.instanceStartBound()).isEqualTo(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void physics_requestTimeout_isTheRoutersReadTimeoutTheInvokerAlsoUses() {
+    Physics p = LocalPlatform.physics(EndpointConfig.Local.DEFAULTS);
+
+    assertThat(p.requestTimeout()).isEqualTo(UpstreamConnection.READ_TIMEOUT);
+  }
+
+  /** A clock the drain's pause moves. */
+  private static final class FakeClock extends Clock {
+    Instant now = Instant.parse("2026-12-01T12:00:00Z");
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+
+  @Test
+  void awaitDrained_requestEndingJustInsideTheRequestTimeout_isWaitedFor() throws Exception {
+    FakeClock clock = new FakeClock();
+    Backend b = new Backend("i-local-9", "127.0.0.1", 1);
+    b.acquire();
+    Instant ends = clock.now.plus(LocalPlatform.REQUEST_TIMEOUT).minusMillis(1);
+
+    boolean drained =
+        Supervisor.awaitDrained(
+            b,
+            clock,
+            Supervisor.DRAIN_BOUND,
+            d -> {
+              clock.now = clock.now.plus(d);
+              if (!clock.now.isBefore(ends) && b.inFlight() > 0) {
+                b.release();
+              }
+            });
+
+    assertThat(drained).isTrue();
+    assertThat(Supervisor.DRAIN_BOUND).isGreaterThan(LocalPlatform.REQUEST_TIMEOUT);
+  }
+
+  @Test
+  void awaitDrained_requestNoClientWaitsFor_givesUpAtTheBound() throws Exception {
+    FakeClock clock = new FakeClock();
+    Instant start = clock.now;
+    Backend b = new Backend("i-local-9", "127.0.0.1", 1);
+    b.acquire();
+
+    boolean drained =
+        Supervisor.awaitDrained(
+            b, clock, Supervisor.DRAIN_BOUND, d -> clock.now = clock.now.plus(d));
+
+    assertThat(drained).isFalse();
+    assertThat(Duration.between(start, clock.now)).isEqualTo(Supervisor.DRAIN_BOUND);
   }
 }
