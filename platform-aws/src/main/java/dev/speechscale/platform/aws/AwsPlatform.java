@@ -149,12 +149,16 @@ public final class AwsPlatform implements Platform {
    * the 5 calls/s it plans for, with the SDK's adaptive retry for the rest); CloudWatch makes a
    * high-resolution datapoint readable within about two minutes of its period; an instance may take
    * up to 20 minutes to come into service (provisioning, the model download and the 600 s container
-   * start-up health check this project deploys) before SageMaker fails it.
+   * start-up health check this project deploys) before SageMaker fails it. A request may take the
+   * invokers' own timeout ({@link Settings#requestTimeout()}), which the chain's drains wait for.
    */
   @Override
   public dev.speechscale.platform.Physics physics(String endpoint) {
     return new dev.speechscale.platform.Physics(
-        Duration.ofSeconds(1), Duration.ofMinutes(2), Duration.ofMinutes(20));
+        Duration.ofSeconds(1),
+        Duration.ofMinutes(2),
+        Duration.ofMinutes(20),
+        settings.requestTimeout());
   }
 
   @Override

@@ -85,6 +85,18 @@ class AwsWireTest {
   }
 
   @Test
+  void physics_requestTimeout_isTheInvokersOwnSoDrainsWaitForIt() {
+    // shares the class's clients, which tearDown closes: closing this one would close them too
+    AwsPlatform slow =
+        new AwsPlatform(
+            aws.clients(),
+            new AwsPlatform.Settings(WireAws.REGION, null, aws.uri(), Duration.ofMinutes(5)),
+            Clock.fixed(NOW, ZoneOffset.UTC));
+    assertThat(slow.physics(ENDPOINT).requestTimeout()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(platform.physics(ENDPOINT).requestTimeout()).isEqualTo(Duration.ofSeconds(60));
+  }
+
+  @Test
   void fingerprint_readsBackWhatTheStackPredicted() {
     Fingerprint f = platform.fingerprint(ENDPOINT);
     var predicted = AwsEndpointSpec.of(AwsFixtures.wireConfig()).deployedConfig();
