@@ -148,7 +148,7 @@ public final class ReplayRun {
           }
         };
     JsonlEventLog events = o.events() == null ? null : JsonlEventLog.open(o.events(), nanos, clock);
-    RequestListener listener = events == null ? drops : both(drops, events);
+    RequestListener listener = events == null ? drops : RequestListener.both(drops, events);
     OpenLoopResult r;
     try (Invoker invoker = platform.invoker(endpoint, o.transport());
         OpenLoopDriver driver =
@@ -220,28 +220,6 @@ public final class ReplayRun {
         requests,
         sampler.samples(),
         r.late());
-  }
-
-  private static RequestListener both(RequestListener a, RequestListener b) {
-    return new RequestListener() {
-      @Override
-      public void completed(RequestEvent e) {
-        a.completed(e);
-        b.completed(e);
-      }
-
-      @Override
-      public void dropped(int phaseIndex, long seq, long intendedNanos) {
-        a.dropped(phaseIndex, seq, intendedNanos);
-        b.dropped(phaseIndex, seq, intendedNanos);
-      }
-
-      @Override
-      public void flush() {
-        a.flush();
-        b.flush();
-      }
-    };
   }
 
   private static LiveReplay.Status status(RequestEvent e) {

@@ -220,24 +220,7 @@ final class RungNoise implements LadderListener, RequestListener {
 
   /** {@code other} and this, both told of every request. */
   RequestListener alongside(RequestListener other) {
-    RungNoise self = this;
-    return new RequestListener() {
-      @Override
-      public void completed(RequestEvent e) {
-        self.completed(e);
-        other.completed(e);
-      }
-
-      @Override
-      public void dropped(int phaseIndex, long seq, long intendedNanos) {
-        other.dropped(phaseIndex, seq, intendedNanos);
-      }
-
-      @Override
-      public void flush() {
-        other.flush();
-      }
-    };
+    return RequestListener.both(this, other);
   }
 
   private static boolean within(double a, double b, double tolerance) {

@@ -22,4 +22,27 @@ public interface RequestListener {
 
   /** A rung or open-loop run ended: a good moment to write buffered output. */
   default void flush() {}
+
+  /** {@code first}, then {@code second}, told of every request, drop and flush. */
+  static RequestListener both(RequestListener first, RequestListener second) {
+    return new RequestListener() {
+      @Override
+      public void completed(RequestEvent event) {
+        first.completed(event);
+        second.completed(event);
+      }
+
+      @Override
+      public void dropped(int phaseIndex, long seq, long intendedNanos) {
+        first.dropped(phaseIndex, seq, intendedNanos);
+        second.dropped(phaseIndex, seq, intendedNanos);
+      }
+
+      @Override
+      public void flush() {
+        first.flush();
+        second.flush();
+      }
+    };
+  }
 }
