@@ -10,6 +10,7 @@ import dev.speechscale.scaling.StepScaleIn;
 import dev.speechscale.scaling.Suspension;
 import dev.speechscale.scaling.TargetTracking;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * The decision procedure for each kind of {@link Policy}: every scaling policy is the shared {@link
@@ -28,10 +29,11 @@ final class Scalers {
    * an evaluation at t reads ends at ⌊(t − delay) / period⌋ × period); 0 for a fixed fleet.
    */
   static long longestWindowSeconds(Policy policy, Duration metricPublicationDelay) {
-    ScalingRules rules = rules(policy);
-    if (rules == null) {
+    Optional<ScalingRules> found = rules(policy);
+    if (found.isEmpty()) {
       return 0;
     }
+    ScalingRules rules = found.get();
     TargetTracking t = rules.tracking();
     long longest = windowMs(t.period(), t.datapoints(), metricPublicationDelay);
     long in =
@@ -49,55 +51,54 @@ final class Scalers {
   }
 
   static Scaler of(Policy policy) {
-    ScalingRules rules = rules(policy);
-    if (rules == null) {
-      return (nowMs, samples, desired, inService) -> new Scaler.Step(desired, "");
-    }
-    return engine(rules);
+    return rules(policy)
+        .map(Scalers::engine)
+        .orElse((nowMs, samples, desired, inService) -> new Scaler.Step(desired, ""));
   }
 
-  /** The policy's rules as the shared engine runs them; null for a fixed fleet. */
-  private static ScalingRules rules(Policy policy) {
-    return switch (policy) {
-      case Policy.Fixed fixed -> null;
-      case Policy.Planned p ->
-          ScalingRules.planned(
-              p.targetValue(),
-              p.scaleInThreshold(),
-              p.minInstances(),
-              p.maxInstances(),
-              p.scaleOutCooldown(),
-              p.scaleInCooldown());
-      case Policy.PublishedSizing p ->
-          ScalingRules.planned(
-              p.targetValue(),
-              p.scaleInThreshold(),
-              p.minInstances(),
-              p.maxInstances(),
-              p.scaleOutCooldown(),
-              p.scaleInCooldown());
-      case Policy.InvocationsTracking p ->
-          ScalingRules.targetTracking(
-              ScalingMetric.INVOCATIONS_PER_INSTANCE,
-              MetricStatistic.SUM,
-              STANDARD_PERIOD,
-              p.targetPerInstancePerMinute(),
-              p.minInstances(),
-              p.maxInstances(),
-              p.scaleOutCooldown(),
-              p.scaleInCooldown());
-      case Policy.Rules r -> r.rules();
-      case Policy.CpuTracking p ->
-          ScalingRules.targetTracking(
-              ScalingMetric.CPU_UTILIZATION,
-              MetricStatistic.AVERAGE,
-              STANDARD_PERIOD,
-              p.targetBusyPercent(),
-              p.minInstances(),
-              p.maxInstances(),
-              p.scaleOutCooldown(),
-              p.scaleInCooldown());
-    };
+  /** The policy's rules as the shared engine runs them; empty for a fixed fleet. */
+  private static Optional<ScalingRules> rules(Policy policy) {
+    return Optional.ofNullable(
+        switch (policy) {
+          case Policy.Fixed fixed -> null;
+          case Policy.Planned p ->
+              ScalingRules.planned(
+                  p.targetValue(),
+                  p.scaleInThreshold(),
+                  p.minInstances(),
+                  p.maxInstances(),
+                  p.scaleOutCooldown(),
+                  p.scaleInCooldown());
+          case Policy.PublishedSizing p ->
+              ScalingRules.planned(
+                  p.targetValue(),
+                  p.scaleInThreshold(),
+                  p.minInstances(),
+                  p.maxInstances(),
+                  p.scaleOutCooldown(),
+                  p.scaleInCooldown());
+          case Policy.InvocationsTracking p ->
+              ScalingRules.targetTracking(
+                  ScalingMetric.INVOCATIONS_PER_INSTANCE,
+                  MetricStatistic.SUM,
+                  STANDARD_PERIOD,
+                  p.targetPerInstancePerMinute(),
+                  p.minInstances(),
+                  p.maxInstances(),
+                  p.scaleOutCooldown(),
+                  p.scaleInCooldown());
+          case Policy.Rules r -> r.rules();
+          case Policy.CpuTracking p ->
+              ScalingRules.targetTracking(
+                  ScalingMetric.CPU_UTILIZATION,
+                  MetricStatistic.AVERAGE,
+                  STANDARD_PERIOD,
+                  p.targetBusyPercent(),
+                  p.minInstances(),
+                  p.maxInstances(),
+                  p.scaleOutCooldown(),
+                  p.scaleInCooldown());
+        });
   }
 
   private static Scaler engine(ScalingRules rules) {

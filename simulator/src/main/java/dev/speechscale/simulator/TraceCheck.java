@@ -16,7 +16,8 @@ final class TraceCheck {
   private final List<String> errors = new ArrayList<>();
   private int errorCount;
   private int lineNumber;
-  private Boolean arrivals;
+  private boolean headerRead;
+  private boolean arrivals;
   private int rows;
   private double lastTime = Double.NaN;
   private double lastRate;
@@ -33,7 +34,7 @@ final class TraceCheck {
   void accept(String raw) {
     lineNumber++;
     String line = raw.strip();
-    if (arrivals == null) {
+    if (!headerRead) {
       header(line);
       return;
     }
@@ -51,8 +52,10 @@ final class TraceCheck {
     String normal = line.replace(" ", "").toLowerCase(Locale.ROOT);
     if (normal.equals(RATES_HEADER)) {
       arrivals = false;
+      headerRead = true;
     } else if (normal.equals(ARRIVALS_HEADER)) {
       arrivals = true;
+      headerRead = true;
     } else {
       throw new SimulatorException(
           fileName
@@ -147,7 +150,7 @@ final class TraceCheck {
   }
 
   void finish() {
-    if (arrivals == null) {
+    if (!headerRead) {
       throw new SimulatorException(
           fileName
               + " is empty; a trace starts with the header '"

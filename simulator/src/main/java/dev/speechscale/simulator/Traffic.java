@@ -36,14 +36,14 @@ public final class Traffic {
   private final long durationSeconds;
   private final double peakPerSecond;
   private final double expectedArrivals;
-  private final Kind kind;
-  private final RateShape shape;
-  private final Supplier<Stream<String>> lines;
+  private final Source source;
 
-  private enum Kind {
-    SHAPE,
-    CSV_RATES,
-    CSV_ARRIVALS
+  /** Where the arrivals come from: a built-in shape, or a CSV trace read afresh on each use. */
+  private sealed interface Source {
+    record Shape(RateShape shape) implements Source {}
+
+    /** {@code arrivals}: one arrival time per line, else {@code time_s,rps} intervals. */
+    record Csv(Supplier<Stream<String>> lines, boolean arrivals) implements Source {}
   }
 
   /** A rate per whole second: second {@code k} covers [k, k+1). */
@@ -57,16 +57,12 @@ public final class Traffic {
       long durationSeconds,
       double peakPerSecond,
       double expectedArrivals,
-      Kind kind,
-      RateShape shape,
-      Supplier<Stream<String>> lines) {
+      Source source) {
     this.description = description;
     this.durationSeconds = durationSeconds;
     this.peakPerSecond = peakPerSecond;
     this.expectedArrivals = expectedArrivals;
-    this.kind = kind;
-    this.shape = shape;
-    this.lines = lines;
+    this.source = source;
   }
 
   /**
@@ -175,9 +171,7 @@ public final class Traffic {
         check.durationSeconds(),
         check.peakPerSecond(),
         check.expectedArrivals(),
-        check.arrivalFormat() ? Kind.CSV_ARRIVALS : Kind.CSV_RATES,
-        null,
-        lines);
+        new Source.Csv(lines, check.arrivalFormat()));
   }
 
   private static Traffic shape(String description, long d, double peak, RateShape shape) {
@@ -185,7 +179,7 @@ public final class Traffic {
     for (long k = 0; k < d; k++) {
       expected += shape.perSecondAt(k);
     }
-    return new Traffic(description, d, peak, expected, Kind.SHAPE, shape, null);
+    return new Traffic(description, d, peak, expected, new Source.Shape(shape));
   }
 
   /** A rate as written: no trailing zeros, no exponent. */
@@ -254,9 +248,9 @@ public final class Traffic {
    * first minute (or its whole length when shorter) per second.
    */
   public double firstRatePerSecond() {
-    return switch (kind) {
-      case SHAPE -> shape.perSecondAt(0);
-      case CSV_RATES -> {
+    return switch (source) {
+      case Source.Shape(RateShape shape) -> shape.perSecondAt(0);
+      case Source.Csv(Supplier<Stream<String>> lines, boolean arrivals) when !arrivals -> {
         try (Stream<String> s = lines.get()) {
           yield s.skip(1)
               .map(String::strip)
@@ -266,7 +260,7 @@ public final class Traffic {
               .orElse(0.0);
         }
       }
-      case CSV_ARRIVALS -> {
+      case Source.Csv c -> {
         long window = Math.max(1, Math.min(60, durationSeconds));
         long n = 0;
         try (ArrivalStream s = open(0)) {
@@ -281,15 +275,18 @@ public final class Traffic {
 
   /** A built-in shape's rate in second {@code second}; NaN for a CSV trace. */
   double shapeRateAt(long second) {
-    return shape == null ? Double.NaN : shape.perSecondAt(second);
+    return source instanceof Source.Shape(RateShape shape) ? shape.perSecondAt(second) : Double.NaN;
   }
 
   /** A fresh arrival sequence; the same seed gives the same arrivals. */
   ArrivalStream open(long seed) {
-    return switch (kind) {
-      case SHAPE -> new ShapeArrivals(shape, durationSeconds, new SplitMix64(seed));
-      case CSV_RATES -> new CsvRateArrivals(lines.get(), new SplitMix64(seed));
-      case CSV_ARRIVALS -> new CsvArrivalTimes(lines.get());
+    return switch (source) {
+      case Source.Shape(RateShape shape) ->
+          new ShapeArrivals(shape, durationSeconds, new SplitMix64(seed));
+      case Source.Csv(Supplier<Stream<String>> lines, boolean arrivals) ->
+          arrivals
+              ? new CsvArrivalTimes(lines.get())
+              : new CsvRateArrivals(lines.get(), new SplitMix64(seed));
     };
   }
 
