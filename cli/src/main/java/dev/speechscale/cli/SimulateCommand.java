@@ -55,8 +55,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Replay traffic against the plan and its rivals on a simulated fleet",
-      "built from the qmax, ttotal and plan artifacts. Reads files only.",
+      "Replay traffic against the plan and its rivals on a simulated fleet built from the qmax,"
+          + " ttotal and plan artifacts. Reads files only.",
       "Exit 0 ok, 1 refused, 2 usage."
     })
 final class SimulateCommand implements java.util.concurrent.Callable<Integer> {

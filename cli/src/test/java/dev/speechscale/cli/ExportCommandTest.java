@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.QmaxArtifact;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,16 +26,6 @@ class ExportCommandTest {
     all[0] = "export";
     System.arraycopy(args, 0, all, 1, args.length);
     return CliRun.of(new TtsBench(), all);
-  }
-
-  @Test
-  void help_printsThePinnedUsage() throws IOException {
-    CliRun run = export("--help");
-
-    assertThat(run.exitCode()).isZero();
-    try (InputStream in = getClass().getResourceAsStream("export-usage.txt")) {
-      assertThat(run.out()).isEqualTo(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-    }
   }
 
   @Test

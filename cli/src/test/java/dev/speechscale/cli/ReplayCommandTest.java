@@ -3,8 +3,6 @@ package dev.speechscale.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -44,16 +42,6 @@ class ReplayCommandTest {
     System.arraycopy(base, 0, all, 0, base.length);
     System.arraycopy(extra, 0, all, base.length, extra.length);
     return all;
-  }
-
-  @Test
-  void help_printsThePinnedUsage() throws IOException {
-    CliRun run = replay("--help");
-
-    assertThat(run.exitCode()).isZero();
-    try (InputStream in = getClass().getResourceAsStream("replay-usage.txt")) {
-      assertThat(run.out()).isEqualTo(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-    }
   }
 
   @Test

@@ -234,23 +234,6 @@ class SimulateCommandTest {
   }
 
   @Test
-  void help_listsEveryOption() {
-    CliRun run = CliRun.of(new TtsBench(), "simulate", "--help");
-
-    assertThat(run.exitCode()).isZero();
-    assertThat(run.out())
-        .startsWith("Usage: tts-bench simulate [-hV] [--json] [--duration=DURATION]\n")
-        .contains(
-            "Replay traffic against the plan and its rivals on a simulated fleet\n"
-                + "built from the qmax, ttotal and plan artifacts. Reads files only.\n"
-                + "Exit 0 ok, 1 refused, 2 usage.\n")
-        .contains(
-            "      --policies=LIST       comma-separated: plan, naive, invocations, cpu,\n"
-                + "                              fixed:N (default plan,naive,invocations,cpu)\n")
-        .contains("      --pattern=SHAPE       built-in traffic: diurnal, step, ramp, spike\n");
-  }
-
-  @Test
   void simulate_ttotalTwice_recordsBothStartupDelaysAndBothInputs() throws IOException {
     CliRun run =
         simulate(concat(new String[] {"--ttotal", PlanCommandTest.TTOTAL}, shortStep("t")));
