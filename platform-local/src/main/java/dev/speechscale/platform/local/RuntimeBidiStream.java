@@ -47,7 +47,9 @@ import org.eclipse.jetty.websocket.client.WebSocketClient;
  * here; a side that does not take a frame within {@value #SEND_TIMEOUT_S} s ends the stream.
  *
  * <p>Public, with a public {@link Upstream}, only because Jetty binds WebSocket listener methods
- * through a public lookup ({@link WsRelay} says how that was found).
+ * through a public lookup ({@link WsRelay} says how that was found). One unit although longer than
+ * most classes here: both directions share the stream's one ending (written once, released once),
+ * and splitting them would only pass that state around.
  */
 public final class RuntimeBidiStream {
   private static final long CONNECT_TIMEOUT_S = 10;
