@@ -99,6 +99,17 @@ public final class AwsPlatform implements Platform {
       requestTimeout = requestTimeout == null ? Duration.ofSeconds(60) : requestTimeout;
     }
 
+    /**
+     * Where InvokeEndpointWithBidirectionalStream goes: the given runtime endpoint (a local
+     * stand-in serves every operation on one port), else the region's HTTP/2 runtime endpoint on
+     * 8443, as the {@code sagemakerruntimehttp2} client's endpoint rules resolve it.
+     */
+    public URI bidiRuntime() {
+      return runtimeEndpoint != null
+          ? runtimeEndpoint
+          : URI.create("https://runtime.sagemaker." + region + ".amazonaws.com:8443");
+    }
+
     /** The runtime endpoint invocations go to. */
     public URI runtime() {
       return runtimeEndpoint != null
@@ -356,25 +367,37 @@ public final class AwsPlatform implements Platform {
 
   @Override
   public Invoker invoker(String endpoint, Transport transport) {
-    if (transport != Transport.RESPONSE_STREAM) {
-      throw new PlatformException(
-          new PlatformException.Reason.InvalidRequest(
-              "transport "
-                  + transport.label()
-                  + " is not available on --platform aws: SageMaker exposes the container only"
-                  + " through the runtime API; use --transport response-stream"));
-    }
     Map<String, String> options =
         settings.profile() == null ? Map.of() : Map.of("profile", settings.profile());
-    return new ResponseStreamInvoker(
-        new InvokerTarget(
-            Transport.RESPONSE_STREAM,
-            endpoint,
-            settings.runtime(),
-            settings.region(),
-            settings.requestTimeout(),
-            NanoClock.SYSTEM,
-            options));
+    return switch (transport) {
+      case RESPONSE_STREAM ->
+          new ResponseStreamInvoker(
+              new InvokerTarget(
+                  Transport.RESPONSE_STREAM,
+                  endpoint,
+                  settings.runtime(),
+                  settings.region(),
+                  settings.requestTimeout(),
+                  NanoClock.SYSTEM,
+                  options));
+      case BIDI ->
+          new BidiStreamInvoker(
+              new InvokerTarget(
+                  Transport.BIDI,
+                  endpoint,
+                  settings.bidiRuntime(),
+                  settings.region(),
+                  settings.requestTimeout(),
+                  NanoClock.SYSTEM,
+                  options));
+      case HTTP_STREAM ->
+          throw new PlatformException(
+              new PlatformException.Reason.InvalidRequest(
+                  "transport "
+                      + transport.label()
+                      + " is not available on --platform aws: SageMaker exposes the container"
+                      + " only through the runtime API; use --transport response-stream or bidi"));
+    };
   }
 
   @Override

@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -34,7 +35,9 @@ import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
  *   <li>the SageMaker Runtime API ({@code POST /endpoints/{name}/invocations} and {@code
  *       /invocations-response-stream} in AWS event-stream framing), with container errors reported
  *       the way the service reports them (424 ModelError carrying the original status and body), so
- *       an unmodified AWS SDK client with an endpoint override works;
+ *       an unmodified AWS SDK client with an endpoint override works; and {@code
+ *       /invocations-bidirectional-stream}, InvokeEndpointWithBidirectionalStream over HTTP/2 (h2c
+ *       on the same port), bridged to an instance's WebSocket ({@link RuntimeBidiStream});
  *   <li>the bidirectional WebSocket, relayed to one instance for the session's life.
  * </ul>
  *
@@ -85,7 +88,11 @@ final class Router implements AutoCloseable {
     HttpConfiguration http = new HttpConfiguration();
     http.setSendServerVersion(false);
     http.setSendDateHeader(false);
-    connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+    // h2c (prior knowledge) beside HTTP/1.1 on the same port: the AWS SDK's HTTP/2 client speaks
+    // it to an http:// endpoint override, and InvokeEndpointWithBidirectionalStream needs HTTP/2.
+    HTTP2CServerConnectionFactory h2c = new HTTP2CServerConnectionFactory(http);
+    h2c.setStreamIdleTimeout(Duration.ofMinutes(10).toMillis());
+    connector = new ServerConnector(jetty, new HttpConnectionFactory(http), h2c);
     connector.setHost(host);
     connector.setPort(port);
     jetty.addConnector(connector);
@@ -199,7 +206,9 @@ final class Router implements AutoCloseable {
               response,
               callback,
               400,
-              "ValidationError",
+              m.group(2).equals("invocations-bidirectional-stream")
+                  ? "InputValidationError"
+                  : "ValidationError",
               "Endpoint " + m.group(1) + " of account local not found.");
           return true;
         }
@@ -208,12 +217,9 @@ final class Router implements AutoCloseable {
         } else if (m.group(2).equals("invocations-response-stream")) {
           runtimeInvocation(request, response, callback, true);
         } else {
-          Responses.awsError(
-              response,
-              callback,
-              400,
-              "ValidationError",
-              "use a WebSocket upgrade for " + BIDI_PATH);
+          new RuntimeBidiStream(
+                  backends, wsClient, wsSessions, maxWsSessions, stats, MAX_BODY_BYTES)
+              .serve(request, response, callback);
         }
         return true;
       }
