@@ -1,5 +1,6 @@
 package dev.speechscale.artifacts;
 
+import dev.speechscale.capacity.Percentiles;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -113,8 +114,8 @@ public record TtotalRuns(
     int rank(int n) {
       return switch (this) {
         case MAX -> n;
-        case P90 -> Math.max(1, (int) Math.ceil(0.9 * n));
-        case MEDIAN -> Math.max(1, (int) Math.ceil(0.5 * n));
+        case P90 -> Percentiles.nearestRank(n, 0.9);
+        case MEDIAN -> Percentiles.nearestRank(n, 0.5);
       };
     }
   }
