@@ -8,6 +8,7 @@ import dev.speechscale.capacity.ServiceTimeDistribution;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A measured concurrency ladder: what one instance holds inside the SLO.
@@ -54,8 +55,8 @@ public record QmaxArtifact(
     String loadModel,
     String platform,
     List<QmaxStep> steps,
-    @JsonInclude(JsonInclude.Include.NON_NULL) List<RungCheck> rungChecks,
-    @JsonInclude(JsonInclude.Include.NON_NULL) QmaxInterval qMaxInterval)
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<RungCheck> rungChecks,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable QmaxInterval qMaxInterval)
     implements Artifact {
 
   public QmaxArtifact {

@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Every scale-out of a {@code ttotal --runs N} measurement (N &gt; 1), with the spread of T_total.
@@ -57,7 +58,7 @@ public record TtotalRuns(
   public record Run(
       int runIndex,
       Double tTotalS,
-      Boolean tTotalBounded,
+      @Nullable Boolean tTotalBounded,
       List<TtotalArtifact.TimelineEntry> timeline,
       List<TtotalArtifact.StageDuration> durations,
       List<String> missingStages,
