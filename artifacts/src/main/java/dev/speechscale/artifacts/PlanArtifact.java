@@ -288,40 +288,7 @@ public record PlanArtifact(
       boolean tTotalMeasured,
       SourceFile qmaxSource,
       @Nullable SourceFile ttotalSource,
-      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable TtotalChoice tTotalRuns) {
-
-    /** Measured inputs without the record of the runs. */
-    public Measured(
-        String transport,
-        double sloMs,
-        List<Integer> qMaxPerRun,
-        double sMeanS,
-        double sP95S,
-        String serviceTimeSource,
-        @Nullable Double charsPerRequest,
-        List<List<Double>> throughput,
-        double tTotalMeasuredS,
-        double policyLagBoundS,
-        boolean tTotalMeasured,
-        SourceFile qmaxSource,
-        @Nullable SourceFile ttotalSource) {
-      this(
-          transport,
-          sloMs,
-          qMaxPerRun,
-          sMeanS,
-          sP95S,
-          serviceTimeSource,
-          charsPerRequest,
-          throughput,
-          tTotalMeasuredS,
-          policyLagBoundS,
-          tTotalMeasured,
-          qmaxSource,
-          ttotalSource,
-          null);
-    }
-  }
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable TtotalChoice tTotalRuns) {}
 
   /**
    * Which of the timed scale-outs the plan sized T against.

@@ -65,61 +65,6 @@ public record QmaxArtifact(
     rungChecks = rungChecks == null ? null : List.copyOf(rungChecks);
   }
 
-  /** An artifact without rung checks (the shape before they were recorded). */
-  public QmaxArtifact(
-      int schemaVersion,
-      String kind,
-      String toolVersion,
-      Instant createdAt,
-      Provenance provenance,
-      String model,
-      String endpoint,
-      String transport,
-      double sloMs,
-      DeployedConfig deployedConfig,
-      Integer runs,
-      Double holdS,
-      Double windowS,
-      Boolean frozen,
-      Boolean unboundedQueue,
-      Integer qMax,
-      List<Integer> qMaxPerRun,
-      Boolean qMaxBracketed,
-      Boolean refined,
-      Double sMeanS,
-      Double sP95S,
-      String loadModel,
-      String platform,
-      List<QmaxStep> steps) {
-    this(
-        schemaVersion,
-        kind,
-        toolVersion,
-        createdAt,
-        provenance,
-        model,
-        endpoint,
-        transport,
-        sloMs,
-        deployedConfig,
-        runs,
-        holdS,
-        windowS,
-        frozen,
-        unboundedQueue,
-        qMax,
-        qMaxPerRun,
-        qMaxBracketed,
-        refined,
-        sMeanS,
-        sP95S,
-        loadModel,
-        platform,
-        steps,
-        null,
-        null);
-  }
-
   /** This artifact with the rung checks measured alongside its steps. */
   public QmaxArtifact withRungChecks(List<RungCheck> checks) {
     return new QmaxArtifact(

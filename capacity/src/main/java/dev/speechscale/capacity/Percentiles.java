@@ -1,5 +1,7 @@
 package dev.speechscale.capacity;
 
+import java.util.function.IntToDoubleFunction;
+
 /**
  * The one percentile helper of the code base. It holds two definitions, kept apart because their
  * callers define different statistics:
@@ -31,12 +33,9 @@ public final class Percentiles {
    * @throws CapacityException when there are no values or p is outside [0, 100]
    */
   public static double linear(long[] sorted, double p) {
-    double h = linearRank(sorted.length, p);
-    int lo = (int) Math.floor(h);
-    if (lo >= sorted.length - 1) {
-      return sorted[sorted.length - 1];
-    }
-    return sorted[lo] + (h - lo) * (sorted[lo + 1] - sorted[lo]);
+    // long to double is exact below 2^53 (104 days in nanoseconds), so the difference of two
+    // converted values is the converted difference
+    return interpolate(linearRank(sorted.length, p), sorted.length, i -> sorted[i]);
   }
 
   /**
@@ -61,18 +60,8 @@ public final class Percentiles {
    * @throws CapacityException when there are no values or q is outside [0, 1]
    */
   public static double linearAtQuantile(double[] sorted, double q) {
-    if (sorted.length == 0) {
-      throw new CapacityException("no values to take a quantile of");
-    }
-    if (!(q >= 0 && q <= 1)) {
-      throw new CapacityException("quantile " + q + " is outside [0, 1]");
-    }
-    double h = q * (sorted.length - 1);
-    int lo = (int) Math.floor(h);
-    if (lo >= sorted.length - 1) {
-      return sorted[sorted.length - 1];
-    }
-    return sorted[lo] + (h - lo) * (sorted[lo + 1] - sorted[lo]);
+    checkQuantile(sorted.length, q);
+    return interpolate(q * (sorted.length - 1), sorted.length, i -> sorted[i]);
   }
 
   /**
@@ -81,12 +70,7 @@ public final class Percentiles {
    * @throws CapacityException when n is not positive or q is outside [0, 1]
    */
   public static int nearestRank(int n, double q) {
-    if (n <= 0) {
-      throw new CapacityException("no values to take a quantile of (n = " + n + ")");
-    }
-    if (!(q >= 0 && q <= 1)) {
-      throw new CapacityException("quantile " + q + " is outside [0, 1]");
-    }
+    checkQuantile(n, q);
     return Math.max(1, (int) Math.ceil(q * n));
   }
 
@@ -97,5 +81,24 @@ public final class Percentiles {
    */
   public static double nearestRank(double[] sorted, double q) {
     return sorted[nearestRank(sorted.length, q) - 1];
+  }
+
+  /** x⌊h⌋ + (h − ⌊h⌋)·(x⌊h⌋+1 − x⌊h⌋) over n ascending values x, the last one from h = n − 1 on. */
+  private static double interpolate(double h, int n, IntToDoubleFunction x) {
+    int lo = (int) Math.floor(h);
+    if (lo >= n - 1) {
+      return x.applyAsDouble(n - 1);
+    }
+    double low = x.applyAsDouble(lo);
+    return low + (h - lo) * (x.applyAsDouble(lo + 1) - low);
+  }
+
+  private static void checkQuantile(int n, double q) {
+    if (n <= 0) {
+      throw new CapacityException("no values to take a quantile of (n = " + n + ")");
+    }
+    if (!(q >= 0 && q <= 1)) {
+      throw new CapacityException("quantile " + q + " is outside [0, 1]");
+    }
   }
 }
