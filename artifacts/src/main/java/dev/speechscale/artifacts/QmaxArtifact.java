@@ -65,36 +65,11 @@ public record QmaxArtifact(
     rungChecks = rungChecks == null ? null : List.copyOf(rungChecks);
   }
 
-  /** This artifact with the rung checks measured alongside its steps. */
+  /**
+   * This artifact with the rung checks measured alongside its steps (derived fields recomputed).
+   */
   public QmaxArtifact withRungChecks(List<RungCheck> checks) {
-    return new QmaxArtifact(
-            schemaVersion,
-            kind,
-            toolVersion,
-            createdAt,
-            provenance,
-            model,
-            endpoint,
-            transport,
-            sloMs,
-            deployedConfig,
-            runs,
-            holdS,
-            windowS,
-            frozen,
-            unboundedQueue,
-            qMax,
-            qMaxPerRun,
-            qMaxBracketed,
-            refined,
-            sMeanS,
-            sP95S,
-            loadModel,
-            platform,
-            steps,
-            checks,
-            null)
-        .withDerived();
+    return derivedWith(checks);
   }
 
   /** The steps as the planner sees them. */
@@ -104,6 +79,10 @@ public record QmaxArtifact(
 
   /** This artifact with every derived field recomputed from its steps. */
   public QmaxArtifact withDerived() {
+    return derivedWith(rungChecks);
+  }
+
+  private QmaxArtifact derivedWith(@Nullable List<RungCheck> checks) {
     Ladder ladder = ladder();
     Optional<Ladder.ServiceTime> s = ladder.serviceTime();
     return new QmaxArtifact(
@@ -131,8 +110,8 @@ public record QmaxArtifact(
         loadModel,
         platform,
         steps.stream().map(step -> step.withDerived(sloMs)).toList(),
-        rungChecks,
-        QmaxInterval.of(steps, rungChecks, sloMs, ladder.qMax()).orElse(null));
+        checks,
+        QmaxInterval.of(steps, checks, sloMs, ladder.qMax()).orElse(null));
   }
 
   /** The planner's input; S from the lowest rung, else from the top level, else refused. */

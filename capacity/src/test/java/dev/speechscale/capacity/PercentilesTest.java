@@ -57,14 +57,6 @@ class PercentilesTest {
   }
 
   @Test
-  void linear_percentileOutOfRange_refusedNamingIt() {
-    assertThatThrownBy(() -> Percentiles.linear(new long[] {1}, 101))
-        .isInstanceOf(CapacityException.class)
-        .hasMessageContaining("101")
-        .hasMessageContaining("[0, 100]");
-  }
-
-  @Test
   void linearRank_isNMinusOneTimesPOverHundred() {
     assertThat(Percentiles.linearRank(4, 50)).isEqualTo(1.5);
     assertThat(Percentiles.linearRank(4, 95)).isEqualTo(2.85);
@@ -125,11 +117,14 @@ class PercentilesTest {
   }
 
   @Test
-  void linearAtQuantile_quantileGivenAsPercent_refusedNamingTheRange() {
+  void outOfRange_refusedNamingTheValueAndTheRange() {
+    assertThatThrownBy(() -> Percentiles.linear(new long[] {1}, 101))
+        .isInstanceOf(CapacityException.class)
+        .hasMessageContainingAll("101", "[0, 100]");
+    // a percentile passed where a quantile is due
     assertThatThrownBy(() -> Percentiles.linearAtQuantile(new double[] {1}, 95))
         .isInstanceOf(CapacityException.class)
-        .hasMessageContaining("95")
-        .hasMessageContaining("[0, 1]");
+        .hasMessageContainingAll("95", "[0, 1]");
   }
 
   @ParameterizedTest
