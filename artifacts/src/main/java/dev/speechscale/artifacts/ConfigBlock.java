@@ -12,10 +12,10 @@ import org.jspecify.annotations.Nullable;
  * models:} map), each value commented with where it came from. Paste it into the endpoint config;
  * {@code speech-infra} then attaches scaling only with this plan beside it.
  */
-public final class ConfigBlock {
+final class ConfigBlock {
   private ConfigBlock() {}
 
-  public static String render(PlanArtifact.EndpointConfigBlock b, Plan p, Scenario s) {
+  static String render(PlanArtifact.EndpointConfigBlock b, Plan p, Scenario s) {
     StringBuilder y = new StringBuilder();
     y.append("models:\n");
     y.append("  ").append(b.modelName()).append(":\n");

@@ -110,7 +110,7 @@ public record EndpointConfig(
   /**
    * The container variable of an {@code engine_settings} key: {@code kokoro_model} → KOKORO_MODEL.
    */
-  public static String settingVariable(String key) {
+  static String settingVariable(String key) {
     return key.toUpperCase(java.util.Locale.ROOT);
   }
 

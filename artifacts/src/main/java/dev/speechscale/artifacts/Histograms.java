@@ -44,7 +44,7 @@ public final class Histograms {
   }
 
   /** {@code n} equally likely values in seconds: the value at probability (i + 0.5)/n. */
-  public static double[] quantilesSeconds(Histogram h, int n) {
+  static double[] quantilesSeconds(Histogram h, int n) {
     if (h.getTotalCount() == 0) {
       throw new ArtifactException("the latency histogram is empty");
     }
@@ -72,7 +72,7 @@ public final class Histograms {
    * @throws dev.speechscale.capacity.CapacityException when the histogram is empty or p is outside
    *     [0, 100]
    */
-  public static double linearPercentile(Histogram histogram, double p) {
+  static double linearPercentile(Histogram histogram, double p) {
     double h = Percentiles.linearRank(histogram.getTotalCount(), p);
     long lo = (long) Math.floor(h);
     double low = Double.NaN;

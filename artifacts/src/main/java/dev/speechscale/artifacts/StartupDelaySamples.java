@@ -61,7 +61,7 @@ public record StartupDelaySamples(StartupDelays delays, String source) {
   }
 
   /** desired_set → in_service of one artifact. */
-  public static Duration delay(TtotalArtifact t, String file) {
+  static Duration delay(TtotalArtifact t, String file) {
     Instant desired = at(t, "desired_set");
     Instant inService = at(t, "in_service");
     if (desired == null || inService == null || inService.isBefore(desired)) {

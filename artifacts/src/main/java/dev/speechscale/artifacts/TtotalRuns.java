@@ -142,7 +142,7 @@ public record TtotalRuns(
   }
 
   /** The run a statistic picks (nearest rank; ties go to the later run). */
-  public static Run pick(List<Run> runs, Statistic statistic) {
+  static Run pick(List<Run> runs, Statistic statistic) {
     List<Run> sorted = sorted(runs);
     return sorted.get(statistic.rank(sorted.size()) - 1);
   }
