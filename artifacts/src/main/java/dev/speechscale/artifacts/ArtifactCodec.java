@@ -94,7 +94,7 @@ public final class ArtifactCodec {
    * Reads {@code file} as {@code kind}: JSON, then {@code schema_version} and {@code kind}, then
    * the kind's schema, then the record.
    */
-  public static <T> T read(Path file, ArtifactKind kind, Class<T> type) {
+  static <T> T read(Path file, ArtifactKind kind, Class<T> type) {
     String json;
     try {
       json = Files.readString(file, StandardCharsets.UTF_8);

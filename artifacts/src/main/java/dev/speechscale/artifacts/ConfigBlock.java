@@ -3,17 +3,19 @@ package dev.speechscale.artifacts;
 import dev.speechscale.capacity.Load;
 import dev.speechscale.capacity.Plan;
 import dev.speechscale.capacity.Scenario;
+import dev.speechscale.capacity.UnitsRatio;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The deployable endpoint configuration as YAML, in the endpoint config file's format (a {@code
  * models:} map), each value commented with where it came from. Paste it into the endpoint config;
  * {@code speech-infra} then attaches scaling only with this plan beside it.
  */
-public final class ConfigBlock {
+final class ConfigBlock {
   private ConfigBlock() {}
 
-  public static String render(PlanArtifact.EndpointConfigBlock b, Plan p, Scenario s) {
+  static String render(PlanArtifact.EndpointConfigBlock b, Plan p, Scenario s) {
     StringBuilder y = new StringBuilder();
     y.append("models:\n");
     y.append("  ").append(b.modelName()).append(":\n");
@@ -39,7 +41,12 @@ public final class ConfigBlock {
                     " at %.2f req/s per instance (measured X at C_scale_max)",
                     p.throughputAtCScaleMaxPerSecond())
                 : f(" at C_scale_max %.2f per instance", p.cScaleMax())));
-    if (b.scalingTargetValue() != null && b.scaleInThreshold() != null) {
+    UnitsRatio ratioMax = p.ratioMax();
+    UnitsRatio ratioAverage = p.ratioAverage();
+    if (b.scalingTargetValue() != null
+        && b.scaleInThreshold() != null
+        && ratioMax != null
+        && ratioAverage != null) {
       line(
           y,
           "scaling_target_value",
@@ -47,14 +54,14 @@ public final class ConfigBlock {
           f(
               "C_scale_max %.2f x %.3f (ConcurrentRequestsPerModel Maximum / client mean, rung"
                   + " %d)",
-              p.cScaleMax(), p.ratioMax().ratio(), p.ratioMax().atConcurrency()));
+              p.cScaleMax(), ratioMax.ratio(), ratioMax.atConcurrency()));
       line(
           y,
           "scale_in_threshold",
           f("%.3f", b.scaleInThreshold()),
           f(
               "C_scale_min %.2f x %.3f (Average / client mean, rung %d)",
-              p.cScaleMin(), p.ratioAverage().ratio(), p.ratioAverage().atConcurrency()));
+              p.cScaleMin(), ratioAverage.ratio(), ratioAverage.atConcurrency()));
     } else {
       y.append(
           "    # scaling_target_value and scale_in_threshold are not emitted: no measured units"
@@ -85,7 +92,7 @@ public final class ConfigBlock {
     return y.toString();
   }
 
-  private static void line(StringBuilder y, String key, String value, String comment) {
+  private static void line(StringBuilder y, String key, @Nullable String value, String comment) {
     String kv = "    " + key + ": " + (value == null ? "null" : value);
     y.append(String.format(Locale.ROOT, "%-36s # %s\n", kv, comment));
   }

@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The fingerprint of what was measured: instance type, image digest and container environment.
@@ -54,12 +55,12 @@ public record DeployedConfig(
   }
 
   /** The slug of a possibly missing fingerprint. */
-  public static String slugOf(DeployedConfig config) {
+  public static String slugOf(@Nullable DeployedConfig config) {
     return config == null ? "no-fingerprint" : config.slug();
   }
 
   /** Whether two fingerprints describe the same deployment; a missing one never matches. */
-  public static boolean sameDeployment(DeployedConfig a, DeployedConfig b) {
+  public static boolean sameDeployment(@Nullable DeployedConfig a, @Nullable DeployedConfig b) {
     return a != null && b != null && a.equals(b);
   }
 }

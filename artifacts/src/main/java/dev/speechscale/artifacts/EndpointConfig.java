@@ -3,6 +3,7 @@ package dev.speechscale.artifacts;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One model's endpoint definition, what the published {@code ModelEndpointConfig} holds: the same
@@ -35,15 +36,15 @@ public record EndpointConfig(
     String instanceType,
     int minInstances,
     int maxInstances,
-    Double scalingTargetValue,
-    Double scaleInThreshold,
-    Integer scaleOutCooldownS,
-    Integer scaleInCooldownS,
+    @Nullable Double scalingTargetValue,
+    @Nullable Double scaleInThreshold,
+    @Nullable Integer scaleOutCooldownS,
+    @Nullable Integer scaleInCooldownS,
     int ttfabSloMs,
     int queueMaxDepth,
     Map<String, String> containerEnv,
     Local local,
-    Aws aws) {
+    @Nullable Aws aws) {
 
   public EndpointConfig {
     Objects.requireNonNull(modelName, "model_name");
@@ -109,7 +110,7 @@ public record EndpointConfig(
   /**
    * The container variable of an {@code engine_settings} key: {@code kokoro_model} → KOKORO_MODEL.
    */
-  public static String settingVariable(String key) {
+  static String settingVariable(String key) {
     return key.toUpperCase(java.util.Locale.ROOT);
   }
 
@@ -204,18 +205,18 @@ public record EndpointConfig(
    *     everywhere
    */
   public record Aws(
-      String imageUri,
-      String modelRepository,
-      String modelRevision,
-      Integer quotaMaxInstances,
+      @Nullable String imageUri,
+      @Nullable String modelRepository,
+      @Nullable String modelRevision,
+      @Nullable Integer quotaMaxInstances,
       String variantName,
-      String gpuImageUri) {
+      @Nullable String gpuImageUri) {
     /** Settings without a GPU image. */
     public Aws(
-        String imageUri,
-        String modelRepository,
-        String modelRevision,
-        Integer quotaMaxInstances,
+        @Nullable String imageUri,
+        @Nullable String modelRepository,
+        @Nullable String modelRevision,
+        @Nullable Integer quotaMaxInstances,
         String variantName) {
       this(imageUri, modelRepository, modelRevision, quotaMaxInstances, variantName, null);
     }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
@@ -116,7 +117,8 @@ public final class EndpointConfigFile {
     return new EndpointConfigFile(file, Map.copyOf(models));
   }
 
-  private static EndpointConfig model(String name, JsonNode n, List<String> problems) {
+  private static @Nullable EndpointConfig model(
+      String name, @Nullable JsonNode n, List<String> problems) {
     String at = "models." + name;
     if (!name.matches("[a-z0-9][a-z0-9-]{0,40}")) {
       problems.add(
@@ -314,7 +316,8 @@ public final class EndpointConfigFile {
         f.integer("metric_delay_s", 0, 0, 3600), rate, f.integer("instance_start_s", 0, 0, 3600));
   }
 
-  private static EndpointConfig.Aws aws(String at, JsonNode n, List<String> problems) {
+  private static EndpointConfig.@Nullable Aws aws(
+      String at, @Nullable JsonNode n, List<String> problems) {
     if (n == null || n.isNull()) {
       return null;
     }
@@ -329,24 +332,29 @@ public final class EndpointConfigFile {
               + " pin the weights, never a branch");
     }
     return new EndpointConfig.Aws(
-        f.string("image_uri", null),
-        f.string("model_repository", null),
+        f.stringOrNull("image_uri"),
+        f.stringOrNull("model_repository"),
         revision.isEmpty() ? null : revision,
         f.integerOrNull("quota_max_instances", 1, 100_000),
         f.string("variant_name", "AllTraffic"),
-        f.string("gpu_image_uri", null));
+        f.stringOrNull("gpu_image_uri"));
   }
 
   /** Typed access with messages that name the field, show the value and state the rule. */
   private record Fields(String at, JsonNode node, List<String> problems) {
     String string(String key, String dflt) {
+      String v = stringOrNull(key);
+      return v == null ? dflt : v;
+    }
+
+    @Nullable String stringOrNull(String key) {
       JsonNode v = node.get(key);
       if (v == null || v.isNull()) {
-        return dflt;
+        return null;
       }
       if (!v.isString() && !v.isNumber()) {
         problems.add(at + "." + key + " (" + v + ") must be text");
-        return dflt;
+        return null;
       }
       return v.asString();
     }
@@ -368,7 +376,7 @@ public final class EndpointConfigFile {
       return v == null ? dflt : v;
     }
 
-    Integer integerOrNull(String key, int lo, int hi) {
+    @Nullable Integer integerOrNull(String key, int lo, int hi) {
       JsonNode v = node.get(key);
       if (v == null || v.isNull()) {
         return null;
@@ -386,7 +394,7 @@ public final class EndpointConfigFile {
       return i;
     }
 
-    Double positiveOrNull(String key) {
+    @Nullable Double positiveOrNull(String key) {
       JsonNode v = node.get(key);
       if (v == null || v.isNull()) {
         return null;

@@ -42,7 +42,7 @@ public record EnforcedCpu(
   }
 
   /** Whether two records describe the same limit in force (the detail text does not count). */
-  public static boolean sameLimit(EnforcedCpu a, EnforcedCpu b) {
+  static boolean sameLimit(EnforcedCpu a, EnforcedCpu b) {
     return a != null
         && b != null
         && Boolean.TRUE.equals(a.enforced) == Boolean.TRUE.equals(b.enforced)

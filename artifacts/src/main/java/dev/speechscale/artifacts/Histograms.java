@@ -1,9 +1,11 @@
 package dev.speechscale.artifacts;
 
+import dev.speechscale.capacity.Percentiles;
 import java.nio.ByteBuffer;
 import java.util.Base64;
 import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 
 /**
  * HdrHistogram in artifacts: values in microseconds, stored as base64 of the compressed encoding,
@@ -42,7 +44,7 @@ public final class Histograms {
   }
 
   /** {@code n} equally likely values in seconds: the value at probability (i + 0.5)/n. */
-  public static double[] quantilesSeconds(Histogram h, int n) {
+  static double[] quantilesSeconds(Histogram h, int n) {
     if (h.getTotalCount() == 0) {
       throw new ArtifactException("the latency histogram is empty");
     }
@@ -51,5 +53,41 @@ public final class Histograms {
       q[i] = Math.max(1, h.getValueAtPercentile(100.0 * (i + 0.5) / n)) / 1e6;
     }
     return q;
+  }
+
+  /**
+   * Records nanoseconds into a microsecond histogram ({@link #newMicros()}), rounded, at least 1.
+   */
+  public static void recordNanos(Histogram micros, long nanos) {
+    long us = Math.max(1, Math.min(HIGHEST_US, (nanos + 500) / 1000));
+    micros.recordValue(us);
+  }
+
+  /**
+   * The p-th percentile of a histogram's values (in the histogram's unit) by {@link
+   * Percentiles#linear(long[], double)}'s rule, for runs merged by adding histograms: each rank's
+   * value is the middle of its HdrHistogram bucket, so the figure agrees with the raw samples' to
+   * the histogram's resolution (3 significant digits, 0.1%).
+   *
+   * @throws dev.speechscale.capacity.CapacityException when the histogram is empty or p is outside
+   *     [0, 100]
+   */
+  static double linearPercentile(Histogram histogram, double p) {
+    double h = Percentiles.linearRank(histogram.getTotalCount(), p);
+    long lo = (long) Math.floor(h);
+    double low = Double.NaN;
+    long seen = 0;
+    for (HistogramIterationValue v : histogram.recordedValues()) {
+      long count = v.getCountAtValueIteratedTo();
+      double value = histogram.medianEquivalentValue(v.getValueIteratedTo());
+      if (Double.isNaN(low) && lo < seen + count) {
+        low = value;
+      }
+      if (lo + 1 < seen + count) {
+        return low + (h - lo) * (value - low);
+      }
+      seen += count;
+    }
+    return low; // lo was the last rank
   }
 }

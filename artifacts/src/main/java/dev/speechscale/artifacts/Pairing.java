@@ -1,5 +1,7 @@
 package dev.speechscale.artifacts;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Whether two artifacts may be combined: they must describe the same deployment (fingerprint) and,
  * where it matters, the same transport and SLO. {@code --allow-config-mismatch} downgrades a
@@ -15,7 +17,7 @@ public final class Pairing {
    * @param warning a message to print even when ok (a downgraded mismatch), or {@code null}
    * @param refusal why the pair is refused, or {@code null}
    */
-  public record Result(boolean ok, String warning, String refusal) {
+  public record Result(boolean ok, @Nullable String warning, @Nullable String refusal) {
     static Result pass() {
       return new Result(true, null, null);
     }

@@ -7,6 +7,7 @@ import dev.speechscale.capacity.PlanVerdict;
 import dev.speechscale.capacity.Verdict;
 import java.time.Instant;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A derived scaling plan: every number the endpoint deploys, the findings that judge it, the inputs
@@ -27,7 +28,7 @@ public record PlanArtifact(
     Provenance provenance,
     String model,
     String endpoint,
-    String instanceType,
+    @Nullable String instanceType,
     DeployedConfig deployedConfig,
     String slug,
     PlanVerdict verdict,
@@ -36,17 +37,17 @@ public record PlanArtifact(
     boolean qMaxRefined,
     double cScaleMax,
     double cScaleMin,
-    Double scalingTargetValue,
-    Double scaleInThreshold,
-    Double ratioMax,
-    Double ratioAverage,
-    Integer ratioMaxRung,
-    Integer ratioAverageRung,
+    @Nullable Double scalingTargetValue,
+    @Nullable Double scaleInThreshold,
+    @Nullable Double ratioMax,
+    @Nullable Double ratioAverage,
+    @Nullable Integer ratioMaxRung,
+    @Nullable Integer ratioAverageRung,
     int minInstances,
     int maxInstances,
     int troughInstances,
     int peakInstances,
-    Integer minSafeInstances,
+    @Nullable Integer minSafeInstances,
     int queueMaxDepth,
     int scaleOutCooldownS,
     int scaleInCooldownS,
@@ -56,16 +57,16 @@ public record PlanArtifact(
     double utilizationMm1,
     double utilizationMg1,
     double serviceCv,
-    Double shedProbability,
-    @JsonProperty("recommended_c_scale_max") Double recommendedCScaleMax,
-    @JsonProperty("throughput_at_c_scale_max_rps") Double throughputAtCScaleMaxRps,
-    Integer naiveMaxInstances,
-    Double firstChunkAlarmMs,
+    @Nullable Double shedProbability,
+    @JsonProperty("recommended_c_scale_max") @Nullable Double recommendedCScaleMax,
+    @JsonProperty("throughput_at_c_scale_max_rps") @Nullable Double throughputAtCScaleMaxRps,
+    @Nullable Integer naiveMaxInstances,
+    @Nullable Double firstChunkAlarmMs,
     List<FindingEntry> findings,
     Inputs inputs,
     EndpointConfigBlock endpointConfig,
     String configBlock,
-    @JsonInclude(JsonInclude.Include.NON_NULL) FleetCost cost)
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable FleetCost cost)
     implements Artifact {
 
   public PlanArtifact {
@@ -81,7 +82,7 @@ public record PlanArtifact(
       Provenance provenance,
       String model,
       String endpoint,
-      String instanceType,
+      @Nullable String instanceType,
       DeployedConfig deployedConfig,
       String slug,
       PlanVerdict verdict,
@@ -90,17 +91,17 @@ public record PlanArtifact(
       boolean qMaxRefined,
       double cScaleMax,
       double cScaleMin,
-      Double scalingTargetValue,
-      Double scaleInThreshold,
-      Double ratioMax,
-      Double ratioAverage,
-      Integer ratioMaxRung,
-      Integer ratioAverageRung,
+      @Nullable Double scalingTargetValue,
+      @Nullable Double scaleInThreshold,
+      @Nullable Double ratioMax,
+      @Nullable Double ratioAverage,
+      @Nullable Integer ratioMaxRung,
+      @Nullable Integer ratioAverageRung,
       int minInstances,
       int maxInstances,
       int troughInstances,
       int peakInstances,
-      Integer minSafeInstances,
+      @Nullable Integer minSafeInstances,
       int queueMaxDepth,
       int scaleOutCooldownS,
       int scaleInCooldownS,
@@ -110,11 +111,11 @@ public record PlanArtifact(
       double utilizationMm1,
       double utilizationMg1,
       double serviceCv,
-      Double shedProbability,
-      Double recommendedCScaleMax,
-      Double throughputAtCScaleMaxRps,
-      Integer naiveMaxInstances,
-      Double firstChunkAlarmMs,
+      @Nullable Double shedProbability,
+      @Nullable Double recommendedCScaleMax,
+      @Nullable Double throughputAtCScaleMaxRps,
+      @Nullable Integer naiveMaxInstances,
+      @Nullable Double firstChunkAlarmMs,
       List<FindingEntry> findings,
       Inputs inputs,
       EndpointConfigBlock endpointConfig,
@@ -172,7 +173,7 @@ public record PlanArtifact(
    * This plan priced: {@code cost} is the fleet's cost at one instance price ({@code plan
    * --price-per-hour}), or {@code null} for none.
    */
-  public PlanArtifact withCost(FleetCost cost) {
+  public PlanArtifact withCost(@Nullable FleetCost cost) {
     return new PlanArtifact(
         schemaVersion,
         kind,
@@ -243,7 +244,8 @@ public record PlanArtifact(
    * @param detail the numbers behind it
    * @param recommendation what to change, or {@code null}
    */
-  public record FindingEntry(String name, Verdict verdict, String detail, String recommendation) {}
+  public record FindingEntry(
+      String name, Verdict verdict, String detail, @Nullable String recommendation) {}
 
   /**
    * What the plan was derived from.
@@ -279,47 +281,14 @@ public record PlanArtifact(
       double sMeanS,
       double sP95S,
       String serviceTimeSource,
-      Double charsPerRequest,
+      @Nullable Double charsPerRequest,
       List<List<Double>> throughput,
       double tTotalMeasuredS,
       double policyLagBoundS,
       boolean tTotalMeasured,
       SourceFile qmaxSource,
-      SourceFile ttotalSource,
-      @JsonInclude(JsonInclude.Include.NON_NULL) TtotalChoice tTotalRuns) {
-
-    /** Measured inputs without the record of the runs. */
-    public Measured(
-        String transport,
-        double sloMs,
-        List<Integer> qMaxPerRun,
-        double sMeanS,
-        double sP95S,
-        String serviceTimeSource,
-        Double charsPerRequest,
-        List<List<Double>> throughput,
-        double tTotalMeasuredS,
-        double policyLagBoundS,
-        boolean tTotalMeasured,
-        SourceFile qmaxSource,
-        SourceFile ttotalSource) {
-      this(
-          transport,
-          sloMs,
-          qMaxPerRun,
-          sMeanS,
-          sP95S,
-          serviceTimeSource,
-          charsPerRequest,
-          throughput,
-          tTotalMeasuredS,
-          policyLagBoundS,
-          tTotalMeasured,
-          qmaxSource,
-          ttotalSource,
-          null);
-    }
-  }
+      @Nullable SourceFile ttotalSource,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable TtotalChoice tTotalRuns) {}
 
   /**
    * Which of the timed scale-outs the plan sized T against.
@@ -352,10 +321,10 @@ public record PlanArtifact(
   public record Chosen(
       double sloMs,
       double surgeRatio,
-      Double peakRps,
-      Double peakStreams,
-      Double troughRps,
-      Double troughStreams,
+      @Nullable Double peakRps,
+      @Nullable Double peakStreams,
+      @Nullable Double troughRps,
+      @Nullable Double troughStreams,
       int minFloor,
       double shedTarget,
       double ceilingS,
@@ -380,16 +349,16 @@ public record PlanArtifact(
    */
   public record EndpointConfigBlock(
       String modelName,
-      String instanceType,
+      @Nullable String instanceType,
       int minInstances,
       int maxInstances,
-      Double scalingTargetValue,
-      Double scaleInThreshold,
+      @Nullable Double scalingTargetValue,
+      @Nullable Double scaleInThreshold,
       int ttfabSloMs,
       int queueMaxDepth,
       int scaleOutCooldownS,
       int scaleInCooldownS,
-      Double firstChunkAlarmMs) {}
+      @Nullable Double firstChunkAlarmMs) {}
 
   /** The default file name: {@code plan-<model>.json}. */
   public String defaultFileName() {

@@ -9,6 +9,7 @@ import dev.speechscale.capacity.Scenario;
 import dev.speechscale.capacity.ThroughputCurve;
 import java.time.Instant;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** Builds a {@link PlanArtifact} from a computed plan and the artifacts it came from. */
 public final class PlanArtifacts {
@@ -22,7 +23,7 @@ public final class PlanArtifacts {
    * @param qmaxFile its path as given
    * @param measurement the planner input built from it
    * @param ttotal the ttotal artifact, or {@code null} when T was assumed
-   * @param ttotalFile its path, or {@code null}
+   * @param ttotalFile its path, or {@code null} (only when {@code ttotal} is)
    * @param scaleOut T as used
    * @param scenario the chosen inputs
    * @param provenance this run's provenance
@@ -34,40 +35,13 @@ public final class PlanArtifacts {
       QmaxArtifact qmax,
       String qmaxFile,
       Measurement measurement,
-      TtotalArtifact ttotal,
+      @Nullable TtotalArtifact ttotal,
       String ttotalFile,
       ScaleOutTime scaleOut,
       Scenario scenario,
       Provenance provenance,
       Instant now,
-      TtotalRuns.Statistic tTotalStatistic) {
-
-    /** Sources sizing T against the slowest timed scale-out. */
-    public Sources(
-        Plan plan,
-        QmaxArtifact qmax,
-        String qmaxFile,
-        Measurement measurement,
-        TtotalArtifact ttotal,
-        String ttotalFile,
-        ScaleOutTime scaleOut,
-        Scenario scenario,
-        Provenance provenance,
-        Instant now) {
-      this(
-          plan,
-          qmax,
-          qmaxFile,
-          measurement,
-          ttotal,
-          ttotalFile,
-          scaleOut,
-          scenario,
-          provenance,
-          now,
-          TtotalRuns.Statistic.MAX);
-    }
-  }
+      TtotalRuns.Statistic tTotalStatistic) {}
 
   public static PlanArtifact build(Sources in) {
     Plan p = in.plan();

@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where and how an artifact was produced.
@@ -24,7 +25,7 @@ public record Provenance(
     String os,
     String command,
     Map<String, Object> parameters,
-    @JsonInclude(JsonInclude.Include.NON_NULL) EnforcedCpu cpuLimit) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable EnforcedCpu cpuLimit) {
 
   public Provenance {
     parameters = parameters == null ? Map.of() : copy(parameters);
@@ -42,7 +43,7 @@ public record Provenance(
   }
 
   /** The CPU limit recorded in a possibly missing provenance, or {@code null}. */
-  public static EnforcedCpu cpuLimitOf(Provenance p) {
+  public static @Nullable EnforcedCpu cpuLimitOf(@Nullable Provenance p) {
     return p == null ? null : p.cpuLimit();
   }
 

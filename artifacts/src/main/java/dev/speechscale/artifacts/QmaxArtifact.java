@@ -8,6 +8,7 @@ import dev.speechscale.capacity.ServiceTimeDistribution;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A measured concurrency ladder: what one instance holds inside the SLO.
@@ -54,8 +55,8 @@ public record QmaxArtifact(
     String loadModel,
     String platform,
     List<QmaxStep> steps,
-    @JsonInclude(JsonInclude.Include.NON_NULL) List<RungCheck> rungChecks,
-    @JsonInclude(JsonInclude.Include.NON_NULL) QmaxInterval qMaxInterval)
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<RungCheck> rungChecks,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable QmaxInterval qMaxInterval)
     implements Artifact {
 
   public QmaxArtifact {
@@ -64,91 +65,11 @@ public record QmaxArtifact(
     rungChecks = rungChecks == null ? null : List.copyOf(rungChecks);
   }
 
-  /** An artifact without rung checks (the shape before they were recorded). */
-  public QmaxArtifact(
-      int schemaVersion,
-      String kind,
-      String toolVersion,
-      Instant createdAt,
-      Provenance provenance,
-      String model,
-      String endpoint,
-      String transport,
-      double sloMs,
-      DeployedConfig deployedConfig,
-      Integer runs,
-      Double holdS,
-      Double windowS,
-      Boolean frozen,
-      Boolean unboundedQueue,
-      Integer qMax,
-      List<Integer> qMaxPerRun,
-      Boolean qMaxBracketed,
-      Boolean refined,
-      Double sMeanS,
-      Double sP95S,
-      String loadModel,
-      String platform,
-      List<QmaxStep> steps) {
-    this(
-        schemaVersion,
-        kind,
-        toolVersion,
-        createdAt,
-        provenance,
-        model,
-        endpoint,
-        transport,
-        sloMs,
-        deployedConfig,
-        runs,
-        holdS,
-        windowS,
-        frozen,
-        unboundedQueue,
-        qMax,
-        qMaxPerRun,
-        qMaxBracketed,
-        refined,
-        sMeanS,
-        sP95S,
-        loadModel,
-        platform,
-        steps,
-        null,
-        null);
-  }
-
-  /** This artifact with the rung checks measured alongside its steps. */
+  /**
+   * This artifact with the rung checks measured alongside its steps (derived fields recomputed).
+   */
   public QmaxArtifact withRungChecks(List<RungCheck> checks) {
-    return new QmaxArtifact(
-            schemaVersion,
-            kind,
-            toolVersion,
-            createdAt,
-            provenance,
-            model,
-            endpoint,
-            transport,
-            sloMs,
-            deployedConfig,
-            runs,
-            holdS,
-            windowS,
-            frozen,
-            unboundedQueue,
-            qMax,
-            qMaxPerRun,
-            qMaxBracketed,
-            refined,
-            sMeanS,
-            sP95S,
-            loadModel,
-            platform,
-            steps,
-            checks,
-            null)
-        .withDerived();
+    return derivedWith(checks);
   }
 
   /** The steps as the planner sees them. */
@@ -158,6 +79,10 @@ public record QmaxArtifact(
 
   /** This artifact with every derived field recomputed from its steps. */
   public QmaxArtifact withDerived() {
+    return derivedWith(rungChecks);
+  }
+
+  private QmaxArtifact derivedWith(@Nullable List<RungCheck> checks) {
     Ladder ladder = ladder();
     Optional<Ladder.ServiceTime> s = ladder.serviceTime();
     return new QmaxArtifact(
@@ -185,8 +110,8 @@ public record QmaxArtifact(
         loadModel,
         platform,
         steps.stream().map(step -> step.withDerived(sloMs)).toList(),
-        rungChecks,
-        QmaxInterval.of(steps, rungChecks, sloMs, ladder.qMax()).orElse(null));
+        checks,
+        QmaxInterval.of(steps, checks, sloMs, ladder.qMax()).orElse(null));
   }
 
   /** The planner's input; S from the lowest rung, else from the top level, else refused. */

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The range Q_max lies in given each rung's 95 % p95 interval: {@code low} is the highest rung that
@@ -17,7 +18,7 @@ import java.util.stream.Collectors;
  * @param high the highest; {@code null} when no rung surely fails (not bracketed)
  * @param method how it was derived
  */
-public record QmaxInterval(Integer low, Integer high, String method) {
+public record QmaxInterval(Integer low, @Nullable Integer high, String method) {
 
   static final String METHOD =
       "rungs whose 95% order-statistic p95 interval lies wholly below (pass) or above (fail) the"
@@ -25,7 +26,10 @@ public record QmaxInterval(Integer low, Integer high, String method) {
 
   /** The interval, or empty when the artifact carries no rung checks. */
   static Optional<QmaxInterval> of(
-      List<QmaxStep> steps, List<RungCheck> checks, double sloMs, Integer qMax) {
+      List<QmaxStep> steps,
+      @Nullable List<RungCheck> checks,
+      double sloMs,
+      @Nullable Integer qMax) {
     if (checks == null || checks.isEmpty()) {
       return Optional.empty();
     }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decides whether an endpoint gets autoscaling: only behind a plan artifact for the same model,
@@ -147,7 +148,11 @@ public final class ScalingGate {
   }
 
   private static void compare(
-      List<String> out, String model, String field, Number configValue, Number planValue) {
+      List<String> out,
+      String model,
+      String field,
+      @Nullable Number configValue,
+      @Nullable Number planValue) {
     if (configValue == null) {
       return;
     }

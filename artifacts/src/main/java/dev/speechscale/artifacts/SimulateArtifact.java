@@ -2,6 +2,7 @@ package dev.speechscale.artifacts;
 
 import java.time.Instant;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The result of {@code tts-bench simulate}: what each policy did with one traffic trace on a fleet
@@ -85,8 +86,8 @@ public record SimulateArtifact(
       double saturatedRps,
       double sMeanS,
       double occupancyScale,
-      Double firstByteRatio,
-      List<FirstBytePoint> firstByteByInFlight,
+      @Nullable Double firstByteRatio,
+      @Nullable List<FirstBytePoint> firstByteByInFlight,
       int queueMaxDepth,
       double requestDeadlineS,
       double startupDelayS,
@@ -140,14 +141,14 @@ public record SimulateArtifact(
       long shedNoInstance,
       double shedPct,
       double sloAttainmentPct,
-      Double ttfabMeanMs,
-      Double ttfabP50Ms,
-      Double ttfabP95Ms,
-      Double ttfabP99Ms,
+      @Nullable Double ttfabMeanMs,
+      @Nullable Double ttfabP50Ms,
+      @Nullable Double ttfabP95Ms,
+      @Nullable Double ttfabP99Ms,
       int peakInstances,
       double meanInstances,
       double instanceHours,
-      Double cost,
+      @Nullable Double cost,
       int scaleOuts,
       int scaleIns,
       long timeAtMaxS,
@@ -197,5 +198,6 @@ public record SimulateArtifact(
    * @param cause the policy's reason
    * @param inServiceAtS for a scale-out, when its last instance came into service (null if never)
    */
-  public record Event(long decidedAtS, int from, int to, String cause, Long inServiceAtS) {}
+  public record Event(
+      long decidedAtS, int from, int to, String cause, @Nullable Long inServiceAtS) {}
 }

@@ -7,6 +7,7 @@ import dev.speechscale.simulator.Traffic;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** Builds a {@link SimulateArtifact} from the simulator's results and what they came from. */
 public final class SimulateArtifacts {
@@ -149,7 +150,7 @@ public final class SimulateArtifacts {
     return Math.round(v * 1000) / 1000.0;
   }
 
-  private static Double orNull(double v) {
+  private static @Nullable Double orNull(double v) {
     return Double.isNaN(v) ? null : v;
   }
 }

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The simulator's start-up delays from one or more ttotal artifacts: each run's {@code desired_set
@@ -97,7 +98,7 @@ public record StartupDelaySamples(StartupDelays delays, String source) {
     return Duration.between(desired, inService);
   }
 
-  private static Instant at(List<TtotalArtifact.TimelineEntry> timeline, String stage) {
+  private static @Nullable Instant at(List<TtotalArtifact.TimelineEntry> timeline, String stage) {
     return timeline.stream()
         .filter(e -> stage.equals(e.stage()) && e.at() != null)
         .map(TtotalArtifact.TimelineEntry::at)

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A measured scale-out: when each stage happened, from {@code desired_set} (the clock starts) to
@@ -47,14 +48,14 @@ public record TtotalArtifact(
     DeployedConfig deployedConfig,
     double tTotalS,
     double policyLagBoundS,
-    Double tTotalWithPolicyBoundS,
-    Boolean tTotalBounded,
+    @Nullable Double tTotalWithPolicyBoundS,
+    @Nullable Boolean tTotalBounded,
     List<TimelineEntry> timeline,
     List<StageDuration> durations,
     List<String> missingStages,
     List<String> notes,
     Map<String, Object> probe,
-    @JsonInclude(JsonInclude.Include.NON_NULL) TtotalRuns runs)
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable TtotalRuns runs)
     implements Artifact {
 
   /**
@@ -84,8 +85,8 @@ public record TtotalArtifact(
       DeployedConfig deployedConfig,
       double tTotalS,
       double policyLagBoundS,
-      Double tTotalWithPolicyBoundS,
-      Boolean tTotalBounded,
+      @Nullable Double tTotalWithPolicyBoundS,
+      @Nullable Boolean tTotalBounded,
       List<TimelineEntry> timeline,
       List<StageDuration> durations,
       List<String> missingStages,
@@ -155,8 +156,8 @@ public record TtotalArtifact(
             null,
             null,
             top.timeline,
-            null,
-            null,
+            List.of(),
+            List.of(),
             notes,
             top.probe,
             TtotalRuns.of(runs))

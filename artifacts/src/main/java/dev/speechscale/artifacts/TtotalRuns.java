@@ -1,10 +1,12 @@
 package dev.speechscale.artifacts;
 
+import dev.speechscale.capacity.Percentiles;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Every scale-out of a {@code ttotal --runs N} measurement (N &gt; 1), with the spread of T_total.
@@ -56,7 +58,7 @@ public record TtotalRuns(
   public record Run(
       int runIndex,
       Double tTotalS,
-      Boolean tTotalBounded,
+      @Nullable Boolean tTotalBounded,
       List<TtotalArtifact.TimelineEntry> timeline,
       List<TtotalArtifact.StageDuration> durations,
       List<String> missingStages,
@@ -113,8 +115,8 @@ public record TtotalRuns(
     int rank(int n) {
       return switch (this) {
         case MAX -> n;
-        case P90 -> Math.max(1, (int) Math.ceil(0.9 * n));
-        case MEDIAN -> Math.max(1, (int) Math.ceil(0.5 * n));
+        case P90 -> Percentiles.nearestRank(n, 0.9);
+        case MEDIAN -> Percentiles.nearestRank(n, 0.5);
       };
     }
   }
@@ -140,7 +142,7 @@ public record TtotalRuns(
   }
 
   /** The run a statistic picks (nearest rank; ties go to the later run). */
-  public static Run pick(List<Run> runs, Statistic statistic) {
+  static Run pick(List<Run> runs, Statistic statistic) {
     List<Run> sorted = sorted(runs);
     return sorted.get(statistic.rank(sorted.size()) - 1);
   }

@@ -14,7 +14,7 @@ package dev.speechscale.capacity;
 public record Cooldowns(int scaleOutSeconds, int scaleInSeconds) {
 
   /** Derives both cooldowns from T in seconds. */
-  public static Cooldowns forScaleOutTime(double tSeconds) {
+  static Cooldowns forScaleOutTime(double tSeconds) {
     if (!(tSeconds >= 0) || Double.isInfinite(tSeconds)) {
       throw new CapacityException("T (" + tSeconds + " s) must be a finite, non-negative duration");
     }

@@ -16,7 +16,7 @@ public final class FleetSizing {
    * Instances for {@code load} when each is held at {@code cScaleMax} concurrent requests and then
    * completes {@code throughputPerSecond}.
    */
-  public static int instances(Load load, double cScaleMax, double throughputPerSecond) {
+  static int instances(Load load, double cScaleMax, double throughputPerSecond) {
     if (!(cScaleMax > 0)) {
       throw new CapacityException("C_scale_max (" + cScaleMax + ") must be positive");
     }

@@ -59,7 +59,7 @@ public record PlanVerdict(Kind kind, int warnings) {
   }
 
   /** The verdict of a plan with these findings. */
-  public static PlanVerdict of(List<Finding> findings) {
+  static PlanVerdict of(List<Finding> findings) {
     if (findings.stream().anyMatch(f -> f.verdict() == Verdict.INFEASIBLE)) {
       return infeasible();
     }

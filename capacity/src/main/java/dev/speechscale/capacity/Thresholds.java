@@ -25,7 +25,7 @@ public record Thresholds(double cScaleMax, double cScaleMin, OptionalInt minSafe
    * @throws CapacityException if {@code qMax} is not positive or {@code surgeRatio} is outside [1,
    *     1.5)
    */
-  public static Thresholds of(double qMax, double surgeRatio) {
+  static Thresholds of(double qMax, double surgeRatio) {
     if (!(qMax > 0)) {
       throw new CapacityException(
           "Q_max ("
@@ -40,7 +40,7 @@ public record Thresholds(double cScaleMax, double cScaleMin, OptionalInt minSafe
   }
 
   /** Rejects a surge ratio outside [1, 1.5) with a message that says why. */
-  public static void checkSurgeRatio(double surgeRatio) {
+  static void checkSurgeRatio(double surgeRatio) {
     if (!(surgeRatio >= MIN_SURGE_RATIO && surgeRatio < MAX_SURGE_RATIO_EXCLUSIVE)) {
       throw new CapacityException(
           String.format(

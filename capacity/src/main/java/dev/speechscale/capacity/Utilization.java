@@ -6,11 +6,11 @@ package dev.speechscale.capacity;
  * <p>Steeply non-linear: occupancy 4 is 80% utilised, occupancy 37.5 is 97.4% (M/M/1). That is why
  * a scale-out threshold at three quarters of Q_max is not three quarters of the way to trouble.
  */
-public final class Utilization {
+final class Utilization {
   private Utilization() {}
 
   /** M/M/1: {@code L = ρ/(1 − ρ)} inverted, {@code ρ = L/(1 + L)} (the published figure). */
-  public static double mm1(double occupancy) {
+  static double mm1(double occupancy) {
     checkOccupancy(occupancy);
     return occupancy / (1.0 + occupancy);
   }
@@ -20,7 +20,7 @@ public final class Utilization {
    * where c is the service-time coefficient of variation. At c = 1 this is {@link #mm1}; nearly
    * deterministic service (small c) reaches the same occupancy only at a higher utilisation.
    */
-  public static double mg1(double occupancy, double serviceCv) {
+  static double mg1(double occupancy, double serviceCv) {
     checkOccupancy(occupancy);
     if (!(serviceCv >= 0) || Double.isInfinite(serviceCv)) {
       throw new CapacityException(

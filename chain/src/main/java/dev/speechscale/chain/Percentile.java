@@ -1,8 +1,13 @@
 package dev.speechscale.chain;
 
+import dev.speechscale.capacity.Percentiles;
 import java.util.Arrays;
 
-/** Percentiles of raw samples by linear interpolation between closest ranks. */
+/**
+ * Percentiles of raw, unsorted samples by linear interpolation between closest ranks: a sorted copy
+ * handed to {@link Percentiles#linearAtQuantile(double[], double)} at q = p/100 (the rank rounding
+ * the chain has always used).
+ */
 final class Percentile {
   private Percentile() {}
 
@@ -12,9 +17,6 @@ final class Percentile {
     }
     double[] sorted = values.clone();
     Arrays.sort(sorted);
-    double rank = p / 100.0 * (sorted.length - 1);
-    int lo = (int) Math.floor(rank);
-    int hi = Math.min(sorted.length - 1, lo + 1);
-    return sorted[lo] + (rank - lo) * (sorted[hi] - sorted[lo]);
+    return Percentiles.linearAtQuantile(sorted, p / 100.0);
   }
 }

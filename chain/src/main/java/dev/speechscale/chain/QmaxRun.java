@@ -176,7 +176,9 @@ public final class QmaxRun {
             null,
             "closed-loop",
             platform.name(),
-            result.steps())
+            result.steps(),
+            null,
+            null)
         .withRungChecks(noise.checks(result.steps(), cpu));
   }
 

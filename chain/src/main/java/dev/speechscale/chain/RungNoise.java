@@ -3,6 +3,7 @@ package dev.speechscale.chain;
 import dev.speechscale.artifacts.EnforcedCpu;
 import dev.speechscale.artifacts.QmaxStep;
 import dev.speechscale.artifacts.RungCheck;
+import dev.speechscale.capacity.Percentiles;
 import dev.speechscale.loadgen.LadderListener;
 import dev.speechscale.loadgen.RequestEvent;
 import dev.speechscale.loadgen.RequestListener;
@@ -281,7 +282,7 @@ final class RungNoise implements LadderListener, RequestListener {
 
     /** Nearest rank: the ⌈0.95 n⌉-th smallest of sorted {@code v}. */
     static double nearestRank(double[] v) {
-      return v[Math.max(0, (int) Math.ceil(Q * v.length) - 1)];
+      return Percentiles.nearestRank(v, Q);
     }
 
     /**

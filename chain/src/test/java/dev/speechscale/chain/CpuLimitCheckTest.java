@@ -139,6 +139,8 @@ class CpuLimitCheckTest {
         q.sP95S(),
         q.loadModel(),
         q.platform(),
-        q.steps());
+        q.steps(),
+        null,
+        null);
   }
 }

@@ -166,6 +166,8 @@ final class Recorded {
         null,
         "closed-loop",
         "local",
-        Arrays.asList(steps));
+        Arrays.asList(steps),
+        null,
+        null);
   }
 }

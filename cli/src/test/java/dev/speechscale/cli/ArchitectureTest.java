@@ -44,7 +44,8 @@ class ArchitectureTest {
           Map.entry("server", List.of("admission", "platform")),
           Map.entry("loadgen", List.of("platform", "capacity", "artifacts")),
           Map.entry(
-              "platform.local", List.of("platform", "scaling", "artifacts", "server", "loadgen")),
+              "platform.local",
+              List.of("platform", "capacity", "scaling", "artifacts", "server", "loadgen")),
           Map.entry("platform.aws", List.of("platform", "artifacts")),
           Map.entry(
               "chain",

@@ -1,6 +1,7 @@
 package dev.speechscale.loadgen;
 
 import dev.speechscale.artifacts.Histograms;
+import dev.speechscale.capacity.Percentiles;
 import dev.speechscale.capacity.SplitMix64;
 import dev.speechscale.platform.Invocation;
 import dev.speechscale.platform.Invocation.Outcome;
@@ -264,7 +265,7 @@ public final class OpenLoopDriver implements AutoCloseable {
       sent++;
       outcomes.merge(e.outcome(), 1L, Long::sum);
       long sendLag = Math.max(0, e.sendLagNanos());
-      Percentiles.recordNanos(lag, sendLag);
+      Histograms.recordNanos(lag, sendLag);
       maxLag = Math.max(maxLag, sendLag);
       if (sendLag > lateNanos) {
         late++;
@@ -272,8 +273,8 @@ public final class OpenLoopDriver implements AutoCloseable {
       if (e.ok()) {
         ttfabs.add(Math.max(0, e.ttfabNanos()));
         latencies.add(e.latencyNanos());
-        Percentiles.recordNanos(ttfab, Math.max(0, e.ttfabNanos()));
-        Percentiles.recordNanos(latency, e.latencyNanos());
+        Histograms.recordNanos(ttfab, Math.max(0, e.ttfabNanos()));
+        Histograms.recordNanos(latency, e.latencyNanos());
       }
     }
     long[] t = ttfabs.stream().mapToLong(Long::longValue).sorted().toArray();

@@ -1,6 +1,7 @@
 package dev.speechscale.loadgen;
 
 import dev.speechscale.artifacts.Histograms;
+import dev.speechscale.capacity.Percentiles;
 import dev.speechscale.platform.Invocation.Outcome;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -149,8 +150,8 @@ public record WindowStats(
       ttfab[i] = Math.max(0, e.ttfabNanos());
       latency[i] = e.latencyNanos();
       latencySum += latency[i];
-      Percentiles.recordNanos(ttfabHist, ttfab[i]);
-      Percentiles.recordNanos(latencyHist, latency[i]);
+      Histograms.recordNanos(ttfabHist, ttfab[i]);
+      Histograms.recordNanos(latencyHist, latency[i]);
     }
     Double drift = drift(ttfab);
     long[] ttfabSorted = ttfab.clone();

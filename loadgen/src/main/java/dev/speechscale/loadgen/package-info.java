@@ -10,7 +10,7 @@
  * measured (the start is warm-up: all N workers start at once). Requests are attributed to the
  * window by their <em>end</em> time, so ok completions per second is a throughput. Percentiles are
  * over successful requests only, by linear interpolation between closest ranks ({@link
- * dev.speechscale.loadgen.Percentiles}), computed from raw samples; every rung also keeps whole
+ * dev.speechscale.capacity.Percentiles}), computed from raw samples; every rung also keeps whole
  * HdrHistograms (microseconds) of TTFAB and full latency so runs merge by adding histograms, never
  * by averaging percentiles.
  *

@@ -171,7 +171,9 @@ class LadderLoopbackTest {
         null,
         RequestEvent.LoadModel.CLOSED_LOOP.label(),
         "local",
-        steps);
+        steps,
+        null,
+        null);
   }
 
   /** Parses one JSONL line; used by the event-log test too. */

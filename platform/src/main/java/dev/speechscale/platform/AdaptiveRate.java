@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The AWS SDK's adaptive retry mode, client side: no limit until the service throttles, then a
@@ -25,8 +26,8 @@ final class AdaptiveRate {
   private double fillRatePerSecond;
   private double maxRatePerSecond;
   private double tokens;
-  private Instant lastRefill;
-  private Instant lastThrottle;
+  private @Nullable Instant lastRefill;
+  private @Nullable Instant lastThrottle; // set with enabled, by the first throttle
 
   /** Whether the service has throttled and a client-side limit applies. */
   boolean enabled() {
@@ -66,11 +67,12 @@ final class AdaptiveRate {
 
   /** A call succeeded at {@code now}: grow the rate back along the CUBIC curve. */
   void succeeded(Instant now) {
-    if (!enabled) {
+    Instant throttledAt = lastThrottle;
+    if (!enabled || throttledAt == null) {
       return;
     }
     refill(now);
-    double t = Duration.between(lastThrottle, now).toNanos() / 1e9;
+    double t = Duration.between(throttledAt, now).toNanos() / 1e9;
     double k = Math.cbrt(maxRatePerSecond * (1 - BETA) / SCALE_CONSTANT);
     double cubic = SCALE_CONSTANT * Math.pow(t - k, 3) + maxRatePerSecond;
     fillRatePerSecond =

@@ -40,7 +40,7 @@ public record LadderDefaults(
   }
 
   /** This machine's ladder: a doubling ladder to 32, 30 s holds, 20 s windows, no settle. */
-  public static LadderDefaults localMachine() {
+  static LadderDefaults localMachine() {
     return new LadderDefaults(
         List.of(1, 2, 4, 8, 16, 32),
         Duration.ofSeconds(30),

@@ -57,7 +57,7 @@ public enum ScaleOutStage {
   }
 
   /** The stage a wire name names; empty for any other string. */
-  public static Optional<ScaleOutStage> ofWireName(String wireName) {
+  static Optional<ScaleOutStage> ofWireName(String wireName) {
     return Arrays.stream(values()).filter(s -> s.wireName().equals(wireName)).findFirst();
   }
 }

@@ -1,6 +1,7 @@
 package dev.speechscale.platform;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One synthesis request as the container contract defines it (streaming WAV unless said otherwise).
@@ -10,7 +11,8 @@ import java.util.Objects;
  * @param speed speaking rate, or {@code null} for 1.0
  * @param stream stream the audio as it is produced (the measurement chain always streams)
  */
-public record SynthesisRequest(String text, String voice, Double speed, boolean stream) {
+public record SynthesisRequest(
+    String text, @Nullable String voice, @Nullable Double speed, boolean stream) {
   public SynthesisRequest {
     Objects.requireNonNull(text, "text");
   }

@@ -1,5 +1,6 @@
 package dev.speechscale.platform.local;
 
+import dev.speechscale.capacity.Percentiles;
 import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.platform.MetricSeries;
 import dev.speechscale.platform.Statistic;
@@ -143,13 +144,10 @@ final class MetricStore {
     };
   }
 
-  /** Linear interpolation between closest ranks. */
-  static double percentile(List<Double> values, double p) {
+  /** The q-quantile by linear interpolation between closest ranks ({@link Percentiles}). */
+  static double percentile(List<Double> values, double q) {
     double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
     Arrays.sort(sorted);
-    double rank = p * (sorted.length - 1);
-    int lo = (int) Math.floor(rank);
-    int hi = Math.min(sorted.length - 1, lo + 1);
-    return sorted[lo] + (rank - lo) * (sorted[hi] - sorted[lo]);
+    return Percentiles.linearAtQuantile(sorted, q);
   }
 }

@@ -59,6 +59,7 @@ public final class TestPlans {
                 true,
                 new PlanArtifact.SourceFile(
                     "test", "qmax", Instant.now(), fingerprint.slug(), "test"),
+                null,
                 null),
             new PlanArtifact.Chosen(
                 c.ttfabSloMs(), 1.25, 10.0, null, null, null, c.minInstances(), 0.1, 60, 1000, 1));
