@@ -23,6 +23,7 @@ loadavg=$!
 cleanup() {
   kill "$loadavg" 2>/dev/null || true
   "$infra" destroy --model cal --state-dir "$state" >/dev/null 2>&1 || true
+  rm -rf "$state"
 }
 trap cleanup EXIT
 

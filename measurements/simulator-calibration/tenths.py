@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Per 10 s of a live replay: arrivals, shed, p50 and p95 TTFAB of the answered requests.
 
-usage: tenths.py RUN_DIR   (reads replay-cal.json for the start and replay-events.jsonl)
+usage: tenths.py RUN_DIR   (reads replay-cal.json for the start and replay-events.jsonl[.gz])
 """
-import json, sys, datetime, math
+import json, sys, datetime, math, gzip, os
 
 d = sys.argv[1]
 start = json.load(open(f"{d}/replay-cal.json"))["live"]["started_at"]
@@ -11,7 +11,8 @@ def t(s):
     return datetime.datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp()
 t0 = t(start)
 bins = {}
-for line in open(f"{d}/replay-events.jsonl"):
+events = f"{d}/replay-events.jsonl"
+for line in (open(events) if os.path.exists(events) else gzip.open(events + ".gz", "rt")):
     e = json.loads(line)
     k = int((t(e["intended_at"]) - t0) // 10)
     b = bins.setdefault(k, {"n": 0, "shed": 0, "ttfab": []})
