@@ -104,7 +104,8 @@ public final class PlanArtifacts {
         p.findings().stream().map(PlanArtifacts::entry).toList(),
         new PlanArtifact.Inputs(measured(in), chosen(in.scenario())),
         block,
-        ConfigBlock.render(block, p, in.scenario()));
+        ConfigBlock.render(block, p, in.scenario()),
+        null);
   }
 
   private static PlanArtifact.FindingEntry entry(Finding f) {

@@ -72,48 +72,6 @@ public record TtotalArtifact(
     probe = probe == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(probe));
   }
 
-  /** A single-run artifact (no {@code runs}). */
-  public TtotalArtifact(
-      int schemaVersion,
-      String kind,
-      String toolVersion,
-      Instant createdAt,
-      Provenance provenance,
-      String model,
-      String endpoint,
-      String trigger,
-      DeployedConfig deployedConfig,
-      double tTotalS,
-      double policyLagBoundS,
-      @Nullable Double tTotalWithPolicyBoundS,
-      @Nullable Boolean tTotalBounded,
-      List<TimelineEntry> timeline,
-      List<StageDuration> durations,
-      List<String> missingStages,
-      List<String> notes,
-      Map<String, Object> probe) {
-    this(
-        schemaVersion,
-        kind,
-        toolVersion,
-        createdAt,
-        provenance,
-        model,
-        endpoint,
-        trigger,
-        deployedConfig,
-        tTotalS,
-        policyLagBoundS,
-        tTotalWithPolicyBoundS,
-        tTotalBounded,
-        timeline,
-        durations,
-        missingStages,
-        notes,
-        probe,
-        null);
-  }
-
   /**
    * One artifact from the single-run artifacts of {@code ttotal --runs N}: every run kept under
    * {@code runs}, the top level repeating the slowest run (policy lag bound and provenance of the
@@ -254,7 +212,8 @@ public record TtotalArtifact(
                     r.durations(),
                     r.missingStages(),
                     r.notes(),
-                    r.probe())
+                    r.probe(),
+                    null)
                 .withDerived();
         each.add(TtotalRuns.Run.of(r.runIndex(), one));
       }

@@ -68,7 +68,8 @@ class ScalingGateTest {
         null,
         new PlanArtifact.EndpointConfigBlock(
             "m", "local.1cpu", 1, 2, target, scaleIn, 1000, 8, 10, 300, 50.0),
-        "models: ...");
+        "models: ...",
+        null);
   }
 
   @Test

@@ -47,7 +47,8 @@ class TtotalRunsTest {
         null,
         null,
         List.of(),
-        Map.of("concurrency", 4));
+        Map.of("concurrency", 4),
+        null);
   }
 
   @Test

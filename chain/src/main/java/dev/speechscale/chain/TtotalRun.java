@@ -238,7 +238,8 @@ public final class TtotalRun {
             null,
             null,
             notes,
-            probeInfo)
+            probeInfo,
+            null)
         .withDerived();
   }
 

@@ -228,6 +228,7 @@ class TtotalRunTest {
         null,
         null,
         null,
+        null,
         null);
   }
 

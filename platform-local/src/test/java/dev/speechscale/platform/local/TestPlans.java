@@ -108,7 +108,8 @@ public final class TestPlans {
         findings(),
         inputs,
         block,
-        "models: (test plan)");
+        "models: (test plan)",
+        null);
   }
 
   private static List<PlanArtifact.FindingEntry> findings() {
