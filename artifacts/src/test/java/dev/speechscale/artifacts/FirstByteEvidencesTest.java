@@ -15,7 +15,10 @@ import org.junit.jupiter.api.Test;
 class FirstByteEvidencesTest {
   private static final Path QUICKSTART =
       Path.of(
-          "..", "examples", "quickstart", "qmax-quickstart-http-stream-local500mcpu-04a8ae75.json");
+          "..",
+          "testdata",
+          "quickstart-2026-11-30-1140",
+          "qmax-quickstart-http-stream-local500mcpu-04a8ae75.json");
 
   @Test
   void of_recordedLadder_givesEveryUsableRungsMeanTtfabAndTheLowestRungsShape() {

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * byte.
  */
 class LabelsTest {
-  private static final Path QUICKSTART = Path.of("..", "examples", "quickstart");
+  private static final Path QUICKSTART = Path.of("..", "testdata", "quickstart-2026-11-30-1140");
 
   @Test
   void readPlan_recordedQuickstart_isTypedAndWritesBackByteIdentical() throws IOException {

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code tts-bench export} over the recorded quickstart's qmax artifact and event log. */
 class ExportCommandTest {
-  static final Path EXAMPLES = Path.of("..", "examples", "quickstart");
+  static final Path EXAMPLES = Path.of("..", "testdata", "quickstart-2026-11-30-1140");
   static final Path QMAX =
       EXAMPLES.resolve("qmax-quickstart-http-stream-local500mcpu-04a8ae75.json");
   static final Path EVENTS = EXAMPLES.resolve("qmax-events.jsonl");

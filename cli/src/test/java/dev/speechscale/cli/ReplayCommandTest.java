@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ReplayCommandTest {
-  static final Path EXAMPLES = Path.of("..", "examples", "quickstart");
+  static final Path EXAMPLES = Path.of("..", "testdata", "quickstart-2026-11-30-1140");
   static final String QMAX =
       EXAMPLES.resolve("qmax-quickstart-http-stream-local500mcpu-04a8ae75.json").toString();
   static final String TTOTAL =
