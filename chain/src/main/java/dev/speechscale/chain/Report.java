@@ -336,7 +336,14 @@ public final class Report {
     h.append("</svg>\n");
     h.append("<table><tr><th>run</th><th>N</th><th>p50 / p95 / p99 TTFAB ms</th>")
         .append("<th>req/s</th><th>client mean</th><th>server max / avg</th><th>verdict</th></tr>");
-    for (QmaxStep s : q.steps()) {
+    // sorted by run, then N (measurement order is in the artifact and the event log)
+    List<QmaxStep> byN =
+        q.steps().stream()
+            .sorted(
+                java.util.Comparator.comparingInt(QmaxStep::run)
+                    .thenComparingInt(QmaxStep::concurrency))
+            .toList();
+    for (QmaxStep s : byN) {
       h.append("<tr><td>")
           .append(s.run() + 1) // run_index counts from 0; the CLI says "run 1/2"
           .append("</td><td>")
@@ -413,7 +420,7 @@ public final class Report {
     h.append("</svg>\n");
     if (!t.notes().isEmpty()) {
       h.append("<ul class=\"meta\">");
-      t.notes().forEach(n -> h.append("<li>").append(esc(n)).append("</li>"));
+      t.notes().forEach(n -> h.append("<li>").append(escText(n)).append("</li>"));
       h.append("</ul>\n");
     }
   }
@@ -496,7 +503,7 @@ public final class Report {
           .append("\">")
           .append(esc(e.verdict().label()))
           .append("</td><td>")
-          .append(esc(e.detail()));
+          .append(escText(e.detail()));
       if (e.recommendation() != null) {
         h.append("<br><em>&rarr; ").append(esc(e.recommendation())).append("</em>");
       }
@@ -524,7 +531,7 @@ public final class Report {
           .append("</td><td>")
           .append(esc(c.actual()))
           .append("</td><td>")
-          .append(esc(c.detail()))
+          .append(escText(c.detail()))
           .append("</td></tr>");
     }
     h.append("</table>\n");
@@ -545,7 +552,7 @@ public final class Report {
           .append("\">")
           .append(esc(i.severity().label()))
           .append("</td><td>")
-          .append(esc(i.detail()))
+          .append(escText(i.detail()))
           .append("</td></tr>");
     }
     h.append("</table>\n");
@@ -585,6 +592,18 @@ public final class Report {
   private static String num(Double v) {
     return v == null ? "\u2013" : f("%.1f", v);
   }
+
+  /**
+   * Free text for people (notes, details), escaped, with every absolute path reduced to its file
+   * name: a report is read on other machines, and where this one kept its files says nothing there.
+   * Rerun commands keep their paths (they are escaped with {@link #esc} only).
+   */
+  static String escText(String s) {
+    return esc(s == null ? null : ABSOLUTE_PATH.matcher(s).replaceAll("$1"));
+  }
+
+  private static final java.util.regex.Pattern ABSOLUTE_PATH =
+      java.util.regex.Pattern.compile("(?<![\\w.~])/(?:[^\\s/()\"']+/)+([^\\s/()\"']+)");
 
   static String esc(String s) {
     if (s == null) {

@@ -140,11 +140,12 @@ class ReportTest {
   }
 
   @Test
-  void html_recordedQuickstart_tablesEveryRungInTheOrderMeasured() {
+  void html_recordedQuickstart_tablesEveryRungSortedByN() {
     String page = quickstartPage();
 
+    // measured 1, 2, 4, 8, 16, 32, then bisection 12, 10, 11 (issue 15: the table sorted by N)
     assertThat(ladderRows(page))
-        .containsExactly("1/1", "1/2", "1/4", "1/8", "1/16", "1/32", "1/12", "1/10", "1/11");
+        .containsExactly("1/1", "1/2", "1/4", "1/8", "1/10", "1/11", "1/12", "1/16", "1/32");
     assertThat(all(page, "<span class=\"ok\">(meets SLO)</span>")).hasSize(5);
     assertThat(all(page, "<span class=\"fail\">(breaches SLO)</span>")).hasSize(4);
   }
@@ -260,6 +261,17 @@ class ReportTest {
   @Test
   void html_oneRun_isRunOne() {
     assertThat(ladderRows(quickstartPage())).allMatch(r -> r.startsWith("1/"));
+  }
+
+  @Test
+  void escText_absolutePaths_becomeFileNamesAndNothingElseChanges() {
+    assertThat(
+            Report.escText(
+                "no plan artifact (looked for /work/main/examples/quickstart/plan-quickstart.json):"
+                    + " run `tts-bench plan`; 10 s x 3, req/s, out/in, a / b, 1.25x <p>"))
+        .isEqualTo(
+            "no plan artifact (looked for plan-quickstart.json): run `tts-bench plan`; 10 s x 3,"
+                + " req/s, out/in, a / b, 1.25x &lt;p&gt;");
   }
 
   @Test
