@@ -15,7 +15,7 @@ seed=${2:-3}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out"
 cd "$out"
-state=$PWD/state
+state=state  # relative, so the recorded command lines name no machine path
 bench=$root/bin/tts-bench
 infra=$root/bin/speech-infra
 (while true; do echo "$(date -u +%T) $(cut -d' ' -f1-3 /proc/loadavg)"; sleep 15; done) >loadavg.txt &
