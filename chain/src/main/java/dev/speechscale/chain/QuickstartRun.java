@@ -99,34 +99,6 @@ public final class QuickstartRun {
       rungs = List.copyOf(rungs);
       awsPhysics = awsPhysics == null ? EndpointConfig.AwsPhysics.OFF : awsPhysics;
     }
-
-    /** Options without AWS physics. */
-    public Options(
-        String model,
-        Path outputDir,
-        Duration slo,
-        List<Integer> rungs,
-        Duration hold,
-        Duration window,
-        Duration warmup,
-        Duration recoveryWindow,
-        Duration phase,
-        String stateDirArgument,
-        boolean keep) {
-      this(
-          model,
-          outputDir,
-          slo,
-          rungs,
-          hold,
-          window,
-          warmup,
-          recoveryWindow,
-          phase,
-          stateDirArgument,
-          keep,
-          EndpointConfig.AwsPhysics.OFF);
-    }
   }
 
   /**
