@@ -46,7 +46,42 @@ final class HostileSuite {
     GARBAGE_REQUEST,
     WS_BAD_JSON_THEN_ABORT,
     WS_OVERSIZE,
-    WS_OPEN_AND_DROP
+    WS_OPEN_AND_DROP,
+    /**
+     * Not hostile: an ordinary streamed sentence, as the well-behaved clients send. Only in the
+     * {@code control} mix, to show what the same number of legitimate clients cost.
+     */
+    CONTROL_VALID;
+
+    /** The nine hostile kinds: the default mix. */
+    static final List<Kind> HOSTILE = List.of(values()).subList(0, 9);
+
+    /** Kinds that never reach the engine: refused, cut off or dropped before synthesis. */
+    static final List<Kind> ABUSE =
+        List.of(
+            MALFORMED_JSON,
+            HUGE_BODY,
+            BODY_ABANDONED,
+            GARBAGE_REQUEST,
+            WS_OVERSIZE,
+            WS_OPEN_AND_DROP);
+
+    /** Hostile kinds that start a real synthesis (the engine time they take is real work). */
+    static final List<Kind> SYNTHESIS =
+        List.of(HOSTILE_TEXT, DISCONNECT_MID_STREAM, WS_BAD_JSON_THEN_ABORT);
+
+    /** A mix by name: all (the nine hostile kinds), abuse, synthesis or control. */
+    static List<Kind> mix(String name) {
+      return switch (name) {
+        case "all" -> HOSTILE;
+        case "abuse" -> ABUSE;
+        case "synthesis" -> SYNTHESIS;
+        case "control" -> List.of(CONTROL_VALID);
+        default ->
+            throw new IllegalArgumentException(
+                "mix " + name + ": expected all, abuse, synthesis or control");
+      };
+    }
   }
 
   /** What one run saw. */
@@ -114,11 +149,27 @@ final class HostileSuite {
 
   private final int port;
   private final long seed;
+  private final List<Kind> kinds;
+  private final double hostileRps;
   private final HttpClient ws = HttpClient.newHttpClient();
 
   HostileSuite(int routerPort, long seed) {
+    this(routerPort, seed, Kind.HOSTILE);
+  }
+
+  HostileSuite(int routerPort, long seed, List<Kind> kinds) {
+    this(routerPort, seed, kinds, 0);
+  }
+
+  /**
+   * @param hostileRps hostile requests per second across all hostile threads (0: as fast as they
+   *     can, which on a small machine measures the attacker's own CPU use as much as the server)
+   */
+  HostileSuite(int routerPort, long seed, List<Kind> kinds, double hostileRps) {
     this.port = routerPort;
     this.seed = seed;
+    this.kinds = List.copyOf(kinds);
+    this.hostileRps = hostileRps;
   }
 
   /**
@@ -129,6 +180,7 @@ final class HostileSuite {
   Tally run(int hostileRequests, int hostileClients, int validClients, int validOnly)
       throws InterruptedException {
     Tally t = new Tally();
+    long startNanos = System.nanoTime();
     AtomicInteger next = new AtomicInteger();
     AtomicInteger hostileDone = new AtomicInteger(hostileRequests == 0 ? 1 : 0);
     List<Thread> threads = new ArrayList<>();
@@ -137,6 +189,9 @@ final class HostileSuite {
           Thread.ofPlatform()
               .start(() -> {
                 for (int i; (i = next.getAndIncrement()) < hostileRequests; ) {
+                  if (!paceUntil(startNanos, i)) {
+                    break;
+                  }
                   hostile(i, t);
                 }
                 hostileDone.incrementAndGet();
@@ -161,9 +216,29 @@ final class HostileSuite {
     return t;
   }
 
+  /**
+   * With a hostile rate, waits until request {@code i}'s slot ({@code i / rate} seconds after the
+   * start); false when interrupted. Without one, the hostile threads send as fast as they can.
+   */
+  private boolean paceUntil(long startNanos, int i) {
+    if (hostileRps <= 0) {
+      return true;
+    }
+    long due = startNanos + (long) (i * 1e9 / hostileRps);
+    try {
+      for (long wait; (wait = due - System.nanoTime()) > 0; ) {
+        Thread.sleep(Duration.ofNanos(wait));
+      }
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   private void hostile(int i, Tally t) {
     Random r = new Random(seed * 1_000_003L + i);
-    Kind kind = Kind.values()[r.nextInt(Kind.values().length)];
+    Kind kind = kinds.get(r.nextInt(kinds.size()));
     t.sent.get(kind).increment();
     try {
       switch (kind) {
@@ -191,6 +266,7 @@ final class HostileSuite {
         case WS_BAD_JSON_THEN_ABORT -> wsBadJsonThenAbort(t);
         case WS_OVERSIZE -> wsOversize();
         case WS_OPEN_AND_DROP -> wsOpen(new Queue()).abort();
+        case CONTROL_VALID -> valid(-1, i, new Tally());
       }
     } catch (IOException | RuntimeException e) {
       t.clientErrors.increment(); // the server cut us off: counted, never fatal
@@ -201,7 +277,7 @@ final class HostileSuite {
 
   private void valid(int client, int n, Tally t) {
     t.valid.increment();
-    String text = SENTENCES[(client + n) % SENTENCES.length];
+    String text = SENTENCES[Math.floorMod(client + n, SENTENCES.length)];
     try (Socket s = connect()) {
       long start = System.nanoTime();
       byte[] body =
@@ -566,16 +642,34 @@ final class HostileSuite {
       """;
 
   /**
-   * The measurement run: {@code HostileSuite HOSTILE_REQUESTS SOAK_MINUTES}: deploys a flite
-   * endpoint in a temporary directory, measures a quiet baseline of the well-behaved clients, runs
-   * the hostile requests, waits for the instance to empty, prints every figure, then soaks for the
-   * given minutes in batches of 1000 hostile requests, printing each batch, and destroys the
-   * endpoint.
+   * The measurement run: {@code HostileSuite HOSTILE_REQUESTS SOAK_MINUTES [MIX [HOSTILE_RPS]]}
+   * (HOSTILE_RPS paces the hostile requests; 0 or absent: unpaced), MIX one of {@code all}
+   * (default: the nine hostile kinds), {@code abuse} (the kinds that never reach the engine),
+   * {@code synthesis} (the hostile kinds that start a real synthesis) or {@code control} (ordinary
+   * streamed sentences on the hostile threads: what as many legitimate clients cost). Deploys a
+   * flite endpoint in a temporary directory, measures a quiet baseline of the well-behaved clients,
+   * runs the hostile requests, waits for the instance to empty, prints every figure, then soaks for
+   * the given minutes in batches of 1000 hostile requests, printing each batch, and destroys the
+   * endpoint. A negative SOAK_MINUTES skips the settle wait and the soak (a comparison run).
    */
   public static void main(String[] args) throws Exception {
     int hostile = Integer.parseInt(args[0]);
     int soakMinutes = Integer.parseInt(args[1]);
+    List<Kind> mix = Kind.mix(args.length > 2 ? args[2] : "all");
+    double rps = args.length > 3 ? Double.parseDouble(args[3]) : 0;
+    System.out.println("MIX " + mix + (rps > 0 ? " at " + rps + " hostile req/s" : " unpaced"));
     Path dir = Files.createTempDirectory("hostile-suite");
+    try {
+      measure(dir, hostile, soakMinutes, mix, rps);
+    } finally {
+      try (var paths = Files.walk(dir)) { // the endpoint is destroyed; its state goes too
+        paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
+  private static void measure(Path dir, int hostile, int soakMinutes, List<Kind> mix, double rps)
+      throws Exception {
     try (LocalEndpoint e = LocalEndpoint.deploy(dir, "hostile", YAML, false)) {
       Endpoint ep = Endpoint.of(e);
       int routerPort = URI.create(e.url()).getPort();
@@ -586,18 +680,21 @@ final class HostileSuite {
       System.out.println("BEFORE instance " + ProcessFigures.of(ep.instancePid()));
       System.out.println("BEFORE supervisor " + ProcessFigures.of(ep.supervisorPid()));
       long started = System.nanoTime();
-      Tally t = suite.run(hostile, 6, 2, 0);
+      Tally t = new HostileSuite(routerPort, 20261201L, mix, rps).run(hostile, 6, 2, 0);
       System.out.printf(
           Locale.ROOT, "HOSTILE %.1f s: %s%n", (System.nanoTime() - started) / 1e9, t.summary());
       System.out.println("STATS " + ep.awaitQuiet(Duration.ofMinutes(3)));
       System.out.println("AFTER instance " + ProcessFigures.of(ep.instancePid()));
       System.out.println("AFTER supervisor " + ProcessFigures.of(ep.supervisorPid()));
+      if (soakMinutes < 0) {
+        return; // a comparison run: no settle wait, no soak
+      }
       Thread.sleep(Duration.ofSeconds(95)); // past every idle timeout (60 s instance, 90 s pool)
       System.out.println("SETTLED instance " + ProcessFigures.of(ep.instancePid()));
       System.out.println("SETTLED supervisor " + ProcessFigures.of(ep.supervisorPid()));
       long soakUntil = System.nanoTime() + Duration.ofMinutes(soakMinutes).toNanos();
       for (int batch = 0; System.nanoTime() < soakUntil; batch++) {
-        HostileSuite soak = new HostileSuite(routerPort, 20261202L + batch);
+        HostileSuite soak = new HostileSuite(routerPort, 20261202L + batch, mix, rps);
         Tally b = soak.run(1000, 6, 2, 0);
         System.out.printf(
             Locale.ROOT,
