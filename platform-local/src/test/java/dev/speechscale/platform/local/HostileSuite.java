@@ -561,8 +561,11 @@ final class HostileSuite {
     return b.append('"').toString();
   }
 
-  /** One process's open descriptors, threads and resident memory, from /proc. */
-  record ProcessFigures(long pid, long fds, long threads, long rssKb) {
+  /**
+   * One process's open descriptors, threads, resident memory and CPU time so far (user + system,
+   * from /proc/PID/stat at the kernel's 100 ticks a second), from /proc.
+   */
+  record ProcessFigures(long pid, long fds, long threads, long rssKb, double cpuSeconds) {
     static ProcessFigures of(long pid) {
       try {
         long fds;
@@ -578,7 +581,10 @@ final class HostileSuite {
             rss = Long.parseLong(l.substring(6).replace("kB", "").strip());
           }
         }
-        return new ProcessFigures(pid, fds, threads, rss);
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        double cpu = (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime, stime
+        return new ProcessFigures(pid, fds, threads, rss, cpu);
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
@@ -587,7 +593,13 @@ final class HostileSuite {
     @Override
     public String toString() {
       return String.format(
-          Locale.ROOT, "pid %d: %d fds, %d threads, %d kB RSS", pid, fds, threads, rssKb);
+          Locale.ROOT,
+          "pid %d: %d fds, %d threads, %d kB RSS, %.2f CPU s",
+          pid,
+          fds,
+          threads,
+          rssKb,
+          cpuSeconds);
     }
   }
 
@@ -679,10 +691,21 @@ final class HostileSuite {
       System.out.println("QUIET " + quiet.summary());
       System.out.println("BEFORE instance " + ProcessFigures.of(ep.instancePid()));
       System.out.println("BEFORE supervisor " + ProcessFigures.of(ep.supervisorPid()));
+      ProcessFigures instanceBefore = ProcessFigures.of(ep.instancePid());
+      ProcessFigures supervisorBefore = ProcessFigures.of(ep.supervisorPid());
+      ProcessFigures clientBefore = ProcessFigures.of(ProcessHandle.current().pid());
       long started = System.nanoTime();
       Tally t = new HostileSuite(routerPort, 20261201L, mix, rps).run(hostile, 6, 2, 0);
       System.out.printf(
           Locale.ROOT, "HOSTILE %.1f s: %s%n", (System.nanoTime() - started) / 1e9, t.summary());
+      System.out.printf(
+          Locale.ROOT,
+          "CPU during the hostile phase: instance %.1f s, supervisor and router %.1f s, this client"
+              + " %.1f s%n",
+          ProcessFigures.of(ep.instancePid()).cpuSeconds() - instanceBefore.cpuSeconds(),
+          ProcessFigures.of(ep.supervisorPid()).cpuSeconds() - supervisorBefore.cpuSeconds(),
+          ProcessFigures.of(ProcessHandle.current().pid()).cpuSeconds()
+              - clientBefore.cpuSeconds());
       System.out.println("STATS " + ep.awaitQuiet(Duration.ofMinutes(3)));
       System.out.println("AFTER instance " + ProcessFigures.of(ep.instancePid()));
       System.out.println("AFTER supervisor " + ProcessFigures.of(ep.supervisorPid()));
