@@ -47,7 +47,7 @@ class TtotalRunTest {
             entry("traffic_recovered", 8_500, true, null));
     List<String> notes = new ArrayList<>();
 
-    List<TimelineEntry> out = TtotalRun.monotone(t, notes);
+    List<TimelineEntry> out = ScaleOutObserver.monotone(t, notes);
 
     assertThat(out).containsExactlyElementsOf(t.values());
     assertThat(notes).isEmpty();
@@ -63,7 +63,7 @@ class TtotalRunTest {
             entry("traffic_recovered", 8_500, true, null),
             entry("framework_init", 3_000, false, null));
 
-    List<TimelineEntry> out = TtotalRun.monotone(t, new ArrayList<>());
+    List<TimelineEntry> out = ScaleOutObserver.monotone(t, new ArrayList<>());
 
     assertThat(out)
         .extracting(TimelineEntry::stage)
@@ -81,7 +81,7 @@ class TtotalRunTest {
             entry("framework_init", 3_155, false, null));
     List<String> notes = new ArrayList<>();
 
-    List<TimelineEntry> out = TtotalRun.monotone(t, notes);
+    List<TimelineEntry> out = ScaleOutObserver.monotone(t, notes);
 
     TimelineEntry moved = out.get(2);
     assertThat(moved.stage()).isEqualTo("container_started");
@@ -105,7 +105,7 @@ class TtotalRunTest {
         timeline(
             entry("desired_set", 1_000, false, null), entry("instance_logging", 400, false, null));
 
-    TimelineEntry moved = TtotalRun.monotone(t, new ArrayList<>()).get(1);
+    TimelineEntry moved = ScaleOutObserver.monotone(t, new ArrayList<>()).get(1);
 
     assertThat(moved.note()).isEqualTo("moved to desired_set's time: observed 600 ms earlier");
     assertThat(moved.bounded()).isTrue();
@@ -122,7 +122,7 @@ class TtotalRunTest {
             entry("warmup_done", 1_200, false, null));
     List<String> notes = new ArrayList<>();
 
-    List<TimelineEntry> out = TtotalRun.monotone(t, notes);
+    List<TimelineEntry> out = ScaleOutObserver.monotone(t, notes);
 
     assertThat(out)
         .extracting(TimelineEntry::at)
@@ -142,7 +142,7 @@ class TtotalRunTest {
     Map<String, TimelineEntry> t = timeline(entry("warmup_done", 7_000, false, null), ready);
     List<String> notes = new ArrayList<>();
 
-    assertThat(TtotalRun.monotone(t, notes)).endsWith(ready);
+    assertThat(ScaleOutObserver.monotone(t, notes)).endsWith(ready);
     assertThat(notes).isEmpty();
   }
 
@@ -154,7 +154,7 @@ class TtotalRunTest {
             entry("desired_set", 0, false, null),
             entry("traffic_recovered", 8_500, true, null));
 
-    assertThat(TtotalRun.monotone(t, new ArrayList<>()))
+    assertThat(ScaleOutObserver.monotone(t, new ArrayList<>()))
         .extracting(TimelineEntry::stage)
         .containsExactly("desired_set", "traffic_recovered");
   }
@@ -173,7 +173,7 @@ class TtotalRunTest {
             entry("in_service", 8_449, true, null),
             entry("traffic_recovered", 8_995, true, null));
 
-    TtotalArtifact a = artifact(TtotalRun.monotone(t, new ArrayList<>())).withDerived();
+    TtotalArtifact a = artifact(ScaleOutObserver.monotone(t, new ArrayList<>())).withDerived();
 
     assertThat(a.durations()).allSatisfy(d -> assertThat(d.seconds()).isNotNegative());
     assertThat(a.durations().stream().mapToLong(d -> Math.round(d.seconds() * 1000)).sum())
@@ -189,7 +189,7 @@ class TtotalRunTest {
             entry("in_service", 8_449, true, null),
             entry("traffic_recovered", 8_995, true, null));
 
-    TtotalArtifact a = artifact(TtotalRun.monotone(t, new ArrayList<>())).withDerived();
+    TtotalArtifact a = artifact(ScaleOutObserver.monotone(t, new ArrayList<>())).withDerived();
 
     assertThat(a.tTotalBounded()).isFalse();
   }
@@ -199,7 +199,7 @@ class TtotalRunTest {
     Map<String, TimelineEntry> t =
         timeline(entry("desired_set", 0, false, null), entry("in_service", 8_449, true, null));
 
-    TtotalArtifact a = artifact(TtotalRun.monotone(t, new ArrayList<>())).withDerived();
+    TtotalArtifact a = artifact(ScaleOutObserver.monotone(t, new ArrayList<>())).withDerived();
 
     assertThat(a.tTotalBounded()).isTrue();
   }
@@ -235,25 +235,25 @@ class TtotalRunTest {
   // ---- recovery ----
 
   /** A completion {@code atMs} after {@link #T0}. */
-  static TtotalRun.Sample ok(long atMs, double ttfabMs) {
-    return new TtotalRun.Sample(T0.plusMillis(atMs), ttfabMs, true);
+  static ScaleOutObserver.Sample ok(long atMs, double ttfabMs) {
+    return new ScaleOutObserver.Sample(T0.plusMillis(atMs), ttfabMs, true);
   }
 
-  static TtotalRun.Sample failed(long atMs) {
-    return new TtotalRun.Sample(T0.plusMillis(atMs), -1, false);
+  static ScaleOutObserver.Sample failed(long atMs) {
+    return new ScaleOutObserver.Sample(T0.plusMillis(atMs), -1, false);
   }
 
   /** One ok completion a second from {@code fromMs}, all at {@code ttfabMs}. */
-  static List<TtotalRun.Sample> everySecond(long fromMs, int count, double ttfabMs) {
-    List<TtotalRun.Sample> s = new ArrayList<>();
+  static List<ScaleOutObserver.Sample> everySecond(long fromMs, int count, double ttfabMs) {
+    List<ScaleOutObserver.Sample> s = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       s.add(ok(fromMs + 1_000L * i, ttfabMs));
     }
     return s;
   }
 
-  static Optional<Instant> recovery(List<TtotalRun.Sample> samples, long nowMs) {
-    return TtotalRun.recovery(samples, T0, WINDOW, TARGET_MS, T0.plusMillis(nowMs));
+  static Optional<Instant> recovery(List<ScaleOutObserver.Sample> samples, long nowMs) {
+    return ScaleOutObserver.recovery(samples, T0, WINDOW, TARGET_MS, T0.plusMillis(nowMs));
   }
 
   @Test
@@ -268,7 +268,7 @@ class TtotalRunTest {
 
   @Test
   void recovery_completionsBeforeInService_areIgnored() {
-    List<TtotalRun.Sample> s = new ArrayList<>(everySecond(-20_000, 20, 300));
+    List<ScaleOutObserver.Sample> s = new ArrayList<>(everySecond(-20_000, 20, 300));
     s.addAll(everySecond(1_000, 20, 300));
 
     assertThat(recovery(s, 40_000)).contains(T0.plusMillis(1_000));
@@ -286,14 +286,15 @@ class TtotalRunTest {
 
   @Test
   void recovery_fewerThanFiveCompletionsInTheWindow_isNotRecovered() {
-    List<TtotalRun.Sample> s = List.of(ok(0, 100), ok(2_500, 100), ok(5_000, 100), ok(7_500, 100));
+    List<ScaleOutObserver.Sample> s =
+        List.of(ok(0, 100), ok(2_500, 100), ok(5_000, 100), ok(7_500, 100));
 
     assertThat(recovery(s, 60_000)).isEmpty();
   }
 
   @Test
   void recovery_fiveCompletionsInTheWindow_isEnough() {
-    List<TtotalRun.Sample> s =
+    List<ScaleOutObserver.Sample> s =
         List.of(ok(0, 100), ok(2_000, 100), ok(4_000, 100), ok(6_000, 100), ok(8_000, 100));
 
     assertThat(recovery(s, 60_000)).contains(T0);
@@ -302,7 +303,7 @@ class TtotalRunTest {
   @Test
   void recovery_windowIsHalfOpen_aCompletionAtItsEndBelongsToTheNext() {
     // four inside [0, 10 s), the fifth at exactly 10 s: not enough for the window from 0
-    List<TtotalRun.Sample> s =
+    List<ScaleOutObserver.Sample> s =
         List.of(ok(0, 100), ok(2_500, 100), ok(5_000, 100), ok(7_500, 100), ok(10_000, 100));
 
     assertThat(recovery(s, 60_000)).isEmpty();
@@ -310,7 +311,7 @@ class TtotalRunTest {
 
   @Test
   void recovery_slowStart_recoversAtTheFirstCompletionWhoseWindowIsWithinTarget() {
-    List<TtotalRun.Sample> s = new ArrayList<>(everySecond(0, 5, 900));
+    List<ScaleOutObserver.Sample> s = new ArrayList<>(everySecond(0, 5, 900));
     s.addAll(everySecond(5_000, 30, 300));
 
     assertThat(recovery(s, 60_000)).contains(T0.plusMillis(5_000));
@@ -328,7 +329,7 @@ class TtotalRunTest {
 
   @Test
   void recovery_failedCompletionInTheWindow_holdsRecoveryUntilAWindowWithoutIt() {
-    List<TtotalRun.Sample> s = new ArrayList<>(everySecond(0, 3, 100));
+    List<ScaleOutObserver.Sample> s = new ArrayList<>(everySecond(0, 3, 100));
     s.add(failed(3_000));
     s.addAll(everySecond(4_000, 30, 100));
 
@@ -340,28 +341,28 @@ class TtotalRunTest {
   @Test
   void probe_recordedQuickstart_isTheLargestEvenRungUpToQmaxWhoseHalfIsARung() {
     // Q_max 10: 10's half (5) is not a rung, 8's (4) is; 16 and 32 are above Q_max
-    assertThat(TtotalRun.probe(Recorded.quickstartQmax(), null, "q.json")).isEqualTo(8);
+    assertThat(TtotalPreflight.probe(Recorded.quickstartQmax(), null, "q.json")).isEqualTo(8);
   }
 
   @Test
   void probe_kokoroLadder_isForty() {
     // Q_max 50: 50's half (25) is not a rung, 40's (20) is
-    assertThat(TtotalRun.probe(Recorded.kokoroQmax(), null, "q.json")).isEqualTo(40);
+    assertThat(TtotalPreflight.probe(Recorded.kokoroQmax(), null, "q.json")).isEqualTo(40);
   }
 
   @Test
   void probe_requestedWithBothRungs_isTakenAsGiven() {
-    assertThat(TtotalRun.probe(Recorded.quickstartQmax(), 4, "q.json")).isEqualTo(4);
+    assertThat(TtotalPreflight.probe(Recorded.quickstartQmax(), 4, "q.json")).isEqualTo(4);
   }
 
   @Test
   void probe_requestedAboveQmax_isTakenWhenBothRungsAreUsable() {
-    assertThat(TtotalRun.probe(Recorded.quickstartQmax(), 16, "q.json")).isEqualTo(16);
+    assertThat(TtotalPreflight.probe(Recorded.quickstartQmax(), 16, "q.json")).isEqualTo(16);
   }
 
   @Test
   void probe_requestedWithoutItsHalf_isRefusedNamingTheRungs() {
-    assertThatThrownBy(() -> TtotalRun.probe(Recorded.quickstartQmax(), 10, "q.json"))
+    assertThatThrownBy(() -> TtotalPreflight.probe(Recorded.quickstartQmax(), 10, "q.json"))
         .isInstanceOf(ChainException.class)
         .hasMessage(
             "missing recovery rungs: --probe-concurrency 10 needs usable rungs at 10 and 5 in q.json"
@@ -371,7 +372,7 @@ class TtotalRunTest {
 
   @Test
   void probe_requestedOdd_isRefused() {
-    assertThatThrownBy(() -> TtotalRun.probe(Recorded.quickstartQmax(), 11, "q.json"))
+    assertThatThrownBy(() -> TtotalPreflight.probe(Recorded.quickstartQmax(), 11, "q.json"))
         .isInstanceOf(ChainException.class)
         .hasMessageContaining("--probe-concurrency 11 needs usable rungs at 11 and 5");
   }
@@ -381,7 +382,7 @@ class TtotalRunTest {
     // a rung at 0 (and so at its half) exists: only the N >= 2 rule refuses it
     QmaxArtifact q = ladder(4, step(0, 50.0), step(1, 60.0), step(2, 100.0));
 
-    assertThatThrownBy(() -> TtotalRun.probe(q, 0, "q.json"))
+    assertThatThrownBy(() -> TtotalPreflight.probe(q, 0, "q.json"))
         .isInstanceOf(ChainException.class)
         .hasMessageContaining("--probe-concurrency 0 needs usable rungs at 0 and 0");
   }
@@ -391,14 +392,14 @@ class TtotalRunTest {
     QmaxArtifact q =
         ladder(8, step(1, 60.0), step(2, 120.0), step(0, 4, 240.0, "not settled"), step(8, 480.0));
 
-    assertThat(TtotalRun.probe(q, null, "q.json")).isEqualTo(2);
+    assertThat(TtotalPreflight.probe(q, null, "q.json")).isEqualTo(2);
   }
 
   @Test
   void probe_rungWithoutP95_isNotAProbeCandidate() {
     QmaxArtifact q = ladder(8, step(1, 60.0), step(2, 120.0), step(0, 4, null, null));
 
-    assertThatThrownBy(() -> TtotalRun.probe(q, 4, "q.json"))
+    assertThatThrownBy(() -> TtotalPreflight.probe(q, 4, "q.json"))
         .isInstanceOf(ChainException.class)
         .hasMessageContaining("(usable rungs: [1, 2])");
   }
@@ -407,7 +408,7 @@ class TtotalRunTest {
   void probe_noEvenRungWithItsHalf_isRefusedWithTheFix() {
     QmaxArtifact q = ladder(10, step(1, 60.0), step(4, 240.0), step(10, 600.0));
 
-    assertThatThrownBy(() -> TtotalRun.probe(q, null, "q.json"))
+    assertThatThrownBy(() -> TtotalPreflight.probe(q, null, "q.json"))
         .isInstanceOf(ChainException.class)
         .hasMessage(
             "missing recovery rungs: q.json has no usable even rung N <= Q_max (10) whose half is"
@@ -419,7 +420,7 @@ class TtotalRunTest {
   void probe_noQmax_isRefusedAsQmaxZero() {
     QmaxArtifact q = ladder(null, step(1, 60.0), step(2, 120.0));
 
-    assertThatThrownBy(() -> TtotalRun.probe(q, null, "q.json"))
+    assertThatThrownBy(() -> TtotalPreflight.probe(q, null, "q.json"))
         .isInstanceOf(ChainException.class)
         .hasMessageContaining("N <= Q_max (0)");
   }
@@ -428,14 +429,14 @@ class TtotalRunTest {
 
   @Test
   void p95At_recordedQuickstart_isTheRungsP95() {
-    assertThat(TtotalRun.p95At(Recorded.quickstartQmax(), 4)).isEqualTo(416.957796);
+    assertThat(TtotalPreflight.p95At(Recorded.quickstartQmax(), 4)).isEqualTo(416.957796);
   }
 
   @Test
   void p95At_twoRuns_isTheWorse() {
     QmaxArtifact q = ladder(4, step(0, 4, 410.0, null), step(1, 4, 455.5, null), step(2, 200.0));
 
-    assertThat(TtotalRun.p95At(q, 4)).isEqualTo(455.5);
+    assertThat(TtotalPreflight.p95At(q, 4)).isEqualTo(455.5);
   }
 
   @Test
@@ -443,14 +444,14 @@ class TtotalRunTest {
     QmaxArtifact q =
         ladder(4, step(0, 4, 410.0, null), step(1, 4, 2_000.0, "client-bound: mean 3.1 of 4"));
 
-    assertThat(TtotalRun.p95At(q, 4)).isEqualTo(410.0);
+    assertThat(TtotalPreflight.p95At(q, 4)).isEqualTo(410.0);
   }
 
   @Test
   void p95At_noUsableRung_isAChainException() {
     QmaxArtifact q = ladder(4, step(2, 200.0), step(0, 3, 300.0, "saturated"));
 
-    assertThatThrownBy(() -> TtotalRun.p95At(q, 3))
+    assertThatThrownBy(() -> TtotalPreflight.p95At(q, 3))
         .isInstanceOf(ChainException.class)
         .hasMessage("the ladder has no usable rung at 3");
   }

@@ -1,0 +1,231 @@
+package dev.speechscale.chain;
+
+import dev.speechscale.artifacts.TtotalArtifact;
+import dev.speechscale.loadgen.RequestEvent;
+import dev.speechscale.loadgen.RequestListener;
+import dev.speechscale.platform.InstanceLog;
+import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.RetryingPlatform;
+import dev.speechscale.platform.ScaleOutStage;
+import dev.speechscale.platform.StageMarker;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * ttotal's observation of one scale-out: the probe's samples, the stages as the platform and the
+ * instance's log report them, traffic recovery, and the timeline made monotone.
+ */
+final class ScaleOutObserver {
+  private ScaleOutObserver() {}
+
+  /** One probe completion. */
+  record Sample(Instant at, double ttfabMs, boolean ok) {}
+
+  static RequestListener listener(List<Sample> samples, Clock clock) {
+    return new RequestListener() {
+      @Override
+      public void completed(RequestEvent e) {
+        samples.add(new Sample(clock.instant(), e.ok() ? e.ttfabNanos() / 1e6 : -1, e.ok()));
+      }
+    };
+  }
+
+  static void observe(
+      RetryingPlatform platform,
+      String endpoint,
+      int want,
+      Instant desiredSet,
+      TtotalRun.Options o,
+      Duration timeout,
+      double target,
+      List<Sample> samples,
+      Map<String, TtotalArtifact.TimelineEntry> timeline,
+      Clock clock,
+      Consumer<String> progress) {
+    Instant deadline = desiredSet.plus(timeout);
+    Duration poll = platform.pollInterval(endpoint);
+    Instant inService = null;
+    int scanned = 0;
+    while (clock.instant().isBefore(deadline)) {
+      if (!timeline.containsKey(ScaleOutStage.READY.wireName())) {
+        readLogs(platform, endpoint, desiredSet, timeline, progress);
+      }
+      if (inService == null && platform.describe(endpoint).currentInstances() >= want) {
+        inService = clock.instant();
+        timeline.put(
+            ScaleOutStage.IN_SERVICE.wireName(),
+            entry(
+                ScaleOutStage.IN_SERVICE.wireName(),
+                inService,
+                "describe: in-service instance count reached " + want,
+                true,
+                "observed by polling every " + poll.toMillis() + " ms, so an upper bound"));
+        progress.accept("in service at " + inService);
+        readLogs(platform, endpoint, desiredSet, timeline, progress);
+      }
+      if (inService != null) {
+        Optional<Instant> recovered =
+            recovery(samples, inService, o.recoveryWindow(), target, clock.instant());
+        if (recovered.isPresent()) {
+          timeline.put(
+              ScaleOutStage.TRAFFIC_RECOVERED.wireName(),
+              entry(
+                  ScaleOutStage.TRAFFIC_RECOVERED.wireName(),
+                  recovered.get(),
+                  "client-side probe p95 recovery",
+                  true,
+                  String.format(
+                      Locale.ROOT,
+                      "probe p95 TTFAB held at or under %.1f ms across the following %s",
+                      target,
+                      o.recoveryWindow())));
+          progress.accept("traffic recovered at " + recovered.get());
+          return;
+        }
+      }
+      scanned++;
+      platform.pause(poll);
+    }
+    throw new ChainException(
+        "no recovery within "
+            + timeout
+            + " of desired_set ("
+            + (inService == null
+                ? "the new instance never came into service"
+                : "in service at " + inService + " but probe p95 stayed above the target")
+            + "); stages seen: "
+            + timeline.keySet()
+            + " after "
+            + scanned
+            + " polls");
+  }
+
+  /** The first completion at or after in-service whose full forward window recovered. */
+  static Optional<Instant> recovery(
+      List<Sample> samples, Instant inService, Duration window, double targetMs, Instant now) {
+    List<Sample> after = samples.stream().filter(s -> !s.at().isBefore(inService)).toList();
+    for (int i = 0; i < after.size(); i++) {
+      Instant start = after.get(i).at();
+      Instant end = start.plus(window);
+      if (end.isAfter(now)) {
+        return Optional.empty();
+      }
+      List<Sample> in =
+          after.subList(i, after.size()).stream().filter(s -> s.at().isBefore(end)).toList();
+      if (in.size() >= TtotalRun.MIN_RECOVERY_SAMPLES
+          && in.stream().allMatch(Sample::ok)
+          && Percentile.of(in.stream().mapToDouble(Sample::ttfabMs).toArray(), 95) <= targetMs) {
+        return Optional.of(start);
+      }
+    }
+    return Optional.empty();
+  }
+
+  static void readLogs(
+      Platform platform,
+      String endpoint,
+      Instant desiredSet,
+      Map<String, TtotalArtifact.TimelineEntry> timeline,
+      Consumer<String> progress) {
+    List<InstanceLog> logs = platform.instanceLogs(endpoint, desiredSet);
+    if (logs.isEmpty()) {
+      return;
+    }
+    InstanceLog log = logs.getFirst();
+    if (!timeline.containsKey(ScaleOutStage.INSTANCE_LOGGING.wireName())) {
+      timeline.put(
+          ScaleOutStage.INSTANCE_LOGGING.wireName(),
+          entry(
+              ScaleOutStage.INSTANCE_LOGGING.wireName(),
+              log.firstEventAt(),
+              "log stream " + log.instanceId() + ": first event",
+              true,
+              "upper bound on provisioning and image pull, which a container cannot time itself"));
+      progress.accept("instance " + log.instanceId() + " logging at " + log.firstEventAt());
+    }
+    for (StageMarker m : StageMarker.in(log)) {
+      if (!timeline.containsKey(m.stage())) {
+        timeline.put(
+            m.stage(),
+            entry(
+                m.stage(),
+                m.at(),
+                String.format(
+                    Locale.ROOT, "container log marker (elapsed_s=%.3f)", m.elapsedSeconds()),
+                false,
+                null));
+        if (m.stage().equals(ScaleOutStage.FRAMEWORK_INIT.wireName())) {
+          long ms = Math.round(m.elapsedSeconds() * 1000);
+          timeline.put(
+              ScaleOutStage.CONTAINER_STARTED.wireName(),
+              entry(
+                  ScaleOutStage.CONTAINER_STARTED.wireName(),
+                  m.at().minusMillis(ms),
+                  "derived: framework_init minus its elapsed_s",
+                  true,
+                  String.format(
+                      Locale.ROOT,
+                      "reconstructed as framework_init minus elapsed_s=%.3f",
+                      m.elapsedSeconds())));
+        }
+      }
+    }
+  }
+
+  /**
+   * The observed stages in semantic order, each at or after the one before: a stage observed
+   * earlier than its predecessor (a container that started before its log stream's first line, say)
+   * is moved to its predecessor's time and marked bounded, so consecutive durations are never
+   * negative and sum exactly to the total.
+   */
+  static List<TtotalArtifact.TimelineEntry> monotone(
+      Map<String, TtotalArtifact.TimelineEntry> timeline, List<String> notes) {
+    List<TtotalArtifact.TimelineEntry> out = new ArrayList<>();
+    Instant previous = null;
+    String previousStage = null;
+    for (String stage : TtotalArtifact.STAGES) {
+      TtotalArtifact.TimelineEntry e = timeline.get(stage);
+      if (e == null) {
+        continue;
+      }
+      if (previous != null && e.at().isBefore(previous)) {
+        notes.add(
+            String.format(
+                Locale.ROOT,
+                "%s was observed %d ms before %s; it is placed at" + " %s (bounded)",
+                stage,
+                Duration.between(e.at(), previous).toMillis(),
+                previousStage,
+                previousStage));
+        e =
+            new TtotalArtifact.TimelineEntry(
+                stage,
+                previous,
+                e.source(),
+                true,
+                (e.note() == null ? "" : e.note() + "; ")
+                    + "moved to "
+                    + previousStage
+                    + "'s time: observed "
+                    + Duration.between(e.at(), previous).toMillis()
+                    + " ms earlier");
+      }
+      out.add(e);
+      previous = e.at();
+      previousStage = stage;
+    }
+    return out;
+  }
+
+  static TtotalArtifact.TimelineEntry entry(
+      String stage, Instant at, String source, boolean bounded, String note) {
+    return new TtotalArtifact.TimelineEntry(stage, at, source, bounded, note);
+  }
+}

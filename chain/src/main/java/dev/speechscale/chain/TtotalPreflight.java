@@ -1,0 +1,119 @@
+package dev.speechscale.chain;
+
+import dev.speechscale.artifacts.DeployedConfig;
+import dev.speechscale.artifacts.EnforcedCpu;
+import dev.speechscale.artifacts.Pairing;
+import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.QmaxStep;
+import dev.speechscale.platform.Fingerprint;
+import dev.speechscale.platform.Platform;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+/**
+ * What {@code ttotal} settles before it touches the endpoint: the ladder's transport, fingerprint
+ * and enforced CPU limit against the endpoint's, and the probe's N with the ladder p95 it is judged
+ * against.
+ */
+final class TtotalPreflight {
+  private TtotalPreflight() {}
+
+  /** What ttotal checked before touching the endpoint: the deployment and its CPU limit. */
+  record Checked(DeployedConfig deployed, EnforcedCpu cpu) {}
+
+  /**
+   * Refuses a ladder of another transport, fingerprint or enforced CPU limit than the endpoint's.
+   */
+  static Checked check(
+      Platform platform, String endpoint, TtotalRun.Options o, Consumer<String> progress) {
+    QmaxArtifact q = o.qmax();
+    if (!q.transport().equals(o.transport().label())) {
+      throw new ChainException(
+          "the probe would use "
+              + o.transport().label()
+              + " but the ladder"
+              + " in "
+              + o.qmaxFile()
+              + " was measured on "
+              + q.transport()
+              + "; recovery is judged"
+              + " against the ladder, so use --transport "
+              + q.transport()
+              + " or re-measure qmax");
+    }
+    Fingerprint fp = platform.fingerprint(endpoint);
+    DeployedConfig deployed =
+        new DeployedConfig(fp.instanceType(), fp.imageDigest(), fp.containerEnv());
+    Pairing.Result pair =
+        Pairing.fingerprints(
+            "qmax " + o.qmaxFile(),
+            q.deployedConfig(),
+            "endpoint " + endpoint,
+            deployed,
+            o.allowConfigMismatch());
+    if (!pair.ok()) {
+      throw new ChainException(pair.refusal());
+    }
+    if (pair.warning() != null) {
+      progress.accept("warning: " + pair.warning());
+    }
+    EnforcedCpu cpu =
+        CpuLimitCheck.requireSameAsLadder(
+            platform, endpoint, q, o.qmaxFile(), o.allowConfigMismatch(), progress);
+    return new Checked(deployed, cpu);
+  }
+
+  /** The probe's N: given and checked, or the largest even usable rung ≤ Q_max with its half. */
+  static int probe(QmaxArtifact q, Integer requested, String file) {
+    TreeSet<Integer> usable = new TreeSet<>();
+    for (QmaxStep s : q.steps()) {
+      if (s.isUsable() && s.ttfabP95Ms() != null) {
+        usable.add(s.concurrency());
+      }
+    }
+    if (requested != null) {
+      if (requested < 2
+          || requested % 2 != 0
+          || !usable.contains(requested)
+          || !usable.contains(requested / 2)) {
+        throw new ChainException(
+            "missing recovery rungs: --probe-concurrency "
+                + requested
+                + " needs usable rungs at "
+                + requested
+                + " and "
+                + requested / 2
+                + " in "
+                + file
+                + " (usable rungs: "
+                + usable
+                + "); pick another N or re-run qmax with both rungs");
+      }
+      return requested;
+    }
+    int qMax = q.qMax() == null ? 0 : q.qMax();
+    for (int n : usable.descendingSet()) {
+      if (n <= qMax && n >= 2 && n % 2 == 0 && usable.contains(n / 2)) {
+        return n;
+      }
+    }
+    throw new ChainException(
+        "missing recovery rungs: "
+            + file
+            + " has no usable even rung N <="
+            + " Q_max ("
+            + qMax
+            + ") whose half is also a usable rung (usable rungs: "
+            + usable
+            + "); re-run qmax with rungs like 2, 4, 8");
+  }
+
+  /** The ladder's p95 TTFAB at rung {@code n} (the worst across runs). */
+  static double p95At(QmaxArtifact q, int n) {
+    return q.steps().stream()
+        .filter(s -> s.concurrency() == n && s.isUsable() && s.ttfabP95Ms() != null)
+        .mapToDouble(QmaxStep::ttfabP95Ms)
+        .max()
+        .orElseThrow(() -> new ChainException("the ladder has no usable rung at " + n));
+  }
+}
