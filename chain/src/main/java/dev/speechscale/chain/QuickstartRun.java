@@ -513,9 +513,20 @@ public final class QuickstartRun {
                   Duration.ofMillis(200),
                   true,
                   "tts-bench quickstart (replay)",
-                  Map.of("quiet", "20s", "surge", "40s", "fall", "30s", "pre_roll", "0s"),
+                  Map.of(
+                      "quiet",
+                      "20s",
+                      "surge",
+                      "40s",
+                      "fall",
+                      "30s",
+                      "pre_roll",
+                      "0s",
+                      "warmup_s",
+                      o.warmup().toMillis() / 1000.0),
                   new FleetSimulator.PreRoll.None(),
-                  dir.resolve("replay-events.jsonl")),
+                  dir.resolve("replay-events.jsonl"),
+                  o.warmup()),
               clocks.wall(),
               clocks.monotonic(),
               this::detail);
@@ -553,7 +564,9 @@ public final class QuickstartRun {
               + inputs.ttotalFiles()
               + " --calibration "
               + trace
-              + " --quiet 20s --surge 40s --fall 30s --pre-roll 0s");
+              + " --quiet 20s --surge 40s --fall 30s --pre-roll 0s --warmup "
+              + o.warmup().toSeconds()
+              + "s");
       return a;
     }
 

@@ -2,6 +2,7 @@ package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ReplayArtifact;
+import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.Transport;
@@ -78,6 +79,8 @@ public final class Replay {
    * @param preRoll the metric history the prediction simulates before the trace: the policy's alarm
    *     window for a fleet that sat quiet at its floor, none for one deployed just before
    * @param events a JSONL file for every live request, or {@code null}
+   * @param warmup closed-loop load before the trace, not measured (qmax's warm-up, so the live
+   *     instance serves as warm as the ladder measured it); zero for none
    */
   public record Request(
       String model,
@@ -92,9 +95,11 @@ public final class Replay {
       String command,
       Map<String, Object> parameters,
       FleetSimulator.PreRoll preRoll,
-      Path events) {
+      Path events,
+      Duration warmup) {
     public Request {
       Objects.requireNonNull(preRoll, "preRoll");
+      Objects.requireNonNull(warmup, "warmup");
     }
   }
 
@@ -170,7 +175,9 @@ public final class Replay {
                 4096,
                 r.align(),
                 setup.policy().initialInstances(),
-                r.events()),
+                r.events(),
+                r.warmup(),
+                warmupConcurrency(setup.physics().targetValue())),
             clock,
             nanos,
             progress);
@@ -189,6 +196,14 @@ public final class Replay {
         predicted,
         live,
         clock.instant());
+  }
+
+  /**
+   * qmax's warm-up N (4), held below the deployed target so the warm-up alone cannot trigger a
+   * scale-out before the trace starts.
+   */
+  static int warmupConcurrency(double targetValue) {
+    return Math.max(1, Math.min(LadderSpec.WARMUP_CONCURRENCY, (int) Math.ceil(targetValue) - 1));
   }
 
   private static Stream<String> lines(Path file) {

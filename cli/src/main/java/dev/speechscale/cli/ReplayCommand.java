@@ -154,6 +154,16 @@ final class ReplayCommand implements Callable<Integer> {
   boolean json;
 
   @Option(
+      names = "--warmup",
+      defaultValue = "20s",
+      paramLabel = "DURATION",
+      description =
+          "load sent at N=4 (below the deployed target) before the trace and not measured, so the"
+              + " instance serves warm as qmax's ladder measured it; 0s for none (default"
+              + " ${DEFAULT-VALUE})")
+  Duration warmup;
+
+  @Option(
       names = "--pre-roll",
       defaultValue = "window",
       paramLabel = "window|0s|DURATION",
@@ -215,6 +225,7 @@ final class ReplayCommand implements Callable<Integer> {
     params.put("sample_every_s", sampleEvery.toMillis() / 1000.0);
     params.put("align", !noAlign);
     params.put("pre_roll", preRoll);
+    params.put("warmup_s", warmup.toMillis() / 1000.0);
     Replay.TraceSource source =
         trace.file != null
             ? new Replay.TraceSource.File(trace.file, surgeAt.toMillis() / 1000.0)
@@ -237,7 +248,8 @@ final class ReplayCommand implements Callable<Integer> {
                   Cli.commandLine(spec),
                   params,
                   preRoll(),
-                  events),
+                  events,
+                  warmup),
               Clock.systemUTC(),
               NanoClock.SYSTEM,
               line -> spec.commandLine().getErr().println(line));

@@ -145,12 +145,15 @@ class ReplayEndToEndTest {
               "--surge-at",
               "2s",
               "--no-align",
+              "--warmup",
+              "1s",
               "--events",
               dir.resolve("replay-events.jsonl").toString(),
               "--output",
               out.toString());
 
       assertThat(r.exitCode()).as(r.err()).isIn(0, 1);
+      assertThat(r.err()).contains("replay: warm-up: N=");
       assertThat(ArtifactCodec.validate(ArtifactKind.REPLAY, Files.readString(out))).isEmpty();
       ReplayArtifact a = ArtifactCodec.readReplay(out);
       assertThat(a.measured().arrivals()).isEqualTo(a.predicted().arrivals()).isPositive();
