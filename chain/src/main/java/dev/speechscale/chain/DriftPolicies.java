@@ -1,0 +1,140 @@
+package dev.speechscale.chain;
+
+import dev.speechscale.artifacts.DriftArtifact;
+import dev.speechscale.artifacts.EndpointConfig;
+import dev.speechscale.platform.Alarm;
+import dev.speechscale.platform.ScalingPolicy;
+import dev.speechscale.platform.ScalingState;
+import dev.speechscale.platform.Statistic;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * {@code drift}'s comparison of the deployed scalable target and policies with the planned endpoint
+ * configuration: min/max capacity, the target-tracking policy (metric, target, cooldowns, scale-in
+ * disabled) and the step scale-in policy with its alarm.
+ */
+final class DriftPolicies {
+  private DriftPolicies() {}
+
+  static void compareTarget(
+      List<DriftArtifact.Item> items, EndpointConfig want, ScalingState.ScalableTarget t) {
+    if (t.minCapacity() != want.minInstances()) {
+      items.add(
+          Drift.error(
+              "min_capacity",
+              Integer.toString(want.minInstances()),
+              Integer.toString(t.minCapacity()),
+              "the scalable target's minimum differs"));
+    }
+    if (t.maxCapacity() != want.maxInstances()) {
+      items.add(
+          Drift.error(
+              "max_capacity",
+              Integer.toString(want.maxInstances()),
+              Integer.toString(t.maxCapacity()),
+              "the scalable target's maximum differs"));
+    }
+  }
+
+  static void comparePolicies(List<DriftArtifact.Item> items, EndpointConfig want, ScalingState s) {
+    List<ScalingPolicy.TargetTracking> tracking =
+        s.policies().stream()
+            .filter(ScalingPolicy.TargetTracking.class::isInstance)
+            .map(ScalingPolicy.TargetTracking.class::cast)
+            .toList();
+    List<ScalingPolicy.StepScaling> steps =
+        s.policies().stream()
+            .filter(ScalingPolicy.StepScaling.class::isInstance)
+            .map(ScalingPolicy.StepScaling.class::cast)
+            .toList();
+    if (tracking.size() != 1 || steps.size() != 1) {
+      items.add(
+          Drift.error(
+              "policies",
+              "1 target tracking + 1 step scale-in",
+              tracking.size() + " target tracking + " + steps.size() + " step",
+              "orphaned or missing policies on the endpoint; destroy and redeploy"));
+    }
+    if (!tracking.isEmpty()) {
+      ScalingPolicy.TargetTracking t = tracking.getFirst();
+      if (!t.metricName().equals("ConcurrentRequestsPerModel")
+          || t.statistic() != Statistic.MAXIMUM) {
+        items.add(
+            Drift.error(
+                "tracking_metric",
+                "ConcurrentRequestsPerModel Maximum",
+                t.metricName() + " " + t.statistic(),
+                "the policy tracks the wrong metric"));
+      }
+      if (Math.abs(t.targetValue() - want.scalingTargetValue()) > 1e-6) {
+        items.add(
+            Drift.error(
+                "target_value",
+                fmt(want.scalingTargetValue()),
+                fmt(t.targetValue()),
+                "the deployed target differs from the plan"));
+      }
+      if (!t.disableScaleIn()) {
+        items.add(
+            Drift.error(
+                "disable_scale_in",
+                "true",
+                "false",
+                "target tracking may scale in; only the step policy should"));
+      }
+      if (t.scaleOutCooldownSeconds() != want.scaleOutCooldownS()) {
+        items.add(
+            Drift.error(
+                "scale_out_cooldown",
+                want.scaleOutCooldownS() + "s",
+                t.scaleOutCooldownSeconds() + "s",
+                "the deployed scale-out cooldown differs"));
+      }
+    }
+    if (!steps.isEmpty()) {
+      ScalingPolicy.StepScaling step = steps.getFirst();
+      if (step.cooldownSeconds() != want.scaleInCooldownS()) {
+        items.add(
+            Drift.error(
+                "scale_in_cooldown",
+                want.scaleInCooldownS() + "s",
+                step.cooldownSeconds() + "s",
+                "the deployed scale-in cooldown differs"));
+      }
+      Optional<Alarm> alarm =
+          s.alarms().stream().filter(a -> step.alarmNames().contains(a.name())).findFirst();
+      if (alarm.isEmpty()) {
+        items.add(
+            Drift.error(
+                "scale_in_alarm",
+                "an alarm driving " + step.name(),
+                "none",
+                "the step scale-in policy has no alarm; it never fires"));
+      } else {
+        Alarm a = alarm.get();
+        if (Math.abs(a.threshold() - want.scaleInThreshold()) > 1e-6) {
+          items.add(
+              Drift.error(
+                  "scale_in_threshold",
+                  fmt(want.scaleInThreshold()),
+                  fmt(a.threshold()),
+                  "the scale-in alarm's threshold differs from the plan"));
+        }
+        if (a.statistic() != Statistic.AVERAGE || a.evaluationPeriods() != 3) {
+          items.add(
+              Drift.error(
+                  "scale_in_statistic",
+                  "Average over 3 periods",
+                  a.statistic() + " over " + a.evaluationPeriods(),
+                  "the scale-in alarm reads the wrong statistic"));
+        }
+      }
+    }
+  }
+
+  private static String fmt(double v) {
+    return String.format(Locale.ROOT, "%.3f", v);
+  }
+}
