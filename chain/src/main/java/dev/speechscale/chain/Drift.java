@@ -23,7 +23,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -191,10 +190,6 @@ public final class Drift {
                             + " s: a policy whose metric publishes nothing never fires")));
       }
     }
-  }
-
-  private static String fmt(double v) {
-    return String.format(Locale.ROOT, "%.3f", v);
   }
 
   static DriftArtifact.Item error(String check, String expected, String actual, String detail) {
