@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -41,7 +42,12 @@ public final class Exports {
           "unusable_reason",
           "meets_slo",
           "chars",
-          "ttfab_drift_ms");
+          "ttfab_drift_ms",
+          "queue_wait_p50_ms",
+          "queue_wait_p95_ms",
+          "engine_first_chunk_p50_ms",
+          "engine_first_chunk_p95_ms",
+          "audio_mean_s");
 
   /** The event log's columns, in order (the JSONL keys {@code qmax --events} writes). */
   public static final List<String> EVENT_COLUMNS =
@@ -62,7 +68,10 @@ public final class Exports {
           "status",
           "audio_bytes",
           "chars",
-          "error");
+          "error",
+          "queue_wait_ms",
+          "engine_first_chunk_ms",
+          "audio_s");
 
   /**
    * The ladder's steps as CSV, sorted by run, then N, then the order measured; empty cells for
@@ -76,6 +85,7 @@ public final class Exports {
             .thenComparingInt(QmaxStep::concurrency)
             .thenComparingInt(s -> s.stepIndex() == null ? 0 : s.stepIndex()));
     for (QmaxStep s : steps) {
+      StepBreakdown b = s.breakdown();
       List<String> cells =
           List.of(
               Integer.toString(s.run()),
@@ -97,7 +107,12 @@ public final class Exports {
               quote(s.unusableReason()),
               cell(s.meetsSlo()),
               cell(s.chars()),
-              cell(s.ttfabDriftMs()));
+              cell(s.ttfabDriftMs()),
+              b == null ? "" : cell(b.queueWaitP50Ms()),
+              b == null ? "" : cell(b.queueWaitP95Ms()),
+              b == null ? "" : cell(b.engineFirstChunkP50Ms()),
+              b == null ? "" : cell(b.engineFirstChunkP95Ms()),
+              b == null ? "" : cell(b.audioMeanS()));
       out.append(String.join(",", cells)).append('\n');
     }
     return out.toString();
@@ -161,7 +176,7 @@ public final class Exports {
     return out.toString();
   }
 
-  private static String cell(Object value) {
+  private static String cell(@Nullable Object value) {
     return value == null ? "" : value.toString();
   }
 

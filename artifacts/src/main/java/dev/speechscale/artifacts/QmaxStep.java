@@ -1,6 +1,8 @@
 package dev.speechscale.artifacts;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.speechscale.capacity.Rung;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One rung of a qmax ladder as recorded. Boxed fields are {@code null} when not measured; {@code
@@ -28,6 +30,8 @@ import dev.speechscale.capacity.Rung;
  * @param latencyHistogram full-response latency, microseconds, same encoding (extension)
  * @param chars characters synthesised by ok requests (extension)
  * @param ttfabDriftMs change of TTFAB across the window (extension; settledness evidence)
+ * @param breakdown the server's queue wait and engine first chunk, and audio per request (additive;
+ *     {@code null} in older artifacts)
  */
 public record QmaxStep(
     Integer runIndex,
@@ -51,7 +55,8 @@ public record QmaxStep(
     String ttfabHistogram,
     String latencyHistogram,
     Long chars,
-    Double ttfabDriftMs) {
+    Double ttfabDriftMs,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable StepBreakdown breakdown) {
 
   /** Absent means usable unless a reason says otherwise. */
   public boolean isUsable() {
@@ -106,6 +111,7 @@ public record QmaxStep(
         ttfabHistogram,
         latencyHistogram,
         chars,
-        ttfabDriftMs);
+        ttfabDriftMs,
+        breakdown);
   }
 }

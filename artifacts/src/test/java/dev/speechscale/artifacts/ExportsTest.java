@@ -20,7 +20,10 @@ class ExportsTest {
     List<String> lines = Exports.ladderCsv(q).lines().toList();
 
     assertThat(lines).hasSize(q.steps().size() + 1);
-    assertThat(lines.get(0)).startsWith("run,step,concurrency,").endsWith(",ttfab_drift_ms");
+    assertThat(lines.get(0))
+        .startsWith("run,step,concurrency,")
+        .contains(",ttfab_drift_ms,")
+        .endsWith(",engine_first_chunk_p95_ms,audio_mean_s");
     List<Integer> ns =
         lines.stream().skip(1).map(l -> Integer.parseInt(l.split(",", -1)[2])).toList();
     assertThat(ns).isSorted();
@@ -68,15 +71,19 @@ class ExportsTest {
             "",
             "{\"load_model\":\"open-loop\",\"step_index\":0,\"seq\":2,\"intended_at\":\"t2\","
                 + "\"outcome\":\"DROPPED\"}",
-            "{\"seq\":3,\"outcome\":\"SERVER_ERROR\",\"error\":\"bad, \\\"very\\\" bad\"}");
+            "{\"seq\":3,\"outcome\":\"SERVER_ERROR\",\"error\":\"bad, \\\"very\\\" bad\"}",
+            "{\"seq\":4,\"outcome\":\"OK\",\"error\":null,\"queue_wait_ms\":120.5,"
+                + "\"engine_first_chunk_ms\":40.25,\"audio_s\":2.4125}");
 
     List<String> rows = Exports.eventsCsv("events.jsonl", lines).lines().toList();
 
-    assertThat(rows).hasSize(4);
+    assertThat(rows).hasSize(5);
     assertThat(rows.get(0)).isEqualTo(String.join(",", Exports.EVENT_COLUMNS));
-    assertThat(rows.get(1)).isEqualTo("open-loop,,0,,1,,t1,,,,12.5,,OK,200,,,");
-    assertThat(rows.get(2)).isEqualTo("open-loop,,0,,2,,t2,,,,,,DROPPED,,,,");
-    assertThat(rows.get(3)).endsWith(",SERVER_ERROR,,,,\"bad, \"\"very\"\" bad\"");
+    // a log from before the server breakdown: its three columns are empty
+    assertThat(rows.get(1)).isEqualTo("open-loop,,0,,1,,t1,,,,12.5,,OK,200,,,,,,");
+    assertThat(rows.get(2)).isEqualTo("open-loop,,0,,2,,t2,,,,,,DROPPED,,,,,,,");
+    assertThat(rows.get(3)).endsWith(",SERVER_ERROR,,,,\"bad, \"\"very\"\" bad\",,,");
+    assertThat(rows.get(4)).endsWith(",OK,,,,,120.5,40.25,2.4125");
   }
 
   @Test

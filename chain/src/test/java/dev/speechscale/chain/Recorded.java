@@ -132,6 +132,7 @@ final class Recorded {
         null,
         null,
         null,
+        null,
         null);
   }
 

@@ -2,6 +2,7 @@ package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.StepBreakdown;
 import dev.speechscale.artifacts.TtotalRuns;
 import dev.speechscale.capacity.FleetCost;
 import dev.speechscale.capacity.Load;
@@ -188,9 +189,9 @@ final class PlanCommand implements Callable<Integer> {
                         r.plan().maxInstances(),
                         r.scenario().trough(),
                         r.scenario().peak(),
-                        // the qmax artifact records no audio duration per request (yet): the
-                        // per-audio-hour figure is omitted, and the cost says so
-                        null));
+                        // null for a ladder measured before audio was recorded per request: the
+                        // per-audio-hour figure is then omitted, and the cost says so
+                        StepBreakdown.meanAudioSeconds(ArtifactCodec.readQmax(qmax).steps())));
     Path target = output != null ? output : Path.of(artifact.defaultFileName());
     ArtifactCodec.write(target, artifact);
     if (json) {

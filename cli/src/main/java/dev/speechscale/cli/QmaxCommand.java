@@ -3,6 +3,7 @@ package dev.speechscale.cli;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.chain.ChainClock;
+import dev.speechscale.chain.QmaxBreakdown;
 import dev.speechscale.chain.QmaxRun;
 import dev.speechscale.chain.QmaxTrust;
 import dev.speechscale.chain.Texts;
@@ -237,6 +238,7 @@ final class QmaxCommand implements Callable<Integer> {
           a.sMeanS() == null ? Double.NaN : a.sMeanS() * 1000,
           a.sP95S() == null ? Double.NaN : a.sP95S() * 1000);
       QmaxTrust.lines(a).forEach(out::println);
+      QmaxBreakdown.lines(a).forEach(out::println);
       out.println("wrote " + target);
       out.println(
           "next: tts-bench ttotal --model "

@@ -121,6 +121,49 @@ class PlanCommandTest {
   }
 
   @Test
+  void plan_pricePerHourWithAudioPerRequestRecorded_addsDollarsPerAudioHour() throws IOException {
+    tools.jackson.databind.node.ObjectNode tree =
+        (tools.jackson.databind.node.ObjectNode)
+            ArtifactCodec.mapper().readTree(Path.of(QMAX).toFile());
+    for (tools.jackson.databind.JsonNode step : tree.get("steps")) {
+      ((tools.jackson.databind.node.ObjectNode) step)
+          .putObject("breakdown")
+          .put("audio_requests", 50)
+          .put("audio_mean_s", 2.0);
+    }
+    Path qmax = dir.resolve("qmax-with-audio.json");
+    Files.writeString(qmax, ArtifactCodec.mapper().writeValueAsString(tree));
+    String out = dir.resolve("plan.json").toString();
+
+    CliRun run =
+        plan(
+            "--qmax",
+            qmax.toString(),
+            "--ttotal",
+            TTOTAL,
+            "--peak-rps",
+            "5000",
+            "--trough-rps",
+            "10",
+            "--price-per-hour",
+            "1.408",
+            "--output",
+            out);
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    // trough: $1.408/hour over 10 req/s x 2 s = 20 s of audio per second = 20 audio hours an hour
+    // peak: $394.24/hour over 5000 req/s x 2 s = 10000 audio hours an hour
+    assertThat(run.out())
+        .contains("; $0.0704 per audio hour (2.00 s of audio per request)")
+        .contains("; $0.0394 per audio hour (2.00 s of audio per request)")
+        .doesNotContain("records no audio duration");
+    PlanArtifact p = ArtifactCodec.readPlan(dir.resolve("plan.json"));
+    assertThat(p.cost().audioSecondsPerRequest()).isEqualTo(2.0);
+    assertThat(p.cost().trough().usdPerAudioHour()).isCloseTo(0.0704, within(1e-9));
+    assertThat(p.cost().peak().usdPerAudioHour()).isCloseTo(0.039424, within(1e-9));
+  }
+
+  @Test
   void plan_qmaxWithRungChecks_printsTheQmaxRangeUnderQmax() {
     Path runs = Path.of("..", "measurements", "ttotal-runs");
     CliRun run =

@@ -20,6 +20,9 @@ final class AudioMeter implements SocketInput.BodySink {
   private long audioBytes;
   private long firstAudioNanos = -1;
   private String problem;
+  private long wavByteRate = -1;
+  private final byte[] lead = new byte[4];
+  private int leadLength;
 
   /**
    * @param wav the response declared a WAV body: look for a RIFF header before counting audio
@@ -32,6 +35,7 @@ final class AudioMeter implements SocketInput.BodySink {
   @Override
   public void accept(byte[] bytes, int offset, int length, long arrivalNanos) {
     if (inAudio) {
+      keepLead(bytes, offset, length);
       audio(length, arrivalNanos);
       return;
     }
@@ -48,6 +52,8 @@ final class AudioMeter implements SocketInput.BodySink {
       audio(inHeaderBuffer + (length - take), arrivalNanos);
     } else if (dataStart == NOT_RIFF) {
       inAudio = true;
+      keepLead(header, 0, headerLength);
+      keepLead(bytes, offset + take, length - take);
       audio(headerLength + (length - take), arrivalNanos);
     } else if (headerLength == header.length) {
       problem = "the WAV header has no data chunk within " + MAX_HEADER_BYTES + " bytes";
@@ -85,6 +91,10 @@ final class AudioMeter implements SocketInput.BodySink {
       if (tagAt(p, "data")) {
         return p + 8;
       }
+      if (tagAt(p, "fmt ") && p + 20 <= headerLength) {
+        // fmt payload: format, channels (2 bytes each), sample rate, byte rate (4 bytes each)
+        wavByteRate = Integer.toUnsignedLong(le32(p + 16));
+      }
       long size = Integer.toUnsignedLong(le32(p + 4));
       long next = p + 8 + size + (size & 1);
       if (next > MAX_HEADER_BYTES) {
@@ -112,8 +122,27 @@ final class AudioMeter implements SocketInput.BodySink {
         | (header[p + 3] & 0xff) << 24;
   }
 
+  /** The first bytes of a body that is all audio (up to 4), for a frame header. */
+  private void keepLead(byte[] bytes, int offset, int length) {
+    int take = Math.min(length, lead.length - leadLength);
+    if (take > 0) {
+      System.arraycopy(bytes, offset, lead, leadLength, take);
+      leadLength += take;
+    }
+  }
+
   long audioBytes() {
     return audioBytes;
+  }
+
+  /** The byte rate the WAV header's {@code fmt } chunk declares, or -1 (no WAV, no fmt chunk). */
+  long wavByteRate() {
+    return wavByteRate;
+  }
+
+  /** The first (up to 4) bytes of a body that is all audio, e.g. an MP3 frame header. */
+  byte[] leadingBytes() {
+    return java.util.Arrays.copyOf(lead, leadLength);
   }
 
   /** When the first audio byte arrived, or -1. */

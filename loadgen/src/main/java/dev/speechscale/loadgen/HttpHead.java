@@ -13,6 +13,8 @@ import java.util.Locale;
  * @param chunked Transfer-Encoding is chunked
  * @param close the server will close the connection after this response
  * @param webSocketAccept Sec-WebSocket-Accept, or {@code null}
+ * @param queueWaitUs the server's X-Queue-Wait-Us, or -1 when absent or not a count
+ * @param engineFirstChunkUs the server's X-Engine-First-Chunk-Us, or -1 when absent or not a count
  */
 record HttpHead(
     int status,
@@ -20,7 +22,9 @@ record HttpHead(
     long contentLength,
     boolean chunked,
     boolean close,
-    String webSocketAccept) {
+    String webSocketAccept,
+    long queueWaitUs,
+    long engineFirstChunkUs) {
   private static final int MAX_HEADERS = 100;
 
   /**
@@ -49,6 +53,8 @@ record HttpHead(
       boolean chunked = false;
       Boolean close = null;
       String accept = null;
+      long queueWaitUs = -1;
+      long engineFirstChunkUs = -1;
       for (int i = 0; ; i++) {
         if (i > MAX_HEADERS) {
           throw new IOException("more than " + MAX_HEADERS + " response headers");
@@ -80,13 +86,24 @@ record HttpHead(
           }
         } else if (named(line, colon, "sec-websocket-accept")) {
           accept = value(line, colon);
+        } else if (named(line, colon, "x-queue-wait-us")) {
+          queueWaitUs = count(value(line, colon));
+        } else if (named(line, colon, "x-engine-first-chunk-us")) {
+          engineFirstChunkUs = count(value(line, colon));
         }
       }
       if (status >= 100 && status < 200 && status != 101) {
         continue;
       }
       return new HttpHead(
-          status, contentType, contentLength, chunked, close == null ? http10 : close, accept);
+          status,
+          contentType,
+          contentLength,
+          chunked,
+          close == null ? http10 : close,
+          accept,
+          queueWaitUs,
+          engineFirstChunkUs);
     }
   }
 
@@ -96,6 +113,16 @@ record HttpHead(
 
   private static String value(String line, int colon) {
     return line.substring(colon + 1).trim();
+  }
+
+  /** A non-negative count, or -1 for anything else (a timing header is evidence, not protocol). */
+  static long count(String value) {
+    try {
+      long n = Long.parseLong(value);
+      return n < 0 ? -1 : n;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   private static long parseLength(String value) throws IOException {

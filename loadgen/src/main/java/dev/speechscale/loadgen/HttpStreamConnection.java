@@ -4,6 +4,7 @@ import dev.speechscale.platform.Invocation;
 import dev.speechscale.platform.Invocation.Outcome;
 import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.ResponseBreakdown;
 import dev.speechscale.platform.SynthesisRequest;
 import java.io.EOFException;
 import java.io.IOException;
@@ -191,7 +192,11 @@ final class HttpStreamConnection implements Invoker.Connection {
         meter.firstAudioNanos(),
         done,
         meter.audioBytes(),
-        error);
+        error,
+        new ResponseBreakdown(
+            head.queueWaitUs(),
+            head.engineFirstChunkUs(),
+            AudioSeconds.of(head.contentType(), meter)));
   }
 
   static String describe(IOException e, InetSocketAddress address) {

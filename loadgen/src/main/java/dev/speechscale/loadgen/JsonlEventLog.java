@@ -1,6 +1,7 @@
 package dev.speechscale.loadgen;
 
 import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.ResponseBreakdown;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -25,8 +26,10 @@ import java.time.format.DateTimeFormatter;
  * time derived from the monotonic clock through one {@link TimeBase}, so intervals are exact),
  * {@code send_lag_ms}, {@code ttfab_ms} and {@code latency_ms} (both from the intended send time;
  * {@code ttfab_ms} null without audio), {@code outcome}, {@code status}, {@code audio_bytes},
- * {@code chars}, {@code error}. A drop has {@code outcome} {@code DROPPED} and only the schedule
- * fields.
+ * {@code chars}, {@code error}, then (additive) {@code queue_wait_ms} and {@code
+ * engine_first_chunk_ms} (the server's {@code X-Queue-Wait-Us} and {@code X-Engine-First-Chunk-Us})
+ * and {@code audio_s} (seconds of audio received), each null when the response did not say. A drop
+ * has {@code outcome} {@code DROPPED} and only the schedule fields.
  *
  * <p>Lines are buffered (64 KiB) and flushed by {@link #flush()} — the ladder flushes after each
  * rung — and on {@link #close()}: flushing per line would cost a system call per request, which at
@@ -91,6 +94,24 @@ public final class JsonlEventLog implements RequestListener, AutoCloseable {
     line.append(",\"chars\":").append(e.chars());
     line.append(",\"error\":");
     string(line, e.error());
+    ResponseBreakdown b = e.breakdown();
+    line.append(",\"queue_wait_ms\":");
+    microsAsMillis(line, b.queueWaitUs());
+    line.append(",\"engine_first_chunk_ms\":");
+    microsAsMillis(line, b.engineFirstChunkUs());
+    line.append(",\"audio_s\":");
+    if (b.hasAudioSeconds()) {
+      // four decimals (0.1 ms of audio) without String.format, which costs per request
+      long tenThousandths = Math.round(b.audioSeconds() * 10_000);
+      line.append(tenThousandths / 10_000).append('.');
+      long frac = tenThousandths % 10_000;
+      for (long p = 1000; p > 1 && frac < p; p /= 10) {
+        line.append('0');
+      }
+      line.append(frac);
+    } else {
+      line.append("null");
+    }
     line.append('}');
     write(line);
   }
@@ -149,6 +170,15 @@ public final class JsonlEventLog implements RequestListener, AutoCloseable {
       line.append('0');
     }
     line.append(frac);
+  }
+
+  /** Microseconds as milliseconds with three decimals, or null for -1 (not sent). */
+  private static void microsAsMillis(StringBuilder line, long micros) {
+    if (micros < 0) {
+      line.append("null");
+    } else {
+      millis(line, micros * 1000);
+    }
   }
 
   private static void pad6(StringBuilder line, long value) {

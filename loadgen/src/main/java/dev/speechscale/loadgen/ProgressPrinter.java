@@ -1,5 +1,6 @@
 package dev.speechscale.loadgen;
 
+import dev.speechscale.artifacts.StepBreakdown;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
@@ -35,14 +36,29 @@ public final class ProgressPrinter implements LadderListener {
         r.usable() ? (r.meetsSlo(sloMs) ? "meets SLO" : "breaches SLO") : r.verdict().reason();
     out.printf(
         Locale.ROOT,
-        "qmax:   N=%d p95 TTFAB %s, %.2f req/s, in-flight %.2f, %d ok / %d rejected — %s%n",
+        "qmax:   N=%d p95 TTFAB %s, %.2f req/s, in-flight %.2f, %d ok / %d rejected — %s%s%n",
         r.concurrency(),
         s.ttfabP95Ms() == null ? "n/a" : String.format(Locale.ROOT, "%.1f ms", s.ttfabP95Ms()),
         s.achievedRps(),
         s.concurrencyMean(),
         s.ok(),
         s.rejected(),
-        verdict);
+        verdict,
+        server(s.breakdown()));
+  }
+
+  /**
+   * {@code "; server p95: queue 12.0 ms, engine 40.1 ms"}, or nothing when the server said none.
+   */
+  static String server(StepBreakdown b) {
+    if (b == null || b.queueWaitP95Ms() == null || b.engineFirstChunkP95Ms() == null) {
+      return "";
+    }
+    return String.format(
+        Locale.ROOT,
+        "; server p95: queue %.1f ms, engine %.1f ms",
+        b.queueWaitP95Ms(),
+        b.engineFirstChunkP95Ms());
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.speechscale.loadgen;
 
 import dev.speechscale.platform.Invocation;
 import dev.speechscale.platform.Invocation.Outcome;
+import dev.speechscale.platform.ResponseBreakdown;
 import java.util.Objects;
 
 /**
@@ -28,6 +29,8 @@ import java.util.Objects;
  * @param audioBytes audio bytes received
  * @param chars characters (code points) of the request's text
  * @param error what went wrong, or {@code null}
+ * @param breakdown the server's queue wait and engine time and the audio's length, as far as the
+ *     response said
  */
 public record RequestEvent(
     LoadModel loadModel,
@@ -44,11 +47,49 @@ public record RequestEvent(
     int status,
     long audioBytes,
     int chars,
-    String error) {
+    String error,
+    ResponseBreakdown breakdown) {
 
   public RequestEvent {
     Objects.requireNonNull(loadModel, "loadModel");
     Objects.requireNonNull(outcome, "outcome");
+    Objects.requireNonNull(breakdown, "breakdown");
+  }
+
+  /** An event whose response said nothing beyond its timing. */
+  public RequestEvent(
+      LoadModel loadModel,
+      int runIndex,
+      int stepIndex,
+      int concurrency,
+      long seq,
+      int worker,
+      long intendedNanos,
+      long sentNanos,
+      long firstAudioNanos,
+      long completedNanos,
+      Outcome outcome,
+      int status,
+      long audioBytes,
+      int chars,
+      String error) {
+    this(
+        loadModel,
+        runIndex,
+        stepIndex,
+        concurrency,
+        seq,
+        worker,
+        intendedNanos,
+        sentNanos,
+        firstAudioNanos,
+        completedNanos,
+        outcome,
+        status,
+        audioBytes,
+        chars,
+        error,
+        ResponseBreakdown.UNKNOWN);
   }
 
   /** How load was generated; the artifact says which model produced a number. */
@@ -92,7 +133,8 @@ public record RequestEvent(
         inv.status(),
         inv.audioBytes(),
         chars,
-        inv.error());
+        inv.error(),
+        inv.breakdown());
   }
 
   public boolean ok() {

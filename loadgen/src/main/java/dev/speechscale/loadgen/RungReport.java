@@ -93,7 +93,8 @@ public record RungReport(
         any ? Histograms.encode(stats.ttfabHistogram()) : null,
         any ? Histograms.encode(stats.latencyHistogram()) : null,
         stats.chars(),
-        stats.ttfabDriftMs());
+        stats.ttfabDriftMs(),
+        stats.breakdown());
   }
 
   /** This report with the server's concurrency attached (a later metric join). */

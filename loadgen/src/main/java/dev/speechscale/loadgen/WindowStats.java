@@ -1,8 +1,10 @@
 package dev.speechscale.loadgen;
 
 import dev.speechscale.artifacts.Histograms;
+import dev.speechscale.artifacts.StepBreakdown;
 import dev.speechscale.capacity.Percentiles;
 import dev.speechscale.platform.Invocation.Outcome;
+import dev.speechscale.platform.ResponseBreakdown;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -53,6 +55,8 @@ import org.HdrHistogram.Histogram;
  * @param chars characters (code points) synthesised by the ok requests
  * @param ttfabHistogram TTFAB of ok requests in microseconds (a copy is returned)
  * @param latencyHistogram full latency of ok requests in microseconds (a copy is returned)
+ * @param breakdown the ok requests' server queue wait and engine first chunk (p50, p95) and mean
+ *     audio seconds, as far as their responses said; {@code null} when none said anything
  */
 public record WindowStats(
     int concurrency,
@@ -74,7 +78,8 @@ public record WindowStats(
     Double ttfabDriftMs,
     long chars,
     Histogram ttfabHistogram,
-    Histogram latencyHistogram) {
+    Histogram latencyHistogram,
+    StepBreakdown breakdown) {
 
   public WindowStats {
     outcomes = Map.copyOf(outcomes);
@@ -177,7 +182,22 @@ public record WindowStats(
         drift,
         chars,
         ttfabHist,
-        latencyHist);
+        latencyHist,
+        breakdown(okEvents));
+  }
+
+  /** The server's side of the ok requests' time, and their audio, from their responses. */
+  static StepBreakdown breakdown(List<RequestEvent> okEvents) {
+    long[] queue = new long[okEvents.size()];
+    long[] engine = new long[okEvents.size()];
+    double[] audio = new double[okEvents.size()];
+    for (int i = 0; i < queue.length; i++) {
+      ResponseBreakdown b = okEvents.get(i).breakdown();
+      queue[i] = b.queueWaitUs();
+      engine[i] = b.engineFirstChunkUs();
+      audio[i] = b.audioSeconds();
+    }
+    return StepBreakdown.of(queue, engine, audio);
   }
 
   /** Median of the last third minus median of the first third, in ms; ttfab in end-time order. */

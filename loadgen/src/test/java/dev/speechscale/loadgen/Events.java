@@ -1,6 +1,7 @@
 package dev.speechscale.loadgen;
 
 import dev.speechscale.platform.Invocation.Outcome;
+import dev.speechscale.platform.ResponseBreakdown;
 
 /** Hand-made request events on a fake timeline (milliseconds → nanoseconds). */
 final class Events {
@@ -18,6 +19,27 @@ final class Events {
 
   static RequestEvent failed(int worker, long sentMs, long endMs) {
     return event(worker, sentMs, -1, endMs, Outcome.SERVER_ERROR, 500, 10);
+  }
+
+  /** {@code e} as if its response had said {@code b}. */
+  static RequestEvent withBreakdown(RequestEvent e, ResponseBreakdown b) {
+    return new RequestEvent(
+        e.loadModel(),
+        e.runIndex(),
+        e.stepIndex(),
+        e.concurrency(),
+        e.seq(),
+        e.worker(),
+        e.intendedNanos(),
+        e.sentNanos(),
+        e.firstAudioNanos(),
+        e.completedNanos(),
+        e.outcome(),
+        e.status(),
+        e.audioBytes(),
+        e.chars(),
+        e.error(),
+        b);
   }
 
   static RequestEvent event(

@@ -171,13 +171,20 @@ final class FakeTtsServer implements AutoCloseable {
       }
       default -> {}
     }
+    long arrived = System.nanoTime();
     enter();
+    long queuedUs = (System.nanoTime() - arrived) / 1000;
     try {
       pause(firstAudio);
       out.write(
           ("HTTP/1.1 200 OK\r\nContent-Type: audio/wav\r\nTransfer-Encoding: chunked\r\n"
                   + (reply == Reply.OK_THEN_CLOSE ? "Connection: close\r\n" : "")
-                  + "\r\n")
+                  // the speech server's timing headers: the wait for a slot, the "engine" time
+                  + "X-Queue-Wait-Us: "
+                  + queuedUs
+                  + "\r\nX-Engine-First-Chunk-Us: "
+                  + firstAudio.toNanos() / 1000
+                  + "\r\n\r\n")
               .getBytes(StandardCharsets.US_ASCII));
       byte[] first = new byte[44 + PCM_CHUNK_BYTES];
       System.arraycopy(wavHeader(), 0, first, 0, 44);

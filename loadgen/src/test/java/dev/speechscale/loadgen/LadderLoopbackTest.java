@@ -1,6 +1,7 @@
 package dev.speechscale.loadgen;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ArtifactKind;
@@ -58,6 +59,13 @@ class LadderLoopbackTest {
         assertThat(Histograms.decode(step.latencyHistogram()).getTotalCount()).isEqualTo(step.ok());
         assertThat(step.serverConcurrencyPeak()).isEqualTo(2.0);
         assertThat(step.chars()).isPositive();
+        // the fake server's headers: engine 2 ms exactly; audio 3 chunks of 480 bytes at 48000 B/s
+        assertThat(step.breakdown()).isNotNull();
+        assertThat(step.breakdown().engineFirstChunkP50Ms()).isEqualTo(2.0);
+        assertThat(step.breakdown().engineFirstChunkP95Ms()).isEqualTo(2.0);
+        assertThat(step.breakdown().queueWaitP50Ms()).isNotNegative();
+        assertThat(step.breakdown().timedRequests()).isEqualTo(step.ok());
+        assertThat(step.breakdown().audioMeanS()).isCloseTo(0.03, within(1e-12));
       }
       RungReport first = result.reports().get(0);
       assertThat(Duration.between(first.windowStart(), first.windowEnd()))
@@ -69,6 +77,12 @@ class LadderLoopbackTest {
       try (var lines = Files.lines(log)) {
         assertThat(lines.count()).isEqualTo(server.requests());
       }
+      assertThat(Files.readAllLines(log))
+          .allSatisfy(line ->
+              assertThat(line)
+                  .contains("\"engine_first_chunk_ms\":2.000,")
+                  .containsPattern("\"queue_wait_ms\":\\d+\\.\\d{3},")
+                  .endsWith(",\"audio_s\":0.0300}"));
     }
   }
 

@@ -94,7 +94,8 @@ final class SimulatedMeasurer implements RungMeasurer {
             unsettled.test(concurrency) ? p95 : 0.0,
             ok * 10,
             Histograms.newMicros(),
-            Histograms.newMicros());
+            Histograms.newMicros(),
+            null);
     return new RungReport(
         runIndex,
         stepIndex,

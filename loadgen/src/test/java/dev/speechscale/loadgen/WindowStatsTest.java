@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.speechscale.platform.Invocation.Outcome;
+import dev.speechscale.platform.ResponseBreakdown;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -149,5 +150,44 @@ class WindowStatsTest {
             WindowStats.workerOverlaps(
                 List.of(Events.ok(0, 0, 1, 10), Events.ok(0, 9, 1, 20), Events.ok(0, 15, 1, 30))))
         .isEqualTo(2);
+  }
+
+  @Test
+  void compute_breakdown_overTheWindowsSuccessesOnlyWithUnsaidValuesLeftOut() {
+    List<RequestEvent> events =
+        List.of(
+            // before the window: not counted even though it says a lot
+            Events.withBreakdown(
+                Events.ok(0, 0, 10, 90), new ResponseBreakdown(900_000, 900_000, 9.0)),
+            Events.withBreakdown(
+                Events.ok(0, 100, 10, 120), new ResponseBreakdown(1_000, 40_000, 2.0)),
+            Events.withBreakdown(
+                Events.ok(1, 100, 10, 130), new ResponseBreakdown(3_000, 50_000, 3.0)),
+            // a server that sent no queue wait; its engine time and audio still count
+            Events.withBreakdown(Events.ok(1, 130, 10, 140), new ResponseBreakdown(-1, 60_000, -1)),
+            // a rejection says nothing that counts
+            Events.withBreakdown(
+                Events.rejected(2, 100, 150), new ResponseBreakdown(500_000, -1, -1)));
+
+    WindowStats s = WindowStats.compute(events, 3, 100 * MS, 200 * MS);
+
+    assertThat(s.breakdown()).isNotNull();
+    assertThat(s.breakdown().timedRequests()).isEqualTo(2);
+    // linear interpolation: p50 of {1, 3} ms is 2, p95 is 1 + 0.95 x 2
+    assertThat(s.breakdown().queueWaitP50Ms()).isCloseTo(2.0, within(1e-9));
+    assertThat(s.breakdown().queueWaitP95Ms()).isCloseTo(2.9, within(1e-9));
+    assertThat(s.breakdown().engineFirstChunkP50Ms()).isCloseTo(50.0, within(1e-9));
+    assertThat(s.breakdown().engineFirstChunkP95Ms()).isCloseTo(59.0, within(1e-9));
+    assertThat(s.breakdown().audioRequests()).isEqualTo(2);
+    assertThat(s.breakdown().audioMeanS()).isCloseTo(2.5, within(1e-12));
+  }
+
+  @Test
+  void compute_noResponseSaidAnything_noBreakdown() {
+    WindowStats s =
+        WindowStats.compute(
+            List.of(Events.ok(0, 100, 10, 120), Events.ok(1, 100, 10, 130)), 2, 100 * MS, 200 * MS);
+
+    assertThat(s.breakdown()).isNull();
   }
 }

@@ -10,6 +10,8 @@ package dev.speechscale.platform;
  * @param completedNanos when the response ended
  * @param audioBytes audio bytes received (WAV header excluded)
  * @param error what went wrong, or {@code null}
+ * @param breakdown the server's queue wait and engine time and the audio's length, as far as the
+ *     response said ({@link ResponseBreakdown#UNKNOWN} when it said nothing)
  */
 public record Invocation(
     Outcome outcome,
@@ -18,7 +20,32 @@ public record Invocation(
     long firstAudioNanos,
     long completedNanos,
     long audioBytes,
-    String error) {
+    String error,
+    ResponseBreakdown breakdown) {
+
+  public Invocation {
+    java.util.Objects.requireNonNull(breakdown, "breakdown");
+  }
+
+  /** An invocation whose response said nothing beyond its own timing. */
+  public Invocation(
+      Outcome outcome,
+      int status,
+      long sentNanos,
+      long firstAudioNanos,
+      long completedNanos,
+      long audioBytes,
+      String error) {
+    this(
+        outcome,
+        status,
+        sentNanos,
+        firstAudioNanos,
+        completedNanos,
+        audioBytes,
+        error,
+        ResponseBreakdown.UNKNOWN);
+  }
 
   /** How a request ended. */
   public enum Outcome {

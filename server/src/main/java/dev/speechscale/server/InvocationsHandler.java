@@ -26,6 +26,13 @@ import org.eclipse.jetty.util.Callback;
 final class InvocationsHandler {
   static final String TRANSPORT = "http";
 
+  /**
+   * Microseconds the request waited for an execution slot after admission (the value the {@code
+   * queue_wait} histogram records), on every 200, so a client can split its time to first audio
+   * into queue, engine and serving overhead.
+   */
+  static final String QUEUE_WAIT_HEADER = "X-Queue-Wait-Us";
+
   /** How long a cancelled job may take to reach its next chunk boundary. */
   static final Duration CANCEL_WAIT = Duration.ofSeconds(30);
 
@@ -120,6 +127,7 @@ final class InvocationsHandler {
       permit.close();
       return;
     }
+    long queuedNanos = now.get().queued().toNanos();
     ChunkBuffer buffer = runtime.newBuffer();
     SynthesisJob job = runtime.start(synthesis, permit, buffer);
     onVirtualThread(
@@ -127,7 +135,7 @@ final class InvocationsHandler {
         permit,
         callback,
         job,
-        () -> respond(synthesis, job, buffer, response, callback, arrivalNanos));
+        () -> respond(synthesis, job, buffer, response, callback, arrivalNanos, queuedNanos));
   }
 
   /** Runs {@code work} on a virtual thread that owns the permit from then on and closes it. */
@@ -280,7 +288,7 @@ final class InvocationsHandler {
     }
     ChunkBuffer buffer = runtime.newBuffer();
     SynthesisJob job = runtime.start(synthesis, permit, buffer);
-    respond(synthesis, job, buffer, response, callback, arrivalNanos);
+    respond(synthesis, job, buffer, response, callback, arrivalNanos, turn.queued().toNanos());
   }
 
   /** Records the wait; true when the turn started, else the request was answered. Never blocks. */
@@ -299,19 +307,26 @@ final class InvocationsHandler {
     };
   }
 
-  /** Streams or buffers the audio of a started job; on a virtual thread (it blocks on writes). */
+  /**
+   * Streams or buffers the audio of a started job; on a virtual thread (it blocks on writes).
+   * {@code queuedNanos} is how long the request waited for its execution slot (the gate's ticker),
+   * sent as {@code X-Queue-Wait-Us}.
+   */
   private void respond(
       SynthesisRequest synthesis,
       SynthesisJob job,
       ChunkBuffer buffer,
       Response response,
       Callback callback,
-      long arrivalNanos) {
+      long arrivalNanos,
+      long queuedNanos) {
     try {
       if (synthesis.stream()) {
-        new StreamWriter(runtime, synthesis, job, buffer, response, callback, arrivalNanos).run();
+        new StreamWriter(
+                runtime, synthesis, job, buffer, response, callback, arrivalNanos, queuedNanos)
+            .run();
       } else {
-        buffered(synthesis, job, buffer, response, callback);
+        buffered(synthesis, job, buffer, response, callback, queuedNanos);
       }
     } finally {
       job.cancel();
@@ -324,7 +339,8 @@ final class InvocationsHandler {
       SynthesisJob job,
       ChunkBuffer buffer,
       Response response,
-      Callback callback) {
+      Callback callback,
+      long queuedNanos) {
     ByteArrayOutputStream audio = new ByteArrayOutputStream();
     try (AudioTranscoder transcoder =
         new AudioTranscoder(
@@ -344,7 +360,13 @@ final class InvocationsHandler {
             audio.writeBytes(transcoder.finish());
             job.awaitDone(CANCEL_WAIT);
             sendBuffered(
-                request, job, transcoder.outputSamples(), audio.toByteArray(), response, callback);
+                request,
+                job,
+                transcoder.outputSamples(),
+                audio.toByteArray(),
+                response,
+                callback,
+                queuedNanos);
             return;
           }
           case ChunkBuffer.Item.Failed(Throwable cause) -> {
@@ -376,7 +398,8 @@ final class InvocationsHandler {
       long outputSamples,
       byte[] audio,
       Response response,
-      Callback callback) {
+      Callback callback,
+      long queuedNanos) {
     double durationS = outputSamples / (double) request.sampleRateHz();
     double inferenceS = job.synthesisNanos() / 1e9;
     byte[] payload = audio;
@@ -395,6 +418,7 @@ final class InvocationsHandler {
         "X-RTF", durationS > 0 ? String.format(Locale.ROOT, "%.3f", inferenceS / durationS) : "0");
     headers.put("X-Characters-Processed", Integer.toString(request.characters()));
     headers.put("X-Request-Id", request.requestId());
+    headers.put(QUEUE_WAIT_HEADER, Long.toString(queuedNanos / 1000));
     runtime.metrics.synthesis.recordNanos(job.synthesisNanos());
     runtime.metrics.response(TRANSPORT, 200);
     try {

@@ -19,6 +19,7 @@ final class StreamWriter {
   private final Response response;
   private final Callback callback;
   private final long arrivalNanos;
+  private final long queuedNanos;
   private boolean committed;
 
   StreamWriter(
@@ -28,7 +29,8 @@ final class StreamWriter {
       ChunkBuffer buffer,
       Response response,
       Callback callback,
-      long arrivalNanos) {
+      long arrivalNanos,
+      long queuedNanos) {
     this.runtime = runtime;
     this.request = request;
     this.job = job;
@@ -36,6 +38,7 @@ final class StreamWriter {
     this.response = response;
     this.callback = callback;
     this.arrivalNanos = arrivalNanos;
+    this.queuedNanos = queuedNanos;
   }
 
   void run() {
@@ -125,6 +128,8 @@ final class StreamWriter {
     headers.put(HttpHeader.CONTENT_TYPE, request.format().mediaType(request.sampleRateHz()));
     headers.put("X-Request-Id", request.requestId());
     headers.put("X-Characters-Processed", Integer.toString(request.characters()));
+    // how long the admitted request waited for its execution slot, on the gate's ticker
+    headers.put(InvocationsHandler.QUEUE_WAIT_HEADER, Long.toString(queuedNanos / 1000));
     long engineFirst = job.engineFirstChunkNanos();
     if (engineFirst >= 0) {
       // the engine's own time to its first chunk, so clients can separate serving overhead

@@ -3,10 +3,18 @@ package dev.speechscale.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.admission.Ticker;
+import java.io.InputStream;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** Time to first audio byte is measured on the server's injected ticker, start and end alike. */
+/**
+ * Time to first audio byte and the queue wait a 200 reports are measured on the server's injected
+ * ticker, start and end alike.
+ */
 class StreamWriterTest {
 
   @Test
@@ -23,6 +31,61 @@ class StreamWriterTest {
       assertThat(rendered.toString())
           .contains("speech_server_ttfab_seconds_bucket{le=\"0.001\"} 1\n")
           .contains("speech_server_ttfab_seconds_sum 0.000000\n");
+    }
+  }
+
+  @Test
+  void queueWaitHeader_aRequestQueuedWhileTheTickerMoves7ms_says7000AndTheFirstSays0()
+      throws Exception {
+    AtomicLong nowNanos = new AtomicLong(1_000L);
+    Ticker fake = nowNanos::get;
+    ScriptedEngine engine = new ScriptedEngine(2, 1); // one slot; a call holds it until allowed
+    try (TestServer s = TestServer.start(engine, fake)) {
+      CompletableFuture<HttpResponse<InputStream>> first = stream(s, "one");
+      assertThat(engine.firstChunkSent.await(30, TimeUnit.SECONDS)).isTrue();
+      CompletableFuture<HttpResponse<InputStream>> second = stream(s, "two");
+      awaitQueued(s, 1);
+      nowNanos.addAndGet(7_000_000L);
+      engine.allow(2);
+      HttpResponse<InputStream> a = first.get(30, TimeUnit.SECONDS);
+      a.body().readAllBytes();
+      HttpResponse<InputStream> b = second.get(30, TimeUnit.SECONDS);
+      b.body().readAllBytes();
+      assertThat(a.headers().firstValue("X-Queue-Wait-Us")).hasValue("0");
+      assertThat(b.headers().firstValue("X-Queue-Wait-Us")).hasValue("7000");
+      assertThat(b.headers().firstValue("X-Engine-First-Chunk-Us")).isPresent();
+      s.awaitIdle();
+      assertThat(s.runtime.metrics.queueWait.count()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void queueWaitHeader_bufferedResponse_isSentToo() throws Exception {
+    AtomicLong nowNanos = new AtomicLong(5_000L);
+    Ticker frozen = nowNanos::get;
+    try (TestServer s = TestServer.start(new ScriptedEngine(1, 1), frozen)) {
+      HttpResponse<byte[]> r = s.post("{\"text\":\"hello\",\"stream\":false}");
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(r.headers().firstValue("X-Queue-Wait-Us")).hasValue("0");
+    }
+  }
+
+  private static CompletableFuture<HttpResponse<InputStream>> stream(TestServer s, String text) {
+    return s.http.sendAsync(
+        HttpRequest.newBuilder(s.base.resolve("/invocations"))
+            .POST(HttpRequest.BodyPublishers.ofString("{\"text\":\"" + text + "\"}"))
+            .build(),
+        HttpResponse.BodyHandlers.ofInputStream());
+  }
+
+  /** Spins (bounded, no sleeping) until {@code n} requests wait for a slot. */
+  private static void awaitQueued(TestServer s, int n) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (s.runtime.gate.snapshot().queued() != n) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("queued never reached " + n + ": " + s.runtime.gate.snapshot());
+      }
+      Thread.onSpinWait();
     }
   }
 }

@@ -234,7 +234,12 @@ final class Router implements AutoCloseable {
 
   /** Upstream response as it started: status, headers we pass on, and the body stream. */
   private record Upstream(
-      int status, String contentType, String retryAfter, InputStream body, long startedNanos) {}
+      int status,
+      String contentType,
+      String retryAfter,
+      InputStream body,
+      long startedNanos,
+      java.util.List<java.util.Map.Entry<String, String>> passOn) {}
 
   /**
    * Sends the request to {@code b} on a kept-alive plain socket and returns once the response head
@@ -289,7 +294,8 @@ final class Router implements AutoCloseable {
             }
           }
         };
-    return new Upstream(r.status(), r.contentType(), r.retryAfter(), bodyStream, started);
+    return new Upstream(
+        r.status(), r.contentType(), r.retryAfter(), bodyStream, started, r.passOn());
   }
 
   /**
@@ -357,6 +363,11 @@ final class Router implements AutoCloseable {
       }
       if (up.retryAfter() != null) {
         response.getHeaders().put(HttpHeader.RETRY_AFTER, up.retryAfter());
+      }
+      // the container's own X- headers (its timing above all: X-Queue-Wait-Us,
+      // X-Engine-First-Chunk-Us), as the container contract promises
+      for (var h : up.passOn()) {
+        response.getHeaders().put(h.getKey(), h.getValue());
       }
       response.getHeaders().put("X-Speechscale-Instance", b.instanceId());
       copy(up, response, callback, false, e -> instanceFailed(response, callback, b, e));

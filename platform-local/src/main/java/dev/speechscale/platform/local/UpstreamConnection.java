@@ -7,7 +7,10 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * One keep-alive HTTP/1.1 connection from the router to an instance, on a plain socket: the request
@@ -59,7 +62,19 @@ final class UpstreamConnection implements AutoCloseable {
    * @param retryAfter Retry-After, or {@code null}
    * @param body the decoded body
    */
-  record Response(int status, String contentType, String retryAfter, InputStream body) {}
+  /**
+   * The instance's response head and body.
+   *
+   * @param passOn the container's own {@code X-} headers (request id, characters, the engine's and
+   *     the queue's timing), name as sent and value, in order: the container contract passes them
+   *     on
+   */
+  record Response(
+      int status,
+      String contentType,
+      String retryAfter,
+      InputStream body,
+      List<Map.Entry<String, String>> passOn) {}
 
   /** Sends {@code POST path} with {@code body}; returns once the response head has arrived. */
   Response post(String path, byte[] body, String contentType, String accept) throws IOException {
@@ -106,6 +121,7 @@ final class UpstreamConnection implements AutoCloseable {
     String retry = null;
     boolean chunked = false;
     long length = -1;
+    List<Map.Entry<String, String>> passOn = new ArrayList<>();
     for (String l = line(); !l.isEmpty(); l = line()) {
       int colon = l.indexOf(':');
       if (colon <= 0) {
@@ -120,7 +136,10 @@ final class UpstreamConnection implements AutoCloseable {
         case "content-length" -> length = Long.parseLong(value);
         case "connection" -> reusable &= !value.toLowerCase(Locale.ROOT).contains("close");
         default -> {
-          // headers the router does not pass on
+          if (name.startsWith("x-")) {
+            passOn.add(Map.entry(l.substring(0, colon).trim(), value));
+          }
+          // other headers the router does not pass on
         }
       }
     }
@@ -134,7 +153,7 @@ final class UpstreamConnection implements AutoCloseable {
       reusable = false;
       body2 = new UntilClose();
     }
-    return new Response(code, type, retry, body2);
+    return new Response(code, type, retry, body2, List.copyOf(passOn));
   }
 
   boolean reusable() {
