@@ -17,7 +17,7 @@ import java.util.Objects;
  *
  * <p>Default tolerances, from the noise already recorded: first- against second-half figures of the
  * rungs that met the SLO in examples/quickstart (10 rungs, 8 s holds) and
- * measurements/simulator-calibration/run8 (30 s holds) moved throughput 0–7.8 % and p95 0.1–8.1 %
+ * measurements/simulator-calibration/run8 (30 s holds) moved throughput 0–7.8 % and p95 0.2–8.1 %
  * on a quiet machine, and two full windows are less noisy than two halves (twice the samples each);
  * the p95's own 95 % order-statistic interval near Q_max is about ±1–2 %. A busy machine moved the
  * halves 5.7–42 % and 2–65 % (measurements/ttotal-runs/qmax-tt2.json), and issue 15's drift was −18
