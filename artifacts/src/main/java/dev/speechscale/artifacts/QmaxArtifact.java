@@ -29,6 +29,8 @@ import org.jspecify.annotations.Nullable;
  *     generator's own CPU (additive; absent in older artifacts)
  * @param qMaxInterval the range Q_max lies in given the rungs' p95 intervals; derived from {@code
  *     steps} and {@code rung_checks} on every read
+ * @param drift a reference rung re-measured late and compared with its first measurement (additive;
+ *     absent in older artifacts and when the check was off)
  */
 public record QmaxArtifact(
     int schemaVersion,
@@ -56,13 +58,105 @@ public record QmaxArtifact(
     String platform,
     List<QmaxStep> steps,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<RungCheck> rungChecks,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable QmaxInterval qMaxInterval)
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable QmaxInterval qMaxInterval,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable QmaxDrift drift)
     implements Artifact {
 
   public QmaxArtifact {
     steps = steps == null ? List.of() : List.copyOf(steps);
     qMaxPerRun = qMaxPerRun == null ? null : List.copyOf(qMaxPerRun);
     rungChecks = rungChecks == null ? null : List.copyOf(rungChecks);
+  }
+
+  /** An artifact without a drift check (as every artifact before it was added). */
+  public QmaxArtifact(
+      int schemaVersion,
+      String kind,
+      String toolVersion,
+      Instant createdAt,
+      Provenance provenance,
+      String model,
+      String endpoint,
+      String transport,
+      double sloMs,
+      DeployedConfig deployedConfig,
+      Integer runs,
+      Double holdS,
+      Double windowS,
+      Boolean frozen,
+      Boolean unboundedQueue,
+      Integer qMax,
+      List<Integer> qMaxPerRun,
+      Boolean qMaxBracketed,
+      Boolean refined,
+      Double sMeanS,
+      Double sP95S,
+      String loadModel,
+      String platform,
+      List<QmaxStep> steps,
+      @Nullable List<RungCheck> rungChecks,
+      @Nullable QmaxInterval qMaxInterval) {
+    this(
+        schemaVersion,
+        kind,
+        toolVersion,
+        createdAt,
+        provenance,
+        model,
+        endpoint,
+        transport,
+        sloMs,
+        deployedConfig,
+        runs,
+        holdS,
+        windowS,
+        frozen,
+        unboundedQueue,
+        qMax,
+        qMaxPerRun,
+        qMaxBracketed,
+        refined,
+        sMeanS,
+        sP95S,
+        loadModel,
+        platform,
+        steps,
+        rungChecks,
+        qMaxInterval,
+        null);
+  }
+
+  /** This artifact with the ladder's drift check, or without one ({@code null}). */
+  public QmaxArtifact withDrift(@Nullable QmaxDrift drift) {
+    return new QmaxArtifact(
+            schemaVersion,
+            kind,
+            toolVersion,
+            createdAt,
+            provenance,
+            model,
+            endpoint,
+            transport,
+            sloMs,
+            deployedConfig,
+            runs,
+            holdS,
+            windowS,
+            frozen,
+            unboundedQueue,
+            qMax,
+            qMaxPerRun,
+            qMaxBracketed,
+            refined,
+            sMeanS,
+            sP95S,
+            loadModel,
+            platform,
+            steps,
+            rungChecks,
+            qMaxInterval,
+            drift)
+        .withDerived();
   }
 
   /**
@@ -111,7 +205,8 @@ public record QmaxArtifact(
         platform,
         steps.stream().map(step -> step.withDerived(sloMs)).toList(),
         checks,
-        QmaxInterval.of(steps, checks, sloMs, ladder.qMax()).orElse(null));
+        QmaxInterval.of(steps, checks, sloMs, ladder.qMax()).orElse(null),
+        drift == null ? null : drift.withDerived());
   }
 
   /** The planner's input; S from the lowest rung, else from the top level, else refused. */
@@ -135,7 +230,8 @@ public record QmaxArtifact(
         serviceTimes(ladder, mean, p95),
         Boolean.TRUE.equals(frozen),
         Boolean.TRUE.equals(unboundedQueue),
-        qMax);
+        qMax,
+        drift == null ? List.of() : drift.rungDrifts());
   }
 
   /** The lowest usable rung's latency histogram when recorded, else a lognormal fit. */

@@ -65,19 +65,64 @@ final class Findings {
                         .map(r -> r.concurrency() + " " + r.unusableReason())
                         .collect(Collectors.joining(", "))
                     + ")");
+    boolean setup = !problems.isEmpty();
+    List<RungDrift> drifted = m.drift().stream().filter(RungDrift::beyond).toList();
+    for (RungDrift r : drifted) {
+      problems.add(
+          "the ladder drifted, so Q_max "
+              + ladder.qMax()
+              + " measured the machine as much as the endpoint: "
+              + r.describe());
+    }
     if (problems.isEmpty()) {
       return Finding.ok(
           "measurement_trust",
           "Q_max was measured with autoscaling frozen and capacity pinned, against a container"
               + " with no queue bound, so it reads as one instance's own limit; "
-              + usable);
+              + usable
+              + withinTolerance(m.drift()));
+    }
+    List<String> fixes = new ArrayList<>();
+    if (setup) {
+      fixes.add(
+          "re-run `tts-bench qmax`: it freezes scaling, pins capacity to 1 and refuses a bounded"
+              + " container queue");
+    }
+    if (!drifted.isEmpty()) {
+      fixes.add(
+          (setup ? "run it" : "re-run `tts-bench qmax`")
+              + " on a quiet machine (nothing else running, no CPU steal): rungs measured early"
+              + " and late in a drifting ladder are not comparable, so do not plan on this Q_max");
     }
     return new Finding(
         "measurement_trust",
         Verdict.WARN,
         String.join("; ", problems) + "; " + usable,
-        "re-run `tts-bench qmax`: it freezes scaling, pins capacity to 1 and refuses a bounded"
-            + " container queue");
+        String.join("; ", fixes));
+  }
+
+  /** The drift checks that passed, as a clause; empty when the ladder was not re-measured. */
+  private static String withinTolerance(List<RungDrift> checks) {
+    if (checks.isEmpty()) {
+      return "";
+    }
+    return "; the ladder did not drift: "
+        + checks.stream()
+            .map(r ->
+                f(
+                    "N=%d re-measured %s moved throughput %+.1f %% and p95 %+.1f %%, within"
+                        + " %s %% and %s %%",
+                    r.concurrency(),
+                    r.when(),
+                    r.throughputChangePct(),
+                    r.p95ChangePct(),
+                    tolerance(r.throughputTolerancePct()),
+                    tolerance(r.p95TolerancePct())))
+            .collect(Collectors.joining("; "));
+  }
+
+  private static String tolerance(double pct) {
+    return pct == Math.rint(pct) ? String.valueOf((long) pct) : f("%.1f", pct);
   }
 
   static Finding curveRepeatability(Planner.Derivation d) {

@@ -1,5 +1,6 @@
 package dev.speechscale.capacity;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -12,6 +13,8 @@ import java.util.Objects;
  * @param frozen autoscaling was suspended and capacity pinned while measuring
  * @param unboundedQueue the container's own queue bound was off, so Q_max is the instance's limit
  * @param declaredQMax the Q_max the artifact states, or {@code null}; checked against the steps
+ * @param drift the ladder's reference rung re-measured late and compared with its first
+ *     measurement; empty when the ladder did not re-measure (older artifacts)
  */
 public record Measurement(
     Ladder ladder,
@@ -20,10 +23,12 @@ public record Measurement(
     ServiceTimeDistribution serviceTimes,
     boolean frozen,
     boolean unboundedQueue,
-    Integer declaredQMax) {
+    Integer declaredQMax,
+    List<RungDrift> drift) {
 
   public Measurement {
     Objects.requireNonNull(ladder, "ladder");
+    drift = drift == null ? List.of() : List.copyOf(drift);
     Objects.requireNonNull(serviceTimes, "serviceTimes");
     if (!(sMeanSeconds > 0) || !(sP95Seconds > 0)) {
       throw new CapacityException(
@@ -33,5 +38,38 @@ public record Measurement(
               + sP95Seconds
               + " s) must be positive; measure the lowest rung's full-response latency");
     }
+  }
+
+  /** A measurement whose ladder was not re-measured for drift. */
+  public Measurement(
+      Ladder ladder,
+      double sMeanSeconds,
+      double sP95Seconds,
+      ServiceTimeDistribution serviceTimes,
+      boolean frozen,
+      boolean unboundedQueue,
+      Integer declaredQMax) {
+    this(
+        ladder,
+        sMeanSeconds,
+        sP95Seconds,
+        serviceTimes,
+        frozen,
+        unboundedQueue,
+        declaredQMax,
+        List.of());
+  }
+
+  /** This measurement with the ladder's drift checks. */
+  public Measurement withDrift(List<RungDrift> drift) {
+    return new Measurement(
+        ladder,
+        sMeanSeconds,
+        sP95Seconds,
+        serviceTimes,
+        frozen,
+        unboundedQueue,
+        declaredQMax,
+        drift);
   }
 }

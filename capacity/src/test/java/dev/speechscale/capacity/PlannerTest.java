@@ -142,6 +142,57 @@ class PlannerTest {
     assertThat(kokoro().finding("measurement_trust").verdict()).isEqualTo(Verdict.OK);
   }
 
+  private static RungDrift rechecked(double againRps, double againP95Ms) {
+    // the published ladder's highest coarse rung under Q_max 50 is 50 itself: 17.87 req/s, p95
+    // 2805.7 ms
+    return new RungDrift(
+        50, "at the end of run 1", 245, 17.87, againRps, 2805.66, againP95Ms, 10, 15);
+  }
+
+  @Test
+  void measurementTrust_driftBeyondTolerance_warnsWithTheFigures() {
+    Measurement drifted = KokoroExample.measurement().withDrift(List.of(rechecked(14.6, 3420.0)));
+
+    Plan p = plan(drifted);
+    Finding f = p.finding("measurement_trust");
+
+    assertThat(f.verdict()).isEqualTo(Verdict.WARN);
+    assertThat(f.detail())
+        .contains("the ladder drifted, so Q_max 50 measured the machine as much as the endpoint")
+        .contains("N=50 re-measured at the end of run 1, 4m05s after its first measurement")
+        .contains("throughput 17.9 -> 14.6 req/s (-18.3 %, tolerance 10 %)")
+        .contains("p95 TTFAB 2806 -> 3420 ms (+21.9 %, tolerance 15 %)");
+    assertThat(f.recommendation()).contains("quiet machine").doesNotContain("bounded");
+    assertThat(p.verdict()).isEqualTo(PlanVerdict.warn(3));
+  }
+
+  @Test
+  void measurementTrust_driftWithinTolerance_isOkAndSaysSo() {
+    Finding f =
+        plan(KokoroExample.measurement().withDrift(List.of(rechecked(17.5, 2900.0))))
+            .finding("measurement_trust");
+
+    assertThat(f.verdict()).isEqualTo(Verdict.OK);
+    assertThat(f.detail())
+        .contains("the ladder did not drift: N=50 re-measured at the end of run 1 moved")
+        .contains("throughput -2.1 % and p95 +3.4 %, within 10 % and 15 %");
+  }
+
+  @Test
+  void measurementTrust_driftAndAnUnfrozenLadder_warnsOnceWithBothFixes() {
+    Measurement m = KokoroExample.measurement();
+    Measurement both =
+        new Measurement(
+                m.ladder(), m.sMeanSeconds(), m.sP95Seconds(), m.serviceTimes(), false, true, 50)
+            .withDrift(List.of(rechecked(14.6, 3420.0)));
+
+    Finding f = plan(both).finding("measurement_trust");
+
+    assertThat(f.verdict()).isEqualTo(Verdict.WARN);
+    assertThat(f.detail()).contains("not frozen").contains("the ladder drifted");
+    assertThat(f.recommendation()).contains("freezes scaling").contains("quiet machine");
+  }
+
   // curve_repeatability
 
   @Test

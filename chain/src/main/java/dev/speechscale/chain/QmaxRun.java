@@ -35,8 +35,9 @@ import java.util.function.Consumer;
 /**
  * {@code qmax}: the most concurrent requests one instance holds inside the SLO. Preflight (in
  * service, fingerprint, an unbounded container queue), freeze (scaling suspended, capacity pinned
- * to 1, verified), a closed-loop ladder with bisection to ±1, the server's concurrency joined per
- * rung, the freeze restored on every exit path, and the artifact.
+ * to 1, verified), a closed-loop ladder with bisection to ±1, the reference rung re-measured for
+ * drift, the server's concurrency joined per rung, the freeze restored on every exit path, and the
+ * artifact.
  */
 public final class QmaxRun {
   private QmaxRun() {}
@@ -179,7 +180,8 @@ public final class QmaxRun {
             result.steps(),
             null,
             null)
-        .withRungChecks(noise.checks(result.steps(), cpu));
+        .withRungChecks(noise.checks(result.steps(), cpu))
+        .withDrift(result.drift());
   }
 
   static void removeHook(Thread hook) {

@@ -1,8 +1,10 @@
 package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.QmaxDrift;
 import dev.speechscale.artifacts.QmaxInterval;
 import dev.speechscale.artifacts.RungCheck;
+import dev.speechscale.capacity.RungDrift;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -12,10 +14,50 @@ public final class QmaxTrust {
   private QmaxTrust() {}
 
   /**
-   * The Q_max range from the rungs' p95 intervals, then one line per rung that was unstable or
-   * limited by something other than the endpoint; nothing for an artifact without rung checks.
+   * The Q_max range from the rungs' p95 intervals, the drift check (the reference rung measured
+   * again late in the ladder), then one line per rung that was unstable or limited by something
+   * other than the endpoint; nothing for an artifact without rung checks or a drift check.
    */
   public static List<String> lines(QmaxArtifact a) {
+    List<String> out = new ArrayList<>();
+    out.addAll(interval(a));
+    out.addAll(drift(a));
+    out.addAll(rungs(a));
+    return out;
+  }
+
+  /** The drift check in lines: each re-measurement's figures, beyond tolerance first said so. */
+  static List<String> drift(QmaxArtifact a) {
+    QmaxDrift d = a.drift();
+    if (d == null) {
+      return List.of();
+    }
+    if (d.rechecks().isEmpty()) {
+      return List.of(
+          "drift check: nothing was re-measured (no coarse rung met the SLO, or the ladder was"
+              + " stopped first)");
+    }
+    List<String> out = new ArrayList<>();
+    List<RungDrift> checks = d.rungDrifts();
+    long beyond = checks.stream().filter(RungDrift::beyond).count();
+    for (RungDrift c : checks) {
+      out.add((c.beyond() ? "DRIFT: " : "drift check ok: ") + c.describe());
+    }
+    if (beyond > 0) {
+      out.add(
+          String.format(
+              Locale.ROOT,
+              "the ladder drifted (%d of %d re-measurements beyond tolerance): Q_max %d measured"
+                  + " the machine as well as the endpoint, and the plan will warn"
+                  + " (measurement_trust); re-run qmax on a quiet machine before trusting it",
+              beyond,
+              checks.size(),
+              a.qMax()));
+    }
+    return out;
+  }
+
+  private static List<String> interval(QmaxArtifact a) {
     List<String> out = new ArrayList<>();
     QmaxInterval i = a.qMaxInterval();
     if (i != null) {
@@ -27,6 +69,11 @@ public final class QmaxTrust {
               i.low(),
               i.high() == null ? "? (no rung surely breaches the SLO)" : i.high().toString()));
     }
+    return out;
+  }
+
+  private static List<String> rungs(QmaxArtifact a) {
+    List<String> out = new ArrayList<>();
     if (a.rungChecks() == null) {
       return out;
     }

@@ -8,8 +8,10 @@ import dev.speechscale.chain.QmaxRun;
 import dev.speechscale.chain.QmaxTrust;
 import dev.speechscale.chain.Texts;
 import dev.speechscale.loadgen.BisectionAllowance;
+import dev.speechscale.loadgen.DriftRecheck;
 import dev.speechscale.loadgen.DryRun;
 import dev.speechscale.loadgen.LadderSpec;
+import dev.speechscale.loadgen.LoadgenException;
 import dev.speechscale.loadgen.ProgressPrinter;
 import dev.speechscale.platform.LadderDefaults;
 import dev.speechscale.platform.Platform;
@@ -112,6 +114,33 @@ final class QmaxCommand implements Callable<Integer> {
   boolean noRefine;
 
   @Option(
+      names = "--drift-check",
+      defaultValue = "end",
+      paramLabel = "end|bisection|off",
+      description =
+          "re-measure the reference rung (each run's highest coarse rung that meets the SLO) at"
+              + " the end of the run, also between bisection steps, or never, and compare it with"
+              + " its first measurement (default ${DEFAULT-VALUE})")
+  String driftCheck;
+
+  @Option(
+      names = "--drift-tolerance",
+      defaultValue = "10",
+      paramLabel = "PERCENT",
+      description =
+          "throughput change of the re-measured reference rung, in percent of its first"
+              + " measurement, still counted as noise; beyond it the artifact carries a drift"
+              + " finding and the plan warns (default ${DEFAULT-VALUE})")
+  String driftTolerance;
+
+  @Option(
+      names = "--drift-p95-tolerance",
+      defaultValue = "15",
+      paramLabel = "PERCENT",
+      description = "the same for its p95 TTFAB (default ${DEFAULT-VALUE})")
+  String driftP95Tolerance;
+
+  @Option(
       names = "--allow-unenforced-cpu",
       description =
           "measure even when the instance type's CPU limit is not in force (no writable cpu"
@@ -164,11 +193,13 @@ final class QmaxCommand implements Callable<Integer> {
     Duration effectiveHold = hold != null ? hold : defaults.hold();
     Duration effectiveWindow = window != null ? window : defaults.window();
     Duration effectiveSettle = settle != null ? settle : defaults.settle();
+    DriftRecheck drift = driftRecheck();
     LadderSpec ladder =
         LadderSpec.of(effectiveRungs, effectiveHold, effectiveWindow, runs, sloMs)
             .withRefine(!noRefine)
             .withWarmup(warmup)
-            .withSettle(effectiveSettle);
+            .withSettle(effectiveSettle)
+            .withDrift(drift);
     PrintWriter out = spec.commandLine().getOut();
     if (dryRun) {
       DryRun.ServiceAssumption assumed =
@@ -196,6 +227,9 @@ final class QmaxCommand implements Callable<Integer> {
     params.put("warmup_s", warmup.toMillis() / 1000.0);
     params.put("runs", runs);
     params.put("refine", !noRefine);
+    params.put("drift_check", drift.mode().label());
+    params.put("drift_tolerance_pct", drift.throughputTolerancePct());
+    params.put("drift_p95_tolerance_pct", drift.p95TolerancePct());
     params.put("allow_unenforced_cpu", allowUnenforcedCpu);
     params.put("seed", seed);
     params.put("texts", texts == null ? "built-in Harvard sentences" : texts.toString());
@@ -248,6 +282,42 @@ final class QmaxCommand implements Callable<Integer> {
               + (common.stateDir == null ? "" : " --state-dir " + common.stateDir));
     }
     return 0;
+  }
+
+  /** The drift check the flags ask for; a malformed flag is a usage error. */
+  private DriftRecheck driftRecheck() {
+    DriftRecheck.Mode mode;
+    try {
+      mode = DriftRecheck.Mode.ofLabel(driftCheck);
+    } catch (LoadgenException e) {
+      throw Cli.usage(spec, "--drift-check: " + e.getMessage());
+    }
+    double throughput = percent("--drift-tolerance", driftTolerance);
+    double p95 = percent("--drift-p95-tolerance", driftP95Tolerance);
+    return new DriftRecheck(mode, throughput, p95);
+  }
+
+  /** {@code 10} or {@code 10%}: a positive, finite percentage. */
+  private double percent(String option, String text) {
+    String number = text.strip();
+    if (number.endsWith("%")) {
+      number = number.substring(0, number.length() - 1).strip();
+    }
+    double v;
+    try {
+      v = Double.parseDouble(number);
+    } catch (NumberFormatException e) {
+      v = Double.NaN;
+    }
+    if (!(v > 0) || Double.isInfinite(v)) {
+      throw Cli.usage(
+          spec,
+          option
+              + " ("
+              + text
+              + ") must be a positive percentage of the first measurement, e.g. 10 or 10%");
+    }
+    return v;
   }
 
   /** Duration formatting shared with the progress printer. */

@@ -1,15 +1,18 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.loadgen.BisectionAllowance;
+import dev.speechscale.loadgen.DriftRecheck;
 import dev.speechscale.loadgen.DryRun;
 import dev.speechscale.loadgen.LadderSpec;
+import dev.speechscale.loadgen.RungReport;
 import dev.speechscale.platform.LadderDefaults;
 import java.time.Duration;
 import java.util.Locale;
 
 /**
  * The text of {@code qmax --dry-run}: every rung with its hold, window and settle, the warm-up, the
- * bisection allowance, and the total, so a live run can be budgeted before anything is frozen.
+ * drift re-checks, the bisection allowance (re-checks included), and the total, so a live run can
+ * be budgeted before anything is frozen.
  */
 final class QmaxSchedule {
   private QmaxSchedule() {}
@@ -74,24 +77,37 @@ final class QmaxSchedule {
               r.wallTime().toMillis() / 1000.0));
       first = false;
     }
+    o.append(drift(ladder, e));
+    String rechecks =
+        allowance.rechecksPerRun() == 0
+            ? ""
+            : f(" and %d drift re-check(s)", allowance.rechecksPerRun());
     if (allowance.rungsPerRun() == 0) {
       o.append(
           ladder.refine()
-              ? "  bisection allowance: none (no gap wider than 1 between coarse rungs)\n"
-              : "  bisection allowance: none (--no-refine)\n");
+              ? "  bisection allowance: none (no gap wider than 1 between coarse rungs)"
+              : "  bisection allowance: none (--no-refine)");
+      o.append(
+          allowance.rechecksPerRun() == 0
+              ? "\n"
+              : f(
+                  "; %d drift re-check(s) per run, at most +%s%n",
+                  allowance.rechecksPerRun(),
+                  QmaxCommand.ProgressPrinterFormat.duration(allowance.wallTime())));
     } else {
       o.append(
           f(
-              "  bisection allowance: up to %d rung(s) per run (the widest gap, %d..%d), at most"
-                  + " +%s%n",
+              "  bisection allowance: up to %d rung(s) per run (the widest gap, %d..%d)%s, at"
+                  + " most +%s%n",
               allowance.rungsPerRun(),
               allowance.below(),
               allowance.above(),
+              rechecks,
               QmaxCommand.ProgressPrinterFormat.duration(allowance.wallTime())));
     }
     Duration coarse =
         e.rows().stream()
-            .filter(r -> r.phase() == dev.speechscale.loadgen.RungReport.Phase.COARSE)
+            .filter(r -> r.phase() == RungReport.Phase.COARSE)
             .map(DryRun.Row::wallTime)
             .reduce(Duration.ZERO, Duration::plus)
             .plus(e.warmup() == null ? Duration.ZERO : e.warmup().wallTime());
@@ -106,6 +122,35 @@ final class QmaxSchedule {
             QmaxCommand.ProgressPrinterFormat.duration(coarse.plus(allowance.wallTime()))));
     o.append(f("  service assumed, not measured: %s%n", e.model()));
     return o.toString();
+  }
+
+  /** The drift re-check's line: which rung, when, what it adds, and the tolerances. */
+  private static String drift(LadderSpec ladder, DryRun.Estimate e) {
+    DriftRecheck d = ladder.drift();
+    if (!d.enabled()) {
+      return "  drift re-check: off (--drift-check off): nothing says whether the machine drifted"
+          + " during the ladder\n";
+    }
+    Duration added =
+        e.rows().stream()
+            .filter(r -> r.phase() == RungReport.Phase.RECHECK)
+            .map(DryRun.Row::wallTime)
+            .reduce(Duration.ZERO, Duration::plus);
+    long count = e.rows().stream().filter(r -> r.phase() == RungReport.Phase.RECHECK).count();
+    return f(
+        "  drift re-check: each run's highest coarse rung that meets the SLO, measured again at the"
+            + " end of the run%s and compared with its first measurement (beyond %s %% throughput"
+            + " or %s %% p95 the artifact carries a drift finding); as predicted %d re-check(s),"
+            + " +%s%n",
+        d.mode() == DriftRecheck.Mode.BISECTION ? " and between bisection steps" : "",
+        percent(d.throughputTolerancePct()),
+        percent(d.p95TolerancePct()),
+        count,
+        QmaxCommand.ProgressPrinterFormat.duration(added));
+  }
+
+  private static String percent(double pct) {
+    return pct == Math.rint(pct) ? String.valueOf((long) pct) : f("%.1f", pct);
   }
 
   private static double secs(Duration d) {

@@ -46,15 +46,16 @@ class QmaxCommandTest {
     CliRun run = qmax("--model", "kokoro-82m", "--platform", "aws", "--slo", "3000ms", "--dry-run");
 
     // coarse: 240.1 + (270.5 + 271 + 272 + 273 + 274 + 275 + 276) s, warm-up 20 s + 0.4 s drain
-    // = 2172.0 s; allowance: the widest gap 10..20, 4 rungs x (30 + 240 + 6 s top-rung drain)
-    // = 1104 s; the predicted ladder (bisecting 20..30 at S = 100 ms) stays inside it
+    // = 2172.0 s; allowance: the widest gap 10..20, 4 rungs and the drift re-check x (30 + 240 +
+    // 6 s top-rung drain) = 1380 s; the predicted ladder (bisecting 20..30 at S = 100 ms, then
+    // re-measuring N=20 for 30 + 240 + 2 s) stays inside it
     assertThat(run.out())
         .contains(
-            "bisection allowance: up to 4 rung(s) per run (the widest gap, 10..20), at most"
-                + " +18m24s")
-        .contains("total: 54m22s wall clock as predicted")
+            "bisection allowance: up to 4 rung(s) per run (the widest gap, 10..20) and 1 drift"
+                + " re-check(s), at most +23m00s")
+        .contains("total: 58m54s wall clock as predicted")
         .contains(
-            "coarse ladder and warm-up 36m12s, at most 54m36s with the full bisection"
+            "coarse ladder and warm-up 36m12s, at most 59m12s with the full bisection"
                 + " allowance");
   }
 
@@ -129,6 +130,104 @@ class QmaxCommandTest {
         .contains("3 coarse rung(s) x 1 run(s) at SLO 3000 ms")
         .contains("hold 240 s per rung, the trailing 60 s measured, 30 s settle between rungs")
         .contains("S=250.0 ms");
+  }
+
+  /** The quickstart's ladder (8 s holds, SLO 1 s) at its recorded S of about 47 ms. */
+  private static CliRun quickstartDryRun(String... more) {
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
+                "--model",
+                "flite",
+                "--platform",
+                "local",
+                "--slo",
+                "1000ms",
+                "--dry-run",
+                "--hold",
+                "8s",
+                "--window",
+                "5s",
+                "--assume-service-time",
+                "47ms"));
+    args.addAll(List.of(more));
+    return qmax(args.toArray(String[]::new));
+  }
+
+  @Test
+  void dryRun_defaultDriftCheck_remeasuresTheReferenceRungAndCountsItInTheTotal() {
+    CliRun run = quickstartDryRun();
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    // TTFAB 47 ms x N: coarse 16 is the highest that meets 1000 ms, so it is re-measured last
+    List<String> rechecks =
+        run.out().lines().filter(l -> l.matches("\\s+\\d+\\s+\\d+\\s+recheck\\s.*")).toList();
+    assertThat(rechecks)
+        .singleElement()
+        .satisfies(l -> {
+          String[] cells = l.trim().split("\\s+");
+          assertThat(cells[1]).isEqualTo("10");
+          assertThat(cells[3]).isEqualTo("16");
+          assertThat(cells[10]).isEqualTo("8.8"); // 8 s hold + 16 x 47 ms drain
+        });
+    assertThat(run.out())
+        .contains(
+            "drift re-check: each run's highest coarse rung that meets the SLO, measured again at"
+                + " the end of the run and compared with its first measurement (beyond 10 %"
+                + " throughput or 15 % p95 the artifact carries a drift finding); as predicted 1"
+                + " re-check(s), +8s")
+        // 5 extra rungs (4 bisection + the re-check) x (8 s + the top rung's 32 x 47 ms drain)
+        .contains(
+            "bisection allowance: up to 4 rung(s) per run (the widest gap, 16..32) and 1 drift"
+                + " re-check(s), at most +47s");
+  }
+
+  @Test
+  void dryRun_driftCheckBetweenBisectionSteps_addsARecheckAfterEachStepButTheLast() {
+    CliRun run = quickstartDryRun("--drift-check", "bisection");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out().lines().filter(l -> l.matches("\\s+\\d+\\s+\\d+\\s+recheck\\s.*")))
+        .hasSize(4);
+    assertThat(run.out())
+        .contains("at the end of the run and between bisection steps")
+        .contains("and 4 drift re-check(s), at most +1m16s");
+  }
+
+  @Test
+  void dryRun_driftCheckOff_saysNothingWatchesForDrift() {
+    CliRun run = quickstartDryRun("--drift-check", "off");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("drift re-check: off (--drift-check off)")
+        .doesNotContain(" recheck ")
+        .contains("bisection allowance: up to 4 rung(s) per run (the widest gap, 16..32), at most");
+  }
+
+  @Test
+  void driftTolerance_notAPositivePercentage_isAUsageErrorNamingTheValue() {
+    CliRun run = quickstartDryRun("--drift-tolerance", "0");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .contains("--drift-tolerance (0) must be a positive percentage of the first measurement");
+  }
+
+  @Test
+  void driftCheck_unknownMode_isAUsageErrorListingTheModes() {
+    CliRun run = quickstartDryRun("--drift-check", "sometimes");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("drift re-check 'sometimes' is not one of off, end, bisection");
+  }
+
+  @Test
+  void driftTolerance_withAPercentSign_isAccepted() {
+    CliRun run = quickstartDryRun("--drift-tolerance", "12.5%", "--drift-p95-tolerance", "20");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("(beyond 12.5 % throughput or 20 % p95");
   }
 
   @Test

@@ -17,7 +17,9 @@ import java.util.Objects;
  * fifty-fold. A rung sends N + X·hold requests (one per completion, plus the N in flight at the
  * start), measures X·window of them, and lasts hold + the drain of its last N requests (⌈N/P⌉·S) +
  * the settle time before it. Bisection is simulated with the predicted TTFAB, exactly as {@link
- * LadderRunner} would walk it.
+ * LadderRunner} would walk it, and so are the drift re-checks of the reference rung (the highest
+ * coarse rung predicted to meet the SLO): one at the end of each run, and with {@link
+ * DriftRecheck.Mode#BISECTION} one between each two bisection steps.
  */
 public final class DryRun {
   private DryRun() {}
@@ -75,7 +77,7 @@ public final class DryRun {
    *
    * @param runIndex the run
    * @param stepIndex position in the run
-   * @param phase coarse or bisection
+   * @param phase coarse, bisection or a drift re-check
    * @param concurrency N
    * @param throughputPerSecond X(N)
    * @param requests requests it would send
@@ -134,6 +136,8 @@ public final class DryRun {
           }
         }
       }
+      int reference = pass;
+      boolean between = spec.drift().mode() == DriftRecheck.Mode.BISECTION;
       if (spec.refine() && pass > 0 && breach != Integer.MAX_VALUE) {
         int lo = pass;
         int hi = breach;
@@ -145,7 +149,13 @@ public final class DryRun {
           } else {
             hi = mid;
           }
+          if (between && hi - lo > 1) {
+            rows.add(row(spec, s, run, step++, RungReport.Phase.RECHECK, reference, false));
+          }
         }
+      }
+      if (spec.drift().enabled() && reference > 0) {
+        rows.add(row(spec, s, run, step++, RungReport.Phase.RECHECK, reference, false));
       }
     }
     Row warmup = null;

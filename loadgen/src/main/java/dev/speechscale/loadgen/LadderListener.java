@@ -26,7 +26,7 @@ public interface LadderListener {
    * @param runs how many runs
    * @param stepIndex the rung's position in its run
    * @param concurrency the rung's N
-   * @param phase coarse or bisection
+   * @param phase coarse, bisection or a drift re-check
    * @param rungsDone rungs measured so far, all runs
    * @param rungsPlanned rungs expected in all, including predicted bisection rungs
    * @param elapsed wall time since the ladder started

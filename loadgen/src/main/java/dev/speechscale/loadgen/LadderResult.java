@@ -1,5 +1,6 @@
 package dev.speechscale.loadgen;
 
+import dev.speechscale.artifacts.QmaxDrift;
 import dev.speechscale.artifacts.QmaxStep;
 import dev.speechscale.capacity.Ladder;
 import java.util.ArrayList;
@@ -15,13 +16,48 @@ import java.util.Optional;
  *     bisection rungs)
  * @param notes truncations, skipped bisections, probe failures
  * @param stopped {@link LadderRunner#stop()} ended it early (the rung in progress was discarded)
+ * @param rechecks the reference rungs measured again for the drift check, in order (not steps)
  */
 public record LadderResult(
-    LadderSpec spec, List<RungReport> reports, List<String> notes, boolean stopped) {
+    LadderSpec spec,
+    List<RungReport> reports,
+    List<String> notes,
+    boolean stopped,
+    List<ReferenceRecheck> rechecks) {
   public LadderResult {
     Objects.requireNonNull(spec, "spec");
     reports = List.copyOf(reports);
     notes = List.copyOf(notes);
+    rechecks = List.copyOf(rechecks);
+  }
+
+  /** A result without re-checks. */
+  public LadderResult(
+      LadderSpec spec, List<RungReport> reports, List<String> notes, boolean stopped) {
+    this(spec, reports, notes, stopped, List.of());
+  }
+
+  /** Why the reference rung is the one re-measured; recorded in the artifact. */
+  static final String REFERENCE =
+      "per run, the highest coarse rung that met the SLO: the lower end of the bisection, so Q_max"
+          + " is that rung or one bisected above it, and measured in the coarse pass, so a"
+          + " re-measurement at the end of the run spans its breaching coarse rungs and its whole"
+          + " bisection";
+
+  /**
+   * The artifact's drift check: every re-check with both measurements' figures, judged by the
+   * spec's tolerances; {@code null} when the spec turned the check off.
+   */
+  public QmaxDrift drift() {
+    DriftRecheck d = spec.drift();
+    if (!d.enabled()) {
+      return null;
+    }
+    return QmaxDrift.of(
+        REFERENCE,
+        d.throughputTolerancePct(),
+        d.p95TolerancePct(),
+        rechecks.stream().map(ReferenceRecheck::toArtifact).toList());
   }
 
   /** The qmax artifact's steps, {@code meets_slo} judged against the spec's SLO. */
@@ -49,6 +85,6 @@ public record LadderResult(
       Optional<LadderHooks.ServerConcurrency> s = source.over(r.windowStart(), r.windowEnd());
       joined.add(s.isPresent() ? r.withServer(s.get()) : r);
     }
-    return new LadderResult(spec, joined, notes, stopped);
+    return new LadderResult(spec, joined, notes, stopped, rechecks);
   }
 }

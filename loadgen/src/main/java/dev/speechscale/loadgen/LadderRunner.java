@@ -1,5 +1,6 @@
 package dev.speechscale.loadgen;
 
+import dev.speechscale.capacity.RungDrift;
 import dev.speechscale.platform.Invoker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,8 +18,18 @@ import java.util.OptionalInt;
  * <p>A bisection rung that is unusable (not settled, client-bound, ...) stops that run's bisection
  * rather than guessing a direction; the artifact then shows Q_max unrefined.
  *
+ * <p>Unless {@link LadderSpec#drift()} is off, each run ends by measuring its reference rung again
+ * (its highest coarse rung that met the SLO; {@link DriftRecheck} says why that one), and with
+ * {@link DriftRecheck.Mode#BISECTION} also between bisection steps. A re-check is not a step: it
+ * takes a step index (its requests are logged under it) but is kept apart in {@link
+ * LadderResult#rechecks()}, compared with the first measurement, and never moves Q_max.
+ *
  * <p>{@link #stop()} (e.g. from a SIGINT hook) ends the rung in progress — its in-flight requests
  * finish, it is discarded — and returns what was measured so far.
+ *
+ * <p>Longer than the house's 300 lines because the coarse pass, the bisection and the re-checks
+ * share one walk's state (step indexes, saturation, the bisection's bounds, the reference rung);
+ * split, each part would take all of it as arguments.
  */
 public final class LadderRunner {
   private final RungMeasurer measurer;
@@ -59,7 +70,7 @@ public final class LadderRunner {
     } finally {
       measurer.close();
     }
-    return new LadderResult(spec, walk.reports, walk.notes, stopped);
+    return new LadderResult(spec, walk.reports, walk.notes, stopped, walk.rechecks);
   }
 
   /** Ends the ladder at the rung in progress; safe from any thread. */
@@ -73,14 +84,17 @@ public final class LadderRunner {
     final LadderSpec spec;
     final List<RungReport> reports = new ArrayList<>();
     final List<String> notes = new ArrayList<>();
+    final List<ReferenceRecheck> rechecks = new ArrayList<>();
     final long startNanos = hooks.clock().nanoTime();
     int bisectGuess;
     int runIndex;
     int stepIndex;
     int coarseDone;
     int bisectDone;
+    int rechecksDone;
     int consecutiveSaturated;
     boolean truncated;
+    RungReport reference;
 
     Walk(LadderSpec spec) {
       this.spec = spec;
@@ -92,37 +106,114 @@ public final class LadderRunner {
       stepIndex = 0;
       coarseDone = 0;
       bisectDone = 0;
+      rechecksDone = 0;
       consecutiveSaturated = 0;
       truncated = false;
+      reference = null;
       for (int n : spec.rungs()) {
         RungReport r = measure(n, RungReport.Phase.COARSE);
         coarseDone++;
-        if (r == null || truncated) {
+        if (r == null) {
           return;
+        }
+        if (truncated) {
+          break;
         }
         if (spec.stopAfterBreach() && r.breachesSlo(spec.sloMs())) {
           note("run " + (run + 1) + ": N=" + n + " breaches the SLO; coarse pass ends there");
           break;
         }
       }
-      if (spec.refine()) {
-        bisect();
+      reference = spec.drift().enabled() ? reference() : null;
+      if (spec.refine() && !bisect()) {
+        return;
+      }
+      if (spec.drift().enabled()) {
+        if (reference == null) {
+          note(
+              "run "
+                  + (run + 1)
+                  + ": no coarse rung met the SLO, so there is no reference rung to re-measure"
+                  + " for drift");
+        } else {
+          recheck("at the end of run " + (run + 1));
+        }
       }
     }
 
-    /** Measures one rung, records it, and tracks consecutive saturation; null when stopped. */
-    RungReport measure(int n, RungReport.Phase phase) {
-      if (stopped) {
+    /**
+     * This run's highest coarse rung that met the SLO (the bisection's lower end), or null; a rung
+     * whose p95 rounds to 0 ms cannot anchor a relative change and is no reference.
+     */
+    RungReport reference() {
+      List<RungReport> mine = reports.stream().filter(r -> r.runIndex() == runIndex).toList();
+      if (mine.isEmpty()) {
         return null;
       }
+      int pass = new LadderResult(spec, mine, List.of(), false).ladder().qMax();
+      return mine.stream()
+          .filter(r -> r.concurrency() == pass && r.meetsSlo(spec.sloMs()))
+          .filter(r -> r.stats().achievedRps() > 0 && r.stats().ttfabP95Ms() > 0)
+          .findFirst()
+          .orElse(null);
+    }
+
+    /** Waits the settle time before any rung but the first; false when interrupted (stopped). */
+    boolean settle() {
       if (!reports.isEmpty() && spec.settle().isPositive()) {
         try {
           Thread.sleep(spec.settle());
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           stop();
-          return null;
+          return false;
         }
+      }
+      return true;
+    }
+
+    /**
+     * Measures the reference rung again and records the comparison; false when stopped. Not a step,
+     * and its saturation does not count towards stopping the run.
+     */
+    boolean recheck(String when) {
+      if (stopped || !settle()) {
+        return false;
+      }
+      int n = reference.concurrency();
+      hooks.listener().rungStarted(progress(n, RungReport.Phase.RECHECK));
+      RungReport again = measurer.measure(spec, runIndex, stepIndex, n, RungReport.Phase.RECHECK);
+      if (again == null || stopped) {
+        note(
+            "run "
+                + (runIndex + 1)
+                + ": stopped during the drift re-check of N="
+                + n
+                + "; nothing compared");
+        return false;
+      }
+      stepIndex++;
+      rechecksDone++;
+      hooks.listener().rungFinished(progress(n, RungReport.Phase.RECHECK), again);
+      ReferenceRecheck r = new ReferenceRecheck(when, reference, again);
+      rechecks.add(r);
+      DriftRecheck d = spec.drift();
+      RungDrift drift = r.toArtifact().toRungDrift(d.throughputTolerancePct(), d.p95TolerancePct());
+      note(
+          "run "
+              + (runIndex + 1)
+              + ": drift "
+              + (drift.beyond()
+                  ? "BEYOND tolerance, so Q_max measured the machine as well as the endpoint: "
+                  : "within tolerance: ")
+              + drift.describe());
+      return true;
+    }
+
+    /** Measures one rung, records it, and tracks consecutive saturation; null when stopped. */
+    RungReport measure(int n, RungReport.Phase phase) {
+      if (stopped || !settle()) {
+        return null;
       }
       LadderListener.Progress progress = progress(n, phase);
       hooks.listener().rungStarted(progress);
@@ -150,13 +241,14 @@ public final class LadderRunner {
       return r;
     }
 
-    void bisect() {
+    /** Bisects this run's gap; false when the ladder was stopped. */
+    boolean bisect() {
       if (truncated || stopped) {
-        return;
+        return !stopped;
       }
       List<RungReport> mine = reports.stream().filter(r -> r.runIndex() == runIndex).toList();
       if (mine.isEmpty()) {
-        return;
+        return true;
       }
       int lo = new LadderResult(spec, mine, List.of(), false).ladder().qMax();
       final int pass = lo;
@@ -169,7 +261,7 @@ public final class LadderRunner {
       if (lo == 0) {
         note(run + ": no rung met the SLO; nothing to bisect");
         bisectGuess = 0;
-        return;
+        return true;
       }
       if (firstBreach.isEmpty()) {
         note(
@@ -179,7 +271,7 @@ public final class LadderRunner {
                 + " is not bracketed (no usable rung above it breached the SLO); nothing to"
                 + " bisect — add a higher rung to bracket it");
         bisectGuess = 0;
-        return;
+        return true;
       }
       int hi = firstBreach.getAsInt();
       bisectGuess = log2Ceil(hi - lo);
@@ -187,8 +279,11 @@ public final class LadderRunner {
         int mid = lo + (hi - lo) / 2;
         RungReport r = measure(mid, RungReport.Phase.BISECT);
         bisectDone++;
-        if (r == null || truncated) {
-          return;
+        if (r == null) {
+          return false;
+        }
+        if (truncated) {
+          return true;
         }
         if (r.meetsSlo(spec.sloMs())) {
           lo = mid;
@@ -206,16 +301,33 @@ public final class LadderRunner {
                   + ", "
                   + hi
                   + ")");
-          return;
+          return true;
+        }
+        if (hi - lo > 1
+            && spec.drift().mode() == DriftRecheck.Mode.BISECTION
+            && reference != null
+            && !recheck(
+                "between bisection steps "
+                    + bisectDone
+                    + " and "
+                    + (bisectDone + 1)
+                    + " of run "
+                    + (runIndex + 1))) {
+          return false;
         }
       }
       note(run + ": bisection closed Q_max at " + lo + " (N=" + hi + " breaches the SLO)");
+      return true;
     }
 
     LadderListener.Progress progress(int n, RungReport.Phase phase) {
+      int rechecksPlanned = spec.drift().rechecksPerRun(bisectGuess);
       int remainingThisRun =
-          (spec.rungs().size() - coarseDone) + Math.max(0, bisectGuess - bisectDone);
-      int later = (spec.runs() - runIndex - 1) * (spec.rungs().size() + bisectGuess);
+          (spec.rungs().size() - coarseDone)
+              + Math.max(0, bisectGuess - bisectDone)
+              + Math.max(0, rechecksPlanned - rechecksDone);
+      int later =
+          (spec.runs() - runIndex - 1) * (spec.rungs().size() + bisectGuess + rechecksPlanned);
       int remaining = Math.max(0, remainingThisRun + later);
       Duration perRung =
           reports.isEmpty()
@@ -231,8 +343,8 @@ public final class LadderRunner {
           stepIndex,
           n,
           phase,
-          reports.size(),
-          reports.size() + remaining,
+          reports.size() + rechecks.size(),
+          reports.size() + rechecks.size() + remaining,
           Duration.ofNanos(hooks.clock().nanoTime() - startNanos),
           eta);
     }

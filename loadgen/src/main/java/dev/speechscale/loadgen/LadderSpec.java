@@ -24,6 +24,8 @@ import java.util.Objects;
  * @param warmup load sent before the first rung at {@link #warmupConcurrency()} and then thrown
  *     away, so the first rungs do not measure a cold server (JIT compilation, caches); zero for
  *     none
+ * @param drift when the run's reference rung is measured again to detect drift, and the tolerances
+ *     it is judged by
  */
 public record LadderSpec(
     List<Integer> rungs,
@@ -36,7 +38,8 @@ public record LadderSpec(
     boolean stopAfterBreach,
     int saturatedToStop,
     Duration capacityPoll,
-    Duration warmup) {
+    Duration warmup,
+    DriftRecheck drift) {
 
   /** Workers the warm-up runs with (fewer when the ladder's top rung is lower). */
   public static final int WARMUP_CONCURRENCY = 4;
@@ -48,6 +51,7 @@ public record LadderSpec(
     Objects.requireNonNull(settle, "settle");
     Objects.requireNonNull(capacityPoll, "capacityPoll");
     Objects.requireNonNull(warmup, "warmup");
+    Objects.requireNonNull(drift, "drift");
     if (rungs.isEmpty()) {
       throw new LoadgenException("the ladder has no rungs; give at least one concurrency");
     }
@@ -99,7 +103,8 @@ public record LadderSpec(
 
   /**
    * A spec with DESIGN §3's defaults: bisection on, every coarse rung walked, two saturated rungs
-   * stop a run, instance count sampled every 10 s, no extra settle time, no warm-up.
+   * stop a run, instance count sampled every 10 s, no extra settle time, no warm-up; and the
+   * reference rung re-measured at the end of each run ({@link DriftRecheck#DEFAULT}).
    */
   public static LadderSpec of(
       List<Integer> rungs, Duration hold, Duration window, int runs, double sloMs) {
@@ -114,7 +119,8 @@ public record LadderSpec(
         false,
         2,
         Duration.ofSeconds(10),
-        Duration.ZERO);
+        Duration.ZERO,
+        DriftRecheck.DEFAULT);
   }
 
   public LadderSpec withRefine(boolean refine) {
@@ -129,7 +135,8 @@ public record LadderSpec(
         stopAfterBreach,
         saturatedToStop,
         capacityPoll,
-        warmup);
+        warmup,
+        drift);
   }
 
   public LadderSpec withSettle(Duration settle) {
@@ -144,7 +151,8 @@ public record LadderSpec(
         stopAfterBreach,
         saturatedToStop,
         capacityPoll,
-        warmup);
+        warmup,
+        drift);
   }
 
   public LadderSpec withStopAfterBreach(boolean stopAfterBreach) {
@@ -159,7 +167,8 @@ public record LadderSpec(
         stopAfterBreach,
         saturatedToStop,
         capacityPoll,
-        warmup);
+        warmup,
+        drift);
   }
 
   public LadderSpec withCapacityPoll(Duration capacityPoll) {
@@ -174,7 +183,8 @@ public record LadderSpec(
         stopAfterBreach,
         saturatedToStop,
         capacityPoll,
-        warmup);
+        warmup,
+        drift);
   }
 
   public LadderSpec withWarmup(Duration warmup) {
@@ -189,6 +199,23 @@ public record LadderSpec(
         stopAfterBreach,
         saturatedToStop,
         capacityPoll,
-        warmup);
+        warmup,
+        drift);
+  }
+
+  public LadderSpec withDrift(DriftRecheck drift) {
+    return new LadderSpec(
+        rungs,
+        hold,
+        window,
+        settle,
+        runs,
+        refine,
+        sloMs,
+        stopAfterBreach,
+        saturatedToStop,
+        capacityPoll,
+        warmup,
+        drift);
   }
 }

@@ -24,7 +24,11 @@ public final class ProgressPrinter implements LadderListener {
         p.runs(),
         p.stepIndex() + 1,
         p.concurrency(),
-        p.phase() == RungReport.Phase.COARSE ? "coarse" : "bisect",
+        switch (p.phase()) {
+          case COARSE -> "coarse";
+          case BISECT -> "bisect";
+          case RECHECK -> "drift re-check";
+        },
         format(p.elapsed()),
         format(p.eta()));
   }

@@ -12,7 +12,7 @@ import java.util.Objects;
  *
  * @param runIndex the ladder run
  * @param stepIndex position within the run (coarse rungs first, then bisection rungs)
- * @param phase coarse or bisection
+ * @param phase coarse, bisection, or a drift re-check
  * @param concurrency N
  * @param windowStart the measurement window's start, wall clock (for metric queries)
  * @param windowEnd its end
@@ -47,7 +47,9 @@ public record RungReport(
   /** Where a rung came from. */
   public enum Phase {
     COARSE,
-    BISECT
+    BISECT,
+    /** The reference rung measured again for the drift check; not a step of the ladder. */
+    RECHECK
   }
 
   public boolean usable() {

@@ -22,8 +22,12 @@
  *
  * <p>{@link dev.speechscale.loadgen.LadderRunner} walks coarse rungs, then bisects between the last
  * passing and the first breaching rung so Q_max is exact to ±1; two consecutive saturated rungs
- * stop a run. {@link dev.speechscale.loadgen.DryRun} estimates the cost for a server of given
- * service parallelism (a serial server completes 1/S requests per second at every N).
+ * stop a run. Each run then measures its reference rung again ({@link
+ * dev.speechscale.loadgen.DriftRecheck}): rungs measured minutes apart are compared as if the
+ * endpoint had stood still, and when the machine under it drifts between them Q_max measures the
+ * drift, so a re-measurement beyond tolerance is recorded and the plan warns. {@link
+ * dev.speechscale.loadgen.DryRun} estimates the cost for a server of given service parallelism (a
+ * serial server completes 1/S requests per second at every N).
  *
  * <h2>Open loop (surges) and coordinated omission</h2>
  *

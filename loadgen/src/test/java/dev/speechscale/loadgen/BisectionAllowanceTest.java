@@ -21,7 +21,8 @@ class BisectionAllowanceTest {
                 Duration.ofSeconds(60),
                 1,
                 3000)
-            .withSettle(Duration.ofSeconds(30));
+            .withSettle(Duration.ofSeconds(30))
+            .withDrift(DriftRecheck.OFF);
 
     BisectionAllowance a = BisectionAllowance.worstCase(spec, SERIAL_100MS);
 
@@ -36,7 +37,8 @@ class BisectionAllowanceTest {
   void worstCase_twoRuns_doublesTheTime() {
     LadderSpec spec =
         LadderSpec.of(
-            List.of(1, 2, 4, 8, 16, 32), Duration.ofSeconds(30), Duration.ofSeconds(20), 2, 500);
+                List.of(1, 2, 4, 8, 16, 32), Duration.ofSeconds(30), Duration.ofSeconds(20), 2, 500)
+            .withDrift(DriftRecheck.OFF);
 
     BisectionAllowance a = BisectionAllowance.worstCase(spec, SERIAL_100MS);
 
@@ -49,9 +51,51 @@ class BisectionAllowanceTest {
   void worstCase_noRefine_allowsNothing() {
     LadderSpec spec =
         LadderSpec.of(List.of(1, 10), Duration.ofSeconds(30), Duration.ofSeconds(20), 1, 500)
-            .withRefine(false);
+            .withRefine(false)
+            .withDrift(DriftRecheck.OFF);
 
     assertThat(BisectionAllowance.worstCase(spec, SERIAL_100MS).wallTime()).isZero();
+  }
+
+  @Test
+  void worstCase_defaultDriftCheck_addsOneHoldPerRun() {
+    LadderSpec spec =
+        LadderSpec.of(
+            List.of(1, 2, 4, 8, 16, 32), Duration.ofSeconds(8), Duration.ofSeconds(5), 2, 1000);
+
+    BisectionAllowance a = BisectionAllowance.worstCase(spec, SERIAL_100MS);
+
+    assertThat(a.rungsPerRun()).isEqualTo(4);
+    assertThat(a.rechecksPerRun()).isEqualTo(1);
+    // 2 runs x (4 bisection rungs + 1 re-check) x (8 s hold + the top rung's 3.2 s drain)
+    assertThat(a.wallTime()).isEqualTo(Duration.ofMillis(2 * 5 * (8_000 + 3_200)));
+  }
+
+  @Test
+  void worstCase_recheckBetweenBisectionSteps_addsOnePerBisectionRung() {
+    LadderSpec spec =
+        LadderSpec.of(
+                List.of(1, 2, 4, 8, 16, 32), Duration.ofSeconds(8), Duration.ofSeconds(5), 1, 1000)
+            .withDrift(new DriftRecheck(DriftRecheck.Mode.BISECTION, 10, 15));
+
+    BisectionAllowance a = BisectionAllowance.worstCase(spec, SERIAL_100MS);
+
+    // 3 between the 4 bisection steps and 1 at the end
+    assertThat(a.rechecksPerRun()).isEqualTo(4);
+    assertThat(a.wallTime()).isEqualTo(Duration.ofMillis(8 * (8_000 + 3_200)));
+  }
+
+  @Test
+  void worstCase_noRefineButDriftCheck_allowsTheRecheckOnly() {
+    LadderSpec spec =
+        LadderSpec.of(List.of(1, 10), Duration.ofSeconds(30), Duration.ofSeconds(20), 1, 500)
+            .withRefine(false);
+
+    BisectionAllowance a = BisectionAllowance.worstCase(spec, SERIAL_100MS);
+
+    assertThat(a.rungsPerRun()).isZero();
+    assertThat(a.rechecksPerRun()).isEqualTo(1);
+    assertThat(a.wallTime()).isEqualTo(Duration.ofSeconds(31));
   }
 
   @ParameterizedTest(name = "gap {0} -> {1} halvings")

@@ -16,7 +16,8 @@ class DryRunTest {
               Duration.ofSeconds(60),
               1,
               3000)
-          .withRefine(false);
+          .withRefine(false)
+          .withDrift(DriftRecheck.OFF);
 
   @Test
   void estimate_serialServer_completesOneOverSAtEveryRung() {
@@ -97,6 +98,50 @@ class DryRunTest {
         .extracting(DryRun.Row::concurrency)
         .containsExactly(55, 52, 53, 54);
     assertThat(e.model()).contains("1 service slot", "S=56.0 ms");
+  }
+
+  @Test
+  void estimate_defaultDriftCheck_remeasuresTheHighestPassingCoarseRungAtTheEnd() {
+    LadderSpec spec = KOKORO.withRefine(true).withDrift(DriftRecheck.DEFAULT);
+    DryRun.ServiceAssumption s =
+        new DryRun.ServiceAssumption(Duration.ofMillis(56), Duration.ofMillis(56), 1);
+
+    DryRun.Estimate e = DryRun.estimate(spec, s);
+    DryRun.Estimate without = DryRun.estimate(KOKORO.withRefine(true), s);
+
+    // coarse 50 passes (2800 ms), 60 breaches: 50 is the reference, bisection runs 50..60
+    DryRun.Row last = e.rows().getLast();
+    assertThat(last.phase()).isEqualTo(RungReport.Phase.RECHECK);
+    assertThat(last.concurrency()).isEqualTo(50);
+    assertThat(last.stepIndex()).isEqualTo(e.rows().size() - 1);
+    assertThat(e.rows()).filteredOn(r -> r.phase() == RungReport.Phase.RECHECK).hasSize(1);
+    assertThat(e.wallClock().minus(without.wallClock())).isEqualTo(last.wallTime());
+    assertThat(last.wallTime()).isEqualTo(Duration.ofSeconds(240).plusMillis(50 * 56));
+  }
+
+  @Test
+  void estimate_recheckBetweenBisectionSteps_interleavesTheReferenceRung() {
+    LadderSpec spec =
+        KOKORO.withRefine(true).withDrift(new DriftRecheck(DriftRecheck.Mode.BISECTION, 10, 15));
+    DryRun.ServiceAssumption s =
+        new DryRun.ServiceAssumption(Duration.ofMillis(56), Duration.ofMillis(56), 1);
+
+    DryRun.Estimate e = DryRun.estimate(spec, s);
+
+    assertThat(e.rows())
+        .filteredOn(r -> r.phase() != RungReport.Phase.COARSE)
+        .extracting(r -> r.phase().name().charAt(0) + "" + r.concurrency())
+        .containsExactly("B55", "R50", "B52", "R50", "B53", "R50", "B54", "R50");
+  }
+
+  @Test
+  void estimate_noRungPredictedToPass_hasNoRecheck() {
+    DryRun.Estimate e =
+        DryRun.estimate(
+            KOKORO.withDrift(DriftRecheck.DEFAULT),
+            DryRun.ServiceAssumption.serial(Duration.ofSeconds(4)));
+
+    assertThat(e.rows()).noneMatch(r -> r.phase() == RungReport.Phase.RECHECK);
   }
 
   @Test

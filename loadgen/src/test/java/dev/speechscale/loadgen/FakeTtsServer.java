@@ -52,8 +52,8 @@ final class FakeTtsServer implements AutoCloseable {
   private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
   private final List<Thread> threads = new CopyOnWriteArrayList<>();
   private final Semaphore slots;
-  private final Duration firstAudio;
-  private final Duration rest;
+  private volatile Duration firstAudio;
+  private volatile Duration rest;
   private final LongFunction<Reply> script;
   private final AtomicLong requests = new AtomicLong();
   private final AtomicInteger connections = new AtomicInteger();
@@ -83,6 +83,12 @@ final class FakeTtsServer implements AutoCloseable {
 
   static FakeTtsServer fast() throws IOException {
     return new FakeTtsServer(64, Duration.ZERO, Duration.ZERO, n -> Reply.OK);
+  }
+
+  /** Changes the service time of requests that start from now on (a machine that drifts). */
+  void serviceTimes(Duration firstAudio, Duration rest) {
+    this.firstAudio = firstAudio;
+    this.rest = rest;
   }
 
   URI baseUri() {

@@ -11,8 +11,10 @@ import org.junit.jupiter.api.Test;
 class LadderRunnerTest {
   private static final double SLO = 125; // a serial server at 10 ms per request: Q_max = 12
 
+  /** A ladder without drift re-checks: these tests are about the walk (LadderDriftTest: those). */
   private static LadderSpec spec(List<Integer> rungs, int runs) {
-    return LadderSpec.of(rungs, Duration.ofSeconds(4), Duration.ofSeconds(2), runs, SLO);
+    return LadderSpec.of(rungs, Duration.ofSeconds(4), Duration.ofSeconds(2), runs, SLO)
+        .withDrift(DriftRecheck.OFF);
   }
 
   private static LadderResult run(SimulatedMeasurer m, LadderSpec spec) {

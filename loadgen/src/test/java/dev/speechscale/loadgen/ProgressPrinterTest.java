@@ -29,9 +29,12 @@ class ProgressPrinterTest {
 
     String text = bytes.toString(StandardCharsets.UTF_8);
     assertThat(text)
-        .contains("qmax: run 1/1 rung 1 N=10 (coarse)", "ETA 24s")
+        // 2 coarse rungs + 4 guessed bisection rungs + the drift re-check, 4 s each
+        .contains("qmax: run 1/1 rung 1 N=10 (coarse)", "ETA 28s")
         .contains("N=20 p95 TTFAB 200.0 ms", "breaches SLO")
         .contains("rung 3 N=15 (bisect)")
-        .contains("qmax: run 1: bisection closed Q_max at 12");
+        .contains("qmax: run 1: bisection closed Q_max at 12")
+        .contains("rung 6 N=10 (drift re-check)")
+        .contains("qmax: run 1: drift within tolerance: N=10 re-measured at the end of run 1");
   }
 }

@@ -12,13 +12,16 @@ import java.util.function.IntPredicate;
 
 /**
  * A simulated server for ladder logic: p95 TTFAB is a function of (run, N); chosen rungs can be
- * saturated or unsettled. Records the rungs it was asked for, in order. No network, no clock.
+ * saturated or unsettled, and a drift re-check can find it slower. Records the rungs it was asked
+ * for, in order ({@code run:N}, with an {@code r} suffix for a drift re-check). No network, no
+ * clock.
  */
 final class SimulatedMeasurer implements RungMeasurer {
   final List<String> asked = new ArrayList<>();
   private final BiFunction<Integer, Integer, Double> p95Ms;
   private IntPredicate saturated = n -> false;
   private IntPredicate unsettled = n -> false;
+  private double recheckSlowdown = 1;
   private Runnable onMeasure = () -> {};
   private boolean stopped;
 
@@ -38,6 +41,15 @@ final class SimulatedMeasurer implements RungMeasurer {
 
   SimulatedMeasurer unsettledWhen(IntPredicate p) {
     this.unsettled = p;
+    return this;
+  }
+
+  /**
+   * A drifting machine: every drift re-check finds the server {@code factor} times slower (p95
+   * times factor, completions divided by it).
+   */
+  SimulatedMeasurer slowerAtRecheck(double factor) {
+    this.recheckSlowdown = factor;
     return this;
   }
 
@@ -66,9 +78,10 @@ final class SimulatedMeasurer implements RungMeasurer {
     if (stopped) {
       return null;
     }
-    asked.add(runIndex + ":" + concurrency);
-    double p95 = p95Ms.apply(runIndex, concurrency);
-    long completed = 100;
+    asked.add(runIndex + ":" + concurrency + (phase == RungReport.Phase.RECHECK ? "r" : ""));
+    double slowdown = phase == RungReport.Phase.RECHECK ? recheckSlowdown : 1;
+    double p95 = p95Ms.apply(runIndex, concurrency) * slowdown;
+    long completed = Math.round(100 / slowdown);
     long rejected = saturated.test(concurrency) ? 50 : 0;
     long ok = completed - rejected;
     WindowStats stats =

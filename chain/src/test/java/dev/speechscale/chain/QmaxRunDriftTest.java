@@ -1,0 +1,181 @@
+package dev.speechscale.chain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.ArtifactKind;
+import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.QmaxDrift;
+import dev.speechscale.artifacts.QmaxRecheck;
+import dev.speechscale.capacity.Finding;
+import dev.speechscale.capacity.Load;
+import dev.speechscale.capacity.Scenario;
+import dev.speechscale.capacity.Verdict;
+import dev.speechscale.loadgen.LadderListener;
+import dev.speechscale.loadgen.LadderSpec;
+import dev.speechscale.loadgen.RungReport;
+import dev.speechscale.platform.Invocation;
+import dev.speechscale.platform.Invoker;
+import dev.speechscale.platform.MetricSeries;
+import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.SynthesisRequest;
+import dev.speechscale.platform.Transport;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * qmax's drift check end to end on fake time: an endpoint answering on a fake monotonic clock
+ * (first audio after {@code firstAudioNanos}, done after twice that), a ladder at N=1, and the
+ * reference rung re-measured at the end. When the endpoint slows down for the re-check, the
+ * artifact carries the drift, {@code tts-bench qmax} prints it and the plan warns; when it does
+ * not, the figures agree exactly (fake time has no noise).
+ */
+class QmaxRunDriftTest {
+  private static final Instant WALL = Instant.parse("2030-01-02T03:04:05Z");
+  @TempDir Path dir;
+
+  private static Invoker fakeEndpoint(AtomicLong nowNanos, AtomicLong firstAudioNanos) {
+    return new Invoker() {
+      @Override
+      public Transport transport() {
+        return Transport.HTTP_STREAM;
+      }
+
+      @Override
+      public Connection connect() {
+        return new Connection() {
+          @Override
+          public Invocation invoke(SynthesisRequest request) {
+            long sent = nowNanos.get();
+            long first = nowNanos.addAndGet(firstAudioNanos.get());
+            long done = nowNanos.addAndGet(firstAudioNanos.get());
+            return new Invocation(Invocation.Outcome.OK, 200, sent, first, done, 3200, null);
+          }
+
+          @Override
+          public void close() {}
+        };
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  /**
+   * Runs qmax at N=1 (10 s holds in fake time); the endpoint answers in 100 ms until the re-check.
+   */
+  private static QmaxArtifact qmax(long recheckFirstAudioMs) {
+    FakePlatform platform = FakePlatform.deployedBehind(Recorded.quickstartPlan());
+    platform.desiredInstances = 1;
+    platform.currentInstances = 1;
+    platform.queueBound = OptionalInt.of(0); // no bound: the plan's other trust checks pass
+    AtomicLong nowNanos = new AtomicLong(1_000_000_000L);
+    AtomicLong firstAudioNanos = new AtomicLong(Duration.ofMillis(100).toNanos());
+    platform.invoker = fakeEndpoint(nowNanos, firstAudioNanos);
+    for (int s = -600; s <= 600; s++) {
+      platform.concurrency.add(new MetricSeries.Datapoint(WALL.plusSeconds(s), 1.0));
+    }
+    NanoClock monotonic = nowNanos::get;
+    ChainClock clocks = new ChainClock(Clock.fixed(WALL, ZoneOffset.UTC), monotonic);
+    LadderSpec spec =
+        LadderSpec.of(List.of(1), Duration.ofSeconds(10), Duration.ofSeconds(5), 1, 1000)
+            .withRefine(false);
+    LadderListener drifting =
+        new LadderListener() {
+          @Override
+          public void rungStarted(Progress p) {
+            if (p.phase() == RungReport.Phase.RECHECK) {
+              firstAudioNanos.set(Duration.ofMillis(recheckFirstAudioMs).toNanos());
+            }
+          }
+        };
+    return QmaxRun.run(
+        platform,
+        new QmaxRun.Options(
+            "quickstart",
+            Transport.HTTP_STREAM,
+            spec,
+            List.of("The birch canoe slid on the smooth planks."),
+            1,
+            null,
+            Duration.ofSeconds(5),
+            "test",
+            Map.of()),
+        clocks,
+        drifting,
+        line -> {});
+  }
+
+  private Finding measurementTrust(QmaxArtifact a) {
+    Path file = dir.resolve(a.defaultFileName());
+    ArtifactCodec.write(file, a);
+    PlanRun.Result r =
+        PlanRun.run(
+            new PlanRun.Options(
+                file,
+                null,
+                Duration.ofSeconds(60),
+                new Scenario(1, 1.25, new Load.RequestRate(10), null, 1, 0.10, 60, 1, 0),
+                null,
+                false,
+                "test",
+                Map.of()),
+            line -> {},
+            WALL);
+    return r.plan().finding("measurement_trust");
+  }
+
+  @Test
+  void run_endpointSlowerAtTheRecheck_artifactTrustLinesAndPlanAllSayDrift() {
+    QmaxArtifact a = qmax(130);
+
+    QmaxDrift drift = a.drift();
+    assertThat(drift.drifted()).isTrue();
+    QmaxRecheck r = drift.rechecks().getFirst();
+    assertThat(r.concurrency()).isEqualTo(1);
+    assertThat(r.firstRps()).isEqualTo(5.0); // 200 ms per request on fake time
+    assertThat(r.firstP95Ms()).isEqualTo(100.0);
+    assertThat(r.remeasuredP95Ms()).isEqualTo(130.0);
+    assertThat(r.p95ChangePct()).isEqualTo(30.0);
+    assertThat(r.throughputChangePct()).isLessThan(-10);
+    assertThat(a.steps()).hasSize(1);
+    assertThat(a.qMax()).isEqualTo(1);
+    assertThat(ArtifactCodec.validate(ArtifactKind.QMAX, ArtifactCodec.toJson(a))).isEmpty();
+
+    assertThat(QmaxTrust.lines(a))
+        .anyMatch(l -> l.startsWith("DRIFT: N=1 re-measured at the end of run 1"))
+        .anyMatch(l -> l.contains("p95 TTFAB 100 -> 130 ms (+30.0 %, tolerance 15 %)"))
+        .anyMatch(l -> l.startsWith("the ladder drifted (1 of 1 re-measurements beyond"));
+
+    Finding trust = measurementTrust(a);
+    assertThat(trust.verdict()).isEqualTo(Verdict.WARN);
+    assertThat(trust.detail())
+        .contains("the ladder drifted")
+        .contains("p95 TTFAB 100 -> 130 ms (+30.0 %, tolerance 15 %)");
+    assertThat(trust.recommendation()).contains("quiet machine");
+  }
+
+  @Test
+  void run_steadyEndpoint_recheckAgreesAndThePlanTrustsQmax() {
+    QmaxArtifact a = qmax(100);
+
+    QmaxRecheck r = a.drift().rechecks().getFirst();
+    assertThat(r.throughputChangePct()).isZero();
+    assertThat(r.p95ChangePct()).isZero();
+    assertThat(a.drift().drifted()).isFalse();
+    assertThat(QmaxTrust.lines(a)).anyMatch(l -> l.startsWith("drift check ok: N=1"));
+    Finding trust = measurementTrust(a);
+    assertThat(trust.verdict()).isEqualTo(Verdict.OK);
+    assertThat(trust.detail()).contains("the ladder did not drift");
+  }
+}
