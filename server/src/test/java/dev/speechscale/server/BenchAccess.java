@@ -1,5 +1,7 @@
 package dev.speechscale.server;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * Test-only door for the benchmark in {@code dev.speechscale.server.bench}: the engines and the
  * in-process server are package-private by design.
@@ -23,5 +25,48 @@ public final class BenchAccess {
     TestServer server = TestServer.start(engine, flags);
     server.runtime.warmup();
     return new Running(server.port(), server);
+  }
+
+  /**
+   * A {@code /metrics} body as the server renders it, from metrics filled as after a representative
+   * run (1,000 delivered requests with their three histograms, refusals of four kinds, a stream
+   * failure, WebSocket traffic) and a gate with requests in flight. Each call renders afresh.
+   *
+   * @param variant {@code text} (what a Prometheus scrape gets)
+   */
+  public static java.util.function.Supplier<byte[]> metricsScrape(String variant) {
+    if (!variant.equals("text")) {
+      throw new IllegalArgumentException(
+          "variant (" + variant + ") must be text: the hand-written renderer has no other format");
+    }
+    ServerMetrics m = new ServerMetrics();
+    fill(m);
+    var gate = new dev.speechscale.admission.GateSnapshot(3, 1, 2, 8, 2, 1_000, 50, 0, 0);
+    return () -> m.render(gate, "flite", 16_000, true).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static void fill(ServerMetrics m) {
+    for (int i = 0; i < 1_000; i++) {
+      m.ttfab.recordNanos(20_000_000L + i * 97_000L);
+      m.synthesis.recordNanos(50_000_000L + i * 131_000L);
+      m.queueWait.recordNanos(i * 53_000L);
+      m.response(InvocationsHandler.TRANSPORT, 200);
+      m.completed(16_000);
+    }
+    for (int i = 0; i < 100; i++) {
+      m.response(BidiSession.TRANSPORT, 200);
+    }
+    count(m, "invalid_request", 400, 10);
+    count(m, "body_too_large", 413, 2);
+    count(m, "queue_saturated", 503, 50);
+    count(m, "deadline_shed", 503, 5);
+    m.streamFailed(StreamFailure.CLIENT_DISCONNECTED);
+  }
+
+  private static void count(ServerMetrics m, String reason, int status, int times) {
+    for (int i = 0; i < times; i++) {
+      m.rejected(reason);
+      m.response(InvocationsHandler.TRANSPORT, status);
+    }
   }
 }
