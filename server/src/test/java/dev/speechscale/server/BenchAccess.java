@@ -1,7 +1,5 @@
 package dev.speechscale.server;
 
-import java.nio.charset.StandardCharsets;
-
 /**
  * Test-only door for the benchmark in {@code dev.speechscale.server.bench}: the engines and the
  * in-process server are package-private by design.
@@ -32,17 +30,26 @@ public final class BenchAccess {
    * run (1,000 delivered requests with their three histograms, refusals of four kinds, a stream
    * failure, WebSocket traffic) and a gate with requests in flight. Each call renders afresh.
    *
-   * @param variant {@code text} (what a Prometheus scrape gets)
+   * @param variant {@code text} (what a Prometheus scrape gets), {@code openmetrics} (a scrape that
+   *     asks for it), or {@code text-speech-server-only} (the text format without the JVM's and the
+   *     process's metrics: the families the hand-written renderer had)
    */
   public static java.util.function.Supplier<byte[]> metricsScrape(String variant) {
-    if (!variant.equals("text")) {
-      throw new IllegalArgumentException(
-          "variant (" + variant + ") must be text: the hand-written renderer has no other format");
-    }
-    ServerMetrics m = new ServerMetrics();
-    fill(m);
     var gate = new dev.speechscale.admission.GateSnapshot(3, 1, 2, 8, 2, 1_000, 50, 0, 0);
-    return () -> m.render(gate, "flite", 16_000, true).getBytes(StandardCharsets.UTF_8);
+    var serving = new ServerMetrics.Serving(gate, "flite", 16_000, true);
+    ServerMetrics m = new ServerMetrics(() -> serving);
+    fill(m);
+    return switch (variant) {
+      case "text" -> () -> m.scrape(null).body();
+      case "openmetrics" -> () -> m.scrape("application/openmetrics-text; version=1.0.0").body();
+      case "text-speech-server-only" ->
+          () -> m.scrape(null, name -> name.startsWith("speech_server")).body();
+      default ->
+          throw new IllegalArgumentException(
+              "variant ("
+                  + variant
+                  + ") must be text, openmetrics or text-speech-server-only; pick one of those");
+    };
   }
 
   private static void fill(ServerMetrics m) {
