@@ -32,7 +32,9 @@ public final class BenchAccess {
    *
    * @param variant {@code text} (what a Prometheus scrape gets), {@code openmetrics} (a scrape that
    *     asks for it), or {@code text-speech-server-only} (the text format without the JVM's and the
-   *     process's metrics: the families the hand-written renderer had)
+   *     process's metrics: the families the hand-written renderer had), or {@code
+   *     text-without-PREFIX} (the text format without the families whose name starts with PREFIX:
+   *     what one group of the JVM's metrics costs)
    */
   public static java.util.function.Supplier<byte[]> metricsScrape(String variant) {
     var gate = new dev.speechscale.admission.GateSnapshot(3, 1, 2, 8, 2, 1_000, 50, 0, 0);
@@ -44,11 +46,15 @@ public final class BenchAccess {
       case "openmetrics" -> () -> m.scrape("application/openmetrics-text; version=1.0.0").body();
       case "text-speech-server-only" ->
           () -> m.scrape(null, name -> name.startsWith("speech_server")).body();
+      case String v when v.startsWith("text-without-") -> {
+        String dropped = v.substring("text-without-".length());
+        yield () -> m.scrape(null, name -> !name.startsWith(dropped)).body();
+      }
       default ->
           throw new IllegalArgumentException(
               "variant ("
                   + variant
-                  + ") must be text, openmetrics or text-speech-server-only; pick one of those");
+                  + ") must be text, openmetrics, text-speech-server-only or text-without-PREFIX; pick one of those");
     };
   }
 
