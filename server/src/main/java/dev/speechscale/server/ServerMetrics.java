@@ -1,69 +1,125 @@
 package dev.speechscale.server;
 
 import dev.speechscale.admission.GateSnapshot;
-import java.util.EnumMap;
-import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import io.prometheus.metrics.config.EscapingScheme;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
- * speech-server's metrics, rendered in the Prometheus text format at {@code GET /metrics}. Gauges
- * come from the admission gate at scrape time; counters and histograms are lock-free adders.
+ * speech-server's metrics at {@code GET /metrics}, kept and rendered by the Prometheus Java client
+ * on a registry of this server's own, so a JVM may hold several servers (the tests do).
+ *
+ * <p>What it holds: counters and latency histograms recorded on the request path; gauges read from
+ * the admission gate at scrape time ({@link ServingMetrics}); the JVM's and the process's own
+ * metrics ({@code jvm_*}, {@code process_*}). A scrape gets the Prometheus text format 0.0.4, or
+ * OpenMetrics 1.0 when its {@code Accept} header asks for {@code application/openmetrics-text}.
+ * Names follow the Prometheus conventions: counters end in {@code _total}, times are in seconds,
+ * the HTTP status is the label {@code code}.
+ *
+ * <p>A scrape runs on Jetty's I/O thread (the router never blocks): about a quarter of a
+ * millisecond, most of it the JVM's and the process's metrics ({@code process_*} reads {@code
+ * /proc/self/status}, {@code jvm_threads_*} takes a thread-info snapshot); neither waits on
+ * anything but the kernel. Measured in measurements/server-overhead.md, "Scrape cost".
  */
 final class ServerMetrics {
   static final String PREFIX = "speech_server_";
 
-  private final Map<String, LongAdder> rejected = new ConcurrentHashMap<>();
-  private final Map<StreamFailure, LongAdder> streamFailures = new EnumMap<>(StreamFailure.class);
-  private final Map<String, Map<Integer, LongAdder>> responses = new ConcurrentHashMap<>();
+  private static final ExpositionFormatWriter PROMETHEUS_TEXT = PrometheusTextFormatWriter.create();
+  private static final ExpositionFormatWriter OPEN_METRICS = OpenMetricsTextFormatWriter.create();
+
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final Counter rejected =
+      counter("rejected_total", "Requests refused, by reason.", "reason");
+  private final Counter streamFailures =
+      counter(
+          "stream_failures_total",
+          "Streams ended early after their first byte or after admission, by reason.",
+          "reason");
+  private final Counter responses =
+      counter(
+          "responses_total", "Responses by transport and HTTP status code.", "transport", "code");
+  private final Counter completed =
+      counter("completed_total", "Requests whose audio was fully delivered.");
   private final LongAdder audioSamplesAtNative = new LongAdder();
-  private final LongAdder completed = new LongAdder();
   final Histogram ttfab =
       new Histogram(
+          registry,
           PREFIX + "ttfab_seconds",
-          "Request arrival to first audio byte written, queue included.",
-          Histogram.LATENCY_BUCKETS_S);
+          "Request arrival to first audio byte written, queue included.");
   final Histogram synthesis =
       new Histogram(
+          registry,
           PREFIX + "synthesis_seconds",
-          "Engine time per request, from start of synthesis to its last chunk.",
-          Histogram.LATENCY_BUCKETS_S);
+          "Engine time per request, from start of synthesis to its last chunk.");
   final Histogram queueWait =
       new Histogram(
+          registry,
           PREFIX + "queue_wait_seconds",
-          "Time admitted requests waited for an execution slot.",
-          Histogram.LATENCY_BUCKETS_S);
+          "Time admitted requests waited for an execution slot.");
 
-  ServerMetrics() {
+  /**
+   * What the server is serving, read at each scrape.
+   *
+   * @param gate the gate's counters, null before the engine is loaded
+   * @param engine the engine's name
+   * @param sampleRateHz the engine's native rate, 0 before it is loaded
+   * @param ready whether {@code GET /ping} answers 200
+   */
+  record Serving(GateSnapshot gate, String engine, int sampleRateHz, boolean ready) {}
+
+  /** The exposition of one scrape: its content type and its body. */
+  @SuppressWarnings("ArrayRecordComponent") // written once to the response, never compared
+  record Exposition(String contentType, byte[] body) {}
+
+  /** {@code serving} is called once per scrape, on the thread that answers it. */
+  ServerMetrics(Supplier<Serving> serving) {
     for (StreamFailure f : StreamFailure.values()) {
-      streamFailures.put(f, new LongAdder());
+      streamFailures.initLabelValues(f.code);
     }
+    registry.register(new ServingMetrics(serving, audioSamplesAtNative::sum));
+    JvmMetrics.builder().register(registry);
+  }
+
+  private Counter counter(String name, String help, String... labelNames) {
+    return Counter.builder()
+        .name(PREFIX + name)
+        .help(help)
+        .labelNames(labelNames)
+        .withoutExemplars()
+        .register(registry);
   }
 
   void rejected(String reason) {
-    rejected.computeIfAbsent(reason, r -> new LongAdder()).increment();
+    rejected.labelValues(reason).inc();
   }
 
   void response(String transport, int status) {
-    responses
-        .computeIfAbsent(transport, t -> new ConcurrentHashMap<>())
-        .computeIfAbsent(status, k -> new LongAdder())
-        .increment();
+    responses.labelValues(transport, Integer.toString(status)).inc();
   }
 
   void streamFailed(StreamFailure failure) {
-    streamFailures.get(failure).increment();
+    streamFailures.labelValues(failure.code).inc();
   }
 
   void completed(long samplesAtNativeRate) {
-    completed.increment();
+    completed.inc();
     audioSamplesAtNative.add(samplesAtNativeRate);
   }
 
   long rejectedCount(String reason) {
-    LongAdder a = rejected.get(reason);
-    return a == null ? 0 : a.sum();
+    return sum(rejected, labels -> reason.equals(labels.get("reason")));
   }
 
   /**
@@ -72,132 +128,50 @@ final class ServerMetrics {
    * WebSocket refusals are not counted: they are never an HTTP 5xx.
    */
   long deliberateHttp503() {
-    var byStatus = responses.get(InvocationsHandler.TRANSPORT);
-    LongAdder refused = byStatus == null ? null : byStatus.get(503);
-    return refused == null ? 0 : refused.sum();
+    return sum(
+        responses,
+        labels ->
+            InvocationsHandler.TRANSPORT.equals(labels.get("transport"))
+                && "503".equals(labels.get("code")));
   }
 
   long responsesWithStatus(int status) {
-    return responses.values().stream()
-        .map(byStatus -> byStatus.get(status))
-        .filter(java.util.Objects::nonNull)
-        .mapToLong(LongAdder::sum)
-        .sum();
+    String code = Integer.toString(status);
+    return sum(responses, labels -> code.equals(labels.get("code")));
   }
 
-  /** Renders every metric; {@code gate} may be null before the engine is loaded. */
-  String render(GateSnapshot gate, String engine, int sampleRateHz, boolean ready) {
-    StringBuilder out = new StringBuilder(4096);
-    gauge(
-        out,
-        "in_flight",
-        "Requests admitted and not finished: queued + executing + streaming.",
-        gate == null ? 0 : gate.inFlight());
-    gauge(
-        out, "queued", "Requests waiting for an execution slot.", gate == null ? 0 : gate.queued());
-    gauge(
-        out,
-        "executing",
-        "Requests holding an execution slot (engine running).",
-        gate == null ? 0 : gate.executing());
-    gauge(
-        out,
-        "streaming",
-        "Requests whose synthesis ended but whose audio is still being sent.",
-        gate == null ? 0 : gate.streaming());
-    gauge(
-        out,
-        "max_queue_depth",
-        "The in-flight bound (MAX_QUEUE_DEPTH); 0 means no bound.",
-        gate == null ? 0 : gate.maxInFlight());
-    gauge(
-        out,
-        "ready",
-        "1 once the engine is loaded and warmed up (GET /ping answers 200).",
-        ready ? 1 : 0);
-    counter(
-        out,
-        "admitted_total",
-        "Requests admitted by the gate.",
-        gate == null ? 0 : gate.admittedTotal());
-    counter(out, "completed_total", "Requests whose audio was fully delivered.", completed.sum());
-    out.append("# HELP ").append(PREFIX).append("rejected_total Requests refused, by reason.\n");
-    out.append("# TYPE ").append(PREFIX).append("rejected_total counter\n");
-    rejected.entrySet().stream()
-        .sorted(Map.Entry.comparingByKey())
-        .forEach(e -> labelled(out, "rejected_total", "reason", e.getKey(), e.getValue().sum()));
-    out.append("# HELP ")
-        .append(PREFIX)
-        .append(
-            "stream_failures_total Streams ended early after their first byte or after admission, by reason.\n");
-    out.append("# TYPE ").append(PREFIX).append("stream_failures_total counter\n");
-    streamFailures.forEach(
-        (f, n) -> labelled(out, "stream_failures_total", "reason", f.code, n.sum()));
-    out.append("# HELP ")
-        .append(PREFIX)
-        .append("responses_total Responses by transport and status.\n");
-    out.append("# TYPE ").append(PREFIX).append("responses_total counter\n");
-    new java.util.TreeMap<>(responses)
-        .forEach((transport, byStatus) ->
-            new java.util.TreeMap<>(byStatus)
-                .forEach((status, count) ->
-                    out.append(PREFIX)
-                        .append("responses_total{transport=\"")
-                        .append(transport)
-                        .append("\",status=\"")
-                        .append(status)
-                        .append("\"} ")
-                        .append(count.sum())
-                        .append('\n')));
-    out.append("# HELP ")
-        .append(PREFIX)
-        .append(
-            "audio_seconds_total Seconds of audio produced by the engine for delivered requests.\n");
-    out.append("# TYPE ").append(PREFIX).append("audio_seconds_total counter\n");
-    out.append(PREFIX)
-        .append("audio_seconds_total ")
-        .append(
-            String.format(
-                Locale.ROOT,
-                "%.3f",
-                sampleRateHz == 0 ? 0.0 : audioSamplesAtNative.sum() / (double) sampleRateHz))
-        .append('\n');
-    ttfab.render(out);
-    synthesis.render(out);
-    queueWait.render(out);
-    out.append("# HELP ").append(PREFIX).append("info The engine serving this process.\n");
-    out.append("# TYPE ").append(PREFIX).append("info gauge\n");
-    out.append(PREFIX)
-        .append("info{engine=\"")
-        .append(engine)
-        .append("\",sample_rate=\"")
-        .append(sampleRateHz)
-        .append("\"} 1\n");
-    return out.toString();
+  /** Reads a counter's series without creating any (asking for a label set would add it). */
+  private static long sum(Counter counter, Predicate<Labels> which) {
+    long total = 0;
+    for (CounterDataPointSnapshot point : counter.collect().getDataPoints()) {
+      if (which.test(point.getLabels())) {
+        total += (long) point.getValue();
+      }
+    }
+    return total;
   }
 
-  private static void gauge(StringBuilder out, String name, String help, long value) {
-    out.append("# HELP ").append(PREFIX).append(name).append(' ').append(help).append('\n');
-    out.append("# TYPE ").append(PREFIX).append(name).append(" gauge\n");
-    out.append(PREFIX).append(name).append(' ').append(value).append('\n');
+  /**
+   * Renders every metric in the format {@code accept} asks for: OpenMetrics when it names {@code
+   * application/openmetrics-text}, else the Prometheus text format 0.0.4. {@code accept} may be
+   * null.
+   */
+  Exposition scrape(String accept) {
+    return scrape(accept, name -> true);
   }
 
-  private static void counter(StringBuilder out, String name, String help, long value) {
-    out.append("# HELP ").append(PREFIX).append(name).append(' ').append(help).append('\n');
-    out.append("# TYPE ").append(PREFIX).append(name).append(" counter\n");
-    out.append(PREFIX).append(name).append(' ').append(value).append('\n');
-  }
-
-  private static void labelled(
-      StringBuilder out, String name, String label, String value, long count) {
-    out.append(PREFIX)
-        .append(name)
-        .append('{')
-        .append(label)
-        .append("=\"")
-        .append(value)
-        .append("\"} ")
-        .append(count)
-        .append('\n');
+  /** Renders the metric families whose name {@code included} accepts (the benchmark's split). */
+  Exposition scrape(String accept, Predicate<String> included) {
+    ExpositionFormatWriter writer = OPEN_METRICS.accepts(accept) ? OPEN_METRICS : PROMETHEUS_TEXT;
+    ByteArrayOutputStream body = new ByteArrayOutputStream(32 * 1024);
+    try {
+      writer.write(
+          body,
+          registry.scrape(included),
+          accept == null ? EscapingScheme.DEFAULT : EscapingScheme.fromAcceptHeader(accept));
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing metrics to memory failed", e);
+    }
+    return new Exposition(writer.getContentType(), body.toByteArray());
   }
 }

@@ -4,11 +4,13 @@ import dev.speechscale.admission.GateSnapshot;
 import dev.speechscale.admission.Ticker;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -40,7 +42,7 @@ public final class SpeechServer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(SpeechServer.class.getName());
 
   private final ServerConfig config;
-  private final ServerMetrics metrics = new ServerMetrics();
+  private final ServerMetrics metrics = new ServerMetrics(this::serving);
   private final PrintStream stdout;
   private final Ticker ticker;
   private final Clock wallClock;
@@ -352,15 +354,11 @@ public final class SpeechServer implements AutoCloseable {
           }
         }
         case "/metrics" -> {
-          GateSnapshot gate = current == null ? null : current.gate.snapshot();
-          String engine = current == null ? config.engine().cliName() : current.engine.name();
-          int rate = current == null ? 0 : current.engine.sampleRateHz();
-          HttpIo.text(
-              response,
-              callback,
-              200,
-              "text/plain; version=0.0.4; charset=utf-8",
-              metrics.render(gate, engine, rate, ready));
+          ServerMetrics.Exposition scrape =
+              metrics.scrape(request.getHeaders().get(HttpHeader.ACCEPT));
+          response.setStatus(200);
+          response.getHeaders().put(HttpHeader.CONTENT_TYPE, scrape.contentType());
+          response.write(true, ByteBuffer.wrap(scrape.body()), callback);
         }
         case "/stats" -> HttpIo.json(response, callback, 200, stats(current));
         default -> HttpIo.json(response, callback, 404, Map.of("error", "not_found", "path", path));
@@ -377,6 +375,15 @@ public final class SpeechServer implements AutoCloseable {
           Map.of("Allow", allowed));
       return true;
     }
+  }
+
+  /** What {@code /metrics} reads at each scrape: the gate, the engine and readiness. */
+  private ServerMetrics.Serving serving() {
+    SpeechRuntime current = runtime;
+    return current == null
+        ? new ServerMetrics.Serving(null, config.engine().cliName(), 0, ready)
+        : new ServerMetrics.Serving(
+            current.gate.snapshot(), current.engine.name(), current.engine.sampleRateHz(), ready);
   }
 
   /** The cheap per-second sample for the local platform: one lock, no rendering. */

@@ -176,7 +176,7 @@ class HttpApiTest {
         .contains("speech_server_synthesis_seconds_count")
         .contains("speech_server_audio_seconds_total")
         .contains("speech_server_info{engine=\"flite\",sample_rate=\"16000\"} 1");
-    assertThat(m).doesNotContain("status=\"500\"");
+    assertThat(m).doesNotContain("code=\"500\"");
   }
 
   @Test

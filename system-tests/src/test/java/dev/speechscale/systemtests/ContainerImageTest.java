@@ -155,6 +155,7 @@ class ContainerImageTest {
       assertStreamedWav(base);
       assertBufferedWav(base, model.getParent());
       assertWebSocketSession(base);
+      assertMetrics(base);
       Podman.Result uid = Podman.podman(Duration.ofSeconds(30), "exec", name, "id", "-u");
       assertThat(uid.out().strip()).as("the server's user id").isNotEqualTo("0").isEqualTo("10001");
       assertStopsOnSigterm(name, lines);
@@ -314,6 +315,23 @@ class ContainerImageTest {
   }
 
   /** Chunked, no Content-Length, a header whose sizes are 0xFFFFFFFF, then PCM. */
+  /**
+   * The image's /metrics carries the process metrics, which read {@code com.sun.management} beans:
+   * they vanish if the jlink'ed runtime lacks {@code jdk.management}.
+   */
+  private void assertMetrics(String base) throws Exception {
+    HttpResponse<String> metrics =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(metrics.statusCode()).isEqualTo(200);
+    assertThat(metrics.body())
+        .containsPattern("(?m)^speech_server_responses_total\\{code=\"200\",transport=\"http\"} ")
+        .containsPattern("(?m)^process_cpu_seconds_total \\d")
+        .containsPattern("(?m)^process_open_fds \\d")
+        .containsPattern("(?m)^jvm_memory_used_bytes\\{area=\"heap\"} \\d");
+  }
+
   private void assertStreamedWav(String base) throws Exception {
     HttpResponse<byte[]> streamed = invoke(base, true);
     assertThat(streamed.statusCode()).isEqualTo(200);
