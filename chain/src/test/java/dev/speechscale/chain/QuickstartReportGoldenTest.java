@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.report.QuickstartReport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,12 +38,18 @@ class QuickstartReportGoldenTest {
     return c;
   }
 
+  /**
+   * The page as {@code QuickstartSteps} composes it: the report module's, with chain's trust lines.
+   */
   static String page() {
-    return Report.html(
-        new Report.Inputs(
+    QmaxArtifact q =
+        ArtifactCodec.readQmax(
+            RUN.resolve("qmax-quickstart-http-stream-local500mcpu-038ffb50.json"));
+    return QuickstartReport.html(
+        new QuickstartReport.Inputs(
             TITLE,
-            ArtifactCodec.readQmax(
-                RUN.resolve("qmax-quickstart-http-stream-local500mcpu-038ffb50.json")),
+            q,
+            QmaxTrust.lines(q),
             ArtifactCodec.readTtotal(
                 RUN.resolve("ttotal-quickstart-force-desired-local500mcpu-038ffb50.json")),
             ArtifactCodec.readPlan(RUN.resolve("plan-quickstart.json")),

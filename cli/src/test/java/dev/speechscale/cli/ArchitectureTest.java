@@ -49,7 +49,14 @@ class ArchitectureTest {
           Map.entry("platform.aws", List.of("platform", "artifacts")),
           Map.entry(
               "chain",
-              List.of("platform", "loadgen", "artifacts", "capacity", "scaling", "simulator")),
+              List.of(
+                  "platform",
+                  "loadgen",
+                  "artifacts",
+                  "capacity",
+                  "scaling",
+                  "simulator",
+                  "report")),
           Map.entry(
               "cli",
               List.of(
