@@ -112,31 +112,33 @@ final class LadderChart {
                 + "SLO %.0f ms</text>",
             W - RIGHT - 4, sloY - 6, q.sloMs()));
     if (q.qMax() != null && q.qMax() > 0) {
-      double x = s.x(q.qMax());
-      h.append(
-          f(
-              "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#1b7f3b\""
-                  + " stroke-width=\"2\"/>",
-              x, x, TOP, HT - BOTTOM));
-      h.append(
-          f(
-              "<text x=\"%.1f\" y=\"%d\" font-size=\"13\" fill=\"#1b7f3b\""
-                  + " font-weight=\"700\">Q_max %d</text>",
-              x + 5, TOP + 16, q.qMax()));
+      vertical(
+          h,
+          s.x(q.qMax()),
+          "stroke=\"#1b7f3b\" stroke-width=\"2\"",
+          TOP + 16,
+          "font-size=\"13\" fill=\"#1b7f3b\" font-weight=\"700\"",
+          "Q_max " + q.qMax());
     }
     if (plan != null && plan.cScaleMax() > 0) {
-      double x = s.x(plan.cScaleMax());
-      h.append(
-          f(
-              "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#2f5bd3\""
-                  + " stroke-dasharray=\"3 3\"/>",
-              x, x, TOP, HT - BOTTOM));
-      h.append(
-          f(
-              "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" fill=\"#2f5bd3\">C_scale_max"
-                  + " %.1f</text>",
-              x + 5, TOP + 32, plan.cScaleMax()));
+      vertical(
+          h,
+          s.x(plan.cScaleMax()),
+          "stroke=\"#2f5bd3\" stroke-dasharray=\"3 3\"",
+          TOP + 32,
+          "font-size=\"12\" fill=\"#2f5bd3\"",
+          f("C_scale_max %.1f", plan.cScaleMax()));
     }
+  }
+
+  /** A vertical line across the plot at {@code x}, its label to the right at {@code labelY}. */
+  private static void vertical(
+      StringBuilder h, double x, String lineStyle, int labelY, String textStyle, String label) {
+    h.append(
+        f(
+            "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" %s/>",
+            x, x, TOP, HT - BOTTOM, lineStyle));
+    h.append(f("<text x=\"%.1f\" y=\"%d\" %s>%s</text>", x + 5, labelY, textStyle, label));
   }
 
   /** One run: a line through its usable rungs, a dot per rung with its p95 as a tooltip. */
