@@ -79,20 +79,13 @@ class ChainEndToEndTest {
       Path validate = dir.resolve("validate.json");
       Cli v =
           Cli.ttsBench(
-              "validate",
-              "--model",
-              "e2e",
-              "--state-dir",
-              endpoint.state().toString(),
-              "--config",
-              endpoint.plannedConfig().toString(),
-              "--plan",
-              plan.toString(),
-              "--live",
-              "--phase",
-              "1s",
-              "--output",
-              validate.toString());
+              LocalEndpoint.concat(
+                  LocalEndpoint.concat(new String[] {"validate"}, endpoint.behind(plan)),
+                  "--live",
+                  "--phase",
+                  "1s",
+                  "--output",
+                  validate.toString()));
       assertThat(ArtifactCodec.validate(ArtifactKind.VALIDATE, Files.readString(validate)))
           .isEmpty();
       ValidateArtifact va = ArtifactCodec.readValidate(validate);

@@ -74,6 +74,20 @@ final class LocalEndpoint implements AutoCloseable {
     };
   }
 
+  /** {@code --model M --state-dir S --config PLANNED --plan P}: the endpoint behind its plan. */
+  String[] behind(Path plan) {
+    return new String[] {
+      "--model",
+      model,
+      "--state-dir",
+      state().toString(),
+      "--config",
+      plannedConfig().toString(),
+      "--plan",
+      plan.toString()
+    };
+  }
+
   /** {@code tts-bench} with {@code args} and then {@link #where}. */
   Cli ttsBench(String... args) {
     return Cli.ttsBench(concat(args, where()));
@@ -132,17 +146,7 @@ final class LocalEndpoint implements AutoCloseable {
                 .skip(2)
                 .map(l -> l + "\n")
                 .reduce("", String::concat));
-    Cli redeploy =
-        Cli.speechInfra(
-            "deploy",
-            "--model",
-            model,
-            "--state-dir",
-            state().toString(),
-            "--config",
-            plannedConfig().toString(),
-            "--plan",
-            plan.toString());
+    Cli redeploy = Cli.speechInfra(concat(new String[] {"deploy"}, behind(plan)));
     assertThat(redeploy.exitCode()).as(redeploy.err()).isZero();
     return redeploy;
   }

@@ -54,28 +54,21 @@ class ReplayEndToEndTest {
       Path out = dir.resolve("replay-rp.json");
       Cli r =
           Cli.ttsBench(
-              "replay",
-              "--model",
-              "rp",
-              "--state-dir",
-              endpoint.state().toString(),
-              "--config",
-              endpoint.plannedConfig().toString(),
-              "--plan",
-              plan.toString(),
-              "--qmax",
-              qmax.toString(),
-              "--ttotal",
-              ttotal.toString(),
-              "--trace",
-              trace.toString(),
-              "--surge-at",
-              "2s",
-              "--no-align",
-              "--events",
-              dir.resolve("replay-events.jsonl").toString(),
-              "--output",
-              out.toString());
+              LocalEndpoint.concat(
+                  LocalEndpoint.concat(new String[] {"replay"}, endpoint.behind(plan)),
+                  "--qmax",
+                  qmax.toString(),
+                  "--ttotal",
+                  ttotal.toString(),
+                  "--trace",
+                  trace.toString(),
+                  "--surge-at",
+                  "2s",
+                  "--no-align",
+                  "--events",
+                  dir.resolve("replay-events.jsonl").toString(),
+                  "--output",
+                  out.toString()));
 
       assertThat(r.exitCode()).as(r.err()).isIn(0, 1);
       assertThat(ArtifactCodec.validate(ArtifactKind.REPLAY, Files.readString(out))).isEmpty();
