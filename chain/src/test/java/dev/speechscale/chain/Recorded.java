@@ -9,27 +9,21 @@ import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.QmaxStep;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.Map;
-import java.util.function.Function;
 
 /**
  * Committed artifacts (found from the module directory Surefire runs in): a real quickstart run
- * (2026-11-30 09:52 UTC, the one first recorded in {@code examples/quickstart}), kept here as a
- * fixture so that re-recording the example never changes what these tests expect; the Kokoro-82M
- * ladder reconstructed from the published figures in {@code examples/kokoro-82m}; and small
- * hand-made ladders.
+ * (2026-11-30 09:52 UTC, the one first recorded in {@code examples/quickstart}), kept in {@code
+ * testdata/quickstart-2026-11-30-0952} so that re-recording the example never changes what these
+ * tests expect (the report's tests read it too); the Kokoro-82M ladder reconstructed from the
+ * published figures in {@code examples/kokoro-82m}; and small hand-made ladders.
  */
 final class Recorded {
   private Recorded() {}
 
-  static final Path QUICKSTART = Path.of("src", "test", "resources", "recorded-quickstart");
+  static final Path QUICKSTART = Path.of("..", "testdata", "quickstart-2026-11-30-0952");
   static final Path QUICKSTART_QMAX =
       QUICKSTART.resolve("qmax-quickstart-http-stream-local500mcpu-797ff86f.json");
   static final Path QUICKSTART_TTOTAL =
@@ -78,34 +72,6 @@ final class Recorded {
 
   static QmaxArtifact kokoroQmax() {
     return ArtifactCodec.readQmax(KOKORO_QMAX);
-  }
-
-  /**
-   * A recorded artifact with literal text replaced in its JSON before it is read back through the
-   * real reader (schema checks included): how a test puts hostile strings into any field.
-   *
-   * @param replacements literal text to the plain string that replaces it (JSON-escaped here)
-   */
-  static <T> T edited(
-      Path original, Path dir, Map<String, String> replacements, Function<Path, T> reader) {
-    try {
-      String json = Files.readString(original, StandardCharsets.UTF_8);
-      for (Map.Entry<String, String> r : replacements.entrySet()) {
-        if (!json.contains(r.getKey())) {
-          throw new IllegalArgumentException(original + " does not contain " + r.getKey());
-        }
-        json = json.replace(r.getKey(), jsonEscaped(r.getValue()));
-      }
-      Path copy = dir.resolve(original.getFileName());
-      Files.writeString(copy, json, StandardCharsets.UTF_8);
-      return reader.apply(copy);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static String jsonEscaped(String s) {
-    return s.replace("\\", "\\\\").replace("\"", "\\\"");
   }
 
   /** One rung of run {@code run}: usable unless {@code unusableReason} is given. */

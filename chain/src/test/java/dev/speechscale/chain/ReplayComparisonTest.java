@@ -7,6 +7,7 @@ import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.FleetFigures;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.capacity.ServiceTimeDistribution;
+import dev.speechscale.report.QuickstartReport;
 import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.InstanceModel;
 import dev.speechscale.simulator.Policy;
@@ -224,7 +225,9 @@ class ReplayComparisonTest {
             live(),
             Instant.parse("2026-12-01T15:10:00Z"));
 
-    String page = Report.html(new Report.Inputs("t", null, null, null, null, null, null, a, null));
+    String page =
+        QuickstartReport.html(
+            new QuickstartReport.Inputs("t", null, null, null, null, null, null, null, a, null));
 
     assertThat(page)
         .contains("Simulator against the live fleet (replay)")
@@ -238,15 +241,5 @@ class ReplayComparisonTest {
         .contains("aria-label=\"p95 TTFAB per minute, predicted and measured\"")
         .contains("the &lt;model&gt;")
         .doesNotContain("the <model>");
-  }
-
-  @Test
-  void report_replayNotRun_saysWhy() {
-    String page =
-        Report.html(
-            new Report.Inputs(
-                "t", null, null, null, null, null, null, null, "fleet not <settled>"));
-
-    assertThat(page).contains("not run: fleet not &lt;settled&gt;");
   }
 }

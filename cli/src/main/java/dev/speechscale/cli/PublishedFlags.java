@@ -3,6 +3,7 @@ package dev.speechscale.cli;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -323,48 +324,51 @@ final class PublishedFlags {
             .paramLabel(ours.paramLabel())
             .converters(converter(f, ours))
             .setter(
-                new CommandLine.Model.ISetter() {
-                  @Override
-                  public <T> T set(T value) {
-                    if (value != null) { // picocli resets unmatched options with null
-                      pending.sets.add(() -> ours.setValue(value));
-                    }
-                    return null;
+                checking(value -> {
+                  if (value != null) { // picocli resets unmatched options with null
+                    pending.sets.add(() -> ours.setValue(value));
                   }
-                });
+                }));
       }
       case ALWAYS ->
-          b.arity(Integer.toString(f.arity()))
-              .type(f.arity() == 0 ? boolean.class : String.class)
+          checkOnly(b, f)
               .setter(
-                  new CommandLine.Model.ISetter() {
-                    @Override
-                    public <T> T set(T value) {
-                      if (f.arity() == 1 && value != null && !ONLY_TRIGGER.equals(value)) {
-                        throw new CommandLine.ParameterException(
-                            spec.commandLine(),
-                            f.published() + " (" + value + "): " + f.note() + "; drop it");
-                      }
-                      return null;
+                  checking(value -> {
+                    if (f.arity() == 1 && value != null && !ONLY_TRIGGER.equals(value)) {
+                      throw new CommandLine.ParameterException(
+                          spec.commandLine(),
+                          f.published() + " (" + value + "): " + f.note() + "; drop it");
                     }
-                  });
+                  }));
       case REFUSED ->
-          b.arity(Integer.toString(f.arity()))
-              .type(f.arity() == 0 ? boolean.class : String.class)
+          checkOnly(b, f)
               .setter(
-                  new CommandLine.Model.ISetter() {
-                    @Override
-                    public <T> T set(T value) {
-                      if (value == null || Boolean.FALSE.equals(value)) {
-                        return null; // picocli resetting an unmatched option
-                      }
+                  checking(value -> {
+                    // null or false: picocli resetting an unmatched option
+                    if (value != null && !Boolean.FALSE.equals(value)) {
                       throw new CommandLine.ParameterException(spec.commandLine(), refusal(f));
                     }
-                  });
+                  }));
       case SAME, DIFFERS ->
           throw new IllegalStateException("nothing to register for " + f.published());
     }
     return b.build();
+  }
+
+  /** A switch (arity 0) or an option with one string value, for a flag that is only checked. */
+  private static OptionSpec.Builder checkOnly(OptionSpec.Builder b, Flag f) {
+    return b.arity(Integer.toString(f.arity())).type(f.arity() == 0 ? boolean.class : String.class);
+  }
+
+  /** A setter that stores nothing itself: it hands each value picocli sets to {@code check}. */
+  private static CommandLine.Model.ISetter checking(Consumer<Object> check) {
+    return new CommandLine.Model.ISetter() {
+      @Override
+      public <T> T set(T value) {
+        check.accept(value);
+        return null;
+      }
+    };
   }
 
   /** The table as markdown rows, for {@code cli/README.md}. */

@@ -40,7 +40,7 @@ class ArchitectureTest {
           Map.entry("platform", List.of()),
           Map.entry("simulator", List.of("capacity", "scaling")),
           Map.entry("artifacts", List.of("capacity", "platform", "simulator")),
-          Map.entry("report", List.of("artifacts")),
+          Map.entry("report", List.of("artifacts", "capacity")),
           Map.entry("server", List.of("admission", "platform")),
           Map.entry("loadgen", List.of("platform", "capacity", "artifacts")),
           Map.entry(
@@ -49,7 +49,14 @@ class ArchitectureTest {
           Map.entry("platform.aws", List.of("platform", "artifacts")),
           Map.entry(
               "chain",
-              List.of("platform", "loadgen", "artifacts", "capacity", "scaling", "simulator")),
+              List.of(
+                  "platform",
+                  "loadgen",
+                  "artifacts",
+                  "capacity",
+                  "scaling",
+                  "simulator",
+                  "report")),
           Map.entry(
               "cli",
               List.of(
@@ -163,13 +170,17 @@ class ArchitectureTest {
   }
 
   @Test
-  void report_usesTheJdkAndArtifactsOnly() {
+  void report_usesTheJdkArtifactsAndCapacityOnly() {
     classes()
         .that()
         .resideInAPackage("dev.speechscale.report..")
         .should()
         .onlyDependOnClassesThat()
-        .resideInAnyPackage("java..", "dev.speechscale.report..", "dev.speechscale.artifacts..")
+        .resideInAnyPackage(
+            "java..",
+            "dev.speechscale.report..",
+            "dev.speechscale.artifacts..",
+            "dev.speechscale.capacity..")
         .check(CLASSES);
   }
 

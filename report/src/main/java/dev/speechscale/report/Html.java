@@ -1,8 +1,15 @@
 package dev.speechscale.report;
 
-/** HTML escaping. */
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/** HTML escaping, and the CSS class a verdict is shown in. */
 final class Html {
   private Html() {}
+
+  /** Matches an absolute path; group 1 is its file name. */
+  private static final Pattern ABSOLUTE_PATH =
+      Pattern.compile("(?<![\\w.~])/(?:[^\\s/()\"']+/)+([^\\s/()\"']+)");
 
   static String esc(String s) {
     if (s == null) {
@@ -20,5 +27,49 @@ final class Html {
       }
     }
     return b.toString();
+  }
+
+  /**
+   * Free text for people (notes, details), escaped, with every absolute path reduced to its file
+   * name: a report is read on other machines, and where this one kept its files says nothing there.
+   * Rerun commands keep their paths (they are escaped with {@link #esc} only).
+   */
+  static String escText(String s) {
+    return esc(s == null ? null : ABSOLUTE_PATH.matcher(s).replaceAll("$1"));
+  }
+
+  /** The CSS class of a verdict label: ok, warn, suppressed, or fail for anything else. */
+  static String cls(String verdict) {
+    String v = verdict == null ? "" : verdict.toLowerCase(Locale.ROOT);
+    if (v.startsWith("ok")) {
+      return "ok";
+    }
+    if (v.startsWith("warn")) {
+      return "warn";
+    }
+    if (v.startsWith("suppressed")) {
+      return "suppressed";
+    }
+    return "fail";
+  }
+
+  /** A verdict label in a span of its class. */
+  static String verdict(String label) {
+    return "<span class=\"" + cls(label) + "\">" + esc(label) + "</span>";
+  }
+
+  /** {@link String#format} in the root locale (a report reads the same on every machine). */
+  static String f(String format, Object... args) {
+    return String.format(Locale.ROOT, format, args);
+  }
+
+  /** One decimal, or an en dash for none. */
+  static String num(Double v) {
+    return v == null ? "\u2013" : f("%.1f", v);
+  }
+
+  /** Three decimals, or an en dash for none. */
+  static String num3(Double v) {
+    return v == null ? "\u2013" : f("%.3f", v);
   }
 }

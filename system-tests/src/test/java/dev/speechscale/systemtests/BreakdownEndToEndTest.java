@@ -60,14 +60,14 @@ class BreakdownEndToEndTest {
     };
     try (LocalPlatform platform = new LocalPlatform(state)) {
       assertThat(
-              Cli.speechInfra(ChainEndToEndTest.concat(new String[] {"deploy"}, where)).exitCode())
+              Cli.speechInfra(LocalEndpoint.concat(new String[] {"deploy"}, where)).exitCode())
           .isZero();
 
       Path qmax = dir.resolve("qmax.json");
       Path events = dir.resolve("events.jsonl");
       Cli q =
           Cli.ttsBench(
-              ChainEndToEndTest.concat(
+              LocalEndpoint.concat(
                   new String[] {
                     "qmax",
                     "--rungs",

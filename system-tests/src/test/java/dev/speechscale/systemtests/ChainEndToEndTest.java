@@ -24,58 +24,30 @@ class ChainEndToEndTest {
 
   @Test
   void chain_onALocalEndpoint_producesValidArtifactsAndAValidatedPolicy() throws Exception {
-    Path state = dir.resolve("state");
-    Path config = dir.resolve("endpoints.yaml");
-    Files.writeString(
-        config,
-        """
-        models:
-          e2e:
-            engine: flite
-            engine_settings: {segmentation: sentence}
-            instance_type: local.500mcpu
-            min_instances: 1
-            max_instances: 2
-            ttfab_slo_ms: 8000
-            queue_max_depth: 0
-            local: {time_scale: 0.1}
-        """);
-    String[] where = {
-      "--model", "e2e", "--state-dir", state.toString(), "--config", config.toString()
-    };
-    try {
-      assertThat(Cli.speechInfra(concat(new String[] {"deploy"}, where)).exitCode()).isZero();
+    try (LocalEndpoint endpoint = LocalEndpoint.configured(dir, "e2e", "")) {
+      endpoint.deploy();
 
-      Cli drift = Cli.ttsBench(concat(new String[] {"drift"}, where));
+      Cli drift = endpoint.ttsBench("drift");
       assertThat(drift.exitCode()).as(drift.out()).isZero();
       assertThat(drift.out()).contains("preflight ok");
 
-      Path qmax = dir.resolve("qmax.json");
-      Cli q =
-          Cli.ttsBench(
-              concat(
-                  new String[] {
-                    "qmax",
-                    "--rungs",
-                    "1,2,4",
-                    // long enough for a cold instance JVM to compile its hot path even on a busy
-                    // machine; with 300 ms the first rungs drifted ("not settled") under load
-                    "--warmup",
-                    "3s",
-                    // a 4 s window (four of the local metric store's 1 s samples, so a late sample
-                    // never leaves it without the server's concurrency, and enough requests per
-                    // third that the settle check does not trip on a busy machine's noise)
-                    "--hold",
-                    "5s",
-                    "--window",
-                    "4s",
-                    "--output",
-                    qmax.toString(),
-                    "--events",
-                    dir.resolve("events.jsonl").toString()
-                  },
-                  where));
-      assertThat(q.exitCode()).as(q.err()).isZero();
+      endpoint.qmax(
+          "--rungs",
+          "1,2,4",
+          // long enough for a cold instance JVM to compile its hot path even on a busy
+          // machine; with 300 ms the first rungs drifted ("not settled") under load
+          "--warmup",
+          "3s",
+          // a 4 s window (four of the local metric store's 1 s samples, so a late sample
+          // never leaves it without the server's concurrency, and enough requests per
+          // third that the settle check does not trip on a busy machine's noise)
+          "--hold",
+          "5s",
+          "--window",
+          "4s",
+          "--events",
+          dir.resolve("events.jsonl").toString());
+      Path qmax = endpoint.qmaxFile();
       assertThat(ArtifactCodec.validate(ArtifactKind.QMAX, Files.readString(qmax))).isEmpty();
       QmaxArtifact qa = ArtifactCodec.readQmax(qmax);
       // every rung meets the 8 s SLO, so Q_max is the highest usable rung; which rungs are usable
@@ -90,84 +62,30 @@ class ChainEndToEndTest {
       assertThat(qa.steps()).allSatisfy(s -> assertThat(s.serverConcurrencyPeak()).isNotNull());
       assertThat(Files.readAllLines(dir.resolve("events.jsonl"))).isNotEmpty();
 
-      Path ttotal = dir.resolve("ttotal.json");
-      Cli t =
-          Cli.ttsBench(
-              concat(
-                  new String[] {
-                    "ttotal",
-                    "--qmax",
-                    qmax.toString(),
-                    "--settle",
-                    "1s",
-                    "--recovery-window",
-                    "2s",
-                    "--timeout",
-                    "2m",
-                    "--output",
-                    ttotal.toString()
-                  },
-                  where));
-      assertThat(t.exitCode()).as(t.err()).isZero();
+      Path ttotal = endpoint.ttotal(qmax, "--timeout", "2m");
       assertThat(ArtifactCodec.validate(ArtifactKind.TTOTAL, Files.readString(ttotal))).isEmpty();
       TtotalArtifact ta = ArtifactCodec.readTtotal(ttotal);
       assertThat(ta.missingStages()).isEmpty();
       long sumMs = ta.durations().stream().mapToLong(d -> Math.round(d.seconds() * 1000)).sum();
       assertThat(sumMs).isEqualTo(Math.round(ta.tTotalS() * 1000));
 
-      Path plan = dir.resolve("plan-e2e.json");
-      Cli p =
-          Cli.ttsBench(
-              "plan",
-              "--qmax",
-              qmax.toString(),
-              "--ttotal",
-              ttotal.toString(),
-              "--peak-streams",
-              "6",
-              "--output",
-              plan.toString());
-      assertThat(p.exitCode()).as(p.out()).isZero();
+      Path plan = endpoint.plan(qmax, ttotal, "--peak-streams", "6");
       PlanArtifact pa = ArtifactCodec.readPlan(plan);
       assertThat(pa.hasUnitsConversion()).isTrue();
 
-      Path planned = dir.resolve("endpoints-planned.yaml");
-      Files.writeString(
-          planned,
-          "models:\n  e2e:\n    engine: flite\n    engine_settings:"
-              + " {segmentation: sentence}\n    local: {time_scale: 0.1}\n"
-              + pa.configBlock().lines().skip(2).map(l -> l + "\n").reduce("", String::concat));
-      Cli redeploy =
-          Cli.speechInfra(
-              "deploy",
-              "--model",
-              "e2e",
-              "--state-dir",
-              state.toString(),
-              "--config",
-              planned.toString(),
-              "--plan",
-              plan.toString());
-      assertThat(redeploy.exitCode()).as(redeploy.err()).isZero();
+      Cli redeploy = endpoint.deployBehind(plan);
       assertThat(redeploy.out()).contains("scaling         attached");
 
       Path validate = dir.resolve("validate.json");
       Cli v =
           Cli.ttsBench(
-              "validate",
-              "--model",
-              "e2e",
-              "--state-dir",
-              state.toString(),
-              "--config",
-              planned.toString(),
-              "--plan",
-              plan.toString(),
-              "--live",
-              "--phase",
-              "1s",
-              "--output",
-              validate.toString());
+              LocalEndpoint.concat(
+                  LocalEndpoint.concat(new String[] {"validate"}, endpoint.behind(plan)),
+                  "--live",
+                  "--phase",
+                  "1s",
+                  "--output",
+                  validate.toString()));
       assertThat(ArtifactCodec.validate(ArtifactKind.VALIDATE, Files.readString(validate)))
           .isEmpty();
       ValidateArtifact va = ArtifactCodec.readValidate(validate);
@@ -186,15 +104,6 @@ class ChainEndToEndTest {
           .allSatisfy(
               c -> assertThat(c.result()).as(c.name()).isEqualTo(ValidateArtifact.Result.OK));
       assertThat(v.exitCode()).isEqualTo(va.verdict().failed() ? 1 : 0);
-    } finally {
-      Cli.speechInfra("destroy", "--model", "e2e", "--state-dir", state.toString());
     }
-  }
-
-  static String[] concat(String[] a, String[] b) {
-    String[] out = new String[a.length + b.length];
-    System.arraycopy(a, 0, out, 0, a.length);
-    System.arraycopy(b, 0, out, a.length, b.length);
-    return out;
   }
 }

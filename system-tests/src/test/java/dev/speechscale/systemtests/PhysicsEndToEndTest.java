@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,78 +28,33 @@ class PhysicsEndToEndTest {
 
   @Test
   void qmaxAndTtotal_underAwsPhysics_waitForWhatTheyRead() throws Exception {
-    Path state = dir.resolve("state");
-    Path config = dir.resolve("endpoints.yaml");
-    Files.writeString(
-        config,
-        """
-        models:
-          phys:
-            engine: flite
-            engine_settings: {segmentation: sentence}
-            instance_type: local.500mcpu
-            min_instances: 1
-            max_instances: 2
-            ttfab_slo_ms: 8000
-            queue_max_depth: 0
-            local:
-              time_scale: 0.1
-              aws_physics: {metric_delay_s: %d, control_calls_per_s: 5, instance_start_s: %d}
-        """
-            .formatted(DELAY_S, START_S));
-    String[] where = {
-      "--model", "phys", "--state-dir", state.toString(), "--config", config.toString()
-    };
-    try {
-      Cli deploy = Cli.speechInfra(ChainEndToEndTest.concat(new String[] {"deploy"}, where));
-      assertThat(deploy.exitCode()).as(deploy.err()).isZero();
+    String physics =
+        "aws_physics: {metric_delay_s: %d, control_calls_per_s: 5, instance_start_s: %d}\n"
+            .formatted(DELAY_S, START_S);
+    try (LocalEndpoint endpoint = LocalEndpoint.configured(dir, "phys", physics)) {
+      endpoint.deploy();
 
-      Path qmax = dir.resolve("qmax.json");
       Cli q =
-          Cli.ttsBench(
-              ChainEndToEndTest.concat(
-                  new String[] {
-                    "qmax",
-                    "--rungs",
-                    // ttotal needs a usable pair N, N/2 <= Q_max; with only 1,2 one unsettled
-                    // rung on a loaded machine left no pair (seen once): 1,2,4 gives two pairs
-                    "1,2,4",
-                    "--warmup",
-                    "3s",
-                    "--hold",
-                    "4s",
-                    "--window",
-                    "3s",
-                    "--no-refine",
-                    "--output",
-                    qmax.toString()
-                  },
-                  where));
-      assertThat(q.exitCode()).as(q.err()).isZero();
+          endpoint.qmax(
+              "--rungs",
+              // ttotal needs a usable pair N, N/2 <= Q_max; with only 1,2 one unsettled
+              // rung on a loaded machine left no pair (seen once): 1,2,4 gives two pairs
+              "1,2,4",
+              "--warmup",
+              "3s",
+              "--hold",
+              "4s",
+              "--window",
+              "3s",
+              "--no-refine");
+      Path qmax = endpoint.qmaxFile();
       QmaxArtifact qa = ArtifactCodec.readQmax(qmax);
       assertThat(qa.steps()).allSatisfy(s -> assertThat(s.serverConcurrencyPeak()).isNotNull());
       assertThat(qa.provenance().parameters().get("server_concurrency_join").toString())
           .startsWith("complete");
       assertThat(q.err()).contains("control-plane calls:");
 
-      Path ttotal = dir.resolve("ttotal.json");
-      Cli t =
-          Cli.ttsBench(
-              ChainEndToEndTest.concat(
-                  new String[] {
-                    "ttotal",
-                    "--qmax",
-                    qmax.toString(),
-                    "--settle",
-                    "1s",
-                    "--recovery-window",
-                    "2s",
-                    "--output",
-                    ttotal.toString()
-                  },
-                  where));
-      assertThat(t.exitCode()).as(t.err()).isZero();
-      TtotalArtifact ta = ArtifactCodec.readTtotal(ttotal);
+      TtotalArtifact ta = ArtifactCodec.readTtotal(endpoint.ttotal(qmax));
       Map<String, Instant> at =
           ta.timeline().stream()
               .collect(
@@ -114,8 +68,6 @@ class PhysicsEndToEndTest {
       // no policy deployed: 10 s x 3 periods + 30 s cooldown, plus the platform's 5 s delay
       assertThat(ta.policyLagBoundS()).isEqualTo(30 + 30 + DELAY_S);
       assertThat(ta.notes()).anyMatch(n -> n.startsWith("control-plane calls:"));
-    } finally {
-      Cli.speechInfra("destroy", "--model", "phys", "--state-dir", state.toString());
     }
   }
 }

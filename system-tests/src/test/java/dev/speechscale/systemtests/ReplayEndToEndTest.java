@@ -1,11 +1,9 @@
 package dev.speechscale.systemtests;
 
-import static dev.speechscale.systemtests.ChainEndToEndTest.concat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ArtifactKind;
-import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,133 +22,55 @@ class ReplayEndToEndTest {
 
   @Test
   void replay_onALocalEndpointBehindAPlan_writesAValidComparison() throws Exception {
-    Path state = dir.resolve("state");
-    Path config = dir.resolve("endpoints.yaml");
     // compressed periods (1 s / 6 s): the prediction runs the deployed, time-scaled rules
-    Files.writeString(
-        config,
-        """
-        models:
-          rp:
-            engine: flite
-            engine_settings: {segmentation: sentence}
-            instance_type: local.500mcpu
-            min_instances: 1
-            max_instances: 2
-            ttfab_slo_ms: 8000
-            queue_max_depth: 0
-            local: {time_scale: 0.1}
-        """);
-    String[] where = {
-      "--model", "rp", "--state-dir", state.toString(), "--config", config.toString()
-    };
-    try {
-      assertThat(Cli.speechInfra(concat(new String[] {"deploy"}, where)).exitCode()).isZero();
-      Path qmax = dir.resolve("qmax.json");
-      Cli q =
-          Cli.ttsBench(
-              concat(
-                  new String[] {
-                    "qmax",
-                    "--rungs",
-                    // four rungs and a 3 s window: ttotal needs a usable pair N, N/2, and a
-                    // shared 2-core box leaves short windows unsettled
-                    "1,2,4,8",
-                    "--warmup",
-                    "1s",
-                    "--hold",
-                    "4s",
-                    "--window",
-                    "3s",
-                    "--no-refine",
-                    "--output",
-                    qmax.toString()
-                  },
-                  where));
-      assertThat(q.exitCode()).as(q.err()).isZero();
-      Path ttotal = dir.resolve("ttotal.json");
-      Cli t =
-          Cli.ttsBench(
-              concat(
-                  new String[] {
-                    "ttotal",
-                    "--qmax",
-                    qmax.toString(),
-                    "--settle",
-                    "1s",
-                    "--recovery-window",
-                    "2s",
-                    "--timeout",
-                    "2m",
-                    "--output",
-                    ttotal.toString()
-                  },
-                  where));
-      assertThat(t.exitCode()).as(t.err()).isZero();
-      Path plan = dir.resolve("plan-rp.json");
-      Cli p =
-          Cli.ttsBench(
-              "plan",
-              "--qmax",
-              qmax.toString(),
-              "--ttotal",
-              ttotal.toString(),
+    try (LocalEndpoint endpoint = LocalEndpoint.configured(dir, "rp", "")) {
+      endpoint.deploy();
+      endpoint.qmax(
+          "--rungs",
+          // four rungs and a 3 s window: ttotal needs a usable pair N, N/2, and a
+          // shared 2-core box leaves short windows unsettled
+          "1,2,4,8",
+          "--warmup",
+          "1s",
+          "--hold",
+          "4s",
+          "--window",
+          "3s",
+          "--no-refine");
+      Path qmax = endpoint.qmaxFile();
+      Path ttotal = endpoint.ttotal(qmax, "--timeout", "2m");
+      Path plan =
+          endpoint.plan(
+              qmax,
+              ttotal,
               // 1.5 x C_scale_max (0.75 x Q_max at the default k = 1.25): exactly two instances
               // whatever Q_max this machine measured, so the plan always attaches scaling (a fixed
               // 6 streams planned one instance when Q_max came out 8 on a quieter machine)
               "--peak-streams",
-              String.format(Locale.ROOT, "%.3f", 1.5 * 0.75 * ArtifactCodec.readQmax(qmax).qMax()),
-              "--output",
-              plan.toString());
-      assertThat(p.exitCode()).as(p.out()).isZero();
-      PlanArtifact pa = ArtifactCodec.readPlan(plan);
-      Path planned = dir.resolve("endpoints-planned.yaml");
-      Files.writeString(
-          planned,
-          "models:\n  rp:\n    engine: flite\n    engine_settings: {segmentation: sentence}\n"
-              + "    local: {time_scale: 0.1}\n"
-              + pa.configBlock().lines().skip(2).map(l -> l + "\n").reduce("", String::concat));
-      Cli redeploy =
-          Cli.speechInfra(
-              "deploy",
-              "--model",
-              "rp",
-              "--state-dir",
-              state.toString(),
-              "--config",
-              planned.toString(),
-              "--plan",
-              plan.toString());
-      assertThat(redeploy.exitCode()).as(redeploy.err()).isZero();
+              String.format(Locale.ROOT, "%.3f", 1.5 * 0.75 * ArtifactCodec.readQmax(qmax).qMax()));
+      endpoint.deployBehind(plan);
 
       Path trace = Files.writeString(dir.resolve("trace.csv"), "time_s,rps\n0,2\n2,6\n4,0\n");
       Path out = dir.resolve("replay-rp.json");
       Cli r =
           Cli.ttsBench(
-              "replay",
-              "--model",
-              "rp",
-              "--state-dir",
-              state.toString(),
-              "--config",
-              planned.toString(),
-              "--plan",
-              plan.toString(),
-              "--qmax",
-              qmax.toString(),
-              "--ttotal",
-              ttotal.toString(),
-              "--trace",
-              trace.toString(),
-              "--surge-at",
-              "2s",
-              "--no-align",
-              "--warmup",
-              "1s",
-              "--events",
-              dir.resolve("replay-events.jsonl").toString(),
-              "--output",
-              out.toString());
+              LocalEndpoint.concat(
+                  LocalEndpoint.concat(new String[] {"replay"}, endpoint.behind(plan)),
+                  "--qmax",
+                  qmax.toString(),
+                  "--ttotal",
+                  ttotal.toString(),
+                  "--trace",
+                  trace.toString(),
+                  "--surge-at",
+                  "2s",
+                  "--no-align",
+                  "--warmup",
+                  "1s",
+                  "--events",
+                  dir.resolve("replay-events.jsonl").toString(),
+                  "--output",
+                  out.toString()));
 
       assertThat(r.exitCode()).as(r.err()).isIn(0, 1);
       assertThat(r.err()).contains("replay: warm-up: N=");
@@ -168,8 +88,6 @@ class ReplayEndToEndTest {
           .contains("shed_fraction", "surge_to_in_service_s", "p95_ttfab_ms");
       assertThat(r.out()).contains("shed fraction", "p95 TTFAB min 0", "verdict: ");
       assertThat(r.exitCode()).isEqualTo(a.verdict().equals("within") ? 0 : 1);
-    } finally {
-      Cli.speechInfra("destroy", "--model", "rp", "--state-dir", state.toString());
     }
   }
 }

@@ -3,7 +3,7 @@ package dev.speechscale.systemtests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.artifacts.ArtifactCodec;
-import dev.speechscale.chain.Report;
+import dev.speechscale.report.QuickstartReport;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,8 +48,8 @@ class ReportScreenshotTest {
         .isZero();
     Path html = dir.resolve("report.html");
     String page =
-        Report.html(
-            new Report.Inputs(
+        QuickstartReport.html(
+            new QuickstartReport.Inputs(
                 "Kokoro-82M (published figures)",
                 ArtifactCodec.readQmax(qmax),
                 ArtifactCodec.readTtotal(ttotal),

@@ -1,13 +1,12 @@
-package dev.speechscale.chain;
+package dev.speechscale.report;
 
-import static dev.speechscale.chain.Recorded.ladder;
-import static dev.speechscale.chain.Recorded.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.DriftArtifact;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
 import java.nio.file.Path;
@@ -22,7 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The quickstart report, rendered from the recorded quickstart run and from hostile strings. */
-class ReportTest {
+class QuickstartReportTest {
+  static final RecordedRun RUN = RecordedRun.quickstart();
+
   static final String TITLE = "SpeechScale quickstart: speech-quickstart";
 
   /** Text that would run, break out of an attribute or start an entity if it were not escaped. */
@@ -42,15 +43,9 @@ class ReportTest {
   }
 
   static String quickstartPage() {
-    return Report.html(
-        new Report.Inputs(
-            TITLE,
-            Recorded.quickstartQmax(),
-            Recorded.quickstartTtotal(),
-            Recorded.quickstartPlan(),
-            Recorded.quickstartValidate(),
-            Recorded.quickstartDrift(),
-            COMMANDS));
+    return QuickstartReport.html(
+        new QuickstartReport.Inputs(
+            TITLE, RUN.qmax(), RUN.ttotal(), RUN.plan(), RUN.validate(), RUN.drift(), COMMANDS));
   }
 
   static List<String> all(String page, String regex) {
@@ -70,6 +65,21 @@ class ReportTest {
       out.add(m.group(1) + "/" + m.group(2));
     }
     return out;
+  }
+
+  /** A drift artifact of the quickstart endpoint with the given findings. */
+  static DriftArtifact drift(DriftArtifact.Item... items) {
+    return new DriftArtifact(
+        1,
+        "drift",
+        "test",
+        Instant.EPOCH,
+        null,
+        "quickstart",
+        "speech-quickstart",
+        "local",
+        false,
+        List.of(items));
   }
 
   // ---- the recorded quickstart run ----
@@ -172,7 +182,7 @@ class ReportTest {
 
   @Test
   void html_recordedQuickstart_showsThePlansNumbersFindingsAndConfigBlock() {
-    PlanArtifact plan = Recorded.quickstartPlan();
+    PlanArtifact plan = RUN.plan();
     String page = quickstartPage();
 
     assertThat(page)
@@ -192,7 +202,7 @@ class ReportTest {
 
   @Test
   void html_recordedQuickstart_tablesEveryValidateCheck() {
-    ValidateArtifact v = Recorded.quickstartValidate();
+    ValidateArtifact v = RUN.validate();
     String page = quickstartPage();
 
     for (ValidateArtifact.Check c : v.checks()) {
@@ -205,9 +215,9 @@ class ReportTest {
                   + "\">"
                   + c.result().label()
                   + "</td><td>"
-                  + Report.esc(c.expected())
+                  + Html.esc(c.expected())
                   + "</td><td>"
-                  + Report.esc(c.actual())
+                  + Html.esc(c.actual())
                   + "</td>");
     }
   }
@@ -226,21 +236,23 @@ class ReportTest {
   @Test
   void html_driftWithFindings_tablesThemWithTheirSeverity() {
     DriftArtifact d =
-        new DriftArtifact(
-            1,
-            "drift",
-            "test",
-            Instant.EPOCH,
-            null,
-            "quickstart",
-            "speech-quickstart",
-            "local",
-            false,
-            List.of(
-                Drift.error("target_value", "7.503", "0.713", "the deployed target differs"),
-                Drift.warn("alarm_data", "OK or ALARM", "INSUFFICIENT_DATA", "no decision yet")));
+        drift(
+            new DriftArtifact.Item(
+                "target_value",
+                DriftArtifact.Severity.ERROR,
+                "7.503",
+                "0.713",
+                "the deployed target differs"),
+            new DriftArtifact.Item(
+                "alarm_data",
+                DriftArtifact.Severity.WARN,
+                "OK or ALARM",
+                "INSUFFICIENT_DATA",
+                "no decision yet"));
 
-    assertThat(Report.html(new Report.Inputs(TITLE, null, null, null, null, d, null)))
+    assertThat(
+            QuickstartReport.html(
+                new QuickstartReport.Inputs(TITLE, null, null, null, null, d, null)))
         .contains(
             "<tr><td>target_value</td><td class=\"fail\">error</td>"
                 + "<td>the deployed target differs</td></tr>")
@@ -250,7 +262,9 @@ class ReportTest {
 
   @Test
   void html_onlyATitle_leavesEverySectionOut() {
-    String page = Report.html(new Report.Inputs(TITLE, null, null, null, null, null, Map.of()));
+    String page =
+        QuickstartReport.html(
+            new QuickstartReport.Inputs(TITLE, null, null, null, null, null, Map.of()));
 
     assertThat(page).doesNotContain("<h2>", "<svg", "<table><tr><th>");
     assertThat(page).contains("<h1>" + TITLE + "</h1>").contains("Generated by SpeechScale.");
@@ -266,7 +280,7 @@ class ReportTest {
   @Test
   void escText_absolutePaths_becomeFileNamesAndNothingElseChanges() {
     assertThat(
-            Report.escText(
+            Html.escText(
                 "no plan artifact (looked for /work/main/examples/quickstart/plan-quickstart.json):"
                     + " run `tts-bench plan`; 10 s x 3, req/s, out/in, a / b, 1.25x <p>"))
         .isEqualTo(
@@ -276,15 +290,10 @@ class ReportTest {
 
   @Test
   void html_twoRuns_areRunsOneAndTwo() {
-    QmaxArtifact q =
-        ladder(
-            2,
-            step(0, 1, 100.0, null),
-            step(0, 2, 200.0, null),
-            step(1, 1, 110.0, null),
-            step(1, 2, 210.0, null));
+    QmaxArtifact q = ArtifactCodec.readQmax(RecordedRun.TWO_RUNS);
 
-    String page = Report.html(new Report.Inputs(TITLE, q, null, null, null, null, null));
+    String page =
+        QuickstartReport.html(new QuickstartReport.Inputs(TITLE, q, null, null, null, null, null));
 
     assertThat(ladderRows(page)).containsExactly("1/1", "1/2", "2/1", "2/2");
   }
@@ -292,7 +301,7 @@ class ReportTest {
   @Test
   void html_pricedPlan_showsTheCostAndWhatIsLeftOut() {
     PlanArtifact plan =
-        Recorded.quickstartPlan()
+        RUN.plan()
             .withCost(
                 dev.speechscale.capacity.FleetCost.of(
                     0.5,
@@ -302,7 +311,9 @@ class ReportTest {
                     new dev.speechscale.capacity.Load.RequestRate(10),
                     null));
 
-    String page = Report.html(new Report.Inputs(TITLE, null, null, plan, null, null, null));
+    String page =
+        QuickstartReport.html(
+            new QuickstartReport.Inputs(TITLE, null, null, plan, null, null, null));
 
     assertThat(page)
         .contains(
@@ -322,14 +333,12 @@ class ReportTest {
   @Test
   void html_hostileModelName_isEscapedInTitleSummaryAndConfigBlock() {
     Map<String, String> rename = Map.of("quickstart", HOSTILE);
-    QmaxArtifact q =
-        Recorded.edited(Recorded.QUICKSTART_QMAX, dir, rename, ArtifactCodec::readQmax);
-    PlanArtifact plan =
-        Recorded.edited(Recorded.QUICKSTART_PLAN, dir, rename, ArtifactCodec::readPlan);
+    QmaxArtifact q = RecordedRun.edited(RecordedRun.QMAX, dir, rename, ArtifactCodec::readQmax);
+    PlanArtifact plan = RecordedRun.edited(RecordedRun.PLAN, dir, rename, ArtifactCodec::readPlan);
 
     String page =
-        Report.html(
-            new Report.Inputs(
+        QuickstartReport.html(
+            new QuickstartReport.Inputs(
                 "SpeechScale quickstart: " + q.endpoint(), q, null, plan, null, null, null));
 
     assertThat(page).doesNotContain("<script", HOSTILE);
@@ -343,13 +352,14 @@ class ReportTest {
   @Test
   void html_hostileTtotalNote_isEscaped() {
     TtotalArtifact t =
-        Recorded.edited(
-            Recorded.QUICKSTART_TTOTAL,
+        RecordedRun.edited(
+            RecordedRun.TTOTAL,
             dir,
             Map.of("trigger was a forced desired count", HOSTILE),
             ArtifactCodec::readTtotal);
 
-    String page = Report.html(new Report.Inputs(TITLE, null, t, null, null, null, null));
+    String page =
+        QuickstartReport.html(new QuickstartReport.Inputs(TITLE, null, t, null, null, null, null));
 
     assertThat(page).doesNotContain("<script").contains("<li>" + ESCAPED + " under a scaling");
   }
@@ -357,8 +367,8 @@ class ReportTest {
   @Test
   void html_hostileFinding_isEscapedInDetailAndRecommendation() {
     PlanArtifact plan =
-        Recorded.edited(
-            Recorded.QUICKSTART_PLAN,
+        RecordedRun.edited(
+            RecordedRun.PLAN,
             dir,
             Map.of(
                 "Q_max 10 came from a single ladder pass",
@@ -367,7 +377,9 @@ class ReportTest {
                 HOSTILE),
             ArtifactCodec::readPlan);
 
-    String page = Report.html(new Report.Inputs(TITLE, null, null, plan, null, null, null));
+    String page =
+        QuickstartReport.html(
+            new QuickstartReport.Inputs(TITLE, null, null, plan, null, null, null));
 
     assertThat(page)
         .doesNotContain("<script")
@@ -398,7 +410,8 @@ class ReportTest {
                 new ValidateArtifact.Check(
                     HOSTILE, ValidateArtifact.Result.FAIL, HOSTILE, HOSTILE, HOSTILE)));
 
-    String page = Report.html(new Report.Inputs(TITLE, null, null, null, v, null, null));
+    String page =
+        QuickstartReport.html(new QuickstartReport.Inputs(TITLE, null, null, null, v, null, null));
 
     assertThat(page)
         .doesNotContain("<script")
@@ -417,21 +430,12 @@ class ReportTest {
   @Test
   void html_hostileDriftItem_isEscaped() {
     DriftArtifact d =
-        new DriftArtifact(
-            1,
-            "drift",
-            "test",
-            Instant.EPOCH,
-            null,
-            "quickstart",
-            "speech-quickstart",
-            "local",
-            false,
-            List.of(
-                new DriftArtifact.Item(
-                    HOSTILE, DriftArtifact.Severity.ERROR, HOSTILE, HOSTILE, HOSTILE)));
+        drift(
+            new DriftArtifact.Item(
+                HOSTILE, DriftArtifact.Severity.ERROR, HOSTILE, HOSTILE, HOSTILE));
 
-    String page = Report.html(new Report.Inputs(TITLE, null, null, null, null, d, null));
+    String page =
+        QuickstartReport.html(new QuickstartReport.Inputs(TITLE, null, null, null, null, d, null));
 
     assertThat(page)
         .doesNotContain("<script")
@@ -441,8 +445,9 @@ class ReportTest {
   @Test
   void html_hostileCommand_isEscaped() {
     String page =
-        Report.html(
-            new Report.Inputs(TITLE, null, null, null, null, null, Map.of(HOSTILE, HOSTILE)));
+        QuickstartReport.html(
+            new QuickstartReport.Inputs(
+                TITLE, null, null, null, null, null, Map.of(HOSTILE, HOSTILE)));
 
     assertThat(page)
         .doesNotContain("<script")
@@ -451,19 +456,24 @@ class ReportTest {
 
   @Test
   void html_hostileUnusableReason_isEscapedInTheChartAndTheTable() {
-    QmaxArtifact q = ladder(1, step(0, 1, 100.0, null), step(0, 2, 5_000.0, HOSTILE));
+    QmaxArtifact q =
+        RecordedRun.edited(
+            RecordedRun.TWO_RUNS, dir, Map.of("REASON", HOSTILE), ArtifactCodec::readQmax);
 
-    String page = Report.html(new Report.Inputs(TITLE, q, null, null, null, null, null));
+    String page =
+        QuickstartReport.html(new QuickstartReport.Inputs(TITLE, q, null, null, null, null, null));
 
     assertThat(page)
         .doesNotContain("<script")
-        .contains("<title>N=2 p95 5000.0 ms (unusable: " + ESCAPED + ")</title>")
+        .contains("<title>N=2 p95 210.0 ms (unusable: " + ESCAPED + ")</title>")
         .contains("<span class=\"warn\">unusable: " + ESCAPED + "</span>");
   }
 
   @Test
   void html_hostileTitle_isEscaped() {
-    String page = Report.html(new Report.Inputs(HOSTILE, null, null, null, null, null, null));
+    String page =
+        QuickstartReport.html(
+            new QuickstartReport.Inputs(HOSTILE, null, null, null, null, null, null));
 
     assertThat(page)
         .doesNotContain("<script")
@@ -473,12 +483,71 @@ class ReportTest {
 
   @Test
   void esc_escapesAmpersandFirstAndLeavesOtherTextAlone() {
-    assertThat(Report.esc("a&lt;b \"c\" <d> 'e' → f"))
+    assertThat(Html.esc("a&lt;b \"c\" <d> 'e' → f"))
         .isEqualTo("a&amp;lt;b &quot;c&quot; &lt;d&gt; 'e' → f");
   }
 
   @Test
   void esc_null_isEmpty() {
-    assertThat(Report.esc(null)).isEmpty();
+    assertThat(Html.esc(null)).isEmpty();
+  }
+
+  // ---- trust lines and the replay ----
+
+  @Test
+  void html_trustLines_standStrippedAndEscapedAboveTheChart() {
+    String page =
+        QuickstartReport.html(
+            new QuickstartReport.Inputs(
+                TITLE,
+                RUN.qmax(),
+                List.of("Q_max range 10–11", "  N=12 (run 1, rung 7): " + HOSTILE),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null));
+
+    assertThat(page)
+        .contains(
+            "<h2>Concurrency ladder</h2>\n<p class=\"trust\">Q_max range 10–11<br>N=12 (run 1,"
+                + " rung 7): "
+                + ESCAPED
+                + "<br></p>\n<svg ");
+  }
+
+  @Test
+  void html_noTrustLines_hasNoTrustParagraph() {
+    assertThat(quickstartPage()).doesNotContain("class=\"trust\"");
+  }
+
+  @Test
+  void html_recordedReplay_showsItsVerdictInTheSummaryAndItsSection() {
+    ReplayArtifact replay =
+        ArtifactCodec.readReplay(
+            Path.of("..", "testdata", "quickstart-2026-12-01-2232", "replay-quickstart.json"));
+
+    String page =
+        QuickstartReport.html(
+            new QuickstartReport.Inputs(
+                TITLE, null, null, null, null, null, null, null, replay, null));
+
+    assertThat(page)
+        .contains("replay vs simulator</div><div class=\"big\"><span class=\"ok\">within</span>")
+        .contains("<p>verdict <span class=\"ok\">within</span></p>")
+        .contains("aria-label=\"instances in service per second, predicted and measured\"")
+        .contains("aria-label=\"p95 TTFAB per minute, predicted and measured\"");
+  }
+
+  @Test
+  void html_replayNotRun_saysWhy() {
+    String page =
+        QuickstartReport.html(
+            new QuickstartReport.Inputs(
+                "t", null, null, null, null, null, null, null, null, "fleet not <settled>"));
+
+    assertThat(page).contains("not run: fleet not &lt;settled&gt;");
   }
 }

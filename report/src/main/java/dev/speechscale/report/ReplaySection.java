@@ -1,9 +1,10 @@
-package dev.speechscale.chain;
+package dev.speechscale.report;
+
+import static dev.speechscale.report.Html.f;
 
 import dev.speechscale.artifacts.FleetFigures;
 import dev.speechscale.artifacts.ReplayArtifact;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The report's "simulator against the live fleet" section: the replay's predicted and measured
@@ -19,7 +20,7 @@ final class ReplaySection {
   /** The section for a replay that ran. */
   static void html(StringBuilder h, ReplayArtifact r) {
     h.append("<h2>Simulator against the live fleet (replay)</h2>\n<p class=\"meta\">")
-        .append(Report.esc(r.traffic()))
+        .append(Html.esc(r.traffic()))
         .append(f(", seed %d; ", r.seed()))
         .append(
             f(
@@ -28,17 +29,15 @@ final class ReplaySection {
         .append(f("; %d late sends. ", r.live().lateSends()))
         .append("The prediction is the simulator run on this page's qmax and ttotal artifacts and")
         .append(" the rules deployed on the endpoint; the live run sent the same arrivals.</p>\n")
-        .append("<p>verdict <span class=\"")
-        .append("within".equals(r.verdict()) ? "ok" : "warn")
-        .append("\">")
-        .append(Report.esc(r.verdict()))
-        .append("</span></p>\n");
+        .append("<p>verdict ")
+        .append(verdict(r))
+        .append("</p>\n");
     h.append(
         "<table><tr><th>figure</th><th>predicted</th><th>measured</th><th>error</th>"
             + "<th>target</th><th>result</th></tr>");
     for (ReplayArtifact.Row row : r.comparison()) {
       h.append("<tr><td>")
-          .append(Report.esc(label(row)))
+          .append(Html.esc(label(row)))
           .append("</td><td class=\"n\">")
           .append(value(row.figure(), row.predicted()))
           .append("</td><td class=\"n\">")
@@ -63,18 +62,27 @@ final class ReplaySection {
     instances(h, r.predicted(), r.measured());
     p95(h, r.predicted(), r.measured());
     h.append("<p class=\"meta\">scaling predicted: ")
-        .append(Report.esc(events(r.predictedEvents())))
+        .append(Html.esc(events(r.predictedEvents())))
         .append("<br>scaling measured: ")
-        .append(Report.esc(events(r.measuredEvents())))
+        .append(Html.esc(events(r.measuredEvents())))
         .append("<br>instance model: ")
-        .append(Report.esc(r.physics().instanceModel()))
+        .append(Html.esc(r.physics().instanceModel()))
         .append("</p>\n");
+  }
+
+  /** The replay's verdict in a span: ok when within every target, warn otherwise. */
+  static String verdict(ReplayArtifact r) {
+    return "<span class=\""
+        + ("within".equals(r.verdict()) ? "ok" : "warn")
+        + "\">"
+        + Html.esc(r.verdict())
+        + "</span>";
   }
 
   /** The section when the replay could not run: why, and nothing else. */
   static void skipped(StringBuilder h, String why) {
     h.append("<h2>Simulator against the live fleet (replay)</h2>\n<p class=\"warn\">not run: ")
-        .append(Report.esc(why))
+        .append(Html.esc(why))
         .append("</p>\n");
   }
 
@@ -214,14 +222,12 @@ final class ReplaySection {
     h.append(
         f("<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", x, y, PREDICTED));
     h.append(
-        f("<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>", x + 16, y + 11, Report.esc(first)));
+        f("<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>", x + 16, y + 11, Html.esc(first)));
     int x2 = x + 22 + first.length() * 7;
     h.append(
         f("<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", x2, y, MEASURED));
     h.append(
-        f(
-            "<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>",
-            x2 + 16, y + 11, Report.esc(second)));
+        f("<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>", x2 + 16, y + 11, Html.esc(second)));
   }
 
   private static String label(ReplayArtifact.Row r) {
@@ -259,9 +265,9 @@ final class ReplaySection {
     return "<span class=\""
         + cls
         + "\">"
-        + Report.esc(text)
+        + Html.esc(text)
         + "</span>"
-        + (r.note() == null ? "" : " <span class=\"meta\">" + Report.esc(r.note()) + "</span>");
+        + (r.note() == null ? "" : " <span class=\"meta\">" + Html.esc(r.note()) + "</span>");
   }
 
   private static String events(List<ReplayArtifact.Event> events) {
@@ -274,9 +280,5 @@ final class ReplaySection {
           .append(f("%s %d\u2192%d at %.1f s", e.what(), e.from(), e.to(), e.atS()));
     }
     return b.toString();
-  }
-
-  private static String f(String format, Object... args) {
-    return String.format(Locale.ROOT, format, args);
   }
 }

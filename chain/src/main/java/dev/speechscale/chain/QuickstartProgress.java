@@ -1,0 +1,81 @@
+package dev.speechscale.chain;
+
+import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.ReplayArtifact;
+import dev.speechscale.artifacts.TtotalArtifact;
+import java.io.PrintWriter;
+import java.util.Locale;
+
+/**
+ * What {@code quickstart} prints while it runs: a {@code [n/9] step} line per step, indented
+ * details under it, and each step's figures once it is done.
+ *
+ * @param err where progress goes
+ */
+record QuickstartProgress(PrintWriter err) {
+
+  void step(int n, String what) {
+    err.printf(Locale.ROOT, "[%d/9] %s%n", n, what);
+    err.flush();
+  }
+
+  /** An indented progress line under the current step. */
+  void detail(String line) {
+    err.println("  " + line);
+  }
+
+  void qmax(QmaxArtifact q) {
+    err.printf(
+        Locale.ROOT,
+        "  Q_max %d (%s), S_mean %.1f ms%n",
+        q.qMax(),
+        Boolean.TRUE.equals(q.qMaxBracketed()) ? "bracketed" : "lower bound",
+        q.sMeanS() * 1000);
+  }
+
+  void ttotal(TtotalArtifact t) {
+    err.printf(
+        Locale.ROOT,
+        "  T_total %.1f s measured + %.0f s policy lag bound%n",
+        t.tTotalS(),
+        t.policyLagBoundS());
+  }
+
+  void plan(PlanArtifact plan) {
+    err.printf(
+        Locale.ROOT,
+        "  verdict %s: target %s, scale-in %s, cooldowns %d s / %d s,"
+            + " queue %d, %d..%d instances%n",
+        plan.verdict().label(),
+        plan.scalingTargetValue(),
+        plan.scaleInThreshold(),
+        plan.scaleOutCooldownS(),
+        plan.scaleInCooldownS(),
+        plan.queueMaxDepth(),
+        plan.minInstances(),
+        plan.maxInstances());
+  }
+
+  /** The judged figures (not the per-minute ones), predicted beside measured. */
+  void replay(ReplayArtifact a) {
+    a.comparison().stream()
+        .filter(r -> r.minute() == null)
+        .forEach(r ->
+            err.printf(
+                Locale.ROOT,
+                "  %s: predicted %s, measured %s (%s)%n",
+                r.figure(),
+                r.predicted() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.predicted()),
+                r.measured() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.measured()),
+                r.result()));
+  }
+
+  void replayNotRun(String why) {
+    err.println("  replay not run: " + why);
+  }
+
+  void destroying(String endpoint) {
+    err.println("destroying " + endpoint);
+  }
+}

@@ -1,0 +1,96 @@
+package dev.speechscale.chain;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.EndpointConfigFile;
+import dev.speechscale.artifacts.ReplayArtifact;
+import dev.speechscale.platform.Transport;
+import dev.speechscale.simulator.FleetSimulator;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/** {@code quickstart}'s replay step ({@link QuickstartSteps} runs it; it may fail on its own). */
+final class QuickstartReplay {
+  private static final Duration QUIET = Duration.ofSeconds(20);
+  private static final Duration SURGE = Duration.ofSeconds(40);
+  private static final Duration FALL = Duration.ofSeconds(30);
+
+  private QuickstartReplay() {}
+
+  /**
+   * What the replay step left for the report: the artifact, or why it did not run.
+   *
+   * @param artifact the comparison, or {@code null} when it did not run
+   * @param notRun why not, or {@code null} when it ran
+   */
+  record Outcome(ReplayArtifact artifact, String notRun) {}
+
+  /**
+   * Runs the step; a refusal or failure of the chain is the outcome's reason, not the run's end.
+   */
+  static Outcome attempt(
+      QuickstartSteps s, ReplayPrediction.Inputs inputs, Path planFile, Path plannedConfig) {
+    try {
+      return new Outcome(run(s, inputs, planFile, plannedConfig), null);
+    } catch (ChainException e) {
+      s.progress().replayNotRun(e.getMessage());
+      return new Outcome(null, e.getMessage());
+    }
+  }
+
+  /**
+   * A short replay (the calibration trace scaled to the plan's X at C_scale_max: 20 s quiet, 40 s
+   * surge past one instance, 30 s quiet) on a fresh deployment behind the plan, predicted by the
+   * simulator from this run's artifacts with no metric history (the fresh deployment's alarms have
+   * none either), and compared.
+   */
+  private static ReplayArtifact run(
+      QuickstartSteps s, ReplayPrediction.Inputs inputs, Path planFile, Path plannedConfig) {
+    s.progress()
+        .step(8, "replay: the simulator's prediction against the live fleet (90 s of traffic)");
+    // validate left the fleet scaled out; a fresh deployment starts at the floor, quiet
+    s.deployments()
+        .deploy(
+            EndpointConfigFile.read(plannedConfig).model(s.o().model()), plannedConfig, planFile);
+    Path trace = s.dir().resolve("trace-calibration.csv");
+    ReplayArtifact a =
+        Replay.run(
+            s.platform(),
+            new Replay.Request(
+                s.o().model(),
+                inputs,
+                new Replay.TraceSource.Calibration(trace, QUIET, SURGE, FALL),
+                1,
+                Duration.ZERO,
+                Transport.HTTP_STREAM,
+                Texts.load(null),
+                Duration.ofMillis(200),
+                true,
+                "tts-bench quickstart (replay)",
+                Map.of(
+                    "quiet",
+                    "20s",
+                    "surge",
+                    "40s",
+                    "fall",
+                    "30s",
+                    "pre_roll",
+                    "0s",
+                    "warmup_s",
+                    s.o().warmup().toMillis() / 1000.0),
+                new FleetSimulator.PreRoll.None(),
+                s.dir().resolve("replay-events.jsonl"),
+                s.o().warmup()),
+            s.clocks().wall(),
+            s.clocks().monotonic(),
+            s.progress()::detail);
+    ArtifactCodec.write(s.dir().resolve("replay-" + s.o().model() + ".json"), a);
+    s.progress().replay(a);
+    s.rerun()
+        .put(
+            "replay",
+            s.lines()
+                .replay(plannedConfig, planFile, inputs.qmaxFile(), inputs.ttotalFiles(), trace));
+    return a;
+  }
+}

@@ -1,0 +1,108 @@
+package dev.speechscale.chain;
+
+import java.nio.file.Path;
+
+/**
+ * The command line that reruns each of {@code quickstart}'s steps on its own, with the files this
+ * run wrote, as the summary and the report print them.
+ *
+ * @param o what the run ran
+ * @param config the measurement config it wrote
+ */
+record QuickstartRerun(QuickstartRun.Options o, Path config) {
+
+  /** The options every rerun line of a measurement step shares. */
+  private String common() {
+    return " --model " + o.model() + " --config " + config + o.stateDirArgument();
+  }
+
+  String deploy() {
+    return "bin/speech-infra deploy" + common();
+  }
+
+  String drift() {
+    return "bin/tts-bench drift" + common();
+  }
+
+  String qmax() {
+    return "bin/tts-bench qmax"
+        + common()
+        + " --rungs "
+        + String.join(",", o.rungs().stream().map(String::valueOf).toList())
+        + " --warmup "
+        + o.warmup().toSeconds()
+        + "s --hold "
+        + o.hold().toSeconds()
+        + "s --window "
+        + o.window().toSeconds()
+        + "s --slo "
+        + o.slo().toMillis()
+        + "ms";
+  }
+
+  String ttotal(Path qmaxFile) {
+    return "bin/tts-bench ttotal"
+        + common()
+        + " --qmax "
+        + qmaxFile
+        + " --recovery-window "
+        + o.recoveryWindow().toSeconds()
+        + "s";
+  }
+
+  String plan(Path qmaxFile, Path ttotalFile, double peakRps, Path planFile) {
+    return "bin/tts-bench plan --qmax "
+        + qmaxFile
+        + " --ttotal "
+        + ttotalFile
+        + " --peak-rps "
+        + (long) peakRps
+        + " --output "
+        + planFile;
+  }
+
+  /** {@code speech-infra deploy} of the planned config behind the plan. */
+  String deployBehind(Path plannedConfig, Path planFile) {
+    return behind("bin/speech-infra deploy", plannedConfig, planFile, "");
+  }
+
+  String validate(Path plannedConfig, Path planFile) {
+    return behind("bin/tts-bench validate", plannedConfig, planFile, " --live");
+  }
+
+  /** A command on the planned config and the plan, then {@code more}, then the state dir. */
+  private String behind(String command, Path plannedConfig, Path planFile, String more) {
+    return command
+        + " --model "
+        + o.model()
+        + " --config "
+        + plannedConfig
+        + " --plan "
+        + planFile
+        + more
+        + o.stateDirArgument();
+  }
+
+  /** A fresh deployment behind the plan, then the replay of the calibration trace. */
+  String replay(
+      Path plannedConfig, Path planFile, String qmaxFile, String ttotalFiles, Path trace) {
+    return deployBehind(plannedConfig, planFile)
+        + " && bin/tts-bench replay"
+        + " --model "
+        + o.model()
+        + " --config "
+        + plannedConfig
+        + o.stateDirArgument()
+        + " --plan "
+        + planFile
+        + " --qmax "
+        + qmaxFile
+        + " --ttotal "
+        + ttotalFiles
+        + " --calibration "
+        + trace
+        + " --quiet 20s --surge 40s --fall 30s --pre-roll 0s --warmup "
+        + o.warmup().toSeconds()
+        + "s";
+  }
+}

@@ -1,0 +1,277 @@
+package dev.speechscale.chain;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.DriftArtifact;
+import dev.speechscale.artifacts.EndpointConfig;
+import dev.speechscale.artifacts.EndpointConfigFile;
+import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.QmaxStep;
+import dev.speechscale.artifacts.TtotalArtifact;
+import dev.speechscale.artifacts.ValidateArtifact;
+import dev.speechscale.capacity.Load;
+import dev.speechscale.capacity.Scenario;
+import dev.speechscale.loadgen.LadderListener;
+import dev.speechscale.loadgen.LadderSpec;
+import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.Transport;
+import dev.speechscale.report.QuickstartReport;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * One {@code quickstart} run's steps, in order: each runs its chain step, writes the artifact into
+ * the run's directory and records the line that reruns it ({@link QuickstartRerun}); progress goes
+ * through {@link QuickstartProgress}.
+ *
+ * @param rerun step name to its rerun line, filled as the steps pass
+ */
+record QuickstartSteps(
+    Platform platform,
+    QuickstartRun.Deployments deployments,
+    QuickstartRun.Options o,
+    ChainClock clocks,
+    LadderListener qmaxProgress,
+    QuickstartProgress progress,
+    Instant started,
+    Path dir,
+    Map<String, String> rerun) {
+  Path config() {
+    return dir.resolve("endpoints.yaml");
+  }
+
+  String endpoint() {
+    return "speech-" + o.model();
+  }
+
+  QuickstartRerun lines() {
+    return new QuickstartRerun(o, config());
+  }
+
+  QuickstartRun.Result run(Consumer<QuickstartRun.Result> finished) {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
+    }
+    try {
+      EndpointConfig measured = deployForMeasurement();
+      DriftArtifact drift = drift(measured);
+      QmaxArtifact q = qmax();
+      Path qmaxFile = dir.resolve(q.defaultFileName());
+      TtotalArtifact t = ttotal(q, qmaxFile);
+      Path ttotalFile = dir.resolve(t.defaultFileName());
+      PlanArtifact plan = plan(q, qmaxFile, ttotalFile);
+      Path planFile = dir.resolve(plan.defaultFileName());
+      Path plannedConfig = deployBehind(plan, planFile);
+      ValidateArtifact v = validate(plan, planFile, plannedConfig);
+      QuickstartReplay.Outcome replay =
+          QuickstartReplay.attempt(
+              this,
+              new ReplayPrediction.Inputs(
+                  q, qmaxFile.toString(), t, ttotalFile.toString(), plan, planFile.toString()),
+              planFile,
+              plannedConfig);
+      progress.step(9, "report");
+      Path report = dir.resolve("report.html");
+      ArtifactCodec.writeText(
+          report,
+          QuickstartReport.html(
+              new QuickstartReport.Inputs(
+                  "SpeechScale quickstart: " + endpoint(),
+                  q,
+                  QmaxTrust.lines(q),
+                  t,
+                  plan,
+                  v,
+                  drift,
+                  rerun,
+                  replay.artifact(),
+                  replay.notRun())));
+      QuickstartRun.Result result =
+          new QuickstartRun.Result(
+              q, t, plan, v, dir, report, rerun, Duration.between(started, clocks.instant()));
+      finished.accept(result);
+      return result;
+    } finally {
+      if (!o.keep()) {
+        progress.destroying(endpoint());
+        deployments.destroy(endpoint());
+      }
+    }
+  }
+
+  private EndpointConfig deployForMeasurement() {
+    progress.step(
+        1, "deploy " + endpoint() + " (flite, local.500mcpu, unbounded queue, no scaling yet)");
+    ArtifactCodec.writeText(config(), QuickstartConfigs.measurement(o));
+    EndpointConfig measured = EndpointConfigFile.read(config()).model(o.model());
+    deployments.deploy(measured, config(), null);
+    rerun.put("deploy", lines().deploy());
+    return measured;
+  }
+
+  private DriftArtifact drift(EndpointConfig measured) {
+    progress.step(2, "drift: is it deployed as configured?");
+    DriftArtifact drift =
+        Drift.run(
+            new Drift.Inputs(platform, measured, null, "(none yet)"),
+            "tts-bench quickstart",
+            Map.of("step", "drift"),
+            clocks.wall());
+    ArtifactCodec.write(dir.resolve("drift-" + o.model() + ".json"), drift);
+    if (!drift.clean()) {
+      throw new ChainException("drift found errors before measuring: " + drift.items());
+    }
+    rerun.put("drift", lines().drift());
+    return drift;
+  }
+
+  private QmaxArtifact qmax() {
+    progress.step(
+        3, "qmax: the concurrency one instance holds inside " + o.slo().toMillis() + " ms");
+    LadderSpec ladder =
+        LadderSpec.of(o.rungs(), o.hold(), o.window(), 1, (double) o.slo().toMillis())
+            .withWarmup(o.warmup());
+    QmaxArtifact q =
+        QmaxRun.run(
+            platform,
+            new QmaxRun.Options(
+                o.model(),
+                Transport.HTTP_STREAM,
+                ladder,
+                Texts.load(null),
+                1,
+                dir.resolve("qmax-events.jsonl"),
+                null,
+                "tts-bench quickstart (qmax)",
+                Map.of(
+                    "rungs",
+                    o.rungs(),
+                    "hold",
+                    o.hold().toString(),
+                    "window",
+                    o.window().toString(),
+                    "warmup",
+                    o.warmup().toString())),
+            // the quickstart runs anywhere, root or not: where the instance type's CPU limit
+            // cannot be enforced it measures anyway and the artifact says "not enforced"
+            // (bin/tts-bench qmax stops instead unless --allow-unenforced-cpu)
+            true,
+            clocks,
+            qmaxProgress,
+            progress::detail);
+    ArtifactCodec.write(dir.resolve(q.defaultFileName()), q);
+    progress.qmax(q);
+    rerun.put("qmax", lines().qmax());
+    return q;
+  }
+
+  private TtotalArtifact ttotal(QmaxArtifact q, Path qmaxFile) {
+    progress.step(4, "ttotal: a real scale-out, stage by stage");
+    TtotalArtifact t =
+        TtotalRun.run(
+            platform,
+            new TtotalRun.Options(
+                o.model(),
+                q,
+                qmaxFile.toString(),
+                Transport.HTTP_STREAM,
+                null,
+                o.recoveryWindow(),
+                Duration.ofSeconds(5),
+                null,
+                false,
+                Texts.load(null),
+                1,
+                "tts-bench quickstart (ttotal)",
+                Map.of("recovery_window", o.recoveryWindow().toString())),
+            clocks,
+            progress::detail);
+    ArtifactCodec.write(dir.resolve(t.defaultFileName()), t);
+    progress.ttotal(t);
+    rerun.put("ttotal", lines().ttotal(qmaxFile));
+    return t;
+  }
+
+  private PlanArtifact plan(QmaxArtifact q, Path qmaxFile, Path ttotalFile) {
+    progress.step(5, "plan: thresholds, cooldowns and fleet from the two measurements");
+    double peakRps = Math.ceil(1.6 * peakThroughput(q));
+    Scenario shape = new Scenario(1, 1.25, new Load.RequestRate(peakRps), null, 1, 0.10, 60, 1, 0);
+    PlanRun.Result r =
+        PlanRun.run(
+            new PlanRun.Options(
+                qmaxFile,
+                ttotalFile,
+                null,
+                shape,
+                null,
+                false,
+                "tts-bench quickstart (plan)",
+                Map.of("peak_rps", peakRps)),
+            progress::detail,
+            clocks.instant());
+    PlanArtifact plan = r.artifact();
+    Path planFile = dir.resolve(plan.defaultFileName());
+    ArtifactCodec.write(planFile, plan);
+    progress.plan(plan);
+    rerun.put("plan", lines().plan(qmaxFile, ttotalFile, peakRps, planFile));
+    if (!plan.hasUnitsConversion() || plan.infeasible()) {
+      throw new ChainException(
+          "the plan cannot attach scaling (" + plan.verdict().label() + "); see " + planFile);
+    }
+    return plan;
+  }
+
+  private Path deployBehind(PlanArtifact plan, Path planFile) {
+    progress.step(
+        6,
+        "deploy behind the plan (queue_max_depth " + plan.queueMaxDepth() + ", policies attached)");
+    Path plannedConfig = dir.resolve("endpoints-planned.yaml");
+    ArtifactCodec.writeText(plannedConfig, QuickstartConfigs.planned(o, plan));
+    String scaling =
+        deployments.deploy(
+            EndpointConfigFile.read(plannedConfig).model(o.model()), plannedConfig, planFile);
+    progress.detail(scaling);
+    rerun.put("deploy-with-plan", lines().deployBehind(plannedConfig, planFile));
+    return plannedConfig;
+  }
+
+  private ValidateArtifact validate(PlanArtifact plan, Path planFile, Path plannedConfig) {
+    progress.step(7, "validate: the deployed policy is the plan, and it behaves like it (live)");
+    ValidateArtifact v =
+        ValidateRun.run(
+            platform,
+            new ValidateRun.Options(
+                o.model(),
+                plan,
+                planFile.toString(),
+                true,
+                Transport.HTTP_STREAM,
+                o.phase(),
+                Texts.load(null),
+                "tts-bench quickstart (validate)",
+                Map.of("phase", o.phase().toString())),
+            clocks,
+            progress::detail);
+    ArtifactCodec.write(dir.resolve("validate-" + o.model() + ".json"), v);
+    rerun.put("validate", lines().validate(plannedConfig, planFile));
+    return v;
+  }
+
+  /** The highest throughput a usable rung achieved, 1 req/s when none did. */
+  private static double peakThroughput(QmaxArtifact q) {
+    return q.steps().stream()
+        .filter(QmaxStep::isUsable)
+        .filter(s -> s.achievedRps() != null)
+        .mapToDouble(QmaxStep::achievedRps)
+        .max()
+        .orElse(1);
+  }
+}

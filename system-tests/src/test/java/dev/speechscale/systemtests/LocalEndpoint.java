@@ -1,0 +1,165 @@
+package dev.speechscale.systemtests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A flite endpoint on the local platform that an end-to-end test drives through the real CLI: its
+ * config (one {@code local.500mcpu} instance, at most two, an 8 s SLO, no queue bound, time scale
+ * 0.1, plus the test's own {@code local} settings), its state directory, and the steps the tests
+ * share, each asserting its exit code. {@link #close} destroys it, whatever the test did.
+ */
+final class LocalEndpoint implements AutoCloseable {
+  private final Path dir;
+  private final String model;
+  private final String local;
+
+  /**
+   * @param dir the test's temporary directory: configs, artifacts and state go there
+   * @param model the model; the endpoint is speech-&lt;model&gt;
+   * @param local more lines of the {@code local} block, each ending in a newline, or ""
+   */
+  private LocalEndpoint(Path dir, String model, String local) {
+    this.dir = dir;
+    this.model = model;
+    this.local = local;
+  }
+
+  /** Writes the endpoint's config; {@link #deploy} deploys it. */
+  static LocalEndpoint configured(Path dir, String model, String local) throws IOException {
+    LocalEndpoint e = new LocalEndpoint(dir, model, local);
+    Files.writeString(
+        e.config(),
+        """
+        models:
+          %s:
+            engine: flite
+            engine_settings: {segmentation: sentence}
+            instance_type: local.500mcpu
+            min_instances: 1
+            max_instances: 2
+            ttfab_slo_ms: 8000
+            queue_max_depth: 0
+        """
+                .formatted(model)
+            + e.localBlock());
+    return e;
+  }
+
+  private String localBlock() {
+    return "    local:\n      time_scale: 0.1\n" + local.indent(6);
+  }
+
+  Path config() {
+    return dir.resolve("endpoints.yaml");
+  }
+
+  Path state() {
+    return dir.resolve("state");
+  }
+
+  /** The config {@link #deployBehind} writes: the plan's values and the same engine and local. */
+  Path plannedConfig() {
+    return dir.resolve("endpoints-planned.yaml");
+  }
+
+  /** {@code --model M --state-dir S --config C}. */
+  String[] where() {
+    return new String[] {
+      "--model", model, "--state-dir", state().toString(), "--config", config().toString()
+    };
+  }
+
+  /** {@code --model M --state-dir S --config PLANNED --plan P}: the endpoint behind its plan. */
+  String[] behind(Path plan) {
+    return new String[] {
+      "--model",
+      model,
+      "--state-dir",
+      state().toString(),
+      "--config",
+      plannedConfig().toString(),
+      "--plan",
+      plan.toString()
+    };
+  }
+
+  /** {@code tts-bench} with {@code args} and then {@link #where}. */
+  Cli ttsBench(String... args) {
+    return Cli.ttsBench(concat(args, where()));
+  }
+
+  void deploy() {
+    Cli deploy = Cli.speechInfra(concat(new String[] {"deploy"}, where()));
+    assertThat(deploy.exitCode()).as(deploy.err()).isZero();
+  }
+
+  /** {@code qmax} with the ladder's options, into {@link #qmaxFile}. */
+  Cli qmax(String... ladder) {
+    Cli q =
+        ttsBench(concat(concat(new String[] {"qmax"}, ladder), "--output", qmaxFile().toString()));
+    assertThat(q.exitCode()).as(q.err()).isZero();
+    return q;
+  }
+
+  Path qmaxFile() {
+    return dir.resolve("qmax.json");
+  }
+
+  /**
+   * {@code ttotal} of {@code qmax} with a 1 s settle and a 2 s recovery window, into ttotal.json.
+   */
+  Path ttotal(Path qmax, String... more) {
+    Path ttotal = dir.resolve("ttotal.json");
+    String[] args = {
+      "ttotal", "--qmax", qmax.toString(), "--settle", "1s", "--recovery-window", "2s"
+    };
+    Cli t = ttsBench(concat(concat(args, more), "--output", ttotal.toString()));
+    assertThat(t.exitCode()).as(t.err()).isZero();
+    return ttotal;
+  }
+
+  /** {@code plan} of the two artifacts with the load given, into {@code plan-<model>.json}. */
+  Path plan(Path qmax, Path ttotal, String... load) {
+    Path plan = dir.resolve("plan-" + model + ".json");
+    String[] args = {"plan", "--qmax", qmax.toString(), "--ttotal", ttotal.toString()};
+    Cli p = Cli.ttsBench(concat(concat(args, load), "--output", plan.toString()));
+    assertThat(p.exitCode()).as(p.out()).isZero();
+    return plan;
+  }
+
+  /** Writes {@link #plannedConfig} from the plan's config block and deploys it behind the plan. */
+  Cli deployBehind(Path plan) throws IOException {
+    Files.writeString(
+        plannedConfig(),
+        "models:\n  "
+            + model
+            + ":\n    engine: flite\n    engine_settings: {segmentation: sentence}\n"
+            + localBlock()
+            + ArtifactCodec.readPlan(plan)
+                .configBlock()
+                .lines()
+                .skip(2)
+                .map(l -> l + "\n")
+                .reduce("", String::concat));
+    Cli redeploy = Cli.speechInfra(concat(new String[] {"deploy"}, behind(plan)));
+    assertThat(redeploy.exitCode()).as(redeploy.err()).isZero();
+    return redeploy;
+  }
+
+  @Override
+  public void close() {
+    Cli.speechInfra("destroy", "--model", model, "--state-dir", state().toString());
+  }
+
+  static String[] concat(String[] a, String... b) {
+    String[] out = new String[a.length + b.length];
+    System.arraycopy(a, 0, out, 0, a.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+}
