@@ -74,6 +74,14 @@ final class Findings {
               + " measured the machine as much as the endpoint: "
               + r.describe());
     }
+    List<BracketDrift> brackets = bracketDrift(m);
+    for (BracketDrift b : brackets) {
+      problems.add(
+          "the rungs that decided Q_max "
+              + ladder.qMax()
+              + " measured the machine as much as the endpoint: "
+              + b.describe());
+    }
     if (problems.isEmpty()) {
       return Finding.ok(
           "measurement_trust",
@@ -88,7 +96,7 @@ final class Findings {
           "re-run `tts-bench qmax`: it freezes scaling, pins capacity to 1 and refuses a bounded"
               + " container queue");
     }
-    if (!drifted.isEmpty()) {
+    if (!drifted.isEmpty() || !brackets.isEmpty()) {
       fixes.add(
           (setup ? "run it" : "re-run `tts-bench qmax`")
               + " on a quiet machine (nothing else running, no CPU steal): rungs measured early"
@@ -99,6 +107,19 @@ final class Findings {
         Verdict.WARN,
         String.join("; ", problems) + "; " + usable,
         String.join("; ", fixes));
+  }
+
+  /**
+   * The bisection-bracket checks beyond tolerance, for ladders that carry a drift check (its
+   * throughput tolerance applies); none for older ladders, whose findings stay as they were.
+   */
+  static List<BracketDrift> bracketDrift(Measurement m) {
+    if (m.drift().isEmpty()) {
+      return List.of();
+    }
+    return BracketDrift.of(m.ladder(), m.drift().getFirst().throughputTolerancePct()).stream()
+        .filter(BracketDrift::beyond)
+        .toList();
   }
 
   /** The drift checks that passed, as a clause; empty when the ladder was not re-measured. */

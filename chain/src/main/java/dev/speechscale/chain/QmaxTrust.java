@@ -4,6 +4,7 @@ import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.QmaxDrift;
 import dev.speechscale.artifacts.QmaxInterval;
 import dev.speechscale.artifacts.RungCheck;
+import dev.speechscale.capacity.BracketDrift;
 import dev.speechscale.capacity.RungDrift;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,12 +33,25 @@ public final class QmaxTrust {
     if (d == null) {
       return List.of();
     }
+    List<String> out = new ArrayList<>();
+    for (BracketDrift b :
+        BracketDrift.of(a.ladder(), d.throughputTolerancePct()).stream()
+            .filter(BracketDrift::beyond)
+            .toList()) {
+      out.add(
+          "DRIFT: "
+              + b.describe()
+              + ": Q_max "
+              + a.qMax()
+              + " measured the machine as well as the endpoint, and the plan will warn"
+              + " (measurement_trust)");
+    }
     if (d.rechecks().isEmpty()) {
-      return List.of(
+      out.add(
           "drift check: nothing was re-measured (no coarse rung met the SLO, or the ladder was"
               + " stopped first)");
+      return out;
     }
-    List<String> out = new ArrayList<>();
     List<RungDrift> checks = d.rungDrifts();
     long beyond = checks.stream().filter(RungDrift::beyond).count();
     for (RungDrift c : checks) {
