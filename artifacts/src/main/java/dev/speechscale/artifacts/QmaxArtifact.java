@@ -68,64 +68,6 @@ public record QmaxArtifact(
     rungChecks = rungChecks == null ? null : List.copyOf(rungChecks);
   }
 
-  /** An artifact without a drift check (as every artifact before it was added). */
-  public QmaxArtifact(
-      int schemaVersion,
-      String kind,
-      String toolVersion,
-      Instant createdAt,
-      Provenance provenance,
-      String model,
-      String endpoint,
-      String transport,
-      double sloMs,
-      DeployedConfig deployedConfig,
-      Integer runs,
-      Double holdS,
-      Double windowS,
-      Boolean frozen,
-      Boolean unboundedQueue,
-      Integer qMax,
-      List<Integer> qMaxPerRun,
-      Boolean qMaxBracketed,
-      Boolean refined,
-      Double sMeanS,
-      Double sP95S,
-      String loadModel,
-      String platform,
-      List<QmaxStep> steps,
-      @Nullable List<RungCheck> rungChecks,
-      @Nullable QmaxInterval qMaxInterval) {
-    this(
-        schemaVersion,
-        kind,
-        toolVersion,
-        createdAt,
-        provenance,
-        model,
-        endpoint,
-        transport,
-        sloMs,
-        deployedConfig,
-        runs,
-        holdS,
-        windowS,
-        frozen,
-        unboundedQueue,
-        qMax,
-        qMaxPerRun,
-        qMaxBracketed,
-        refined,
-        sMeanS,
-        sP95S,
-        loadModel,
-        platform,
-        steps,
-        rungChecks,
-        qMaxInterval,
-        null);
-  }
-
   /** This artifact with the ladder's drift check, or without one ({@code null}). */
   public QmaxArtifact withDrift(@Nullable QmaxDrift drift) {
     return new QmaxArtifact(

@@ -76,7 +76,8 @@ public class PlanBenchmark {
             ServiceTimeDistribution.lognormal(0.0613, 0.0661),
             true,
             true,
-            null);
+            null,
+            List.of());
     scaleOut = new ScaleOutTime(260.2, 60, true, List.of(), List.of());
     scenario =
         Scenario.of(3000, 1.25, new Load.RequestRate(5000), new Load.RequestRate(10), 1, 0.10, 60);

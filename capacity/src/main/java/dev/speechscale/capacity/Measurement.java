@@ -40,26 +40,6 @@ public record Measurement(
     }
   }
 
-  /** A measurement whose ladder was not re-measured for drift. */
-  public Measurement(
-      Ladder ladder,
-      double sMeanSeconds,
-      double sP95Seconds,
-      ServiceTimeDistribution serviceTimes,
-      boolean frozen,
-      boolean unboundedQueue,
-      Integer declaredQMax) {
-    this(
-        ladder,
-        sMeanSeconds,
-        sP95Seconds,
-        serviceTimes,
-        frozen,
-        unboundedQueue,
-        declaredQMax,
-        List.of());
-  }
-
   /** This measurement with the ladder's drift checks. */
   public Measurement withDrift(List<RungDrift> drift) {
     return new Measurement(

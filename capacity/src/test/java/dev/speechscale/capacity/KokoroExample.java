@@ -65,7 +65,8 @@ final class KokoroExample {
         ServiceTimeDistribution.lognormal(S_MEAN_S, S_P95_S),
         true,
         true,
-        50);
+        50,
+        List.of());
   }
 
   static ScaleOutTime scaleOut() {

@@ -99,7 +99,14 @@ class PlannerTest {
     Measurement m = KokoroExample.measurement();
     Measurement unfrozen =
         new Measurement(
-            m.ladder(), m.sMeanSeconds(), m.sP95Seconds(), m.serviceTimes(), false, true, 50);
+            m.ladder(),
+            m.sMeanSeconds(),
+            m.sP95Seconds(),
+            m.serviceTimes(),
+            false,
+            true,
+            50,
+            List.of());
 
     Finding f = plan(unfrozen).finding("measurement_trust");
 
@@ -119,7 +126,8 @@ class PlannerTest {
                     m.serviceTimes(),
                     true,
                     false,
-                    50))
+                    50,
+                    List.of()))
                 .finding("measurement_trust")
                 .detail())
         .contains("bounded");
@@ -131,7 +139,8 @@ class PlannerTest {
                     m.serviceTimes(),
                     true,
                     true,
-                    60))
+                    60,
+                    List.of()))
                 .finding("measurement_trust")
                 .detail())
         .contains("states Q_max 60 but its steps give 50");
@@ -183,7 +192,14 @@ class PlannerTest {
     Measurement m = KokoroExample.measurement();
     Measurement both =
         new Measurement(
-                m.ladder(), m.sMeanSeconds(), m.sP95Seconds(), m.serviceTimes(), false, true, 50)
+                m.ladder(),
+                m.sMeanSeconds(),
+                m.sP95Seconds(),
+                m.serviceTimes(),
+                false,
+                true,
+                50,
+                List.of())
             .withDrift(List.of(rechecked(14.6, 3420.0)));
 
     Finding f = plan(both).finding("measurement_trust");
@@ -234,7 +250,14 @@ class PlannerTest {
   private static Measurement service(double mean, double p95) {
     Measurement m = KokoroExample.measurement();
     return new Measurement(
-        m.ladder(), mean, p95, ServiceTimeDistribution.lognormal(mean, p95), true, true, 50);
+        m.ladder(),
+        mean,
+        p95,
+        ServiceTimeDistribution.lognormal(mean, p95),
+        true,
+        true,
+        50,
+        List.of());
   }
 
   // invocation_ceiling

@@ -179,6 +179,7 @@ public final class QmaxRun {
             platform.name(),
             result.steps(),
             null,
+            null,
             null)
         .withRungChecks(noise.checks(result.steps(), cpu))
         .withDrift(result.drift());

@@ -141,6 +141,7 @@ class CpuLimitCheckTest {
         q.platform(),
         q.steps(),
         null,
+        null,
         null);
   }
 }

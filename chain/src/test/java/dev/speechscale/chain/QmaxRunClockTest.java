@@ -10,6 +10,7 @@ import dev.speechscale.platform.Invocation;
 import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.MetricSeries;
 import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.ResponseBreakdown;
 import dev.speechscale.platform.SynthesisRequest;
 import dev.speechscale.platform.Transport;
 import java.time.Clock;
@@ -48,7 +49,15 @@ class QmaxRunClockTest {
             long sent = nowNanos.get();
             long first = nowNanos.addAndGet(FIRST_AUDIO_NANOS);
             long done = nowNanos.addAndGet(FIRST_AUDIO_NANOS);
-            return new Invocation(Invocation.Outcome.OK, 200, sent, first, done, 3200, null);
+            return new Invocation(
+                Invocation.Outcome.OK,
+                200,
+                sent,
+                first,
+                done,
+                3200,
+                null,
+                ResponseBreakdown.UNKNOWN);
           }
 
           @Override

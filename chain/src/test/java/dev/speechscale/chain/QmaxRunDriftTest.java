@@ -18,6 +18,7 @@ import dev.speechscale.platform.Invocation;
 import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.MetricSeries;
 import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.ResponseBreakdown;
 import dev.speechscale.platform.SynthesisRequest;
 import dev.speechscale.platform.Transport;
 import java.nio.file.Path;
@@ -58,7 +59,15 @@ class QmaxRunDriftTest {
             long sent = nowNanos.get();
             long first = nowNanos.addAndGet(firstAudioNanos.get());
             long done = nowNanos.addAndGet(firstAudioNanos.get());
-            return new Invocation(Invocation.Outcome.OK, 200, sent, first, done, 3200, null);
+            return new Invocation(
+                Invocation.Outcome.OK,
+                200,
+                sent,
+                first,
+                done,
+                3200,
+                null,
+                ResponseBreakdown.UNKNOWN);
           }
 
           @Override

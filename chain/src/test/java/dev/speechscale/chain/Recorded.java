@@ -135,6 +135,7 @@ final class Recorded {
         "local",
         Arrays.asList(steps),
         null,
+        null,
         null);
   }
 }

@@ -4,6 +4,7 @@ import dev.speechscale.platform.Invocation;
 import dev.speechscale.platform.Invocation.Outcome;
 import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.ResponseBreakdown;
 import dev.speechscale.platform.SynthesisRequest;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -247,7 +248,8 @@ final class BidiConnection implements Invoker.Connection {
                 firstAudio,
                 clock.nanoTime(),
                 audioBytes,
-                audioBytes > 0 ? null : "synthesis_complete without any audio frame");
+                audioBytes > 0 ? null : "synthesis_complete without any audio frame",
+                ResponseBreakdown.UNKNOWN);
         case "error" -> {
           int status = node.path("status").asInt(0);
           Outcome outcome =
@@ -259,14 +261,23 @@ final class BidiConnection implements Invoker.Connection {
               firstAudio,
               clock.nanoTime(),
               audioBytes,
-              "error message: " + HttpHead.abbreviate(message));
+              "error message: " + HttpHead.abbreviate(message),
+              ResponseBreakdown.UNKNOWN);
         }
         default -> null; // a message type this client does not need
       };
     }
 
     Invocation fail(Outcome outcome, String error) {
-      return new Invocation(outcome, 0, sent, firstAudio, clock.nanoTime(), audioBytes, error);
+      return new Invocation(
+          outcome,
+          0,
+          sent,
+          firstAudio,
+          clock.nanoTime(),
+          audioBytes,
+          error,
+          ResponseBreakdown.UNKNOWN);
     }
   }
 

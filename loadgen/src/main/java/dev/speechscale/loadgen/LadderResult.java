@@ -31,12 +31,6 @@ public record LadderResult(
     rechecks = List.copyOf(rechecks);
   }
 
-  /** A result without re-checks. */
-  public LadderResult(
-      LadderSpec spec, List<RungReport> reports, List<String> notes, boolean stopped) {
-    this(spec, reports, notes, stopped, List.of());
-  }
-
   /** Why the reference rung is the one re-measured; recorded in the artifact. */
   static final String REFERENCE =
       "per run, the highest coarse rung that met the SLO: the lower end of the bisection, so Q_max"

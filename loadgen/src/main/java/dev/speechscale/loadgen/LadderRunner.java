@@ -150,7 +150,7 @@ public final class LadderRunner {
       if (mine.isEmpty()) {
         return null;
       }
-      int pass = new LadderResult(spec, mine, List.of(), false).ladder().qMax();
+      int pass = new LadderResult(spec, mine, List.of(), false, List.of()).ladder().qMax();
       return mine.stream()
           .filter(r -> r.concurrency() == pass && r.meetsSlo(spec.sloMs()))
           .filter(r -> r.stats().achievedRps() > 0 && r.stats().ttfabP95Ms() > 0)
@@ -250,7 +250,7 @@ public final class LadderRunner {
       if (mine.isEmpty()) {
         return true;
       }
-      int lo = new LadderResult(spec, mine, List.of(), false).ladder().qMax();
+      int lo = new LadderResult(spec, mine, List.of(), false, List.of()).ladder().qMax();
       final int pass = lo;
       OptionalInt firstBreach =
           mine.stream()

@@ -2,6 +2,7 @@ package dev.speechscale.loadgen;
 
 import dev.speechscale.platform.Invocation;
 import dev.speechscale.platform.Invocation.Outcome;
+import dev.speechscale.platform.ResponseBreakdown;
 
 /** Status → outcome, the same table for every transport. */
 final class Outcomes {
@@ -27,6 +28,7 @@ final class Outcomes {
 
   static Invocation failed(
       Outcome outcome, int status, long sentNanos, long completedNanos, String error) {
-    return new Invocation(outcome, status, sentNanos, -1, completedNanos, 0, error);
+    return new Invocation(
+        outcome, status, sentNanos, -1, completedNanos, 0, error, ResponseBreakdown.UNKNOWN);
   }
 }

@@ -56,42 +56,6 @@ public record RequestEvent(
     Objects.requireNonNull(breakdown, "breakdown");
   }
 
-  /** An event whose response said nothing beyond its timing. */
-  public RequestEvent(
-      LoadModel loadModel,
-      int runIndex,
-      int stepIndex,
-      int concurrency,
-      long seq,
-      int worker,
-      long intendedNanos,
-      long sentNanos,
-      long firstAudioNanos,
-      long completedNanos,
-      Outcome outcome,
-      int status,
-      long audioBytes,
-      int chars,
-      String error) {
-    this(
-        loadModel,
-        runIndex,
-        stepIndex,
-        concurrency,
-        seq,
-        worker,
-        intendedNanos,
-        sentNanos,
-        firstAudioNanos,
-        completedNanos,
-        outcome,
-        status,
-        audioBytes,
-        chars,
-        error,
-        ResponseBreakdown.UNKNOWN);
-  }
-
   /** How load was generated; the artifact says which model produced a number. */
   public enum LoadModel {
     CLOSED_LOOP("closed-loop"),

@@ -65,6 +65,7 @@ final class Events {
         status,
         outcome == Outcome.OK ? 100 : 0,
         chars,
-        null);
+        null,
+        ResponseBreakdown.UNKNOWN);
   }
 }

@@ -3,6 +3,7 @@ package dev.speechscale.loadgen;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.platform.Invocation.Outcome;
+import dev.speechscale.platform.ResponseBreakdown;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -32,7 +33,8 @@ class JsonlEventLogTest {
             200,
             4800,
             42,
-            null));
+            null,
+            ResponseBreakdown.UNKNOWN));
     log.flush();
 
     String[] lines = out.toString(StandardCharsets.UTF_8).split("\n");
@@ -69,7 +71,8 @@ class JsonlEventLogTest {
             503,
             0,
             5,
-            "HTTP 503: {\"error\":\"queue_saturated\"}"));
+            "HTTP 503: {\"error\":\"queue_saturated\"}",
+            ResponseBreakdown.UNKNOWN));
     log.close();
 
     JsonNode line = LadderLoopbackTest.parse(out.toString(StandardCharsets.UTF_8).strip());

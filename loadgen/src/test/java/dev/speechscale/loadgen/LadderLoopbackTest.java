@@ -187,6 +187,7 @@ class LadderLoopbackTest {
         "local",
         steps,
         null,
+        null,
         null);
   }
 

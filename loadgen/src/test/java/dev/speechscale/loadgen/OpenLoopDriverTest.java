@@ -8,6 +8,7 @@ import dev.speechscale.platform.Invocation;
 import dev.speechscale.platform.Invocation.Outcome;
 import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.ResponseBreakdown;
 import dev.speechscale.platform.SynthesisRequest;
 import dev.speechscale.platform.Transport;
 import java.time.Duration;
@@ -124,7 +125,8 @@ class OpenLoopDriverTest {
     Invoker lagging =
         new FakeInvoker(clock -> {
           long sent = clock.nanoTime() + 1_000_000;
-          return new Invocation(Outcome.OK, 200, sent, sent + 1, sent + 2, 10, null);
+          return new Invocation(
+              Outcome.OK, 200, sent, sent + 1, sent + 2, 10, null, ResponseBreakdown.UNKNOWN);
         });
     try (OpenLoopDriver driver =
         new OpenLoopDriver(lagging, TEXTS, NanoClock.SYSTEM, RequestListener.NONE)) {
@@ -195,7 +197,7 @@ class OpenLoopDriverTest {
   private static Invoker instantInvoker() {
     return new FakeInvoker(clock -> {
       long now = clock.nanoTime();
-      return new Invocation(Outcome.OK, 200, now, now, now, 10, null);
+      return new Invocation(Outcome.OK, 200, now, now, now, 10, null, ResponseBreakdown.UNKNOWN);
     });
   }
 

@@ -27,26 +27,6 @@ public record Invocation(
     java.util.Objects.requireNonNull(breakdown, "breakdown");
   }
 
-  /** An invocation whose response said nothing beyond its own timing. */
-  public Invocation(
-      Outcome outcome,
-      int status,
-      long sentNanos,
-      long firstAudioNanos,
-      long completedNanos,
-      long audioBytes,
-      String error) {
-    this(
-        outcome,
-        status,
-        sentNanos,
-        firstAudioNanos,
-        completedNanos,
-        audioBytes,
-        error,
-        ResponseBreakdown.UNKNOWN);
-  }
-
   /** How a request ended. */
   public enum Outcome {
     /** Audio arrived and the response completed. */

@@ -58,7 +58,7 @@ class InstanceModelTest {
                 rung(8, 17, 500, 470),
                 rung(16, 16, 1100, 1000)),
             2000);
-    return new Measurement(ladder, 0.05, 0.06, constant(0.05), true, true, null);
+    return new Measurement(ladder, 0.05, 0.06, constant(0.05), true, true, null, List.of());
   }
 
   @Test
@@ -102,7 +102,8 @@ class InstanceModelTest {
   @Test
   void fromMeasurement_noRungAtTwiceTheSlots_fallsBackToThePeakAndSaysSo() {
     Ladder ladder = Ladder.of(List.of(rung(1, 20, 30, 50)), 2000);
-    Measurement one = new Measurement(ladder, 0.05, 0.06, constant(0.05), true, true, null);
+    Measurement one =
+        new Measurement(ladder, 0.05, 0.06, constant(0.05), true, true, null, List.of());
 
     InstanceModel m = InstanceModel.fromMeasurement(one, 0, DEADLINE, Duration.ZERO);
 

@@ -59,8 +59,7 @@ class BreakdownEndToEndTest {
       "--model", "brk", "--state-dir", state.toString(), "--config", config.toString()
     };
     try (LocalPlatform platform = new LocalPlatform(state)) {
-      assertThat(
-              Cli.speechInfra(LocalEndpoint.concat(new String[] {"deploy"}, where)).exitCode())
+      assertThat(Cli.speechInfra(LocalEndpoint.concat(new String[] {"deploy"}, where)).exitCode())
           .isZero();
 
       Path qmax = dir.resolve("qmax.json");

@@ -2,6 +2,7 @@ package dev.speechscale.platform.aws;
 
 import dev.speechscale.platform.Invocation;
 import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.ResponseBreakdown;
 import dev.speechscale.platform.SynthesisRequest;
 import java.util.Locale;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -104,7 +105,8 @@ final class BidiExchange {
               firstAudioNanos,
               t.arrivalNanos(),
               audioBytes,
-              audioBytes > 0 ? null : "synthesis_complete without any audio part");
+              audioBytes > 0 ? null : "synthesis_complete without any audio part",
+              ResponseBreakdown.UNKNOWN);
       case "error" -> {
         int status = node.path("status").asInt(0);
         Invocation.Outcome outcome =
@@ -116,7 +118,8 @@ final class BidiExchange {
             firstAudioNanos,
             t.arrivalNanos(),
             audioBytes,
-            "error message: " + t.json());
+            "error message: " + t.json(),
+            ResponseBreakdown.UNKNOWN);
       }
       default -> null;
     };
@@ -152,7 +155,8 @@ final class BidiExchange {
           firstAudioNanos,
           clock.nanoTime(),
           audioBytes,
-          code + " (" + ase.statusCode() + "): " + message(ase));
+          code + " (" + ase.statusCode() + "): " + message(ase),
+          ResponseBreakdown.UNKNOWN);
     }
     return fail(
         Invocation.Outcome.TRANSPORT_ERROR,
@@ -161,7 +165,14 @@ final class BidiExchange {
 
   Invocation fail(Invocation.Outcome outcome, String error) {
     return new Invocation(
-        outcome, 0, sentNanos, firstAudioNanos, clock.nanoTime(), audioBytes, error);
+        outcome,
+        0,
+        sentNanos,
+        firstAudioNanos,
+        clock.nanoTime(),
+        audioBytes,
+        error,
+        ResponseBreakdown.UNKNOWN);
   }
 
   private static Invocation.Outcome ofStatus(int status) {

@@ -4,6 +4,7 @@ import dev.speechscale.platform.Invocation;
 import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.InvokerTarget;
 import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.ResponseBreakdown;
 import dev.speechscale.platform.SynthesisRequest;
 import dev.speechscale.platform.Transport;
 import java.net.InetAddress;
@@ -159,7 +160,8 @@ final class ResponseStreamInvoker implements Invoker {
             0,
             "the stream ended with no audio after the "
                 + WavAudioMeter.WAV_HEADER_BYTES
-                + "-byte WAV header");
+                + "-byte WAV header",
+            ResponseBreakdown.UNKNOWN);
       }
       return new Invocation(
           Invocation.Outcome.OK,
@@ -168,7 +170,8 @@ final class ResponseStreamInvoker implements Invoker {
           meter.firstAudioNanos(),
           completed,
           meter.audioBytes(),
-          null);
+          null,
+          ResponseBreakdown.UNKNOWN);
     }
 
     @Override
@@ -259,6 +262,7 @@ final class ResponseStreamInvoker implements Invoker {
         meter.firstAudioNanos(),
         clock.nanoTime(),
         meter.audioBytes(),
-        error);
+        error,
+        ResponseBreakdown.UNKNOWN);
   }
 }
