@@ -33,6 +33,7 @@ public final class QuickstartReport {
           + "font-weight:600}.suppressed{color:#6b7280;font-weight:600}"
           + "pre{background:#f5f7fb;padding:.8rem;overflow-x:auto;font-size:.85rem}"
           + ".meta{color:#5b6478}.big{font-size:1.3rem;font-weight:700}"
+          + ".legend{color:#5b6478;font-size:.85rem}"
           + "svg text{font-family:system-ui,sans-serif}";
 
   /**

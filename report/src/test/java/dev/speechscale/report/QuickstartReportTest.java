@@ -100,6 +100,30 @@ class QuickstartReportTest {
   }
 
   @Test
+  void html_ladderWithServerBreakdown_showsQueueAgainstEnginePerRungAndExplainsIt() {
+    // the first of the five quickstarts of 2026-12-02 (measurements/qmax-reproducibility/run1)
+    QmaxArtifact q =
+        ArtifactCodec.readQmax(Path.of("src", "test", "resources", "qmax-breakdown.json"));
+
+    String page =
+        QuickstartReport.html(
+            new QuickstartReport.Inputs(
+                TITLE, q, RUN.ttotal(), RUN.plan(), RUN.validate(), RUN.drift(), COMMANDS));
+
+    assertThat(page)
+        .contains("<th>server p95: queue / engine ms</th>")
+        .contains("<td class=\"n\">538.9 / 34.7</td>")
+        .contains("<b>server p95: queue / engine</b>: the server's own p95 wait");
+  }
+
+  @Test
+  void html_ladderWithoutServerBreakdown_keepsItsTableAndExplainsEveryColumn() {
+    assertThat(quickstartPage())
+        .doesNotContain("server p95: queue / engine")
+        .contains("<p class=\"legend\"><b>run</b>: the ladder pass; <b>N</b>: closed-loop");
+  }
+
+  @Test
   void html_recordedQuickstart_isOneSelfContainedPage() {
     String page = quickstartPage();
 
