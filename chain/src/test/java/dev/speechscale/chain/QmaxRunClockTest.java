@@ -6,12 +6,8 @@ import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.QmaxStep;
 import dev.speechscale.loadgen.LadderListener;
 import dev.speechscale.loadgen.LadderSpec;
-import dev.speechscale.platform.Invocation;
-import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.MetricSeries;
 import dev.speechscale.platform.NanoClock;
-import dev.speechscale.platform.ResponseBreakdown;
-import dev.speechscale.platform.SynthesisRequest;
 import dev.speechscale.platform.Transport;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,43 +29,6 @@ class QmaxRunClockTest {
   private static final long FIRST_AUDIO_NANOS = Duration.ofMillis(100).toNanos();
   private static final Instant WALL = Instant.parse("2030-01-02T03:04:05Z");
 
-  /** Each request moves the fake clock: first audio at +100 ms, done at +200 ms. */
-  private static Invoker fakeEndpoint(AtomicLong nowNanos) {
-    return new Invoker() {
-      @Override
-      public Transport transport() {
-        return Transport.HTTP_STREAM;
-      }
-
-      @Override
-      public Connection connect() {
-        return new Connection() {
-          @Override
-          public Invocation invoke(SynthesisRequest request) {
-            long sent = nowNanos.get();
-            long first = nowNanos.addAndGet(FIRST_AUDIO_NANOS);
-            long done = nowNanos.addAndGet(FIRST_AUDIO_NANOS);
-            return new Invocation(
-                Invocation.Outcome.OK,
-                200,
-                sent,
-                first,
-                done,
-                3200,
-                null,
-                ResponseBreakdown.UNKNOWN);
-          }
-
-          @Override
-          public void close() {}
-        };
-      }
-
-      @Override
-      public void close() {}
-    };
-  }
-
   @Test
   void run_injectedClocks_timeTheLadderAndStampTheArtifact() {
     FakePlatform platform = FakePlatform.deployedBehind(Recorded.quickstartPlan());
@@ -77,7 +36,7 @@ class QmaxRunClockTest {
     platform.currentInstances = 1;
     platform.queueBound = OptionalInt.empty();
     AtomicLong nowNanos = new AtomicLong(1_000_000_000L);
-    platform.invoker = fakeEndpoint(nowNanos);
+    platform.invoker = FakeTimedEndpoint.of(nowNanos, new AtomicLong(FIRST_AUDIO_NANOS));
     // the server publishes its concurrency every second around the fake wall time, so the join
     // finds every window (and a datapoint past the last) on its first poll: fake time never
     // advances, so a join that had to wait would wait for its poll bound in real time

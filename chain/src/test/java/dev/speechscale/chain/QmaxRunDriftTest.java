@@ -14,12 +14,8 @@ import dev.speechscale.capacity.Verdict;
 import dev.speechscale.loadgen.LadderListener;
 import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.loadgen.RungReport;
-import dev.speechscale.platform.Invocation;
-import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.MetricSeries;
 import dev.speechscale.platform.NanoClock;
-import dev.speechscale.platform.ResponseBreakdown;
-import dev.speechscale.platform.SynthesisRequest;
 import dev.speechscale.platform.Transport;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -44,42 +40,6 @@ class QmaxRunDriftTest {
   private static final Instant WALL = Instant.parse("2030-01-02T03:04:05Z");
   @TempDir Path dir;
 
-  private static Invoker fakeEndpoint(AtomicLong nowNanos, AtomicLong firstAudioNanos) {
-    return new Invoker() {
-      @Override
-      public Transport transport() {
-        return Transport.HTTP_STREAM;
-      }
-
-      @Override
-      public Connection connect() {
-        return new Connection() {
-          @Override
-          public Invocation invoke(SynthesisRequest request) {
-            long sent = nowNanos.get();
-            long first = nowNanos.addAndGet(firstAudioNanos.get());
-            long done = nowNanos.addAndGet(firstAudioNanos.get());
-            return new Invocation(
-                Invocation.Outcome.OK,
-                200,
-                sent,
-                first,
-                done,
-                3200,
-                null,
-                ResponseBreakdown.UNKNOWN);
-          }
-
-          @Override
-          public void close() {}
-        };
-      }
-
-      @Override
-      public void close() {}
-    };
-  }
-
   /**
    * Runs qmax at N=1 (10 s holds in fake time); the endpoint answers in 100 ms until the re-check.
    */
@@ -90,7 +50,7 @@ class QmaxRunDriftTest {
     platform.queueBound = OptionalInt.of(0); // no bound: the plan's other trust checks pass
     AtomicLong nowNanos = new AtomicLong(1_000_000_000L);
     AtomicLong firstAudioNanos = new AtomicLong(Duration.ofMillis(100).toNanos());
-    platform.invoker = fakeEndpoint(nowNanos, firstAudioNanos);
+    platform.invoker = FakeTimedEndpoint.of(nowNanos, firstAudioNanos);
     for (int s = -600; s <= 600; s++) {
       platform.concurrency.add(new MetricSeries.Datapoint(WALL.plusSeconds(s), 1.0));
     }

@@ -1,0 +1,52 @@
+package dev.speechscale.chain;
+
+import dev.speechscale.platform.Invocation;
+import dev.speechscale.platform.Invoker;
+import dev.speechscale.platform.ResponseBreakdown;
+import dev.speechscale.platform.SynthesisRequest;
+import dev.speechscale.platform.Transport;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * An endpoint on fake time for qmax tests: each request moves {@code nowNanos} on by the current
+ * {@code firstAudioNanos} to its first audio and by as much again to its end.
+ */
+final class FakeTimedEndpoint {
+  private FakeTimedEndpoint() {}
+
+  static Invoker of(AtomicLong nowNanos, AtomicLong firstAudioNanos) {
+    return new Invoker() {
+      @Override
+      public Transport transport() {
+        return Transport.HTTP_STREAM;
+      }
+
+      @Override
+      public Connection connect() {
+        return new Connection() {
+          @Override
+          public Invocation invoke(SynthesisRequest request) {
+            long sent = nowNanos.get();
+            long first = nowNanos.addAndGet(firstAudioNanos.get());
+            long done = nowNanos.addAndGet(firstAudioNanos.get());
+            return new Invocation(
+                Invocation.Outcome.OK,
+                200,
+                sent,
+                first,
+                done,
+                3200,
+                null,
+                ResponseBreakdown.UNKNOWN);
+          }
+
+          @Override
+          public void close() {}
+        };
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+}
