@@ -19,12 +19,24 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * onGone} runs. When bytes are waiting (a pipelined request), the watch stops without reading them,
  * so Jetty still finds them after the response; that client is then only watched by the idle
  * timeout.
+ *
+ * <p>Closing a channel cancels its keys without any select reporting them, so a channel the server
+ * stack itself closes (Jetty, on reading the end of stream first) would never turn readable here.
+ * The watch therefore also sweeps its channels every {@link #SWEEP_MS} ms and treats a closed one
+ * as gone (stop 18's CI failure: a hang-up still queued after 30 s).
  */
 final class DisconnectWatch implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(DisconnectWatch.class.getName());
 
   private final Selector selector;
+
+  /**
+   * How often the watch looks for channels closed under it (a closed channel is never selected).
+   */
+  static final long SWEEP_MS = 200;
+
   private final ConcurrentLinkedQueue<Runnable> pending = new ConcurrentLinkedQueue<>();
+  private final java.util.Set<Entry> watched = new java.util.HashSet<>(); // watch thread only
   private final Thread thread;
   private volatile boolean running = true;
 
@@ -56,7 +68,7 @@ final class DisconnectWatch implements AutoCloseable {
   private void loop() {
     while (running) {
       try {
-        selector.select();
+        selector.select(SWEEP_MS);
         for (Runnable r; (r = pending.poll()) != null; ) {
           r.run();
         }
@@ -64,8 +76,17 @@ final class DisconnectWatch implements AutoCloseable {
           ((Entry) key.attachment()).readable(key);
         }
         selector.selectedKeys().clear();
+        sweepClosed();
       } catch (IOException | RuntimeException e) {
         LOG.log(System.Logger.Level.WARNING, "disconnect watch: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  private void sweepClosed() {
+    for (Entry entry : java.util.List.copyOf(watched)) {
+      if (!entry.closed && !entry.channel.isOpen()) {
+        entry.gone();
       }
     }
   }
@@ -101,6 +122,7 @@ final class DisconnectWatch implements AutoCloseable {
       }
       try {
         key = channel.register(on, SelectionKey.OP_READ, this);
+        watched.add(this);
       } catch (ClosedChannelException e) {
         gone();
       }
@@ -108,6 +130,7 @@ final class DisconnectWatch implements AutoCloseable {
 
     void readable(SelectionKey selected) {
       selected.cancel();
+      watched.remove(this);
       if (closed) {
         return;
       }
@@ -128,6 +151,10 @@ final class DisconnectWatch implements AutoCloseable {
     }
 
     private void gone() {
+      watched.remove(this);
+      if (key != null) {
+        key.cancel();
+      }
       closed = true;
       onGone.run();
     }
@@ -139,6 +166,7 @@ final class DisconnectWatch implements AutoCloseable {
       }
       closed = true;
       pending.add(() -> {
+        watched.remove(this);
         if (key != null) {
           key.cancel();
         }
