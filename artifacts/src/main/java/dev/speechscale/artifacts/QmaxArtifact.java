@@ -176,13 +176,17 @@ public record QmaxArtifact(
         drift == null ? List.of() : drift.rungDrifts());
   }
 
-  /** The lowest usable rung's latency histogram when recorded, else a lognormal fit. */
+  /**
+   * The latency histogram of the rung S is read at ({@link Ladder#serviceRungs()}: N=1 when
+   * measured) when recorded, else a lognormal fit.
+   */
   private ServiceTimeDistribution serviceTimes(Ladder ladder, double mean, double p95) {
-    Optional<Rung> lowest = ladder.lowestUsable();
-    if (lowest.isPresent()) {
+    for (Rung at : ladder.serviceRungs()) {
       for (QmaxStep step : steps) {
-        if (step.concurrency() == lowest.get().concurrency()
-            && step.isUsable()
+        Rung r = step.toRung();
+        if (r.runIndex() == at.runIndex()
+            && r.stepIndex() == at.stepIndex()
+            && r.concurrency() == at.concurrency()
             && step.latencyHistogram() != null) {
           return ServiceTimeDistribution.ofQuantiles(
               Histograms.quantilesSeconds(Histograms.decode(step.latencyHistogram()), 1024),

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
@@ -66,6 +67,20 @@ final class Findings {
                         .collect(Collectors.joining(", "))
                     + ")");
     boolean setup = !problems.isEmpty();
+    Optional<Ladder.ServiceTime> service = ladder.serviceTime();
+    if (service.isPresent() && service.get().atConcurrency() > 1) {
+      problems.add(
+          f(
+              "S_mean was read at N=%d, where requests may wait behind each other (the ladder has"
+                  + " no N=1 rung), so it may be longer than the uncontended service time",
+              service.get().atConcurrency()));
+    }
+    if (service.isPresent() && service.get().unusableWindow() != null) {
+      usable +=
+          "; S_mean read at N=1 although its window was not usable ("
+              + service.get().unusableWindow()
+              + "): one worker never queues, so its requests still time the uncontended service";
+    }
     List<RungDrift> drifted = m.drift().stream().filter(RungDrift::beyond).toList();
     for (RungDrift r : drifted) {
       problems.add(
@@ -95,6 +110,9 @@ final class Findings {
       fixes.add(
           "re-run `tts-bench qmax`: it freezes scaling, pins capacity to 1 and refuses a bounded"
               + " container queue");
+    }
+    if (service.isPresent() && service.get().atConcurrency() > 1) {
+      fixes.add("measure N=1 too (`--rungs 1,...`): it times the service with nothing queued");
     }
     if (!drifted.isEmpty() || !brackets.isEmpty()) {
       fixes.add(

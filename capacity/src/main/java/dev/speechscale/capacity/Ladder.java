@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a measured ladder says, recomputed from its steps alone: Q_max per run and overall,
@@ -108,27 +110,68 @@ public final class Ladder {
   }
 
   /**
-   * The uncontended service time at the lowest usable rung, when the steps carry latency: the mean
+   * The rungs the uncontended service time is read at. A closed loop of one worker never queues a
+   * request behind another, so the N=1 rungs hold the uncontended service time whatever else their
+   * window showed: the usable ones when there are any, else every N=1 rung that completed requests
+   * with latency recorded (a window judged not settled still timed requests that never waited; the
+   * next usable rung, N=2, times two requests sharing the engine, twice S on a serial engine: five
+   * quickstarts of 2026-12-02 read S_mean 129-136 ms there against 64-68 ms at their own N=1).
+   * Without an N=1 rung, the lowest usable rung.
+   */
+  public List<Rung> serviceRungs() {
+    List<Rung> one =
+        rungs.stream()
+            .filter(r -> r.concurrency() == 1 && r.ok() > 0)
+            .filter(r -> r.latencyMeanMs() != null && r.latencyP95Ms() != null)
+            .toList();
+    List<Rung> usableOne = one.stream().filter(Rung::usable).toList();
+    if (!usableOne.isEmpty()) {
+      return usableOne;
+    }
+    if (!one.isEmpty()) {
+      return one;
+    }
+    Optional<Rung> lowest = lowestUsable();
+    if (lowest.isEmpty()) {
+      return List.of();
+    }
+    int n = lowest.get().concurrency();
+    return rungs.stream()
+        .filter(r -> r.usable() && r.concurrency() == n)
+        .filter(r -> r.latencyMeanMs() != null && r.latencyP95Ms() != null)
+        .toList();
+  }
+
+  /**
+   * The uncontended service time at {@link #serviceRungs()}, when the steps carry latency: the mean
    * of the runs' means and the worst of their p95s (percentiles are never averaged).
    */
   public Optional<ServiceTime> serviceTime() {
-    Optional<Rung> lowest = lowestUsable();
-    if (lowest.isEmpty()) {
+    List<Rung> at = serviceRungs();
+    if (at.isEmpty()) {
       return Optional.empty();
     }
-    int n = lowest.get().concurrency();
-    List<Rung> atLowest =
-        rungs.stream()
-            .filter(r -> r.usable() && r.concurrency() == n)
-            .filter(r -> r.latencyMeanMs() != null && r.latencyP95Ms() != null)
+    int n = at.getFirst().concurrency();
+    double mean =
+        at.stream()
+            .mapToDouble(r -> Objects.requireNonNull(r.latencyMeanMs()))
+            .average()
+            .orElseThrow();
+    double p95 =
+        at.stream().mapToDouble(r -> Objects.requireNonNull(r.latencyP95Ms())).max().orElseThrow();
+    double ttfab = at.stream().mapToDouble(Rung::ttfabP95Ms).max().orElseThrow();
+    List<String> unusable =
+        at.stream()
+            .filter(r -> !r.usable())
+            .map(r -> "run " + r.runIndex() + ": " + r.unusableReason())
             .toList();
-    if (atLowest.isEmpty()) {
-      return Optional.empty();
-    }
-    double mean = atLowest.stream().mapToDouble(Rung::latencyMeanMs).average().orElseThrow();
-    double p95 = atLowest.stream().mapToDouble(Rung::latencyP95Ms).max().orElseThrow();
-    double ttfab = atLowest.stream().mapToDouble(Rung::ttfabP95Ms).max().orElseThrow();
-    return Optional.of(new ServiceTime(mean / 1000.0, p95 / 1000.0, ttfab, n));
+    return Optional.of(
+        new ServiceTime(
+            mean / 1000.0,
+            p95 / 1000.0,
+            ttfab,
+            n,
+            unusable.isEmpty() ? null : String.join("; ", unusable)));
   }
 
   /** p95 TTFAB at the lowest usable rung, the basis of the first-chunk latency alarm. */
@@ -216,7 +259,13 @@ public final class Ladder {
    * @param p95Seconds S_p95
    * @param ttfabP95Ms p95 time to first byte at the same rung
    * @param atConcurrency the rung it was read at
+   * @param unusableWindow why the N=1 window it was read from was not usable, or {@code null} when
+   *     it was (see {@link #serviceRungs()})
    */
   public record ServiceTime(
-      double meanSeconds, double p95Seconds, double ttfabP95Ms, int atConcurrency) {}
+      double meanSeconds,
+      double p95Seconds,
+      double ttfabP95Ms,
+      int atConcurrency,
+      @Nullable String unusableWindow) {}
 }

@@ -136,6 +136,68 @@ class LadderTest {
     assertThat(ladder.charsPerRequest().orElseThrow()).isCloseTo(25.2, within(0.01));
   }
 
+  private static Rung timed(int run, int n, double latencyMeanMs, boolean usable) {
+    return new Rung(
+        run,
+        n,
+        n,
+        100,
+        0,
+        10.0,
+        (double) n,
+        40.0,
+        latencyMeanMs,
+        latencyMeanMs * 1.3,
+        null,
+        null,
+        usable,
+        usable ? null : "not settled: TTFAB drifted -11.1 ms",
+        null);
+  }
+
+  /**
+   * The five quickstarts of 2026-12-02: in three, N=1 was judged not settled and S_mean came from
+   * N=2, where two requests share a serial engine (129-136 ms against 64-68 ms at N=1).
+   */
+  @Test
+  void serviceTime_unsettledN1_isStillReadAtN1AndSaysWhy() {
+    Ladder ladder =
+        Ladder.of(
+            List.of(timed(0, 1, 66.5, false), timed(0, 2, 132.3, true), timed(0, 4, 285, true)),
+            3000);
+
+    Ladder.ServiceTime s = ladder.serviceTime().orElseThrow();
+    assertThat(s.atConcurrency()).isEqualTo(1);
+    assertThat(s.meanSeconds()).isCloseTo(0.0665, within(1e-9));
+    assertThat(s.unusableWindow()).isEqualTo("run 0: not settled: TTFAB drifted -11.1 ms");
+  }
+
+  @Test
+  void serviceTime_aUsableN1InAnyRun_usesOnlyTheUsableOnes() {
+    Ladder ladder =
+        Ladder.of(
+            List.of(
+                timed(0, 1, 90, false),
+                timed(0, 2, 130, true),
+                timed(1, 1, 60, true),
+                timed(1, 2, 125, true)),
+            3000);
+
+    Ladder.ServiceTime s = ladder.serviceTime().orElseThrow();
+    assertThat(s.meanSeconds()).isCloseTo(0.060, within(1e-9));
+    assertThat(s.unusableWindow()).isNull();
+  }
+
+  @Test
+  void serviceTime_noN1Rung_readsTheLowestUsable() {
+    Ladder ladder = Ladder.of(List.of(timed(0, 5, 300, false), timed(0, 10, 600, true)), 3000);
+
+    Ladder.ServiceTime s = ladder.serviceTime().orElseThrow();
+    assertThat(s.atConcurrency()).isEqualTo(10);
+    assertThat(s.meanSeconds()).isCloseTo(0.600, within(1e-9));
+    assertThat(s.unusableWindow()).isNull();
+  }
+
   private static Rung withServer(Rung r, double peak, double mean) {
     return new Rung(
         r.runIndex(),
