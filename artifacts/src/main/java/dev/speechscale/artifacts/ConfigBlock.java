@@ -20,6 +20,36 @@ final class ConfigBlock {
     y.append("models:\n");
     y.append("  ").append(b.modelName()).append(":\n");
     line(y, "instance_type", b.instanceType(), "the measured fingerprint's instance type");
+    sizing(y, b, p, s);
+    thresholds(y, b, p);
+    line(
+        y,
+        "ttfab_slo_ms",
+        Integer.toString(b.ttfabSloMs()),
+        f(
+            "end-to-end promise; W_max %.3fs + S_p95 fits the %.0fs ceiling",
+            p.wMaxSeconds(), s.ceilingSeconds()));
+    line(
+        y,
+        "queue_max_depth",
+        Integer.toString(b.queueMaxDepth()),
+        "= Q_max: past it a request cannot reach first byte inside the SLO");
+    line(
+        y,
+        "scale_out_cooldown_s",
+        Integer.toString(b.scaleOutCooldownS()),
+        "short: floor(max(10, min(30, T/2)))");
+    line(
+        y,
+        "scale_in_cooldown_s",
+        Integer.toString(b.scaleInCooldownS()),
+        f("long: removed capacity costs a full T of %.0fs to replace", p.tTotalSeconds()));
+    return y.toString();
+  }
+
+  /** min_instances and max_instances with the load each came from. */
+  private static void sizing(
+      StringBuilder y, PlanArtifact.EndpointConfigBlock b, Plan p, Scenario s) {
     line(
         y,
         "min_instances",
@@ -41,6 +71,10 @@ final class ConfigBlock {
                     " at %.2f req/s per instance (measured X at C_scale_max)",
                     p.throughputAtCScaleMaxPerSecond())
                 : f(" at C_scale_max %.2f per instance", p.cScaleMax())));
+  }
+
+  /** The target and scale-in threshold in server units, or why they are left out. */
+  private static void thresholds(StringBuilder y, PlanArtifact.EndpointConfigBlock b, Plan p) {
     UnitsRatio ratioMax = p.ratioMax();
     UnitsRatio ratioAverage = p.ratioAverage();
     if (b.scalingTargetValue() != null
@@ -67,29 +101,6 @@ final class ConfigBlock {
           "    # scaling_target_value and scale_in_threshold are not emitted: no measured units"
               + " conversion, so deploy attaches no scaling\n");
     }
-    line(
-        y,
-        "ttfab_slo_ms",
-        Integer.toString(b.ttfabSloMs()),
-        f(
-            "end-to-end promise; W_max %.3fs + S_p95 fits the %.0fs ceiling",
-            p.wMaxSeconds(), s.ceilingSeconds()));
-    line(
-        y,
-        "queue_max_depth",
-        Integer.toString(b.queueMaxDepth()),
-        "= Q_max: past it a request cannot reach first byte inside the SLO");
-    line(
-        y,
-        "scale_out_cooldown_s",
-        Integer.toString(b.scaleOutCooldownS()),
-        "short: floor(max(10, min(30, T/2)))");
-    line(
-        y,
-        "scale_in_cooldown_s",
-        Integer.toString(b.scaleInCooldownS()),
-        f("long: removed capacity costs a full T of %.0fs to replace", p.tTotalSeconds()));
-    return y.toString();
   }
 
   private static void line(StringBuilder y, String key, @Nullable String value, String comment) {

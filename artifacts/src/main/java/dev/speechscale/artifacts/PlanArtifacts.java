@@ -46,19 +46,7 @@ public final class PlanArtifacts {
   public static PlanArtifact build(Sources in) {
     Plan p = in.plan();
     QmaxArtifact q = in.qmax();
-    PlanArtifact.EndpointConfigBlock block =
-        new PlanArtifact.EndpointConfigBlock(
-            q.model(),
-            q.deployedConfig() == null ? null : q.deployedConfig().instanceType(),
-            p.minInstances(),
-            p.maxInstances(),
-            p.scalingTargetValue(),
-            p.scaleInThreshold(),
-            (int) Math.round(in.scenario().sloMs()),
-            p.queueMaxDepth(),
-            p.scaleOutCooldownSeconds(),
-            p.scaleInCooldownSeconds(),
-            p.firstChunkAlarmMs());
+    PlanArtifact.EndpointConfigBlock block = configBlock(in);
     return new PlanArtifact(
         Artifact.SCHEMA_VERSION,
         ArtifactKind.PLAN.label(),
@@ -106,6 +94,24 @@ public final class PlanArtifacts {
         block,
         ConfigBlock.render(block, p, in.scenario()),
         null);
+  }
+
+  /** The endpoint configuration block the plan recommends. */
+  private static PlanArtifact.EndpointConfigBlock configBlock(Sources in) {
+    Plan p = in.plan();
+    QmaxArtifact q = in.qmax();
+    return new PlanArtifact.EndpointConfigBlock(
+        q.model(),
+        q.deployedConfig() == null ? null : q.deployedConfig().instanceType(),
+        p.minInstances(),
+        p.maxInstances(),
+        p.scalingTargetValue(),
+        p.scaleInThreshold(),
+        (int) Math.round(in.scenario().sloMs()),
+        p.queueMaxDepth(),
+        p.scaleOutCooldownSeconds(),
+        p.scaleInCooldownSeconds(),
+        p.firstChunkAlarmMs());
   }
 
   private static PlanArtifact.FindingEntry entry(Finding f) {

@@ -46,7 +46,10 @@ public final class ScalingGate {
    * @param planSource where the plan was looked for, for messages
    */
   public static Decision decide(
-      EndpointConfig config, DeployedConfig deployed, PlanArtifact plan, String planSource) {
+      EndpointConfig config,
+      DeployedConfig deployed,
+      @Nullable PlanArtifact plan,
+      String planSource) {
     String model = "models." + config.modelName();
     if (config.minInstances() == config.maxInstances()) {
       return new Decision.Withhold(
@@ -64,6 +67,25 @@ public final class ScalingGate {
               + config.minInstances()
               + ") with no policies");
     }
+    Decision.Withhold refused = refusedPlan(config, deployed, plan, planSource);
+    if (refused != null) {
+      return refused;
+    }
+    List<String> mismatches = mismatches(config, plan, model);
+    if (!mismatches.isEmpty()) {
+      return new Decision.Withhold(
+          "the config disagrees with "
+              + planSource
+              + ": "
+              + String.join("; ", mismatches)
+              + ". Copy the plan's endpoint configuration block into the config");
+    }
+    return attach(config.withPlanValues(plan), plan, planSource);
+  }
+
+  /** Why the plan cannot stand behind this config, or {@code null} when it can. */
+  private static Decision.@Nullable Withhold refusedPlan(
+      EndpointConfig config, DeployedConfig deployed, PlanArtifact plan, String planSource) {
     if (!config.modelName().equals(plan.model())) {
       return new Decision.Withhold(
           planSource
@@ -91,6 +113,11 @@ public final class ScalingGate {
               + " carries no measured units conversion (threshold_units suppressed), so its"
               + " thresholds are in client units and would misfire against ConcurrentRequestsPerModel");
     }
+    return null;
+  }
+
+  /** Every value the config sets that differs from the plan's. */
+  private static List<String> mismatches(EndpointConfig config, PlanArtifact plan, String model) {
     List<String> mismatches = new ArrayList<>();
     compare(mismatches, model, "min_instances", config.minInstances(), plan.minInstances());
     compare(mismatches, model, "max_instances", config.maxInstances(), plan.maxInstances());
@@ -121,15 +148,11 @@ public final class ScalingGate {
         "scale_in_cooldown_s",
         config.scaleInCooldownS(),
         plan.scaleInCooldownS());
-    if (!mismatches.isEmpty()) {
-      return new Decision.Withhold(
-          "the config disagrees with "
-              + planSource
-              + ": "
-              + String.join("; ", mismatches)
-              + ". Copy the plan's endpoint configuration block into the config");
-    }
-    EndpointConfig effective = config.withPlanValues(plan);
+    return mismatches;
+  }
+
+  private static Decision.Attach attach(
+      EndpointConfig effective, PlanArtifact plan, String planSource) {
     return new Decision.Attach(
         effective,
         plan,
