@@ -76,7 +76,21 @@ public final class Drift {
     Platform p = RetryingPlatform.of(in.platform(), clock); // backs off on throttling
     String endpoint = in.config().endpointName();
     List<DriftArtifact.Item> items = new ArrayList<>();
-    EndpointDescription d = p.describe(endpoint);
+    checkEndpoint(items, p.describe(endpoint), endpoint);
+    Fingerprint fp = p.fingerprint(endpoint);
+    checkDeployment(items, fp, in.config());
+    DeployedConfig deployed =
+        new DeployedConfig(fp.instanceType(), fp.imageDigest(), fp.containerEnv());
+    checkScaling(items, in, deployed, p, endpoint, clock);
+    items.sort(
+        Comparator.comparing(
+            (DriftArtifact.Item i) -> i.severity() == DriftArtifact.Severity.ERROR ? 0 : 1));
+    return items;
+  }
+
+  /** The endpoint is in service with its capacity settled. */
+  private static void checkEndpoint(
+      List<DriftArtifact.Item> items, EndpointDescription d, String endpoint) {
     if (d.status() != EndpointStatus.IN_SERVICE) {
       items.add(
           error(
@@ -93,25 +107,37 @@ public final class Drift {
               d.desiredInstances() + " desired, " + d.currentInstances() + " in service",
               "capacity is still moving; measure once it settles"));
     }
-    Fingerprint fp = p.fingerprint(endpoint);
-    DeployedConfig deployed =
-        new DeployedConfig(fp.instanceType(), fp.imageDigest(), fp.containerEnv());
-    if (!fp.instanceType().equals(in.config().instanceType())) {
+  }
+
+  /** The deployed instance type and container environment are the config's. */
+  private static void checkDeployment(
+      List<DriftArtifact.Item> items, Fingerprint fp, EndpointConfig config) {
+    if (!fp.instanceType().equals(config.instanceType())) {
       items.add(
           error(
               "instance_type",
-              in.config().instanceType(),
+              config.instanceType(),
               fp.instanceType(),
               "the deployed instance type differs from the config; redeploy"));
     }
-    if (!fp.containerEnv().equals(in.config().containerEnv())) {
+    if (!fp.containerEnv().equals(config.containerEnv())) {
       items.add(
           error(
               "container_env",
-              in.config().containerEnv().toString(),
+              config.containerEnv().toString(),
               fp.containerEnv().toString(),
               "the deployed container environment differs from the config; redeploy"));
     }
+  }
+
+  /** Scaling is attached exactly when the gate allows it, unsuspended, with the plan's values. */
+  private static void checkScaling(
+      List<DriftArtifact.Item> items,
+      Inputs in,
+      DeployedConfig deployed,
+      Platform p,
+      String endpoint,
+      Clock clock) {
     ScalingState s = p.scalingState(endpoint);
     ScalingGate.Decision gate =
         ScalingGate.decide(in.config(), deployed, in.plan(), in.planSource());
@@ -152,10 +178,6 @@ public final class Drift {
       DriftPolicies.comparePolicies(items, want, s);
       checkAlarms(items, s, p, endpoint, clock);
     }
-    items.sort(
-        Comparator.comparing(
-            (DriftArtifact.Item i) -> i.severity() == DriftArtifact.Severity.ERROR ? 0 : 1));
-    return items;
   }
 
   private static void checkAlarms(

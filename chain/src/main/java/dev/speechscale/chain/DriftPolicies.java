@@ -58,78 +58,89 @@ final class DriftPolicies {
               "orphaned or missing policies on the endpoint; destroy and redeploy"));
     }
     if (!tracking.isEmpty()) {
-      ScalingPolicy.TargetTracking t = tracking.getFirst();
-      if (!t.metricName().equals("ConcurrentRequestsPerModel")
-          || t.statistic() != Statistic.MAXIMUM) {
-        items.add(
-            Drift.error(
-                "tracking_metric",
-                "ConcurrentRequestsPerModel Maximum",
-                t.metricName() + " " + t.statistic(),
-                "the policy tracks the wrong metric"));
-      }
-      if (Math.abs(t.targetValue() - want.scalingTargetValue()) > 1e-6) {
-        items.add(
-            Drift.error(
-                "target_value",
-                fmt(want.scalingTargetValue()),
-                fmt(t.targetValue()),
-                "the deployed target differs from the plan"));
-      }
-      if (!t.disableScaleIn()) {
-        items.add(
-            Drift.error(
-                "disable_scale_in",
-                "true",
-                "false",
-                "target tracking may scale in; only the step policy should"));
-      }
-      if (t.scaleOutCooldownSeconds() != want.scaleOutCooldownS()) {
-        items.add(
-            Drift.error(
-                "scale_out_cooldown",
-                want.scaleOutCooldownS() + "s",
-                t.scaleOutCooldownSeconds() + "s",
-                "the deployed scale-out cooldown differs"));
-      }
+      compareTracking(items, want, tracking.getFirst());
     }
     if (!steps.isEmpty()) {
-      ScalingPolicy.StepScaling step = steps.getFirst();
-      if (step.cooldownSeconds() != want.scaleInCooldownS()) {
+      compareStep(items, want, steps.getFirst(), s);
+    }
+  }
+
+  private static void compareTracking(
+      List<DriftArtifact.Item> items, EndpointConfig want, ScalingPolicy.TargetTracking t) {
+    if (!t.metricName().equals("ConcurrentRequestsPerModel")
+        || t.statistic() != Statistic.MAXIMUM) {
+      items.add(
+          Drift.error(
+              "tracking_metric",
+              "ConcurrentRequestsPerModel Maximum",
+              t.metricName() + " " + t.statistic(),
+              "the policy tracks the wrong metric"));
+    }
+    if (Math.abs(t.targetValue() - want.scalingTargetValue()) > 1e-6) {
+      items.add(
+          Drift.error(
+              "target_value",
+              fmt(want.scalingTargetValue()),
+              fmt(t.targetValue()),
+              "the deployed target differs from the plan"));
+    }
+    if (!t.disableScaleIn()) {
+      items.add(
+          Drift.error(
+              "disable_scale_in",
+              "true",
+              "false",
+              "target tracking may scale in; only the step policy should"));
+    }
+    if (t.scaleOutCooldownSeconds() != want.scaleOutCooldownS()) {
+      items.add(
+          Drift.error(
+              "scale_out_cooldown",
+              want.scaleOutCooldownS() + "s",
+              t.scaleOutCooldownSeconds() + "s",
+              "the deployed scale-out cooldown differs"));
+    }
+  }
+
+  private static void compareStep(
+      List<DriftArtifact.Item> items,
+      EndpointConfig want,
+      ScalingPolicy.StepScaling step,
+      ScalingState s) {
+    if (step.cooldownSeconds() != want.scaleInCooldownS()) {
+      items.add(
+          Drift.error(
+              "scale_in_cooldown",
+              want.scaleInCooldownS() + "s",
+              step.cooldownSeconds() + "s",
+              "the deployed scale-in cooldown differs"));
+    }
+    Optional<Alarm> alarm =
+        s.alarms().stream().filter(a -> step.alarmNames().contains(a.name())).findFirst();
+    if (alarm.isEmpty()) {
+      items.add(
+          Drift.error(
+              "scale_in_alarm",
+              "an alarm driving " + step.name(),
+              "none",
+              "the step scale-in policy has no alarm; it never fires"));
+    } else {
+      Alarm a = alarm.get();
+      if (Math.abs(a.threshold() - want.scaleInThreshold()) > 1e-6) {
         items.add(
             Drift.error(
-                "scale_in_cooldown",
-                want.scaleInCooldownS() + "s",
-                step.cooldownSeconds() + "s",
-                "the deployed scale-in cooldown differs"));
+                "scale_in_threshold",
+                fmt(want.scaleInThreshold()),
+                fmt(a.threshold()),
+                "the scale-in alarm's threshold differs from the plan"));
       }
-      Optional<Alarm> alarm =
-          s.alarms().stream().filter(a -> step.alarmNames().contains(a.name())).findFirst();
-      if (alarm.isEmpty()) {
+      if (a.statistic() != Statistic.AVERAGE || a.evaluationPeriods() != 3) {
         items.add(
             Drift.error(
-                "scale_in_alarm",
-                "an alarm driving " + step.name(),
-                "none",
-                "the step scale-in policy has no alarm; it never fires"));
-      } else {
-        Alarm a = alarm.get();
-        if (Math.abs(a.threshold() - want.scaleInThreshold()) > 1e-6) {
-          items.add(
-              Drift.error(
-                  "scale_in_threshold",
-                  fmt(want.scaleInThreshold()),
-                  fmt(a.threshold()),
-                  "the scale-in alarm's threshold differs from the plan"));
-        }
-        if (a.statistic() != Statistic.AVERAGE || a.evaluationPeriods() != 3) {
-          items.add(
-              Drift.error(
-                  "scale_in_statistic",
-                  "Average over 3 periods",
-                  a.statistic() + " over " + a.evaluationPeriods(),
-                  "the scale-in alarm reads the wrong statistic"));
-        }
+                "scale_in_statistic",
+                "Average over 3 periods",
+                a.statistic() + " over " + a.evaluationPeriods(),
+                "the scale-in alarm reads the wrong statistic"));
       }
     }
   }

@@ -59,34 +59,14 @@ final class ScaleOutObserver {
       }
       if (inService == null && platform.describe(endpoint).currentInstances() >= want) {
         inService = clock.instant();
-        timeline.put(
-            ScaleOutStage.IN_SERVICE.wireName(),
-            entry(
-                ScaleOutStage.IN_SERVICE.wireName(),
-                inService,
-                "describe: in-service instance count reached " + want,
-                true,
-                "observed by polling every " + poll.toMillis() + " ms, so an upper bound"));
-        progress.accept("in service at " + inService);
+        markInService(timeline, inService, want, poll, progress);
         readLogs(platform, endpoint, desiredSet, timeline, progress);
       }
       if (inService != null) {
         Optional<Instant> recovered =
             recovery(samples, inService, o.recoveryWindow(), target, clock.instant());
         if (recovered.isPresent()) {
-          timeline.put(
-              ScaleOutStage.TRAFFIC_RECOVERED.wireName(),
-              entry(
-                  ScaleOutStage.TRAFFIC_RECOVERED.wireName(),
-                  recovered.get(),
-                  "client-side probe p95 recovery",
-                  true,
-                  String.format(
-                      Locale.ROOT,
-                      "probe p95 TTFAB held at or under %.1f ms across the following %s",
-                      target,
-                      o.recoveryWindow())));
-          progress.accept("traffic recovered at " + recovered.get());
+          markRecovered(timeline, recovered.get(), target, o.recoveryWindow(), progress);
           return;
         }
       }
@@ -105,6 +85,44 @@ final class ScaleOutObserver {
             + " after "
             + scanned
             + " polls");
+  }
+
+  private static void markInService(
+      Map<String, TtotalArtifact.TimelineEntry> timeline,
+      Instant inService,
+      int want,
+      Duration poll,
+      Consumer<String> progress) {
+    timeline.put(
+        ScaleOutStage.IN_SERVICE.wireName(),
+        entry(
+            ScaleOutStage.IN_SERVICE.wireName(),
+            inService,
+            "describe: in-service instance count reached " + want,
+            true,
+            "observed by polling every " + poll.toMillis() + " ms, so an upper bound"));
+    progress.accept("in service at " + inService);
+  }
+
+  private static void markRecovered(
+      Map<String, TtotalArtifact.TimelineEntry> timeline,
+      Instant recovered,
+      double target,
+      Duration window,
+      Consumer<String> progress) {
+    timeline.put(
+        ScaleOutStage.TRAFFIC_RECOVERED.wireName(),
+        entry(
+            ScaleOutStage.TRAFFIC_RECOVERED.wireName(),
+            recovered,
+            "client-side probe p95 recovery",
+            true,
+            String.format(
+                Locale.ROOT,
+                "probe p95 TTFAB held at or under %.1f ms across the following %s",
+                target,
+                window)));
+    progress.accept("traffic recovered at " + recovered);
   }
 
   /** The first completion at or after in-service whose full forward window recovered. */

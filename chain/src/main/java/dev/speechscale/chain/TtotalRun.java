@@ -157,33 +157,9 @@ public final class TtotalRun {
                   probe.run(
                       0, 0, n, timeout.plus(o.settle()).plus(o.recoveryWindow()).multipliedBy(2)));
       try {
-        progress.accept(
-            String.format(
-                Locale.ROOT,
-                "probe: %d concurrent on one instance for %s;"
-                    + " recovered when p95 TTFAB <= %.1f ms (1.25 x ladder p95 at %d) over %s",
-                n,
-                o.settle(),
-                target,
-                n / 2,
-                o.recoveryWindow()));
-        Sleeper.sleep(o.settle());
-        if (samples.isEmpty()) {
-          throw new ChainException(
-              "the probe completed no request in " + o.settle() + "; is the endpoint serving?");
-        }
-        Instant desiredSet = clock.instant();
-        platform.setDesiredInstances(endpoint, from + 1);
-        timeline.put(
-            ScaleOutStage.DESIRED_SET.wireName(),
-            ScaleOutObserver.entry(
-                ScaleOutStage.DESIRED_SET.wireName(),
-                desiredSet,
-                "setDesiredInstances (UpdateEndpointWeightsAndCapacities) returned",
-                false,
-                "the clock starts here"));
-        progress.accept(
-            "desired " + (from + 1) + " set at " + desiredSet + "; waiting for the" + " stages");
+        Instant desiredSet =
+            settleThenAddOne(
+                platform, endpoint, o, n, target, from, samples, timeline, clock, progress);
         ScaleOutObserver.observe(
             control,
             endpoint,
@@ -206,6 +182,48 @@ public final class TtotalRun {
       }
     }
     return from;
+  }
+
+  /** Lets the probe settle on one instance, then raises the desired count; the clock's start. */
+  private static Instant settleThenAddOne(
+      Platform platform,
+      String endpoint,
+      Options o,
+      int n,
+      double target,
+      int from,
+      List<ScaleOutObserver.Sample> samples,
+      Map<String, TtotalArtifact.TimelineEntry> timeline,
+      Clock clock,
+      Consumer<String> progress) {
+    progress.accept(
+        String.format(
+            Locale.ROOT,
+            "probe: %d concurrent on one instance for %s;"
+                + " recovered when p95 TTFAB <= %.1f ms (1.25 x ladder p95 at %d) over %s",
+            n,
+            o.settle(),
+            target,
+            n / 2,
+            o.recoveryWindow()));
+    Sleeper.sleep(o.settle());
+    if (samples.isEmpty()) {
+      throw new ChainException(
+          "the probe completed no request in " + o.settle() + "; is the endpoint serving?");
+    }
+    Instant desiredSet = clock.instant();
+    platform.setDesiredInstances(endpoint, from + 1);
+    timeline.put(
+        ScaleOutStage.DESIRED_SET.wireName(),
+        ScaleOutObserver.entry(
+            ScaleOutStage.DESIRED_SET.wireName(),
+            desiredSet,
+            "setDesiredInstances (UpdateEndpointWeightsAndCapacities) returned",
+            false,
+            "the clock starts here"));
+    progress.accept(
+        "desired " + (from + 1) + " set at " + desiredSet + "; waiting for the" + " stages");
+    return desiredSet;
   }
 
   private static Map<String, Object> probeInfo(
