@@ -3,7 +3,6 @@ package dev.speechscale.capacity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -16,7 +15,7 @@ import org.jspecify.annotations.Nullable;
 final class Findings {
   private Findings() {}
 
-  static List<Finding> all(Planner.Derivation d) {
+  static List<Finding> all(Derivation d) {
     List<Finding> out = new ArrayList<>();
     out.add(measurementTrust(d));
     out.add(curveRepeatability(d));
@@ -32,7 +31,7 @@ final class Findings {
     return out;
   }
 
-  static Finding measurementTrust(Planner.Derivation d) {
+  static Finding measurementTrust(Derivation d) {
     Measurement m = d.m();
     Ladder ladder = m.ladder();
     List<String> problems = new ArrayList<>();
@@ -164,7 +163,7 @@ final class Findings {
     return pct == Math.rint(pct) ? String.valueOf((long) pct) : f("%.1f", pct);
   }
 
-  static Finding curveRepeatability(Planner.Derivation d) {
+  static Finding curveRepeatability(Derivation d) {
     Ladder ladder = d.m().ladder();
     if (ladder.runs() < 2) {
       return new Finding(
@@ -192,7 +191,7 @@ final class Findings {
     return Finding.ok("curve_repeatability", detail);
   }
 
-  static Finding sloBudget(Planner.Derivation d) {
+  static Finding sloBudget(Derivation d) {
     double slo = d.s().sloMs() / 1000.0;
     double sP95 = d.m().sP95Seconds();
     if (sP95 >= slo) {
@@ -220,7 +219,7 @@ final class Findings {
     return Finding.ok("slo_budget", detail);
   }
 
-  static Finding invocationCeiling(Planner.Derivation d) {
+  static Finding invocationCeiling(Derivation d) {
     double deadline = d.wMaxSeconds() + d.m().sP95Seconds();
     double ceiling = d.s().ceilingSeconds();
     String detail =
@@ -238,9 +237,9 @@ final class Findings {
     return Finding.ok("invocation_ceiling", detail);
   }
 
-  static Finding queueDepth(Planner.Derivation d) {
+  static Finding queueDepth(Derivation d) {
     Ladder ladder = d.m().ladder();
-    if (!d.scalable()) {
+    if (!(d instanceof Derivation.Scalable z)) {
       return new Finding(
           "queue_depth",
           Verdict.INFEASIBLE,
@@ -253,21 +252,21 @@ final class Findings {
                   .orElse(" (no rung was usable)")),
           "loosen the SLO, speed up service, or measure lower concurrencies");
     }
-    double implied = d.wMaxSeconds() / d.m().sMeanSeconds();
+    double implied = z.wMaxSeconds() / z.m().sMeanSeconds();
     String implication =
         f(
             ". The SLO's wait budget independently implies about %.0f (W_max %.2fs / S_mean"
                 + " %.3fs); past the bound a request cannot reach first byte in time, so it is"
                 + " refused rather than served late",
-            implied, d.wMaxSeconds(), d.m().sMeanSeconds());
+            implied, z.wMaxSeconds(), z.m().sMeanSeconds());
     if (!ladder.bracketed()) {
       return new Finding(
           "queue_depth",
           Verdict.WARN,
           "queue_max_depth "
-              + d.qMax()
+              + z.qMax()
               + " = Q_max, but no usable rung above it breached the SLO, so "
-              + d.qMax()
+              + z.qMax()
               + " is only a lower bound"
               + implication,
           "extend the ladder (`tts-bench qmax --max-concurrency N`) until a usable rung breaches");
@@ -275,7 +274,7 @@ final class Findings {
     return Finding.ok(
         "queue_depth",
         "queue_max_depth "
-            + d.qMax()
+            + z.qMax()
             + " = Q_max, bracketed from above by a usable rung that breached the SLO"
             + (ladder.refined()
                 ? " and refined to +/-1"
@@ -283,17 +282,19 @@ final class Findings {
             + implication);
   }
 
-  static Finding thresholdUnits(Planner.Derivation d) {
-    if (!d.scalable()) {
+  static Finding thresholdUnits(Derivation d) {
+    if (!(d instanceof Derivation.Scalable z)) {
       return new Finding(
           "threshold_units", Verdict.SUPPRESSED, "no Q_max, so no thresholds to convert", null);
     }
-    if (d.scalingTargetValue() == null) {
+    UnitsRatio max = z.ratioMax();
+    UnitsRatio avg = z.ratioAverage();
+    if (max == null || avg == null) {
       return new Finding(
           "threshold_units",
           Verdict.SUPPRESSED,
           "the ladder measured no server-side concurrency at a usable rung ("
-              + (d.ratioMax().isEmpty() ? "Maximum" : "Average")
+              + (max == null ? "Maximum" : "Average")
               + " missing), so the client-unit thresholds cannot be converted to the deployed"
               + " metric (ConcurrentRequestsPerModel, Maximum over 10 s for scale-out, Average"
               + " over 60 s for scale-in). No thresholds are emitted and deploy attaches no"
@@ -301,8 +302,6 @@ final class Findings {
               + " a fleet to its maximum on one request",
           "re-run `tts-bench qmax` on a platform that reports ConcurrentRequestsPerModel");
     }
-    UnitsRatio max = d.ratioMax().orElseThrow();
-    UnitsRatio avg = d.ratioAverage().orElseThrow();
     return Finding.ok(
         "threshold_units",
         f(
@@ -310,24 +309,23 @@ final class Findings {
                 + " Maximum / client mean in-flight, measured at rung %d); scale_in_threshold %.3f"
                 + " = C_scale_min %.2f x %.3f (Average / client mean, rung %d). The converted"
                 + " figures deploy; the occupancy is what was measured",
-            d.scalingTargetValue(),
-            d.cScaleMax(),
+            z.scalingTargetValue(),
+            z.cScaleMax(),
             max.ratio(),
             max.atConcurrency(),
-            d.scaleInThreshold(),
-            d.cScaleMin(),
+            z.scaleInThreshold(),
+            z.cScaleMin(),
             avg.ratio(),
             avg.atConcurrency()));
   }
 
-  static Finding surgeSurvival(Planner.Derivation d) {
-    if (!d.scalable()) {
+  static Finding surgeSurvival(Derivation d) {
+    if (!(d instanceof Derivation.Scalable z)) {
       return new Finding(
           "surge_survival", Verdict.SUPPRESSED, "no Q_max, so no surge to simulate", null);
     }
-    SurgeSimulation sim = Objects.requireNonNull(d.simulation(), "a scalable plan simulates");
-    double p =
-        Objects.requireNonNull(d.shedProbability(), "a scalable plan has a shed probability");
+    SurgeSimulation sim = z.simulation();
+    double p = z.shedProbability();
     String detail =
         f(
             "holding C_scale_max %.2f of Q_max %d is %.1f%% utilisation as M/M/1 (%.1f%% as M/G/1"
@@ -335,28 +333,28 @@ final class Findings {
                 + " arriving against %.2f req/s of measured capacity) filled the queue to Q_max"
                 + " before a replacement arrived (T %.0fs) in %.1f%% of %d simulated surges"
                 + " (service times: %s)",
-            d.cScaleMax(),
-            d.qMax(),
-            100 * Utilization.mm1(d.cScaleMax()),
-            100 * Utilization.mg1(d.cScaleMax(), sim.serviceCv()),
+            z.cScaleMax(),
+            z.qMax(),
+            100 * Utilization.mm1(z.cScaleMax()),
+            100 * Utilization.mg1(z.cScaleMax(), sim.serviceCv()),
             sim.serviceCv(),
-            d.s().surgeRatio(),
-            sim.surgeRatePerSecond(d.cScaleMax()),
-            d.capacityPerSecond(),
-            d.t().plannedSeconds(),
+            z.s().surgeRatio(),
+            sim.surgeRatePerSecond(z.cScaleMax()),
+            z.capacityPerSecond(),
+            z.t().plannedSeconds(),
             100 * p,
             sim.trials(),
-            d.m().serviceTimes().origin());
+            z.m().serviceTimes().origin());
     String fix =
-        d.recommended() == null
+        z.recommended() == null
             ? f(
                 "no threshold of 1 or more keeps the shed probability under %.0f%%: shorten"
                     + " T_total or hold standing headroom in instances",
-                100 * d.s().shedTarget())
+                100 * z.s().shedTarget())
             : f(
                 "scale out at %.2f concurrent requests or fewer (recommended_c_scale_max: P <="
                     + " %.0f%%), shorten T_total, or hold standing headroom in instances",
-                d.recommended(), 100 * d.s().shedTarget());
+                z.recommended(), 100 * z.s().shedTarget());
     if (p > Scenario.SURGE_WARN_LINE) {
       return new Finding(
           "surge_survival",
@@ -371,70 +369,70 @@ final class Findings {
     return Finding.ok("surge_survival", detail);
   }
 
-  static Finding scaleInSafety(Planner.Derivation d) {
-    if (!d.scalable()) {
+  static Finding scaleInSafety(Derivation d) {
+    if (!(d instanceof Derivation.Scalable z)) {
       return new Finding(
           "scale_in_safety", Verdict.SUPPRESSED, "no Q_max, so no thresholds to judge", null);
     }
-    if (d.minSafe() == null) {
+    if (z.minSafe() == null) {
       return new Finding(
           "scale_in_safety",
           Verdict.WARN,
           f(
               "C_scale_min %.2f is not below C_scale_max %.2f (surge ratio %.2f): every scale-in"
                   + " lands on the scale-out threshold, at any fleet size",
-              d.cScaleMin(), d.cScaleMax(), d.s().surgeRatio()),
+              z.cScaleMin(), z.cScaleMax(), z.s().surgeRatio()),
           "use a surge ratio above 1 so the thresholds separate");
     }
-    double r = d.cScaleMax() / d.cScaleMin();
-    int floor = d.minInstances();
+    double r = z.cScaleMax() / z.cScaleMin();
+    int floor = z.minInstances();
     String rule =
         f(
             "scale-in is only stable from %d instances up: removing one of N multiplies each"
                 + " survivor's concurrency by N/(N-1), which must stay at or under %.2f (="
                 + " C_scale_max %.2f / C_scale_min %.2f)",
-            d.minSafe(), r, d.cScaleMax(), d.cScaleMin());
-    if (floor < d.minSafe()) {
+            z.minSafe(), r, z.cScaleMax(), z.cScaleMin());
+    if (floor < z.minSafe()) {
       return new Finding(
           "scale_in_safety",
           Verdict.WARN,
           rule
               + f(
                   ". This plan's floor is %d, so a %d->%d scale-in leaves the survivors at %.2f",
-                  floor, floor + 1, floor, d.cScaleMin() * (floor + 1) / floor),
+                  floor, floor + 1, floor, z.cScaleMin() * (floor + 1) / floor),
           f(
               "raise --min-floor to %d, or accept the flap that the %ds scale-in cooldown damps"
                   + " but does not remove",
-              d.minSafe(), d.cooldowns().scaleInSeconds()));
+              z.minSafe(), z.cooldowns().scaleInSeconds()));
     }
     return Finding.ok("scale_in_safety", rule + f("; this plan's floor is %d", floor));
   }
 
-  static Finding fleetCost(Planner.Derivation d) {
-    if (!d.scalable()) {
+  static Finding fleetCost(Derivation d) {
+    if (!(d instanceof Derivation.Scalable z)) {
       return new Finding("fleet_cost", Verdict.SUPPRESSED, "no Q_max, so no fleet to cost", null);
     }
-    double factor = (double) d.peakInstances() / Math.max(1, d.peakInstancesAtQMax());
+    double factor = (double) z.peakInstances() / Math.max(1, z.peakInstancesAtQMax());
     return Finding.ok(
         "fleet_cost",
         f(
             "reserving headroom for a %.2fx surge costs %.2fx a fleet held at Q_max (%d instances"
                 + " at C_scale_max %.2f against %d at Q_max %d for %s)%s",
-            d.s().surgeRatio(),
+            z.s().surgeRatio(),
             factor,
-            d.peakInstances(),
-            d.cScaleMax(),
-            d.peakInstancesAtQMax(),
-            d.qMax(),
-            d.s().peak().describe(),
-            d.s().peak() instanceof Load.RequestRate && factor < 1.05
+            z.peakInstances(),
+            z.cScaleMax(),
+            z.peakInstancesAtQMax(),
+            z.qMax(),
+            z.s().peak().describe(),
+            z.s().peak() instanceof Load.RequestRate && factor < 1.05
                 ? "; for a rate, instances follow throughput, and a saturated engine completes"
                     + " about as many requests per second at either concurrency"
                 : ""));
   }
 
-  static Finding fleetCapacity(Planner.Derivation d) {
-    if (!d.scalable()) {
+  static Finding fleetCapacity(Derivation d) {
+    if (!(d instanceof Derivation.Scalable z)) {
       return new Finding(
           "fleet_capacity",
           Verdict.SUPPRESSED,
@@ -442,40 +440,40 @@ final class Findings {
           null);
     }
     String trough =
-        d.s().trough() == null
-            ? f("no trough stated, floor %d", d.minInstances())
-            : f("trough %s needs %d", d.s().trough().describe(), d.troughInstances());
-    if (d.s().peak() instanceof Load.Streams streams) {
+        z.s().trough() == null
+            ? f("no trough stated, floor %d", z.minInstances())
+            : f("trough %s needs %d", z.s().trough().describe(), z.troughInstances());
+    if (z.s().peak() instanceof Load.Streams streams) {
       return Finding.ok(
           "fleet_capacity",
           f(
               "peak %s / C_scale_max %.2f per instance = %d instances; %s",
-              streams.describe(), d.cScaleMax(), d.peakInstances(), trough));
+              streams.describe(), z.cScaleMax(), z.peakInstances(), trough));
     }
     String detail =
         f(
             "peak %s / X(C_scale_max %.2f) = %.2f req/s %s per instance = %d instances; %s. The"
                 + " published sizing ceil(lambda x S_mean / C_scale_max) = ceil(%s x %.4f / %.2f)"
                 + " gives %d, which treats one instance as serving %.1f requests at once",
-            d.s().peak().describe(),
-            d.cScaleMax(),
-            d.throughput(),
-            d.throughputMeasured() ? "measured" : "assumed (1/S_mean)",
-            d.peakInstances(),
+            z.s().peak().describe(),
+            z.cScaleMax(),
+            z.throughput(),
+            z.throughputMeasured() ? "measured" : "assumed (1/S_mean)",
+            z.peakInstances(),
             trough,
-            Load.Numbers.compact(d.s().peak().amount()),
-            d.m().sMeanSeconds(),
-            d.cScaleMax(),
-            d.naiveMax(),
-            d.cScaleMax());
-    if (!d.throughputMeasured()) {
+            Load.Numbers.compact(z.s().peak().amount()),
+            z.m().sMeanSeconds(),
+            z.cScaleMax(),
+            z.naiveMax(),
+            z.cScaleMax());
+    if (!z.throughputMeasured()) {
       return new Finding(
           "fleet_capacity",
           Verdict.WARN,
           detail + "; the ladder recorded no throughput, so a serial engine was assumed",
           "re-run `tts-bench qmax`, which records achieved_rps on every rung");
     }
-    if (d.throughputExtrapolated()) {
+    if (z.throughputExtrapolated()) {
       return new Finding(
           "fleet_capacity",
           Verdict.WARN,
@@ -487,7 +485,7 @@ final class Findings {
     return Finding.ok("fleet_capacity", detail);
   }
 
-  static Finding provisionStage(Planner.Derivation d) {
+  static Finding provisionStage(Derivation d) {
     ScaleOutTime t = d.t();
     if (!t.measured()) {
       return new Finding(

@@ -36,6 +36,14 @@ public final class Planner {
     findings.sort(
         Comparator.comparingInt((Finding f) -> -f.verdict().severity())
             .thenComparingInt(f -> FINDING_ORDER.indexOf(f.name())));
+    return switch (d) {
+      case Derivation.Scalable z -> scalablePlan(z, findings);
+      case Derivation.Unscalable u -> unscalablePlan(u, findings);
+    };
+  }
+
+  private static Plan scalablePlan(Derivation.Scalable d, List<Finding> findings) {
+    Measurement m = d.m();
     return new Plan(
         verdict(findings),
         d.qMax(),
@@ -45,8 +53,8 @@ public final class Planner {
         d.cScaleMin(),
         d.scalingTargetValue(),
         d.scaleInThreshold(),
-        d.ratioMax().orElse(null),
-        d.ratioAverage().orElse(null),
+        d.ratioMax(),
+        d.ratioAverage(),
         d.minInstances(),
         d.maxInstances(),
         d.troughInstances(),
@@ -57,16 +65,54 @@ public final class Planner {
         d.cooldowns().scaleInSeconds(),
         d.wMaxSeconds(),
         d.wMaxSeconds() + m.sP95Seconds(),
-        t.plannedSeconds(),
-        d.qMax() > 0 ? Utilization.mm1(d.cScaleMax()) : 0,
-        d.qMax() > 0
-            ? Utilization.mg1(d.cScaleMax(), m.serviceTimes().coefficientOfVariation())
-            : 0,
+        d.t().plannedSeconds(),
+        Utilization.mm1(d.cScaleMax()),
+        Utilization.mg1(d.cScaleMax(), m.serviceTimes().coefficientOfVariation()),
         m.serviceTimes().coefficientOfVariation(),
         d.shedProbability(),
         d.recommended(),
         d.throughput(),
         d.naiveMax(),
+        boxed(m.ladder().lowestRungTtfabP95Ms()),
+        findings);
+  }
+
+  /**
+   * The plan of a ladder where no rung met the SLO: Q_max 0 and the numbers that depend on it 0
+   * (the plan artifact's fields are numbers, and its INFEASIBLE verdict tells a reader to ignore
+   * them); what does not depend on Q_max (the floor, cooldowns, W_max, T, the service CV) is kept.
+   */
+  private static Plan unscalablePlan(Derivation.Unscalable d, List<Finding> findings) {
+    Measurement m = d.m();
+    return new Plan(
+        verdict(findings),
+        0,
+        m.ladder().bracketed(),
+        m.ladder().refined(),
+        0,
+        0,
+        null,
+        null,
+        null,
+        null,
+        d.minInstances(),
+        d.maxInstances(),
+        0,
+        0,
+        null,
+        0,
+        d.cooldowns().scaleOutSeconds(),
+        d.cooldowns().scaleInSeconds(),
+        d.wMaxSeconds(),
+        d.wMaxSeconds() + m.sP95Seconds(),
+        d.t().plannedSeconds(),
+        0,
+        0,
+        m.serviceTimes().coefficientOfVariation(),
+        null,
+        null,
+        null,
+        null,
         boxed(m.ladder().lowestRungTtfabP95Ms()),
         findings);
   }
@@ -90,14 +136,13 @@ public final class Planner {
     double wMax = Math.max(0, sloSeconds - m.sP95Seconds());
     Cooldowns cooldowns = Cooldowns.forScaleOutTime(t.plannedSeconds());
     if (qMax < 1) {
-      return Derivation.unscalable(m, t, s, wMax, cooldowns);
+      return Derivation.Unscalable.of(m, t, s, wMax, cooldowns);
     }
     Thresholds th = Thresholds.of(qMax, s.surgeRatio());
     Optional<UnitsRatio> ratioMax =
         m.ladder().ratioNear(th.cScaleMax(), UnitsRatio.Statistic.MAXIMUM);
     Optional<UnitsRatio> ratioAvg =
         m.ladder().ratioNear(th.cScaleMin(), UnitsRatio.Statistic.AVERAGE);
-    boolean converted = ratioMax.isPresent() && ratioAvg.isPresent();
     ThroughputCurve curve = m.ladder().throughputCurve();
     boolean throughputMeasured = !curve.isEmpty();
     double xAtMax = curve.at(th.cScaleMax()).orElse(1.0 / m.sMeanSeconds());
@@ -125,20 +170,20 @@ public final class Planner {
                 s.seed()));
     double shed = sim.shedProbability(th.cScaleMax());
     OptionalDouble recommended = sim.largestSafeThreshold(th.cScaleMax(), s.shedTarget());
-    return new Derivation(
+    return new Derivation.Scalable(
         m,
         t,
         s,
+        wMax,
+        cooldowns,
+        minN,
+        maxN,
         qMax,
         th.cScaleMax(),
         th.cScaleMin(),
         th.minSafeInstances().isPresent() ? th.minSafeInstances().getAsInt() : null,
-        wMax,
-        cooldowns,
-        ratioMax,
-        ratioAvg,
-        converted ? deployable(th.cScaleMax() * ratioMax.get().ratio()) : null,
-        converted ? deployable(th.cScaleMin() * ratioAvg.get().ratio()) : null,
+        ratioMax.orElse(null),
+        ratioAvg.orElse(null),
         throughputMeasured,
         xAtMax,
         capacity,
@@ -146,12 +191,10 @@ public final class Planner {
         troughN,
         peakN,
         peakAtQ,
-        minN,
-        maxN,
         naive,
+        sim,
         shed,
-        boxed(recommended),
-        sim);
+        boxed(recommended));
   }
 
   /**
@@ -164,70 +207,5 @@ public final class Planner {
 
   private static @Nullable Double boxed(OptionalDouble v) {
     return v.isPresent() ? v.getAsDouble() : null;
-  }
-
-  /** Every intermediate number, handed to {@link Findings} to judge and explain. */
-  record Derivation(
-      Measurement m,
-      ScaleOutTime t,
-      Scenario s,
-      int qMax,
-      double cScaleMax,
-      double cScaleMin,
-      @Nullable Integer minSafe,
-      double wMaxSeconds,
-      Cooldowns cooldowns,
-      Optional<UnitsRatio> ratioMax,
-      Optional<UnitsRatio> ratioAverage,
-      @Nullable Double scalingTargetValue,
-      @Nullable Double scaleInThreshold,
-      boolean throughputMeasured,
-      @Nullable Double throughput,
-      double capacityPerSecond,
-      boolean throughputExtrapolated,
-      int troughInstances,
-      int peakInstances,
-      int peakInstancesAtQMax,
-      int minInstances,
-      int maxInstances,
-      @Nullable Integer naiveMax,
-      @Nullable Double shedProbability,
-      @Nullable Double recommended,
-      @Nullable SurgeSimulation simulation) {
-
-    static Derivation unscalable(
-        Measurement m, ScaleOutTime t, Scenario s, double wMax, Cooldowns cooldowns) {
-      return new Derivation(
-          m,
-          t,
-          s,
-          0,
-          0,
-          0,
-          null,
-          wMax,
-          cooldowns,
-          Optional.empty(),
-          Optional.empty(),
-          null,
-          null,
-          false,
-          null,
-          0,
-          false,
-          0,
-          0,
-          0,
-          s.minFloor(),
-          s.minFloor(),
-          null,
-          null,
-          null,
-          null);
-    }
-
-    boolean scalable() {
-      return qMax > 0;
-    }
   }
 }
