@@ -3,6 +3,7 @@ package dev.speechscale.chain;
 import dev.speechscale.artifacts.DriftArtifact;
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.platform.Alarm;
+import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.platform.ScalingPolicy;
 import dev.speechscale.platform.ScalingState;
 import dev.speechscale.platform.Statistic;
@@ -67,12 +68,12 @@ final class DriftPolicies {
 
   private static void compareTracking(
       List<DriftArtifact.Item> items, EndpointConfig want, ScalingPolicy.TargetTracking t) {
-    if (!t.metricName().equals("ConcurrentRequestsPerModel")
-        || t.statistic() != Statistic.MAXIMUM) {
+    String tracked = MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName();
+    if (!t.metricName().equals(tracked) || t.statistic() != Statistic.MAXIMUM) {
       items.add(
           Drift.error(
               "tracking_metric",
-              "ConcurrentRequestsPerModel Maximum",
+              tracked + " Maximum",
               t.metricName() + " " + t.statistic(),
               "the policy tracks the wrong metric"));
     }
