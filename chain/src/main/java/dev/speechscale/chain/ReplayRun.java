@@ -14,7 +14,6 @@ import dev.speechscale.platform.EndpointStatus;
 import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
-import dev.speechscale.platform.PlatformException;
 import dev.speechscale.platform.RetryingPlatform;
 import dev.speechscale.platform.Transport;
 import dev.speechscale.simulator.Traffic;
@@ -27,7 +26,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -127,6 +125,70 @@ public final class ReplayRun {
       Platform platform, Options o, Clock clock, NanoClock nanos, Consumer<String> progress) {
     platform = RetryingPlatform.of(platform, clock); // backs off on throttling
     String endpoint = "speech-" + o.model();
+    requireReady(platform, endpoint, o);
+    warmUp(platform, endpoint, o, nanos, progress);
+    Duration align = o.align() ? longestAlarmPeriod(platform, endpoint) : Duration.ZERO;
+    waitForBoundary(align, clock, progress);
+    Instant startedAt = clock.instant();
+    long t0 = nanos.nanoTime();
+    CapacitySampler sampler = new CapacitySampler(platform, endpoint, nanos, t0, o.sampleEvery());
+    Thread sampling = Thread.ofPlatform().daemon().name("replay-sampler").start(sampler);
+    ConcurrentLinkedQueue<Long> dropped = new ConcurrentLinkedQueue<>();
+    RequestListener drops = droppedInto(dropped);
+    JsonlEventLog events = o.events() == null ? null : JsonlEventLog.open(o.events(), nanos, clock);
+    RequestListener listener = events == null ? drops : RequestListener.both(drops, events);
+    OpenLoopResult r;
+    try {
+      r = drive(platform, endpoint, o, nanos, listener, progress);
+    } finally {
+      if (events != null) {
+        events.close();
+      }
+      sampler.stop();
+      try {
+        sampling.join(Duration.ofSeconds(10));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (sampler.failures() > 0) {
+      progress.accept(
+          "replay: "
+              + sampler.failures()
+              + " capacity reads failed (last: "
+              + sampler.lastFailure()
+              + "); the instance series has gaps there");
+    }
+    List<LiveReplay.Request> requests = requests(r, dropped, t0);
+    return new LiveReplay(
+        endpoint,
+        platform.name(),
+        startedAt,
+        align,
+        o.traffic().description(),
+        o.traffic().durationSeconds(),
+        o.surgeStartS(),
+        o.seed(),
+        o.sampleEvery(),
+        requests,
+        sampler.samples(),
+        r.late());
+  }
+
+  /** A listener that keeps the intended send time of every arrival the driver dropped. */
+  private static RequestListener droppedInto(ConcurrentLinkedQueue<Long> dropped) {
+    return new RequestListener() {
+      @Override
+      public void completed(RequestEvent event) {}
+
+      @Override
+      public void dropped(int phaseIndex, long seq, long intendedNanos) {
+        dropped.add(intendedNanos);
+      }
+    };
+  }
+
+  private static void requireReady(Platform platform, String endpoint, Options o) {
     EndpointDescription d = platform.describe(endpoint);
     if (d.status() != EndpointStatus.IN_SERVICE) {
       throw new ChainException(
@@ -151,8 +213,10 @@ public final class ReplayRun {
               + "; wait for the fleet to settle at its floor (the step scale-in acts after 3"
               + " quiet scale-in periods) and replay again");
     }
-    warmUp(platform, endpoint, o, nanos, progress);
-    Duration align = o.align() ? longestAlarmPeriod(platform, endpoint) : Duration.ZERO;
+  }
+
+  /** Sleeps until the next multiple of {@code align} on the wall clock (none when zero). */
+  private static void waitForBoundary(Duration align, Clock clock, Consumer<String> progress) {
     if (align.isPositive()) {
       long periodMs = align.toMillis();
       long now = clock.millis();
@@ -167,24 +231,16 @@ public final class ReplayRun {
         Sleeper.sleep(Duration.ofMillis(Math.max(1, Math.min(500, next - clock.millis()))));
       }
     }
-    Instant startedAt = clock.instant();
-    long t0 = nanos.nanoTime();
-    Sampler sampler = new Sampler(platform, endpoint, nanos, t0, o.sampleEvery());
-    Thread sampling = Thread.ofPlatform().daemon().name("replay-sampler").start(sampler);
-    ConcurrentLinkedQueue<Long> dropped = new ConcurrentLinkedQueue<>();
-    RequestListener drops =
-        new RequestListener() {
-          @Override
-          public void completed(RequestEvent event) {}
+  }
 
-          @Override
-          public void dropped(int phaseIndex, long seq, long intendedNanos) {
-            dropped.add(intendedNanos);
-          }
-        };
-    JsonlEventLog events = o.events() == null ? null : JsonlEventLog.open(o.events(), nanos, clock);
-    RequestListener listener = events == null ? drops : RequestListener.both(drops, events);
-    OpenLoopResult r;
+  /** Sends the trace's arrivals open loop; returns when the last one was answered. */
+  private static OpenLoopResult drive(
+      Platform platform,
+      String endpoint,
+      Options o,
+      NanoClock nanos,
+      RequestListener listener,
+      Consumer<String> progress) {
     try (Invoker invoker = platform.invoker(endpoint, o.transport());
         OpenLoopDriver driver =
             new OpenLoopDriver(invoker, TextPool.shuffled(o.texts(), o.seed()), nanos, listener)) {
@@ -209,27 +265,14 @@ public final class ReplayRun {
               o.seed(),
               Duration.ofMillis(5));
       try (Traffic.Arrivals arrivals = o.traffic().arrivals(o.seed())) {
-        r = driver.run(spec, arrivals::nextSeconds);
-      }
-    } finally {
-      if (events != null) {
-        events.close();
-      }
-      sampler.stop();
-      try {
-        sampling.join(Duration.ofSeconds(10));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+        return driver.run(spec, arrivals::nextSeconds);
       }
     }
-    if (sampler.failures.get() > 0) {
-      progress.accept(
-          "replay: "
-              + sampler.failures.get()
-              + " capacity reads failed (last: "
-              + sampler.lastFailure
-              + "); the instance series has gaps there");
-    }
+  }
+
+  /** Every arrival, answered or dropped, by intended send time from {@code t0}. */
+  private static List<LiveReplay.Request> requests(
+      OpenLoopResult r, ConcurrentLinkedQueue<Long> dropped, long t0) {
     List<LiveReplay.Request> requests = new ArrayList<>();
     for (RequestEvent e : r.events()) {
       requests.add(
@@ -242,19 +285,7 @@ public final class ReplayRun {
       requests.add(new LiveReplay.Request((at - t0) / 1e9, null, LiveReplay.Status.DROPPED));
     }
     requests.sort(java.util.Comparator.comparingDouble(LiveReplay.Request::intendedS));
-    return new LiveReplay(
-        endpoint,
-        platform.name(),
-        startedAt,
-        align,
-        o.traffic().description(),
-        o.traffic().durationSeconds(),
-        o.surgeStartS(),
-        o.seed(),
-        o.sampleEvery(),
-        requests,
-        sampler.samples(),
-        r.late());
+    return requests;
   }
 
   private static LiveReplay.Status status(RequestEvent e) {
@@ -272,61 +303,5 @@ public final class ReplayRun {
         .max(Integer::compare)
         .map(Duration::ofSeconds)
         .orElse(Duration.ZERO);
-  }
-
-  /** Reads the instance counts every period until stopped; one owner, the sampling thread. */
-  private static final class Sampler implements Runnable {
-    private final Platform platform;
-    private final String endpoint;
-    private final NanoClock nanos;
-    private final long t0;
-    private final Duration every;
-    private final ConcurrentLinkedQueue<LiveReplay.CapacitySample> samples =
-        new ConcurrentLinkedQueue<>();
-    private final AtomicLong failures = new AtomicLong();
-    private volatile String lastFailure = "";
-    private volatile boolean stopped;
-
-    Sampler(Platform platform, String endpoint, NanoClock nanos, long t0, Duration every) {
-      this.platform = platform;
-      this.endpoint = endpoint;
-      this.nanos = nanos;
-      this.t0 = t0;
-      this.every = every;
-    }
-
-    @Override
-    public void run() {
-      long next = t0;
-      while (!stopped) {
-        long at = nanos.nanoTime();
-        try {
-          EndpointDescription d = platform.describe(endpoint);
-          samples.add(
-              new LiveReplay.CapacitySample(
-                  (at - t0) / 1e9, d.desiredInstances(), d.currentInstances()));
-        } catch (PlatformException e) {
-          failures.incrementAndGet();
-          lastFailure = e.getMessage();
-        }
-        next += every.toNanos();
-        long wait = next - nanos.nanoTime();
-        if (wait > 0) {
-          try {
-            Thread.sleep(Duration.ofNanos(wait));
-          } catch (InterruptedException e) {
-            return;
-          }
-        }
-      }
-    }
-
-    void stop() {
-      stopped = true;
-    }
-
-    List<LiveReplay.CapacitySample> samples() {
-      return List.copyOf(samples);
-    }
   }
 }
