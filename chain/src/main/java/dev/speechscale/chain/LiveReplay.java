@@ -1,6 +1,7 @@
 package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.FleetFigures;
+import dev.speechscale.loadgen.RequestEvent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -154,5 +155,31 @@ public record LiveReplay(
       }
     }
     return null;
+  }
+
+  /** Every arrival, answered or dropped, by intended send time from {@code t0}. */
+  static List<Request> requests(
+      List<RequestEvent> events, java.util.Collection<Long> dropped, long t0) {
+    List<Request> requests = new ArrayList<>();
+    for (RequestEvent e : events) {
+      requests.add(
+          new Request(
+              (e.intendedNanos() - t0) / 1e9,
+              e.ok() && e.ttfabNanos() >= 0 ? e.ttfabNanos() / 1e6 : null,
+              status(e)));
+    }
+    for (long at : dropped) {
+      requests.add(new Request((at - t0) / 1e9, null, Status.DROPPED));
+    }
+    requests.sort(java.util.Comparator.comparingDouble(Request::intendedS));
+    return requests;
+  }
+
+  private static Status status(RequestEvent e) {
+    return switch (e.outcome()) {
+      case OK -> Status.OK;
+      case REJECTED -> Status.SHED;
+      case CLIENT_ERROR, SERVER_ERROR, TRANSPORT_ERROR -> Status.ERROR;
+    };
   }
 }

@@ -21,7 +21,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -159,7 +158,7 @@ public final class ReplayRun {
               + sampler.lastFailure()
               + "); the instance series has gaps there");
     }
-    List<LiveReplay.Request> requests = requests(r, dropped, t0);
+    List<LiveReplay.Request> requests = LiveReplay.requests(r.events(), dropped, t0);
     return new LiveReplay(
         endpoint,
         platform.name(),
@@ -268,32 +267,6 @@ public final class ReplayRun {
         return driver.run(spec, arrivals::nextSeconds);
       }
     }
-  }
-
-  /** Every arrival, answered or dropped, by intended send time from {@code t0}. */
-  private static List<LiveReplay.Request> requests(
-      OpenLoopResult r, ConcurrentLinkedQueue<Long> dropped, long t0) {
-    List<LiveReplay.Request> requests = new ArrayList<>();
-    for (RequestEvent e : r.events()) {
-      requests.add(
-          new LiveReplay.Request(
-              (e.intendedNanos() - t0) / 1e9,
-              e.ok() && e.ttfabNanos() >= 0 ? e.ttfabNanos() / 1e6 : null,
-              status(e)));
-    }
-    for (long at : dropped) {
-      requests.add(new LiveReplay.Request((at - t0) / 1e9, null, LiveReplay.Status.DROPPED));
-    }
-    requests.sort(java.util.Comparator.comparingDouble(LiveReplay.Request::intendedS));
-    return requests;
-  }
-
-  private static LiveReplay.Status status(RequestEvent e) {
-    return switch (e.outcome()) {
-      case OK -> LiveReplay.Status.OK;
-      case REJECTED -> LiveReplay.Status.SHED;
-      case CLIENT_ERROR, SERVER_ERROR, TRANSPORT_ERROR -> LiveReplay.Status.ERROR;
-    };
   }
 
   /** The longest period among the deployed alarms, zero when no scaling is attached. */
