@@ -127,37 +127,13 @@ public final class Replay {
     ReplayPrediction.Setup setup =
         ReplayPrediction.setup(
             platform, endpoint, r.inputs(), r.metricDelay(), r.seed(), r.preRoll());
-    Path traceFile;
-    double surgeStartS;
-    switch (r.trace()) {
-      case TraceSource.File f -> {
-        traceFile = f.file();
-        surgeStartS = f.surgeStartS();
-      }
-      case TraceSource.Calibration c -> {
-        // the plan's measured X at C_scale_max, not the model's X_sat (the ladder's single best
-        // rung, which one lucky rung on a shared machine inflates)
-        Double x = r.inputs().plan().throughputAtCScaleMaxRps();
-        CalibrationTrace t =
-            new CalibrationTrace(
-                x != null ? x : setup.model().saturatedPerSecond(), c.quiet(), c.surge(), c.fall());
-        ArtifactCodec.writeText(c.writeTo(), t.csv());
-        traceFile = c.writeTo();
-        surgeStartS = t.surgeStartS();
-        progress.accept(
-            String.format(
-                Locale.ROOT,
-                "calibration trace %s: %.2f req/s for %d s, %.2f req/s for %d s, %.2f req/s for"
-                    + " %d s",
-                traceFile,
-                t.quietPerSecond(),
-                c.quiet().toSeconds(),
-                t.surgePerSecond(),
-                c.surge().toSeconds(),
-                t.quietPerSecond(),
-                c.fall().toSeconds()));
-      }
-    }
+    TraceAt at =
+        switch (r.trace()) {
+          case TraceSource.File f -> new TraceAt(f.file(), f.surgeStartS());
+          case TraceSource.Calibration c -> writeCalibration(c, r, setup, progress);
+        };
+    Path traceFile = at.file();
+    double surgeStartS = at.surgeStartS();
     Traffic traffic = traffic(traceFile);
     progress.accept("simulating " + traffic.description() + " with the deployed policy");
     PolicyResult predicted = ReplayPrediction.predict(setup, traffic);
@@ -196,6 +172,37 @@ public final class Replay {
         predicted,
         live,
         clock.instant());
+  }
+
+  /** The trace file a replay sends and when its surge starts. */
+  private record TraceAt(Path file, double surgeStartS) {}
+
+  /** Writes the calibration trace at the plan's measured X: quiet, a step surge, quiet again. */
+  private static TraceAt writeCalibration(
+      TraceSource.Calibration c,
+      Request r,
+      ReplayPrediction.Setup setup,
+      Consumer<String> progress) {
+    // the plan's measured X at C_scale_max, not the model's X_sat (the ladder's single best
+    // rung, which one lucky rung on a shared machine inflates)
+    Double x = r.inputs().plan().throughputAtCScaleMaxRps();
+    CalibrationTrace t =
+        new CalibrationTrace(
+            x != null ? x : setup.model().saturatedPerSecond(), c.quiet(), c.surge(), c.fall());
+    ArtifactCodec.writeText(c.writeTo(), t.csv());
+    progress.accept(
+        String.format(
+            Locale.ROOT,
+            "calibration trace %s: %.2f req/s for %d s, %.2f req/s for %d s, %.2f req/s for"
+                + " %d s",
+            c.writeTo(),
+            t.quietPerSecond(),
+            c.quiet().toSeconds(),
+            t.surgePerSecond(),
+            c.surge().toSeconds(),
+            t.quietPerSecond(),
+            c.fall().toSeconds()));
+    return new TraceAt(c.writeTo(), t.surgeStartS());
   }
 
   /**

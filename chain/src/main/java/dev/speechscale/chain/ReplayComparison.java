@@ -93,55 +93,7 @@ public final class ReplayComparison {
    * removes starting instances first (as the simulator does), then instances in service.
    */
   static FleetFigures predictedFigures(PolicyResult r, int initial, LiveReplay live) {
-    int seconds = (int) live.durationS();
-    List<Integer> inService = new ArrayList<>();
-    List<Integer> desired = new ArrayList<>();
-    List<PolicyResult.ScalingEvent> events = r.events();
-    List<PolicyResult.ScalingEvent> arrivals =
-        events.stream()
-            .filter(e -> e.to() > e.from() && e.inServiceAtSeconds().isPresent())
-            .sorted(
-                java.util.Comparator.comparingLong(
-                    (PolicyResult.ScalingEvent e) -> e.inServiceAtSeconds().getAsLong()))
-            .toList();
-    int in = initial;
-    int starting = 0;
-    int want = initial;
-    int nextDecision = 0;
-    int nextArrival = 0;
-    for (int s = 0; s < seconds; s++) {
-      while (true) {
-        boolean arrival =
-            nextArrival < arrivals.size()
-                && arrivals.get(nextArrival).inServiceAtSeconds().getAsLong() < s + 1;
-        boolean decision =
-            nextDecision < events.size() && events.get(nextDecision).decidedAtSeconds() < s + 1;
-        if (arrival
-            && (!decision
-                || arrivals.get(nextArrival).inServiceAtSeconds().getAsLong()
-                    <= events.get(nextDecision).decidedAtSeconds())) {
-          PolicyResult.ScalingEvent e = arrivals.get(nextArrival++);
-          int n = Math.min(starting, e.to() - e.from());
-          starting -= n;
-          in += n;
-        } else if (decision) {
-          PolicyResult.ScalingEvent e = events.get(nextDecision++);
-          want = e.to();
-          if (e.to() > e.from()) {
-            starting += e.to() - e.from();
-          } else {
-            int excess = e.from() - e.to();
-            int cancelled = Math.min(starting, excess);
-            starting -= cancelled;
-            in -= excess - cancelled;
-          }
-        } else {
-          break;
-        }
-      }
-      inService.add(Math.max(0, in));
-      desired.add(want);
-    }
+    PredictedFleet fleet = PredictedFleet.of(r.events(), initial, (int) live.durationS());
     List<FleetFigures.Minute> minutes =
         r.minutes().stream()
             .map(x ->
@@ -160,8 +112,8 @@ public final class ReplayComparison {
         r.arrived() - r.served() - r.shed(),
         surgeToInService(r, live.surgeStartS()),
         minutes,
-        inService,
-        desired);
+        fleet.inService(),
+        fleet.desired());
   }
 
   private static Double surgeToInService(PolicyResult r, Double surge) {
