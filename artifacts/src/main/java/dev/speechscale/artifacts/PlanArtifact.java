@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.speechscale.capacity.FleetCost;
 import dev.speechscale.capacity.PlanVerdict;
+import dev.speechscale.capacity.SurgeCurve;
 import dev.speechscale.capacity.Verdict;
 import java.time.Instant;
 import java.util.List;
@@ -14,7 +15,9 @@ import org.jspecify.annotations.Nullable;
  * it came from (measured vs chosen, with provenance) and the deployable configuration block.
  *
  * <p>{@code cost} is written only when the plan was priced ({@code plan --price-per-hour}), so an
- * unpriced plan reads and writes back byte for byte as before.
+ * unpriced plan reads and writes back byte for byte as before. {@code surge_curve} (additive) is
+ * the {@code surge_survival} simulation rerun at other thresholds ({@link SurgeCurve}); plans
+ * written before it have none, and read and write back as they were.
  *
  * <p>A plan is what gates autoscaling: the platforms attach scaling only when a plan's model and
  * fingerprint match the deployment, its verdict is not {@code INFEASIBLE}, and it carries a
@@ -66,11 +69,114 @@ public record PlanArtifact(
     Inputs inputs,
     EndpointConfigBlock endpointConfig,
     String configBlock,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable FleetCost cost)
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable FleetCost cost,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<SurgeCurve.Point> surgeCurve)
     implements Artifact {
 
   public PlanArtifact {
     findings = findings == null ? List.of() : List.copyOf(findings);
+    surgeCurve = surgeCurve == null ? null : List.copyOf(surgeCurve);
+  }
+
+  /**
+   * A plan without a surge curve, as plans were written before {@code surge_curve} (tests and
+   * fixtures that build a plan by hand).
+   */
+  public PlanArtifact(
+      int schemaVersion,
+      String kind,
+      String toolVersion,
+      Instant createdAt,
+      Provenance provenance,
+      String model,
+      String endpoint,
+      @Nullable String instanceType,
+      DeployedConfig deployedConfig,
+      String slug,
+      PlanVerdict verdict,
+      int qMax,
+      boolean qMaxBracketed,
+      boolean qMaxRefined,
+      double cScaleMax,
+      double cScaleMin,
+      @Nullable Double scalingTargetValue,
+      @Nullable Double scaleInThreshold,
+      @Nullable Double ratioMax,
+      @Nullable Double ratioAverage,
+      @Nullable Integer ratioMaxRung,
+      @Nullable Integer ratioAverageRung,
+      int minInstances,
+      int maxInstances,
+      int troughInstances,
+      int peakInstances,
+      @Nullable Integer minSafeInstances,
+      int queueMaxDepth,
+      int scaleOutCooldownS,
+      int scaleInCooldownS,
+      double wMaxS,
+      double requestDeadlineS,
+      double tTotalS,
+      double utilizationMm1,
+      double utilizationMg1,
+      double serviceCv,
+      @Nullable Double shedProbability,
+      @Nullable Double recommendedCScaleMax,
+      @Nullable Double throughputAtCScaleMaxRps,
+      @Nullable Integer naiveMaxInstances,
+      @Nullable Double firstChunkAlarmMs,
+      List<FindingEntry> findings,
+      Inputs inputs,
+      EndpointConfigBlock endpointConfig,
+      String configBlock,
+      @Nullable FleetCost cost) {
+    this(
+        schemaVersion,
+        kind,
+        toolVersion,
+        createdAt,
+        provenance,
+        model,
+        endpoint,
+        instanceType,
+        deployedConfig,
+        slug,
+        verdict,
+        qMax,
+        qMaxBracketed,
+        qMaxRefined,
+        cScaleMax,
+        cScaleMin,
+        scalingTargetValue,
+        scaleInThreshold,
+        ratioMax,
+        ratioAverage,
+        ratioMaxRung,
+        ratioAverageRung,
+        minInstances,
+        maxInstances,
+        troughInstances,
+        peakInstances,
+        minSafeInstances,
+        queueMaxDepth,
+        scaleOutCooldownS,
+        scaleInCooldownS,
+        wMaxS,
+        requestDeadlineS,
+        tTotalS,
+        utilizationMm1,
+        utilizationMg1,
+        serviceCv,
+        shedProbability,
+        recommendedCScaleMax,
+        throughputAtCScaleMaxRps,
+        naiveMaxInstances,
+        firstChunkAlarmMs,
+        findings,
+        inputs,
+        endpointConfig,
+        configBlock,
+        cost,
+        null);
   }
 
   /**
@@ -124,7 +230,8 @@ public record PlanArtifact(
         inputs,
         endpointConfig,
         configBlock,
-        cost);
+        cost,
+        surgeCurve);
   }
 
   /** Whether the plan refuses deployment. */

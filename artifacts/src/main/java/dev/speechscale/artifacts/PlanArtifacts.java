@@ -6,6 +6,7 @@ import dev.speechscale.capacity.Measurement;
 import dev.speechscale.capacity.Plan;
 import dev.speechscale.capacity.ScaleOutTime;
 import dev.speechscale.capacity.Scenario;
+import dev.speechscale.capacity.SurgeCurve;
 import dev.speechscale.capacity.ThroughputCurve;
 import java.time.Instant;
 import java.util.List;
@@ -93,7 +94,8 @@ public final class PlanArtifacts {
         new PlanArtifact.Inputs(measured(in), chosen(in.scenario())),
         block,
         ConfigBlock.render(block, p, in.scenario()),
-        null);
+        null,
+        SurgeCurve.of(in.measurement(), in.scaleOut(), in.scenario(), p));
   }
 
   /** The endpoint configuration block the plan recommends. */

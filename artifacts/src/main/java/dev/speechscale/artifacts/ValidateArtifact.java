@@ -1,7 +1,9 @@
 package dev.speechscale.artifacts;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The result of {@code tts-bench validate}: each check of the deployed policy against the plan, and
@@ -14,6 +16,8 @@ import java.util.List;
  * @param live whether load checks ran
  * @param verdict {@code ok}, {@code warn (N)} or {@code fail (N)} ({@link Verdict})
  * @param checks every check, in the order run
+ * @param timeline what the load checks saw over time (additive; {@code null} without {@code --live}
+ *     and in artifacts written before it)
  */
 public record ValidateArtifact(
     int schemaVersion,
@@ -27,11 +31,42 @@ public record ValidateArtifact(
     String plan,
     boolean live,
     Verdict verdict,
-    List<Check> checks)
+    List<Check> checks,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable ValidateTimeline timeline)
     implements Artifact {
 
   public ValidateArtifact {
     checks = List.copyOf(checks);
+  }
+
+  /** A validation without a timeline (static checks only, or written before timelines). */
+  public ValidateArtifact(
+      int schemaVersion,
+      String kind,
+      String toolVersion,
+      Instant createdAt,
+      Provenance provenance,
+      String model,
+      String endpoint,
+      String platform,
+      String plan,
+      boolean live,
+      Verdict verdict,
+      List<Check> checks) {
+    this(
+        schemaVersion,
+        kind,
+        toolVersion,
+        createdAt,
+        provenance,
+        model,
+        endpoint,
+        platform,
+        plan,
+        live,
+        verdict,
+        checks,
+        null);
   }
 
   /**

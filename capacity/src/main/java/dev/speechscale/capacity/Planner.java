@@ -147,7 +147,7 @@ public final class Planner {
     boolean throughputMeasured = !curve.isEmpty();
     double xAtMax = curve.at(th.cScaleMax()).orElse(1.0 / m.sMeanSeconds());
     double xAtQ = curve.at(qMax).orElse(1.0 / m.sMeanSeconds());
-    double capacity = curve.peak().orElse(1.0 / m.sMeanSeconds());
+    double capacity = capacityPerSecond(m);
     int peakN = FleetSizing.instances(s.peak(), th.cScaleMax(), xAtMax);
     int troughN =
         s.trough() == null ? 0 : FleetSizing.instances(s.trough(), th.cScaleMax(), xAtMax);
@@ -158,16 +158,7 @@ public final class Planner {
         s.peak() instanceof Load.RequestRate r
             ? FleetSizing.naive(r.perSecond(), m.sMeanSeconds(), th.cScaleMax())
             : null;
-    SurgeSimulation sim =
-        new SurgeSimulation(
-            new SurgeSimulation.Model(
-                qMax,
-                t.plannedSeconds(),
-                capacity,
-                m.serviceTimes(),
-                s.surgeRatio(),
-                s.trials(),
-                s.seed()));
+    SurgeSimulation sim = simulation(m, t, s, qMax);
     double shed = sim.shedProbability(th.cScaleMax());
     OptionalDouble recommended = sim.largestSafeThreshold(th.cScaleMax(), s.shedTarget());
     return new Derivation.Scalable(
@@ -195,6 +186,28 @@ public final class Planner {
         sim,
         shed,
         boxed(recommended));
+  }
+
+  /**
+   * The surge simulation a plan judges {@code surge_survival} with: one instance of Q_max {@code
+   * qMax} at the highest throughput the ladder measured, for T, under the scenario's surge ratio,
+   * trials and seed. {@link SurgeCurve} reruns it at other thresholds.
+   */
+  static SurgeSimulation simulation(Measurement m, ScaleOutTime t, Scenario s, int qMax) {
+    return new SurgeSimulation(
+        new SurgeSimulation.Model(
+            qMax,
+            t.plannedSeconds(),
+            capacityPerSecond(m),
+            m.serviceTimes(),
+            s.surgeRatio(),
+            s.trials(),
+            s.seed()));
+  }
+
+  /** Requests per second one instance completes at saturation: the ladder's peak, else 1/S. */
+  private static double capacityPerSecond(Measurement m) {
+    return m.ladder().throughputCurve().peak().orElse(1.0 / m.sMeanSeconds());
   }
 
   /**

@@ -37,7 +37,8 @@ final class ValidateLive {
       String endpoint,
       ValidateRun.Options o,
       ChainClock clocks,
-      Consumer<String> progress) {
+      Consumer<String> progress,
+      TimelineRecorder timeline) {
     Clock clock = clocks.wall();
     NanoClock nanos = clocks.monotonic();
     PlanArtifact plan = o.plan();
@@ -48,14 +49,20 @@ final class ValidateLive {
     TextPool texts = TextPool.shuffled(o.texts(), 7);
     try (Invoker invoker = platform.invoker(endpoint, o.transport())) {
       try (Freeze one = Freeze.pin(platform, endpoint, 1, settle, clock, progress)) {
-        out.add(rejections(invoker, nanos, texts, plan, o.phase(), progress));
+        timeline.phase("live_rejections");
+        out.add(rejections(invoker, nanos, texts, plan, o.phase(), progress, timeline));
       }
       int fleet = Math.min(2, plan.maxInstances());
       try (Freeze two = Freeze.pin(platform, endpoint, fleet, settle, clock, progress)) {
-        out.add(sloAtScaledFleet(invoker, nanos, texts, plan, fleet, sloMs, o.phase(), progress));
-        out.add(surge(invoker, nanos, texts, plan, fleet, sloMs, o.phase(), progress));
+        timeline.phase("live_slo_at_threshold_load");
+        out.add(
+            sloAtScaledFleet(
+                invoker, nanos, texts, plan, fleet, sloMs, o.phase(), progress, timeline));
+        timeline.phase("live_surge");
+        out.add(surge(invoker, nanos, texts, plan, fleet, sloMs, o.phase(), progress, timeline));
       }
       if (plan.maxInstances() > plan.minInstances()) {
+        timeline.phase("live_scale_out");
         out.add(
             scaleOut(
                 RetryingPlatform.of(platform),
@@ -66,7 +73,8 @@ final class ValidateLive {
                 plan,
                 settle,
                 clock,
-                progress));
+                progress,
+                timeline));
       }
     }
     return out;
@@ -78,7 +86,8 @@ final class ValidateLive {
       TextPool texts,
       PlanArtifact plan,
       Duration phase,
-      Consumer<String> progress) {
+      Consumer<String> progress,
+      RequestListener timeline) {
     int q = plan.queueMaxDepth();
     int below = Math.max(1, q - 1);
     int above = q + Math.max(2, q / 2);
@@ -91,8 +100,8 @@ final class ValidateLive {
             + " (queue_max_depth "
             + q
             + ")");
-    long rejectedBelow = rejected(closed(invoker, nanos, texts, below, phase));
-    long rejectedAbove = rejected(closed(invoker, nanos, texts, above, phase));
+    long rejectedBelow = rejected(closed(invoker, nanos, texts, below, phase, timeline));
+    long rejectedAbove = rejected(closed(invoker, nanos, texts, above, phase, timeline));
     boolean ok = rejectedBelow == 0 && rejectedAbove > 0;
     return ValidateRun.check(
         "live_rejections",
@@ -114,7 +123,8 @@ final class ValidateLive {
       int fleet,
       double sloMs,
       Duration phase,
-      Consumer<String> progress) {
+      Consumer<String> progress,
+      RequestListener timeline) {
     int n = Math.max(1, (int) Math.floor(0.8 * fleet * plan.cScaleMax()));
     progress.accept(
         "live: "
@@ -126,7 +136,7 @@ final class ValidateLive {
             + " x C_scale_max "
             + ValidateRun.fmt(plan.cScaleMax())
             + ")");
-    RungRecording r = closed(invoker, nanos, texts, n, phase);
+    RungRecording r = closed(invoker, nanos, texts, n, phase, timeline);
     double p95 = p95(r.events());
     boolean ok = p95 <= sloMs && rejected(r) == 0;
     return ValidateRun.check(
@@ -149,7 +159,8 @@ final class ValidateLive {
       int fleet,
       double sloMs,
       Duration phase,
-      Consumer<String> progress) {
+      Consumer<String> progress,
+      RequestListener timeline) {
     double k = plan.inputs().chosen().surgeRatio();
     double holding = fleet * plan.throughputAtCScaleMaxRps() * plan.utilizationMg1();
     double rate = k * holding;
@@ -163,7 +174,7 @@ final class ValidateLive {
             holding,
             fleet));
     OpenLoopResult r;
-    try (OpenLoopDriver driver = new OpenLoopDriver(invoker, texts, nanos, RequestListener.NONE)) {
+    try (OpenLoopDriver driver = new OpenLoopDriver(invoker, texts, nanos, timeline)) {
       r =
           driver.run(
               OpenLoopSpec.constant(
@@ -214,7 +225,8 @@ final class ValidateLive {
       PlanArtifact plan,
       Duration settle,
       Clock clock,
-      Consumer<String> progress) {
+      Consumer<String> progress,
+      RequestListener timeline) {
     int start = plan.minInstances();
     int n = (int) Math.ceil(2 * plan.scalingTargetValue() * start);
     Duration bound = Duration.ofMillis(Math.round(plan.tTotalS() * 1000));
@@ -232,8 +244,7 @@ final class ValidateLive {
               + bound.toSeconds()
               + " s");
       Instant began = clock.instant();
-      try (ClosedLoopDriver driver =
-          new ClosedLoopDriver(invoker, texts, nanos, RequestListener.NONE)) {
+      try (ClosedLoopDriver driver = new ClosedLoopDriver(invoker, texts, nanos, timeline)) {
         Thread load =
             Thread.ofPlatform()
                 .daemon()
@@ -272,9 +283,13 @@ final class ValidateLive {
   }
 
   private static RungRecording closed(
-      Invoker invoker, NanoClock nanos, TextPool texts, int n, Duration phase) {
-    try (ClosedLoopDriver driver =
-        new ClosedLoopDriver(invoker, texts, nanos, RequestListener.NONE)) {
+      Invoker invoker,
+      NanoClock nanos,
+      TextPool texts,
+      int n,
+      Duration phase,
+      RequestListener timeline) {
+    try (ClosedLoopDriver driver = new ClosedLoopDriver(invoker, texts, nanos, timeline)) {
       return driver.run(0, 0, n, phase);
     }
   }

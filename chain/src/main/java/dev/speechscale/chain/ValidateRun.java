@@ -8,6 +8,7 @@ import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.ToolVersion;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.artifacts.ValidateArtifact.Result;
+import dev.speechscale.artifacts.ValidateTimeline;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.Fingerprint;
 import dev.speechscale.platform.Platform;
@@ -65,6 +66,7 @@ public final class ValidateRun {
     platform = RetryingPlatform.of(platform, clock); // backs off on throttling
     List<ValidateArtifact.Check> checks =
         new ArrayList<>(staticChecks(platform, endpoint, o.plan()));
+    ValidateTimeline timeline = null;
     if (o.live()) {
       boolean deployedOk = checks.stream().noneMatch(c -> c.result() == Result.FAIL);
       if (!deployedOk) {
@@ -77,7 +79,10 @@ public final class ValidateRun {
                 "load checks skipped: the deployed policy is not the plan's, so its behaviour would"
                     + " not say anything about the plan"));
       } else {
-        checks.addAll(ValidateLive.run(platform, endpoint, o, clocks, progress));
+        try (TimelineRecorder recorder = TimelineRecorder.start(platform, endpoint, clocks)) {
+          checks.addAll(ValidateLive.run(platform, endpoint, o, clocks, progress, recorder));
+          timeline = recorder.finish();
+        }
       }
     }
     ValidateArtifact.Verdict verdict = ValidateArtifact.Verdict.of(checks);
@@ -93,7 +98,8 @@ public final class ValidateRun {
         o.planFile(),
         o.live(),
         verdict,
-        checks);
+        checks,
+        timeline);
   }
 
   static List<ValidateArtifact.Check> staticChecks(

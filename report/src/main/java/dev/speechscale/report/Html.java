@@ -72,4 +72,31 @@ final class Html {
   static String num3(Double v) {
     return v == null ? "\u2013" : f("%.3f", v);
   }
+
+  /**
+   * Milliseconds as people read them on an axis: {@code 0.5 ms}, {@code 20 ms}, {@code 1.5 s}
+   * (seconds from 1000 ms on), at most three significant digits.
+   */
+  static String millis(double ms) {
+    return ms >= 1000 ? trimmed(ms / 1000) + " s" : trimmed(ms) + " ms";
+  }
+
+  /** Seconds as minutes and seconds ({@code 0:05}, {@code 2:30}), whole seconds, rounded. */
+  static String clock(double seconds) {
+    long s = Math.round(seconds);
+    return f("%d:%02d", s / 60, s % 60);
+  }
+
+  /** An instant as people read it: {@code 2026-12-02 01:00:05 UTC}, to the second. */
+  static String utc(java.time.Instant at) {
+    return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT)
+        .withZone(java.time.ZoneOffset.UTC)
+        .format(at);
+  }
+
+  /** A number with at most three significant digits and no trailing zeros. */
+  private static String trimmed(double v) {
+    String s = new java.math.BigDecimal(v).round(new java.math.MathContext(3)).toPlainString();
+    return s.contains(".") ? s.replaceAll("0+$", "").replaceAll("\\.$", "") : s;
+  }
 }

@@ -49,7 +49,7 @@ final class LadderChart {
     Scale s = new Scale((W - LEFT - RIGHT) / maxN, (HT - TOP - BOTTOM) / maxY);
     h.append(
         f(
-            "<svg viewBox=\"0 0 %d %d\" width=\"100%%\" role=\"img\" aria-label=\"p95 TTFAB"
+            "<div class=\"chart\"><svg viewBox=\"0 0 %d %d\" width=\"100%%\" role=\"img\" aria-label=\"p95 TTFAB"
                 + " against concurrency\">",
             W, HT));
     h.append(
@@ -66,7 +66,7 @@ final class LadderChart {
           run.getValue().stream().sorted(Comparator.comparingInt(QmaxStep::concurrency)).toList();
       run(h, s, q.sloMs(), ordered, RUN_COLORS[run.getKey() % RUN_COLORS.length]);
     }
-    h.append("</svg>\n");
+    h.append("</svg></div>\n");
   }
 
   /** Horizontal grid lines with their milliseconds, the N ticks, the x axis's label. */

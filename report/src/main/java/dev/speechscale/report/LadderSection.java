@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The report's concurrency ladder: the trust lines, the chart ({@link LadderChart}) and a table of
  * every rung sorted by run, then N (measurement order is in the artifact and the event log), with
- * the server's queue and engine time per rung when the ladder recorded them.
+ * the server's queue and engine time per rung when the ladder recorded them, then each rung's TTFAB
+ * distribution ({@link CdfChart}).
  */
 final class LadderSection {
   private LadderSection() {}
@@ -29,6 +30,7 @@ final class LadderSection {
     }
     LadderChart.svg(h, q, plan);
     table(h, q);
+    CdfChart.html(h, q);
   }
 
   private static void table(StringBuilder h, QmaxArtifact q) {

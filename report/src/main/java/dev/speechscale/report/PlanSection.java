@@ -9,7 +9,10 @@ import static dev.speechscale.report.Html.num3;
 
 import dev.speechscale.artifacts.PlanArtifact;
 
-/** The report's plan: its numbers, the cost when priced, the findings, the config block. */
+/**
+ * The report's plan: its numbers, the cost when priced, the surge curve ({@link SurgeChart}), the
+ * findings, the config block.
+ */
 final class PlanSection {
   private PlanSection() {}
 
@@ -54,6 +57,7 @@ final class PlanSection {
       }
     }
     h.append("</table>\n");
+    SurgeChart.html(h, p);
     findings(h, p);
     h.append("<h3>Deployable endpoint configuration</h3><pre>")
         .append(esc(p.configBlock()))

@@ -34,7 +34,11 @@ public final class QuickstartReport {
           + "pre{background:#f5f7fb;padding:.8rem;overflow-x:auto;font-size:.85rem}"
           + ".meta{color:#5b6478}.big{font-size:1.3rem;font-weight:700}"
           + ".legend{color:#5b6478;font-size:.85rem}"
-          + "svg text{font-family:system-ui,sans-serif}";
+          + "svg text{font-family:system-ui,sans-serif}"
+          // charts keep a legible size and scroll sideways on a narrow screen, as wide tables do
+          + ".chart{overflow-x:auto}.chart svg{min-width:640px}"
+          + "@media (max-width:700px){body{margin:1rem}table{display:block;overflow-x:auto}"
+          + ".big{white-space:nowrap}}";
 
   /**
    * What the report shows; any artifact may be {@code null} and its section is then left out.
@@ -115,6 +119,7 @@ public final class QuickstartReport {
     }
     if (in.validate() != null) {
       CheckTables.validate(h, in.validate());
+      TimelineChart.html(h, in.validate(), in.plan());
     }
     if (in.replay() != null) {
       ReplaySection.html(h, in.replay());
@@ -154,7 +159,7 @@ public final class QuickstartReport {
           .append(", transport ")
           .append(esc(q.transport()))
           .append(", measured ")
-          .append(esc(String.valueOf(q.createdAt())));
+          .append(esc(Html.utc(q.createdAt())));
     }
     h.append("</p><table><tr>");
     if (q != null) {

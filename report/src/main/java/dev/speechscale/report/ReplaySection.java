@@ -110,7 +110,7 @@ final class ReplaySection {
     double py = (ht - top - bottom) / (maxY + 0.5);
     h.append(
         f(
-            "<svg viewBox=\"0 0 %d %d\" width=\"100%%\" role=\"img\" aria-label=\"instances in"
+            "<div class=\"chart\"><svg viewBox=\"0 0 %d %d\" width=\"100%%\" role=\"img\" aria-label=\"instances in"
                 + " service per second, predicted and measured\">",
             w, ht));
     axes(h, w, ht, left, right, top, bottom);
@@ -130,7 +130,7 @@ final class ReplaySection {
     h.append(step(a, left, ht - bottom, px, py, PREDICTED, 0));
     h.append(step(b, left, ht - bottom, px, py, MEASURED, 2));
     legend(h, left + 10, 6, "instances in service: predicted", "measured");
-    h.append("</svg>\n");
+    h.append("</svg></div>\n");
   }
 
   private static void p95(StringBuilder h, FleetFigures p, FleetFigures m) {
@@ -155,7 +155,7 @@ final class ReplaySection {
     double py = (ht - top - bottom) / maxY;
     h.append(
         f(
-            "<svg viewBox=\"0 0 %d %d\" width=\"100%%\" role=\"img\" aria-label=\"p95 TTFAB per"
+            "<div class=\"chart\"><svg viewBox=\"0 0 %d %d\" width=\"100%%\" role=\"img\" aria-label=\"p95 TTFAB per"
                 + " minute, predicted and measured\">",
             w, ht));
     axes(h, w, ht, left, right, top, bottom);
@@ -169,7 +169,7 @@ final class ReplaySection {
               x, ht - bottom + 16, i));
     }
     legend(h, left + 10, 6, "p95 TTFAB per minute: predicted", "measured");
-    h.append("</svg>\n");
+    h.append("</svg></div>\n");
   }
 
   private static double p95(FleetFigures f, int minute) {

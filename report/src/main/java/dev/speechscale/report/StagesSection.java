@@ -28,7 +28,7 @@ final class StagesSection {
     Scale scale = new Scale((W - LEFT - 120) / Math.max(total, 1e-9), total);
     h.append(
         f(
-            "<svg viewBox=\"0 0 %d %d\" width=\"100%%\" role=\"img\" aria-label=\"scale-out"
+            "<div class=\"chart\"><svg viewBox=\"0 0 %d %d\" width=\"100%%\" role=\"img\" aria-label=\"scale-out"
                 + " waterfall\">",
             W, ht));
     double at = 0;
@@ -46,7 +46,7 @@ final class StagesSection {
             "<text x=\"%d\" y=\"%d\" font-size=\"13\" font-weight=\"700\">T = %.1f s"
                 + " measured + %.1f s bound = %.1f s</text>",
             10, y + 18, t.tTotalS(), t.policyLagBoundS(), total));
-    h.append("</svg>\n");
+    h.append("</svg></div>\n");
     if (!t.notes().isEmpty()) {
       h.append("<ul class=\"meta\">");
       t.notes().forEach(n -> h.append("<li>").append(escText(n)).append("</li>"));

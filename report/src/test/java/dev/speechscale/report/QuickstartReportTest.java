@@ -90,11 +90,14 @@ class QuickstartReportTest {
         .containsExactly(
             TITLE,
             "Concurrency ladder",
+            "TTFAB distribution per rung",
             "Scale-out stages (T_total)",
             "Plan",
+            "Surge survival against the scale-out threshold",
             "Findings",
             "Deployable endpoint configuration",
             "Validate (static and live)",
+            "Validate timeline",
             "Drift (preflight)",
             "Rerun any step");
   }
@@ -139,7 +142,7 @@ class QuickstartReportTest {
     assertThat(quickstartPage())
         .contains(
             "endpoint speech-quickstart on local, local500mcpu-797ff86f, transport http-stream,"
-                + " measured 2026-11-30T09:53:55.321878566Z")
+                + " measured 2026-11-30 09:53:55 UTC")
         .contains("<div class=\"big\">10 (bracketed, &plusmn;1)</div>")
         .contains("<div class=\"big\">8.5 s + 60 s lag = 68.5 s</div>")
         .contains("<div class=\"meta\">plan</div><div class=\"big\"><span class=\"warn\">warn (2)")
@@ -539,7 +542,7 @@ class QuickstartReportTest {
             "<h2>Concurrency ladder</h2>\n<p class=\"trust\">Q_max range 10–11<br>N=12 (run 1,"
                 + " rung 7): "
                 + ESCAPED
-                + "<br></p>\n<svg ");
+                + "<br></p>\n<div class=\"chart\"><svg ");
   }
 
   @Test

@@ -9,6 +9,7 @@ import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.QmaxStep;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
+import dev.speechscale.artifacts.ValidateTimeline;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -104,6 +105,11 @@ class ChainEndToEndTest {
           .allSatisfy(
               c -> assertThat(c.result()).as(c.name()).isEqualTo(ValidateArtifact.Result.OK));
       assertThat(v.exitCode()).isEqualTo(va.verdict().failed() ? 1 : 0);
+      assertThat(va.timeline()).as("validate --live records its timeline").isNotNull();
+      assertThat(va.timeline().samples()).isNotEmpty();
+      assertThat(va.timeline().phases())
+          .extracting(ValidateTimeline.Phase::name)
+          .containsSubsequence("live_rejections", "live_surge");
     }
   }
 }
