@@ -178,8 +178,14 @@ public final class ClosedLoopDriver implements AutoCloseable {
     long start = clock.nanoTime();
     gate.holdEnd = start + hold.toNanos();
     gate.go.countDown();
-    if (check != null && !watch(check, gate, perWorker, start)) {
-      interrupted = true;
+    RuntimeException checkFailure = null;
+    try {
+      if (check != null && !watch(check, gate, perWorker, start)) {
+        interrupted = true;
+      }
+    } catch (RuntimeException e) {
+      checkFailure = e; // a broken check: end the hold, let the workers finish, then say so
+      stop();
     }
     for (Thread t : workers) {
       while (true) {
@@ -200,6 +206,9 @@ public final class ClosedLoopDriver implements AutoCloseable {
       listener.flush();
     } catch (RuntimeException e) {
       listenerFailure.compareAndSet(null, e);
+    }
+    if (checkFailure != null) {
+      throw checkFailure;
     }
     if (listenerFailure.get() != null) {
       throw new LoadgenException(

@@ -224,4 +224,39 @@ class ClosedLoopDriverTest {
       assertThat(rec.holdEndNanos()).isLessThan(rec.startNanos() + 10_000_000_000L);
     }
   }
+
+  @Test
+  void run_holdCheckThrows_theHoldEndsTheWorkersFinishAndTheFailureIsRaised() throws Exception {
+    try (FakeTtsServer server = serial();
+        Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri());
+        ClosedLoopDriver driver =
+            new ClosedLoopDriver(invoker, TEXTS, NanoClock.SYSTEM, RequestListener.NONE)) {
+      ClosedLoopDriver.HoldCheck broken =
+          new ClosedLoopDriver.HoldCheck() {
+            @Override
+            public Duration first() {
+              return Duration.ofMillis(50);
+            }
+
+            @Override
+            public Duration every() {
+              return Duration.ofMillis(50);
+            }
+
+            @Override
+            public boolean enough(long startNanos, long checkpointNanos, List<RequestEvent> e) {
+              throw new IllegalStateException("broken check");
+            }
+          };
+
+      assertThatThrownBy(() -> driver.run(0, 0, 2, Duration.ofSeconds(30), broken))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessage("broken check");
+      // run returned, so every worker ended (run joins them); the driver refuses more rungs
+      assertThat(driver.stopped()).isTrue();
+      assertThatThrownBy(() -> driver.run(0, 1, 1, Duration.ofMillis(10)))
+          .isInstanceOf(LoadgenException.class)
+          .hasMessageContaining("the driver was stopped");
+    }
+  }
 }
