@@ -32,6 +32,8 @@ import org.jspecify.annotations.Nullable;
  * @param ttfabDriftMs change of TTFAB across the window (extension; settledness evidence)
  * @param breakdown the server's queue wait and engine first chunk, and audio per request (additive;
  *     {@code null} in older artifacts)
+ * @param stability the consecutive windows the rung was measured in until they agreed (additive;
+ *     {@code null} in older artifacts and when one window was asked for)
  */
 public record QmaxStep(
     Integer runIndex,
@@ -56,7 +58,8 @@ public record QmaxStep(
     String latencyHistogram,
     Long chars,
     Double ttfabDriftMs,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable StepBreakdown breakdown) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable StepBreakdown breakdown,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable RungStability stability) {
 
   /** Absent means usable unless a reason says otherwise. */
   public boolean isUsable() {
@@ -112,6 +115,7 @@ public record QmaxStep(
         latencyHistogram,
         chars,
         ttfabDriftMs,
-        breakdown);
+        breakdown,
+        stability);
   }
 }

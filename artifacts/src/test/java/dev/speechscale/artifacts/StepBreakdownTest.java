@@ -126,6 +126,7 @@ class StepBreakdownTest {
         null,
         null,
         null,
-        b);
+        b,
+        null);
   }
 }

@@ -3,10 +3,13 @@ package dev.speechscale.chain;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.QmaxDrift;
 import dev.speechscale.artifacts.QmaxInterval;
+import dev.speechscale.artifacts.QmaxStep;
 import dev.speechscale.artifacts.RungCheck;
+import dev.speechscale.artifacts.RungStability;
 import dev.speechscale.capacity.BracketDrift;
 import dev.speechscale.capacity.RungDrift;
 import java.util.ArrayList;
+import java.util.IntSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
 
@@ -15,12 +18,15 @@ public final class QmaxTrust {
   private QmaxTrust() {}
 
   /**
-   * The Q_max range from the rungs' p95 intervals, the drift check (the reference rung measured
-   * again late in the ladder), then one line per rung that was unstable or limited by something
-   * other than the endpoint; nothing for an artifact without rung checks or a drift check.
+   * The rungs' stability windows (one line for all, then one per rung that never held steady), the
+   * Q_max range from the rungs' p95 intervals, the drift check (the reference rung measured again
+   * late in the ladder), then one line per rung that was unstable or limited by something other
+   * than the endpoint; nothing for an artifact without stability windows, rung checks or a drift
+   * check.
    */
   public static List<String> lines(QmaxArtifact a) {
     List<String> out = new ArrayList<>();
+    out.addAll(stability(a));
     out.addAll(interval(a));
     out.addAll(drift(a));
     out.addAll(rungs(a));
@@ -69,6 +75,75 @@ public final class QmaxTrust {
               a.qMax()));
     }
     return out;
+  }
+
+  /**
+   * The stability windows: how many each rung needed, and every rung held to its max hold without
+   * its windows agreeing (unusable, so Q_max was decided without it).
+   */
+  static List<String> stability(QmaxArtifact a) {
+    List<QmaxStep> held = a.steps().stream().filter(s -> s.stability() != null).toList();
+    if (held.isEmpty()) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    RungStability rule = held.getFirst().stability();
+    IntSummaryStatistics windows =
+        held.stream().mapToInt(s -> s.stability().windows().size()).summaryStatistics();
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "stability windows: each rung held until %d windows in a row agreed within %s %%"
+                + " (throughput and p95), at most %.0f s: %d–%d windows per rung",
+            rule.windowsRequired(),
+            percent(rule.stabilityPct()),
+            rule.maxHoldS(),
+            windows.getMin(),
+            windows.getMax()));
+    List<QmaxStep> unstable = held.stream().filter(s -> !s.stability().stable()).toList();
+    for (QmaxStep s : unstable) {
+      RungStability r = s.stability();
+      out.add(
+          String.format(
+              Locale.ROOT,
+              "UNSTABLE: N=%d (run %d, rung %d) held %.0f s, %d windows, no %d in a row within"
+                  + " %s %%: throughput %s req/s, p95 %s ms; unusable, as a rung that did not"
+                  + " settle",
+              s.concurrency(),
+              s.run() + 1,
+              (s.stepIndex() == null ? 0 : s.stepIndex()) + 1,
+              r.maxHoldS(),
+              r.windows().size(),
+              r.windowsRequired(),
+              percent(r.stabilityPct()),
+              join(r.windows().stream().map(w -> f("%.1f", w.achievedRps())).toList()),
+              join(
+                  r.windows().stream()
+                      .map(w -> w.ttfabP95Ms() == null ? "n/a" : f("%.0f", w.ttfabP95Ms()))
+                      .toList())));
+    }
+    if (!unstable.isEmpty()) {
+      out.add(
+          unstable.size()
+              + " of "
+              + held.size()
+              + " rungs never held steady: Q_max "
+              + a.qMax()
+              + " was decided without them; re-run qmax on a quiet machine, or raise --max-hold");
+    }
+    return out;
+  }
+
+  private static String join(List<String> figures) {
+    return String.join(", ", figures);
+  }
+
+  private static String percent(double pct) {
+    return pct == Math.rint(pct) ? String.valueOf((long) pct) : f("%.1f", pct);
+  }
+
+  private static String f(String format, Object... args) {
+    return String.format(Locale.ROOT, format, args);
   }
 
   private static List<String> interval(QmaxArtifact a) {

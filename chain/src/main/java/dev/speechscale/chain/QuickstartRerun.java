@@ -1,5 +1,6 @@
 package dev.speechscale.chain;
 
+import dev.speechscale.loadgen.StabilityRule;
 import java.nio.file.Path;
 
 /**
@@ -37,7 +38,28 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
         + o.window().toSeconds()
         + "s --slo "
         + o.slo().toMillis()
-        + "ms";
+        + "ms"
+        + stability();
+  }
+
+  /** The stability windows the quickstart's qmax ran with, as qmax's flags. */
+  private String stability() {
+    StabilityRule r = o.stability();
+    if (!r.extendsHold()) {
+      return " --stability-windows 1";
+    }
+    String pct =
+        r.percent() == Math.rint(r.percent())
+            ? String.valueOf((long) r.percent())
+            : String.valueOf(r.percent());
+    return " --stability-windows "
+        + r.windows()
+        + " --stability-percent "
+        + pct
+        + " --max-hold "
+        + (r.maxHold().toMillis() % 1000 == 0
+            ? r.maxHold().toSeconds() + "s"
+            : r.maxHold().toMillis() + "ms");
   }
 
   String ttotal(Path qmaxFile) {

@@ -6,6 +6,7 @@ import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.loadgen.LadderListener;
+import dev.speechscale.loadgen.StabilityRule;
 import dev.speechscale.platform.Platform;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -66,7 +67,9 @@ public final class QuickstartRun {
    * @param stateDirArgument {@code " --state-dir DIR"} for the rerun lines, or {@code ""}
    * @param keep leave the endpoint running at the end
    * @param awsPhysics SageMaker's physics on the local endpoint ({@code local.aws_physics} in both
-   *     configs it writes), {@link EndpointConfig.AwsPhysics#OFF} for none
+   *     configs it writes), {@link EndpointConfig.AwsPhysics#OFF} for none * @param stability how
+   *     each qmax rung is held until its windows agree; {@code null} for {@link
+   *     StabilityRule#defaultsFor} the hold and window
    */
   public record Options(
       String model,
@@ -80,10 +83,12 @@ public final class QuickstartRun {
       Duration phase,
       String stateDirArgument,
       boolean keep,
-      EndpointConfig.AwsPhysics awsPhysics) {
+      EndpointConfig.AwsPhysics awsPhysics,
+      StabilityRule stability) {
     public Options {
       rungs = List.copyOf(rungs);
       awsPhysics = awsPhysics == null ? EndpointConfig.AwsPhysics.OFF : awsPhysics;
+      stability = stability == null ? StabilityRule.defaultsFor(hold, window) : stability;
     }
   }
 

@@ -138,7 +138,8 @@ record QuickstartSteps(
         3, "qmax: the concurrency one instance holds inside " + o.slo().toMillis() + " ms");
     LadderSpec ladder =
         LadderSpec.of(o.rungs(), o.hold(), o.window(), 1, (double) o.slo().toMillis())
-            .withWarmup(o.warmup());
+            .withWarmup(o.warmup())
+            .withStability(o.stability());
     QmaxArtifact q =
         QmaxRun.run(
             platform,
@@ -159,7 +160,13 @@ record QuickstartSteps(
                     "window",
                     o.window().toString(),
                     "warmup",
-                    o.warmup().toString())),
+                    o.warmup().toString(),
+                    "stability_windows",
+                    o.stability().windows(),
+                    "stability_percent",
+                    o.stability().percent(),
+                    "max_hold",
+                    o.stability().maxHold().toString())),
             // the quickstart runs anywhere, root or not: where the instance type's CPU limit
             // cannot be enforced it measures anyway and the artifact says "not enforced"
             // (bin/tts-bench qmax stops instead unless --allow-unenforced-cpu)

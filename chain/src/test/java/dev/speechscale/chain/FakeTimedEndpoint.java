@@ -6,6 +6,7 @@ import dev.speechscale.platform.ResponseBreakdown;
 import dev.speechscale.platform.SynthesisRequest;
 import dev.speechscale.platform.Transport;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongUnaryOperator;
 
 /**
  * An endpoint on fake time for qmax tests: each request moves {@code nowNanos} on by the current
@@ -15,6 +16,11 @@ final class FakeTimedEndpoint {
   private FakeTimedEndpoint() {}
 
   static Invoker of(AtomicLong nowNanos, AtomicLong firstAudioNanos) {
+    return of(nowNanos, sentNanos -> firstAudioNanos.get());
+  }
+
+  /** The same with the time to first audio a function of the request's send time. */
+  static Invoker of(AtomicLong nowNanos, LongUnaryOperator firstAudioAt) {
     return new Invoker() {
       @Override
       public Transport transport() {
@@ -27,8 +33,9 @@ final class FakeTimedEndpoint {
           @Override
           public Invocation invoke(SynthesisRequest request) {
             long sent = nowNanos.get();
-            long first = nowNanos.addAndGet(firstAudioNanos.get());
-            long done = nowNanos.addAndGet(firstAudioNanos.get());
+            long firstAudio = firstAudioAt.applyAsLong(sent);
+            long first = nowNanos.addAndGet(firstAudio);
+            long done = nowNanos.addAndGet(firstAudio);
             return new Invocation(
                 Invocation.Outcome.OK,
                 200,

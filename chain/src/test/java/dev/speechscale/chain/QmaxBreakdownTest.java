@@ -56,6 +56,7 @@ class QmaxBreakdownTest {
         null,
         null,
         null,
-        b);
+        b,
+        null);
   }
 }

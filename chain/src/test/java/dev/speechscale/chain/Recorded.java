@@ -99,6 +99,7 @@ final class Recorded {
         null,
         null,
         null,
+        null,
         null);
   }
 

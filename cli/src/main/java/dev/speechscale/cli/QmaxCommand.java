@@ -13,6 +13,7 @@ import dev.speechscale.loadgen.DryRun;
 import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.loadgen.LoadgenException;
 import dev.speechscale.loadgen.ProgressPrinter;
+import dev.speechscale.loadgen.StabilityRule;
 import dev.speechscale.platform.LadderDefaults;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.Transport;
@@ -78,14 +79,18 @@ final class QmaxCommand implements Callable<Integer> {
       names = "--hold",
       paramLabel = "DURATION",
       converter = PublishedSeconds.class,
-      description = "how long each rung is held (default: local 30s, aws 240s)")
+      description =
+          "how long each rung is held; its first measured window ends there, later ones follow"
+              + " while they disagree, up to --max-hold (default: local 30s, aws 240s)")
   Duration hold;
 
   @Option(
       names = {"--window", "--measure-window"},
       paramLabel = "DURATION",
       converter = PublishedSeconds.class,
-      description = "the trailing part of the hold that is measured (default: local 20s, aws 60s)")
+      description =
+          "one measurement window; the first is the trailing part of the hold, before it is"
+              + " warm-up (default: local 20s, aws 60s)")
   Duration window;
 
   @Option(
@@ -95,6 +100,8 @@ final class QmaxCommand implements Callable<Integer> {
       description =
           "idle time between rungs so the previous queue drains (default: local 0s, aws 30s)")
   Duration settle;
+
+  @Mixin StabilityOptions stability;
 
   @Option(
       names = "--warmup",
@@ -194,12 +201,14 @@ final class QmaxCommand implements Callable<Integer> {
     Duration effectiveWindow = window != null ? window : defaults.window();
     Duration effectiveSettle = settle != null ? settle : defaults.settle();
     DriftRecheck drift = driftRecheck();
+    StabilityRule stabilityRule = stability.rule(spec, effectiveHold, effectiveWindow);
     LadderSpec ladder =
         LadderSpec.of(effectiveRungs, effectiveHold, effectiveWindow, runs, sloMs)
             .withRefine(!noRefine)
             .withWarmup(warmup)
             .withSettle(effectiveSettle)
-            .withDrift(drift);
+            .withDrift(drift)
+            .withStability(stabilityRule);
     PrintWriter out = spec.commandLine().getOut();
     if (dryRun) {
       DryRun.ServiceAssumption assumed =
@@ -223,6 +232,7 @@ final class QmaxCommand implements Callable<Integer> {
     params.put("hold_s", effectiveHold.toMillis() / 1000.0);
     params.put("window_s", effectiveWindow.toMillis() / 1000.0);
     params.put("settle_s", effectiveSettle.toMillis() / 1000.0);
+    StabilityOptions.record(stabilityRule, params);
     params.put("ladder_defaults", defaults.source());
     params.put("warmup_s", warmup.toMillis() / 1000.0);
     params.put("runs", runs);

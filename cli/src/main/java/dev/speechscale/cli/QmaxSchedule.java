@@ -5,14 +5,16 @@ import dev.speechscale.loadgen.DriftRecheck;
 import dev.speechscale.loadgen.DryRun;
 import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.loadgen.RungReport;
+import dev.speechscale.loadgen.StabilityRule;
 import dev.speechscale.platform.LadderDefaults;
 import java.time.Duration;
 import java.util.Locale;
 
 /**
- * The text of {@code qmax --dry-run}: every rung with its hold, window and settle, the warm-up, the
- * drift re-checks, the bisection allowance (re-checks included), and the total, so a live run can
- * be budgeted before anything is frozen.
+ * The text of {@code qmax --dry-run}: every rung with its hold, window and settle, the stability
+ * windows, the warm-up, the drift re-checks, the bisection allowance (re-checks included), and the
+ * total — as predicted, and in the worst case with every rung held to its max hold — so a live run
+ * can be budgeted before anything is frozen.
  */
 final class QmaxSchedule {
   private QmaxSchedule() {}
@@ -33,6 +35,7 @@ final class QmaxSchedule {
         f(
             "  hold %s per rung, the trailing %s measured, %s settle between rungs%n",
             seconds(ladder.hold()), seconds(ladder.window()), seconds(ladder.settle())));
+    o.append(stability(ladder));
     if (e.warmup() != null) {
       DryRun.Row w = e.warmup();
       o.append(
@@ -68,7 +71,7 @@ final class QmaxSchedule {
               r.stepIndex(),
               r.phase().name().toLowerCase(Locale.ROOT),
               r.concurrency(),
-              secs(ladder.hold()),
+              secs(ladder.minimumHold()),
               secs(ladder.window()),
               first ? 0.0 : secs(ladder.settle()),
               r.throughputPerSecond(),
@@ -120,8 +123,44 @@ final class QmaxSchedule {
             e.predictedQmax(),
             QmaxCommand.ProgressPrinterFormat.duration(coarse),
             QmaxCommand.ProgressPrinterFormat.duration(coarse.plus(allowance.wallTime()))));
+    if (ladder.stability().extendsHold()) {
+      Duration worstCoarse =
+          e.rows().stream()
+              .filter(r -> r.phase() == RungReport.Phase.COARSE)
+              .map(DryRun.Row::worstWallTime)
+              .reduce(Duration.ZERO, Duration::plus)
+              .plus(e.warmup() == null ? Duration.ZERO : e.warmup().wallTime());
+      o.append(
+          f(
+              "worst case, every rung held to the max hold (%s): %s, at most %s with the full"
+                  + " bisection allowance%n",
+              seconds(ladder.maximumHold()),
+              QmaxCommand.ProgressPrinterFormat.duration(e.worstCaseWallClock()),
+              QmaxCommand.ProgressPrinterFormat.duration(worstCoarse.plus(allowance.wallTime()))));
+    }
     o.append(f("  service assumed, not measured: %s%n", e.model()));
     return o.toString();
+  }
+
+  /** The stability rule's line: how a rung ends, and what it costs. */
+  private static String stability(LadderSpec ladder) {
+    StabilityRule r = ladder.stability();
+    if (!r.extendsHold()) {
+      return "  stability windows: off (--stability-windows 1): each rung is its hold's trailing"
+          + " window, measured once\n";
+    }
+    return f(
+        "  stability windows: from the hold's trailing %s on, consecutive %s windows until %d in a"
+            + " row agree (throughput and p95 TTFAB each within %s %% of their mean); a rung is"
+            + " held %s as predicted (its first %d windows agree) and at most %s (--max-hold),"
+            + " unstable and unusable if none agree by then%n",
+        seconds(ladder.window()),
+        seconds(ladder.window()),
+        r.windows(),
+        percent(r.percent()),
+        seconds(ladder.minimumHold()),
+        r.windows(),
+        seconds(ladder.maximumHold()));
   }
 
   /** The drift re-check's line: which rung, when, what it adds, and the tolerances. */

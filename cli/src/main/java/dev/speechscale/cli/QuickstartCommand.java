@@ -8,6 +8,7 @@ import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.chain.ChainClock;
 import dev.speechscale.chain.QuickstartRun;
 import dev.speechscale.loadgen.ProgressPrinter;
+import dev.speechscale.loadgen.StabilityRule;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.local.LocalDeployer;
 import dev.speechscale.platform.local.LocalPlatform;
@@ -21,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -38,7 +40,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Deploy a local flite endpoint, measure it (drift, qmax, ttotal), derive its plan, redeploy"
           + " behind the plan, validate it live, replay it live beside the simulator, write the"
-          + " artifacts and report.html, and destroy the endpoint. About 6–7 minutes on 2 cores."
+          + " artifacts and report.html, and destroy the endpoint. About 6–7 minutes on 2 cores"
+          + " with one window per rung; qmax's stability windows add about 2 more (4 at most)."
     })
 final class QuickstartCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -82,6 +85,8 @@ final class QuickstartCommand implements Callable<Integer> {
       description = "qmax window (default" + " ${DEFAULT-VALUE})")
   Duration window;
 
+  @Mixin StabilityOptions stability;
+
   @Option(
       names = "--warmup",
       defaultValue = "20s",
@@ -119,6 +124,7 @@ final class QuickstartCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
+    StabilityRule stabilityRule = stability.rule(spec, hold, window);
     Path root = stateDir != null ? stateDir : LocalPlatform.defaultRoot();
     LocalDeployer deployer = new LocalDeployer(root, line -> err.println("  " + line));
     QuickstartRun.Deployments deployments =
@@ -151,7 +157,8 @@ final class QuickstartCommand implements Callable<Integer> {
                   phase,
                   stateDir == null ? "" : " --state-dir " + stateDir,
                   keep,
-                  awsPhysics ? AWS_PHYSICS : EndpointConfig.AwsPhysics.OFF),
+                  awsPhysics ? AWS_PHYSICS : EndpointConfig.AwsPhysics.OFF,
+                  stabilityRule),
               ChainClock.system(),
               new ProgressPrinter(
                   new PrintStream(new WriterOutputStream(err), true, StandardCharsets.UTF_8),

@@ -24,7 +24,17 @@ class QmaxCommandTest {
 
   @Test
   void dryRun_aws_walksThePublishedLadder() {
-    CliRun run = qmax("--model", "kokoro-82m", "--platform", "aws", "--slo", "3000ms", "--dry-run");
+    CliRun run =
+        qmax(
+            "--model",
+            "kokoro-82m",
+            "--platform",
+            "aws",
+            "--slo",
+            "3000ms",
+            "--dry-run",
+            "--stability-windows",
+            "1");
 
     assertThat(run.exitCode()).isZero();
     assertThat(run.out())
@@ -42,8 +52,19 @@ class QmaxCommandTest {
   }
 
   @Test
-  void dryRun_aws_totalsAboutTheArticlesThirtySixMinutes() {
-    CliRun run = qmax("--model", "kokoro-82m", "--platform", "aws", "--slo", "3000ms", "--dry-run");
+  void dryRun_awsOneWindow_totalsAboutTheArticlesThirtySixMinutes() {
+    // one window per rung: the published tool's measurement
+    CliRun run =
+        qmax(
+            "--model",
+            "kokoro-82m",
+            "--platform",
+            "aws",
+            "--slo",
+            "3000ms",
+            "--dry-run",
+            "--stability-windows",
+            "1");
 
     // coarse: 240.1 + (270.5 + 271 + 272 + 273 + 274 + 275 + 276) s, warm-up 20 s + 0.4 s drain
     // = 2172.0 s; allowance: the widest gap 10..20, 4 rungs and the drift re-check x (30 + 240 +
@@ -132,8 +153,18 @@ class QmaxCommandTest {
         .contains("S=250.0 ms");
   }
 
-  /** The quickstart's ladder (8 s holds, SLO 1 s) at its recorded S of about 47 ms. */
+  /**
+   * The quickstart's ladder (8 s holds, SLO 1 s) at its recorded S of about 47 ms, one window per
+   * rung (the drift tests' figures; the stability windows have tests of their own).
+   */
   private static CliRun quickstartDryRun(String... more) {
+    List<String> args = new java.util.ArrayList<>(List.of("--stability-windows", "1"));
+    args.addAll(List.of(more));
+    return quickstartLadder(args.toArray(String[]::new));
+  }
+
+  /** The quickstart's ladder with the default stability windows unless {@code more} says. */
+  private static CliRun quickstartLadder(String... more) {
     List<String> args =
         new java.util.ArrayList<>(
             List.of(
@@ -237,5 +268,94 @@ class QmaxCommandTest {
 
     assertThat(run.exitCode()).isEqualTo(1);
     assertThat(run.err()).contains("hold (PT30S) must be at least window (PT1M)");
+  }
+
+  @Test
+  void dryRun_awsDefaults_threeWindowsAddTwoWindowsARungAndTheWorstCaseHoldsEachToTheBound() {
+    CliRun run = qmax("--model", "kokoro-82m", "--platform", "aws", "--slo", "3000ms", "--dry-run");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains(
+            "stability windows: from the hold's trailing 60 s on, consecutive 60 s windows until 3"
+                + " in a row agree (throughput and p95 TTFAB each within 10 % of their mean); a"
+                + " rung is held 360 s as predicted (its first 3 windows agree) and at most 480 s"
+                + " (--max-hold)");
+    List<String> coarse = rows(run.out()).stream().filter(l -> l.contains("coarse")).toList();
+    assertThat(coarse).allSatisfy(l -> assertThat(l.trim().split("\\s+")[4]).isEqualTo("360"));
+    // coarse: 360.1 + (390.5 + 391 + 392 + 393 + 394 + 395 + 396) s + warm-up 20.4 s = 3132.0 s,
+    // 8 x 120 s over the single window's 36m12s; the allowance holds 5 rungs to the bound:
+    // 5 x (30 + 480 + 6) s = 43m00s
+    assertThat(run.out())
+        .contains("coarse ladder and warm-up 52m12s, at most 1h35m12s with the full bisection")
+        .contains("and 1 drift re-check(s), at most +43m00s")
+        // the worst case: every coarse rung held 480 s, 8 x 240 s more than the single window's
+        .contains("worst case, every rung held to the max hold (480 s): ")
+        .contains(", at most 1h51m12s with the full bisection allowance");
+  }
+
+  @Test
+  void dryRun_quickstartLadder_stabilityAddsTenSecondsARungAndTwentyAtWorst() {
+    CliRun one = quickstartLadder("--stability-windows", "1");
+    CliRun three = quickstartLadder();
+
+    assertThat(three.exitCode()).as(three.err()).isZero();
+    // 11 rungs (6 coarse, 4 bisection, the re-check) at 8 s + drain: 1m55s with one window;
+    // three windows hold each 18 s (+110 s), at worst 28 s (+220 s)
+    assertThat(one.out()).contains("total: 1m55s wall clock as predicted");
+    assertThat(three.out())
+        .contains("total: 3m45s wall clock as predicted")
+        .contains("worst case, every rung held to the max hold (28 s): 5m35s, at most 5m38s");
+    assertThat(one.out())
+        .contains("stability windows: off (--stability-windows 1)")
+        .doesNotContain("worst case");
+  }
+
+  @Test
+  void stabilityWindows_zero_isAUsageErrorNamingTheValue() {
+    CliRun run = quickstartLadder("--stability-windows", "0");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("--stability-windows (0) must be at least 1");
+  }
+
+  @Test
+  void stabilityPercent_outOfRange_isAUsageErrorNamingTheValue() {
+    CliRun run = quickstartLadder("--stability-percent", "0");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .contains("--stability-percent (0) must be a percentage above 0 and at most 100");
+  }
+
+  @Test
+  void maxHold_tooShortForTheWindows_isAUsageErrorWithTheArithmetic() {
+    CliRun run = quickstartLadder("--max-hold", "17s");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .contains(
+            "--max-hold (17s) must be at least --hold + (--stability-windows - 1) x --window ="
+                + " 8s + 2 x 5s = 18s, so 3 windows fit after the warm-up; lengthen --max-hold or"
+                + " lower --stability-windows");
+  }
+
+  @Test
+  void maxHold_withOneWindow_isAUsageErrorSayingItHasNoEffect() {
+    CliRun run = quickstartLadder("--stability-windows", "1", "--max-hold", "30s");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("--max-hold has no effect with --stability-windows 1");
+  }
+
+  @Test
+  void maxHold_given_boundsTheWorstCase() {
+    CliRun run = quickstartLadder("--stability-windows", "2", "--max-hold", "40s");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("until 2 in a row agree")
+        .contains("a rung is held 13 s as predicted (its first 2 windows agree) and at most 40 s")
+        .contains("worst case, every rung held to the max hold (40 s)");
   }
 }

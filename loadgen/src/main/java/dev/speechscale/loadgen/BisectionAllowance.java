@@ -13,9 +13,9 @@ import java.util.List;
  * published ladder 1, 5, 10, 20 … 60 that is 10: 4 rungs of 240 s, about 18 minutes). The drift
  * check re-measures the reference rung once at the end of each run, and with {@link
  * DriftRecheck.Mode#BISECTION} between each two bisection steps as well ({@link
- * DriftRecheck#rechecksPerRun(int)}). Each extra rung costs the settle before it, its hold, and the
- * drain of its in-flight requests under the dry run's service assumption, bounded by the top rung's
- * drain, once per run.
+ * DriftRecheck#rechecksPerRun(int)}). Each extra rung costs the settle before it, its hold (at most
+ * its {@link LadderSpec#maximumHold()} when its windows must agree), and the drain of its in-flight
+ * requests under the dry run's service assumption, bounded by the top rung's drain, once per run.
  *
  * @param rungsPerRun the most bisection rungs one run can add (0 without refinement)
  * @param rechecksPerRun the most drift re-checks of the reference rung one run can add (0 when the
@@ -42,8 +42,8 @@ public record BisectionAllowance(
     int extra = !spec.refine() || above - below <= 1 ? 0 : ceilLog2(above - below);
     int rechecks = spec.drift().rechecksPerRun(extra);
     // a bisection rung and the reference rung lie at or below the top rung, so the top rung's
-    // drain bounds every one of them
-    Duration perRung = spec.settle().plus(spec.hold()).plus(s.drain(rungs.getLast()));
+    // drain bounds every one of them; each is held at most to its max hold
+    Duration perRung = spec.settle().plus(spec.maximumHold()).plus(s.drain(rungs.getLast()));
     return new BisectionAllowance(
         extra,
         rechecks,

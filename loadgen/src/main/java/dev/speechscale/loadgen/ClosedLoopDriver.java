@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
@@ -32,6 +33,11 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class ClosedLoopDriver implements AutoCloseable {
   private static final long TRANSPORT_ERROR_PAUSE_NANOS = 10_000_000L;
+
+  /** Bounds of one wait of a {@link HoldCheck} watch for its checkpoint: 2 ms to 20 ms. */
+  private static final long WATCH_MIN_NANOS = 2_000_000L;
+
+  private static final long WATCH_MAX_NANOS = 20_000_000L;
 
   private final Invoker invoker;
   private final TextPool texts;
@@ -92,6 +98,39 @@ public final class ClosedLoopDriver implements AutoCloseable {
    *     request listener failed (the first failure, after the rung ended)
    */
   public RungRecording run(int runIndex, int stepIndex, int concurrency, Duration hold) {
+    return run(runIndex, stepIndex, concurrency, hold, null);
+  }
+
+  /**
+   * Decides, at checkpoints during a hold, whether the hold may end there: how a rung is held until
+   * its windows agree ({@link StabilityRule}).
+   */
+  interface HoldCheck {
+    /** The first checkpoint, after the hold's start. */
+    Duration first();
+
+    /** The time between checkpoints; positive. */
+    Duration every();
+
+    /**
+     * Whether the hold may end at the checkpoint.
+     *
+     * @param startNanos when the hold started
+     * @param checkpointNanos the checkpoint
+     * @param endedBefore every request that ended before the checkpoint (none is missing: each
+     *     worker has sent a request after it, or finished)
+     */
+    boolean enough(long startNanos, long checkpointNanos, List<RequestEvent> endedBefore);
+  }
+
+  /**
+   * Runs one rung for at most {@code hold}, ending it earlier at the first checkpoint {@code check}
+   * accepts (when it is not {@code null}). A checkpoint is judged once every worker has sent a
+   * request after it — so no request that ended before it is still on its way to the worker's list
+   * — which takes up to one response time; the hold ends when the judgement is made, and the
+   * requests sent in between are the rung's tail, as its drain is.
+   */
+  RungRecording run(int runIndex, int stepIndex, int concurrency, Duration hold, HoldCheck check) {
     if (concurrency < 1) {
       throw new LoadgenException("concurrency (" + concurrency + ") must be at least 1");
     }
@@ -137,9 +176,17 @@ public final class ClosedLoopDriver implements AutoCloseable {
       }
     }
     long start = clock.nanoTime();
-    long holdEnd = start + hold.toNanos();
-    gate.holdEnd = holdEnd;
+    gate.holdEnd = start + hold.toNanos();
     gate.go.countDown();
+    RuntimeException checkFailure = null;
+    try {
+      if (check != null && !watch(check, gate, perWorker, start)) {
+        interrupted = true;
+      }
+    } catch (RuntimeException e) {
+      checkFailure = e; // a broken check: end the hold, let the workers finish, then say so
+      stop();
+    }
     for (Thread t : workers) {
       while (true) {
         try {
@@ -160,6 +207,9 @@ public final class ClosedLoopDriver implements AutoCloseable {
     } catch (RuntimeException e) {
       listenerFailure.compareAndSet(null, e);
     }
+    if (checkFailure != null) {
+      throw checkFailure;
+    }
     if (listenerFailure.get() != null) {
       throw new LoadgenException(
           "the request listener failed during rung N="
@@ -169,10 +219,61 @@ public final class ClosedLoopDriver implements AutoCloseable {
           listenerFailure.get());
     }
     List<RequestEvent> events = new ArrayList<>();
-    perWorker.forEach(events::addAll);
+    for (List<RequestEvent> mine : perWorker) {
+      synchronized (mine) {
+        events.addAll(mine);
+      }
+    }
     events.sort(Comparator.comparingLong(RequestEvent::completedNanos));
     return new RungRecording(
-        runIndex, stepIndex, concurrency, start, Math.min(holdEnd, stopNanos), end, events);
+        runIndex, stepIndex, concurrency, start, Math.min(gate.holdEnd, stopNanos), end, events);
+  }
+
+  /**
+   * Judges {@code check}'s checkpoints before the hold's end and ends the hold at the first it
+   * accepts; returns early when the driver is stopped. False when interrupted (the driver is then
+   * stopped).
+   */
+  private boolean watch(
+      HoldCheck check, StartGate gate, List<List<RequestEvent>> perWorker, long start) {
+    long every = check.every().toNanos();
+    for (long at = start + check.first().toNanos(); at < gate.holdEnd; at += every) {
+      while (!gate.allPast(at)) {
+        if (stopped()) {
+          return true;
+        }
+        long wait = at - clock.nanoTime();
+        LockSupport.parkNanos(Math.clamp(wait, WATCH_MIN_NANOS, WATCH_MAX_NANOS));
+        if (Thread.interrupted()) {
+          stop();
+          return false;
+        }
+      }
+      if (stopped()) {
+        return true;
+      }
+      if (check.enough(start, at, endedBefore(perWorker, at))) {
+        gate.holdEnd = Math.min(gate.holdEnd, Math.max(at, clock.nanoTime()));
+        return true;
+      }
+    }
+    return true;
+  }
+
+  /** Every recorded request that ended before {@code at}, by end time. */
+  private static List<RequestEvent> endedBefore(List<List<RequestEvent>> perWorker, long at) {
+    List<RequestEvent> out = new ArrayList<>();
+    for (List<RequestEvent> mine : perWorker) {
+      synchronized (mine) {
+        for (RequestEvent e : mine) {
+          if (e.completedNanos() < at) {
+            out.add(e);
+          }
+        }
+      }
+    }
+    out.sort(Comparator.comparingLong(RequestEvent::completedNanos));
+    return out;
   }
 
   /** Ends the current hold now (in-flight requests finish) and refuses further rungs. */
@@ -196,14 +297,35 @@ public final class ClosedLoopDriver implements AutoCloseable {
     connections.clear();
   }
 
-  /** Releases the workers together once all N are running; the hold starts then. */
+  /**
+   * Releases the workers together once all N are running; the hold starts then. Also where each
+   * worker says how far its requests are recorded, so a checkpoint is judged on all of them.
+   */
   private static final class StartGate {
     final CountDownLatch ready;
     final CountDownLatch go = new CountDownLatch(1);
-    long holdEnd; // written before go opens, read after: the latch orders them
+
+    /** Set before go opens; only ever moved earlier (a {@link HoldCheck} ended the hold). */
+    volatile long holdEnd;
+
+    /**
+     * Per worker: every request of it that ended before this time is in its list (the moment it
+     * last decided to send; {@link Long#MAX_VALUE} once it finished).
+     */
+    final AtomicLongArray recordedUntil;
 
     StartGate(int workers) {
       this.ready = new CountDownLatch(workers);
+      this.recordedUntil = new AtomicLongArray(workers);
+    }
+
+    boolean allPast(long at) {
+      for (int w = 0; w < recordedUntil.length(); w++) {
+        if (recordedUntil.get(w) < at) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 
@@ -249,11 +371,20 @@ public final class ClosedLoopDriver implements AutoCloseable {
         Thread.currentThread().interrupt();
         return;
       }
-      long holdEnd = gate.holdEnd;
+      try {
+        loop();
+      } finally {
+        gate.recordedUntil.set(index, Long.MAX_VALUE);
+      }
+    }
+
+    private void loop() {
       // every worker sends its first request, so a rung always has N requests however short
       for (boolean first = true; ; first = false) {
         long now = clock.nanoTime();
-        if (!first && (now >= holdEnd || now >= stopNanos)) {
+        // what ended before now is in the list; what this worker sends next ends after now
+        gate.recordedUntil.set(index, now);
+        if (!first && (now >= gate.holdEnd || now >= stopNanos)) {
           return;
         }
         if (stopped()) {
@@ -273,7 +404,9 @@ public final class ClosedLoopDriver implements AutoCloseable {
                 now, // intended: the moment the worker was free to send
                 texts.chars(n),
                 inv);
-        events.add(event);
+        synchronized (events) {
+          events.add(event);
+        }
         try {
           listener.completed(event);
         } catch (RuntimeException e) {

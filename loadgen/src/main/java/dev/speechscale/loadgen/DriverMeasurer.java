@@ -1,5 +1,6 @@
 package dev.speechscale.loadgen;
 
+import dev.speechscale.artifacts.RungStability;
 import dev.speechscale.platform.Invoker;
 import java.time.Duration;
 import java.time.Instant;
@@ -7,8 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Measures rungs with a {@link ClosedLoopDriver}: holds the rung, watches the instance count,
- * computes the trailing window, joins the server's concurrency and judges the result.
+ * Measures rungs with a {@link ClosedLoopDriver}: holds the rung (until its windows agree, when the
+ * spec's {@link StabilityRule} asks for more than one), watches the instance count, computes the
+ * measured window, joins the server's concurrency and judges the result.
  */
 final class DriverMeasurer implements RungMeasurer {
   private final ClosedLoopDriver driver;
@@ -59,16 +61,39 @@ final class DriverMeasurer implements RungMeasurer {
     CapacityWatch watch = new CapacityWatch(spec.capacityPoll());
     RungRecording rec;
     try {
-      rec = driver.run(runIndex, stepIndex, concurrency, spec.hold());
+      rec =
+          spec.stability().extendsHold()
+              ? driver.run(
+                  runIndex,
+                  stepIndex,
+                  concurrency,
+                  spec.maximumHold(),
+                  untilStable(spec, concurrency))
+              : driver.run(runIndex, stepIndex, concurrency, spec.hold());
     } finally {
       watch.finish();
     }
     if (driver.stopped()) {
       return null;
     }
-    long windowEnd = rec.holdEndNanos();
-    long windowStart = windowEnd - spec.window().toNanos();
-    WindowStats stats = WindowStats.compute(rec.events(), concurrency, windowStart, windowEnd);
+    long windowStart;
+    long windowEnd;
+    WindowStats stats;
+    RungStability stability = null;
+    if (spec.stability().extendsHold()) {
+      // the rung's figures are those of its counted windows (RungWindows says which)
+      RungWindows windows =
+          RungWindows.of(rec.events(), concurrency, rec.startNanos(), rec.holdEndNanos(), spec);
+      windowStart = windows.countedStartNanos();
+      windowEnd = windows.countedEndNanos();
+      stats = windows.counted(rec.events(), concurrency);
+      stability = windows.toArtifact(rec.startNanos(), spec.stability());
+    } else {
+      // one window: the hold's trailing window, as before the stability rule
+      windowEnd = rec.holdEndNanos();
+      windowStart = windowEnd - spec.window().toNanos();
+      stats = WindowStats.compute(rec.events(), concurrency, windowStart, windowEnd);
+    }
     int overlaps = WindowStats.workerOverlaps(rec.events());
     Instant start = timeBase.at(windowStart);
     Instant end = timeBase.at(windowEnd);
@@ -99,8 +124,29 @@ final class DriverMeasurer implements RungMeasurer {
         overlaps,
         counts,
         server,
-        RungVerdict.judge(stats, overlaps, counts),
-        Duration.ofNanos(rec.endNanos() - rec.startNanos()));
+        RungVerdict.judge(stats, overlaps, counts, stability),
+        Duration.ofNanos(rec.endNanos() - rec.startNanos()),
+        stability);
+  }
+
+  /** Ends a rung's hold at the first checkpoint where its windows agree. */
+  private static ClosedLoopDriver.HoldCheck untilStable(LadderSpec spec, int concurrency) {
+    return new ClosedLoopDriver.HoldCheck() {
+      @Override
+      public Duration first() {
+        return spec.minimumHold();
+      }
+
+      @Override
+      public Duration every() {
+        return spec.window();
+      }
+
+      @Override
+      public boolean enough(long startNanos, long checkpointNanos, List<RequestEvent> endedBefore) {
+        return RungWindows.settledBy(endedBefore, concurrency, startNanos, checkpointNanos, spec);
+      }
+    };
   }
 
   @Override

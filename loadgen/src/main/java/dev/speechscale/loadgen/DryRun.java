@@ -16,7 +16,11 @@ import java.util.Objects;
  * N·hold/S counts a serial engine as serving N requests in parallel and overstates a rung at N=50
  * fifty-fold. A rung sends N + X·hold requests (one per completion, plus the N in flight at the
  * start), measures X·window of them, and lasts hold + the drain of its last N requests (⌈N/P⌉·S) +
- * the settle time before it. Bisection is simulated with the predicted TTFAB, exactly as {@link
+ * the settle time before it. A rung whose {@link StabilityRule} asks for K windows is held for its
+ * {@link LadderSpec#minimumHold()} as predicted (the model's server is steady, so its first K
+ * windows agree: hold + (K − 1) × window, with K windows measured), and for its {@link
+ * LadderSpec#maximumHold()} in the worst case ({@link Estimate#worstCaseWallClock()}: every rung
+ * held to the bound). Bisection is simulated with the predicted TTFAB, exactly as {@link
  * LadderRunner} would walk it, and so are the drift re-checks of the reference rung (the highest
  * coarse rung predicted to meet the SLO): one at the end of each run, and with {@link
  * DriftRecheck.Mode#BISECTION} one between each two bisection steps.
@@ -83,7 +87,8 @@ public final class DryRun {
    * @param requests requests it would send
    * @param windowRequests requests its window would measure
    * @param predictedTtfabMs TTFAB(N) under the model
-   * @param wallTime settle + hold + drain
+   * @param wallTime settle + hold + drain, the hold its {@link LadderSpec#minimumHold()}
+   * @param worstWallTime the same with the hold at its {@link LadderSpec#maximumHold()}
    */
   public record Row(
       int runIndex,
@@ -94,7 +99,8 @@ public final class DryRun {
       long requests,
       long windowRequests,
       double predictedTtfabMs,
-      Duration wallTime) {}
+      Duration wallTime,
+      Duration worstWallTime) {}
 
   /**
    * The estimate.
@@ -103,6 +109,8 @@ public final class DryRun {
    * @param warmup the warm-up before the first rung (its requests are sent but not measured), or
    *     null when there is none
    * @param wallClock the ladder's total wall time, warm-up included
+   * @param worstCaseWallClock the same with every rung held to its max hold (equal to {@code
+   *     wallClock} with one window per rung)
    * @param requests requests it would send, warm-up included
    * @param predictedQmax the highest N with predicted TTFAB within the SLO (0 when even N=1 misses)
    * @param model the assumption, in words
@@ -111,6 +119,7 @@ public final class DryRun {
       List<Row> rows,
       Row warmup,
       Duration wallClock,
+      Duration worstCaseWallClock,
       long requests,
       int predictedQmax,
       String model) {
@@ -172,12 +181,15 @@ public final class DryRun {
               Math.round(n + x * seconds(spec.warmup())),
               0,
               s.ttfabMs(n),
+              spec.warmup().plus(s.drain(n)),
               spec.warmup().plus(s.drain(n)));
     }
     Duration wall = rows.stream().map(Row::wallTime).reduce(Duration.ZERO, Duration::plus);
+    Duration worst = rows.stream().map(Row::worstWallTime).reduce(Duration.ZERO, Duration::plus);
     long requests = rows.stream().mapToLong(Row::requests).sum();
     if (warmup != null) {
       wall = wall.plus(warmup.wallTime());
+      worst = worst.plus(warmup.wallTime());
       requests += warmup.requests();
     }
     double sMs = seconds(s.serviceTime()) * 1000;
@@ -197,7 +209,7 @@ public final class DryRun {
             s.parallelism(),
             s.parallelism() * 1000 / sMs,
             s.parallelism());
-    return new Estimate(rows, warmup, wall, requests, qmax, model);
+    return new Estimate(rows, warmup, wall, worst, requests, qmax, model);
   }
 
   private static Row row(
@@ -209,17 +221,18 @@ public final class DryRun {
       int n,
       boolean first) {
     double x = s.throughputPerSecond(n);
-    Duration wall = spec.hold().plus(s.drain(n)).plus(first ? Duration.ZERO : spec.settle());
+    Duration tail = s.drain(n).plus(first ? Duration.ZERO : spec.settle());
     return new Row(
         run,
         step,
         phase,
         n,
         x,
-        Math.round(n + x * seconds(spec.hold())),
-        Math.round(x * seconds(spec.window())),
+        Math.round(n + x * seconds(spec.minimumHold())),
+        Math.round(x * seconds(spec.window()) * spec.stability().windows()),
         s.ttfabMs(n),
-        wall);
+        spec.minimumHold().plus(tail),
+        spec.maximumHold().plus(tail));
   }
 
   private static double seconds(Duration d) {

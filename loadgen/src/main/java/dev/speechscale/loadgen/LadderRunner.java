@@ -331,7 +331,7 @@ public final class LadderRunner {
       int remaining = Math.max(0, remainingThisRun + later);
       Duration perRung =
           reports.isEmpty()
-              ? spec.hold()
+              ? spec.minimumHold()
               : reports.stream()
                   .map(RungReport::wallTime)
                   .reduce(Duration.ZERO, Duration::plus)

@@ -26,6 +26,9 @@ import java.util.Objects;
  *     none
  * @param drift when the run's reference rung is measured again to detect drift, and the tolerances
  *     it is judged by
+ * @param stability how many consecutive windows must agree before a rung ends, how closely, and the
+ *     longest a rung may be held; {@link StabilityRule#SINGLE_WINDOW} measures the trailing window
+ *     of the hold once
  */
 public record LadderSpec(
     List<Integer> rungs,
@@ -39,7 +42,8 @@ public record LadderSpec(
     int saturatedToStop,
     Duration capacityPoll,
     Duration warmup,
-    DriftRecheck drift) {
+    DriftRecheck drift,
+    StabilityRule stability) {
 
   /** Workers the warm-up runs with (fewer when the ladder's top rung is lower). */
   public static final int WARMUP_CONCURRENCY = 4;
@@ -52,6 +56,7 @@ public record LadderSpec(
     Objects.requireNonNull(capacityPoll, "capacityPoll");
     Objects.requireNonNull(warmup, "warmup");
     Objects.requireNonNull(drift, "drift");
+    Objects.requireNonNull(stability, "stability");
     if (rungs.isEmpty()) {
       throw new LoadgenException("the ladder has no rungs; give at least one concurrency");
     }
@@ -94,6 +99,36 @@ public record LadderSpec(
       throw new LoadgenException(
           "warm-up (" + warmup + ") must not be negative; use 0s for no warm-up");
     }
+    Duration fits = hold.plus(window.multipliedBy(stability.windows() - 1L));
+    if (stability.extendsHold() && stability.maxHold().compareTo(fits) < 0) {
+      throw new LoadgenException(
+          "max hold ("
+              + stability.maxHold()
+              + ") must be at least hold + (stability windows - 1) x window = "
+              + hold
+              + " + "
+              + (stability.windows() - 1)
+              + " x "
+              + window
+              + " = "
+              + fits
+              + ", so "
+              + stability.windows()
+              + " windows fit after the warm-up; lengthen the max hold or ask for fewer windows");
+    }
+  }
+
+  /**
+   * The shortest a rung is held: {@link #hold()}, plus a window for each further window that must
+   * agree.
+   */
+  public Duration minimumHold() {
+    return hold.plus(window.multipliedBy(stability.windows() - 1L));
+  }
+
+  /** The longest a rung is held: the stability rule's bound, or {@link #hold()} with one window. */
+  public Duration maximumHold() {
+    return stability.extendsHold() ? stability.maxHold() : hold;
   }
 
   /** {@link #WARMUP_CONCURRENCY}, or the top rung when that is lower. */
@@ -104,7 +139,8 @@ public record LadderSpec(
   /**
    * A spec with DESIGN §3's defaults: bisection on, every coarse rung walked, two saturated rungs
    * stop a run, instance count sampled every 10 s, no extra settle time, no warm-up; and the
-   * reference rung re-measured at the end of each run ({@link DriftRecheck#DEFAULT}).
+   * reference rung re-measured at the end of each run ({@link DriftRecheck#DEFAULT}); each rung its
+   * hold's trailing window ({@link StabilityRule#SINGLE_WINDOW}).
    */
   public static LadderSpec of(
       List<Integer> rungs, Duration hold, Duration window, int runs, double sloMs) {
@@ -120,7 +156,8 @@ public record LadderSpec(
         2,
         Duration.ofSeconds(10),
         Duration.ZERO,
-        DriftRecheck.DEFAULT);
+        DriftRecheck.DEFAULT,
+        StabilityRule.SINGLE_WINDOW);
   }
 
   public LadderSpec withRefine(boolean refine) {
@@ -136,7 +173,8 @@ public record LadderSpec(
         saturatedToStop,
         capacityPoll,
         warmup,
-        drift);
+        drift,
+        stability);
   }
 
   public LadderSpec withSettle(Duration settle) {
@@ -152,7 +190,8 @@ public record LadderSpec(
         saturatedToStop,
         capacityPoll,
         warmup,
-        drift);
+        drift,
+        stability);
   }
 
   public LadderSpec withStopAfterBreach(boolean stopAfterBreach) {
@@ -168,7 +207,8 @@ public record LadderSpec(
         saturatedToStop,
         capacityPoll,
         warmup,
-        drift);
+        drift,
+        stability);
   }
 
   public LadderSpec withCapacityPoll(Duration capacityPoll) {
@@ -184,7 +224,8 @@ public record LadderSpec(
         saturatedToStop,
         capacityPoll,
         warmup,
-        drift);
+        drift,
+        stability);
   }
 
   public LadderSpec withWarmup(Duration warmup) {
@@ -200,7 +241,8 @@ public record LadderSpec(
         saturatedToStop,
         capacityPoll,
         warmup,
-        drift);
+        drift,
+        stability);
   }
 
   public LadderSpec withDrift(DriftRecheck drift) {
@@ -216,6 +258,24 @@ public record LadderSpec(
         saturatedToStop,
         capacityPoll,
         warmup,
-        drift);
+        drift,
+        stability);
+  }
+
+  public LadderSpec withStability(StabilityRule stability) {
+    return new LadderSpec(
+        rungs,
+        hold,
+        window,
+        settle,
+        runs,
+        refine,
+        sloMs,
+        stopAfterBreach,
+        saturatedToStop,
+        capacityPoll,
+        warmup,
+        drift,
+        stability);
   }
 }

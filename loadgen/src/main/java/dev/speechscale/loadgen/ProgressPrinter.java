@@ -1,5 +1,6 @@
 package dev.speechscale.loadgen;
 
+import dev.speechscale.artifacts.RungStability;
 import dev.speechscale.artifacts.StepBreakdown;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -40,7 +41,7 @@ public final class ProgressPrinter implements LadderListener {
         r.usable() ? (r.meetsSlo(sloMs) ? "meets SLO" : "breaches SLO") : r.verdict().reason();
     out.printf(
         Locale.ROOT,
-        "qmax:   N=%d p95 TTFAB %s, %.2f req/s, in-flight %.2f, %d ok / %d rejected — %s%s%n",
+        "qmax:   N=%d p95 TTFAB %s, %.2f req/s, in-flight %.2f, %d ok / %d rejected — %s%s%s%n",
         r.concurrency(),
         s.ttfabP95Ms() == null ? "n/a" : String.format(Locale.ROOT, "%.1f ms", s.ttfabP95Ms()),
         s.achievedRps(),
@@ -48,7 +49,25 @@ public final class ProgressPrinter implements LadderListener {
         s.ok(),
         s.rejected(),
         verdict,
+        stability(r.stability()),
         server(s.breakdown()));
+  }
+
+  /**
+   * {@code "; 4 windows, the last 3 agree (spread 2.1 % req/s, 4.0 % p95)"} for a rung held until
+   * its windows agreed; nothing otherwise (an unstable rung's verdict says it).
+   */
+  static String stability(RungStability st) {
+    if (st == null || !st.stable()) {
+      return "";
+    }
+    return String.format(
+        Locale.ROOT,
+        "; %d window(s), the last %d agree (spread %.1f %% req/s, %.1f %% p95)",
+        st.windows().size(),
+        st.windowsRequired(),
+        st.throughputSpreadPct() == null ? Double.NaN : st.throughputSpreadPct(),
+        st.p95SpreadPct() == null ? Double.NaN : st.p95SpreadPct());
   }
 
   /**

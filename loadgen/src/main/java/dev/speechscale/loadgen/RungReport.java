@@ -2,6 +2,7 @@ package dev.speechscale.loadgen;
 
 import dev.speechscale.artifacts.Histograms;
 import dev.speechscale.artifacts.QmaxStep;
+import dev.speechscale.artifacts.RungStability;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -22,6 +23,8 @@ import java.util.Objects;
  * @param server the server's concurrency over the window, or {@code null}
  * @param verdict usable, or the first reason not to trust the rung
  * @param wallTime the rung's wall-clock cost: hold, drain and settle
+ * @param stability the consecutive windows it was held for until they agreed, or {@code null} when
+ *     one window was measured
  */
 public record RungReport(
     int runIndex,
@@ -35,7 +38,8 @@ public record RungReport(
     List<Integer> instanceCounts,
     LadderHooks.ServerConcurrency server,
     RungVerdict verdict,
-    Duration wallTime) {
+    Duration wallTime,
+    RungStability stability) {
 
   public RungReport {
     Objects.requireNonNull(phase, "phase");
@@ -96,7 +100,8 @@ public record RungReport(
         any ? Histograms.encode(stats.latencyHistogram()) : null,
         stats.chars(),
         stats.ttfabDriftMs(),
-        stats.breakdown());
+        stats.breakdown(),
+        stability);
   }
 
   /** This report with the server's concurrency attached (a later metric join). */
@@ -113,6 +118,7 @@ public record RungReport(
         instanceCounts,
         server,
         verdict,
-        wallTime);
+        wallTime,
+        stability);
   }
 }

@@ -1,5 +1,6 @@
 package dev.speechscale.loadgen;
 
+import dev.speechscale.artifacts.RungStability;
 import dev.speechscale.platform.Invocation.Outcome;
 import java.util.List;
 import java.util.Locale;
@@ -54,6 +55,26 @@ public sealed interface RungVerdict {
   /** Client mean concurrency fell more than 5% short of N: the client was the limit. */
   record ClientBound(double concurrencyMean, int concurrency) implements RungVerdict {}
 
+  /**
+   * Held to its max hold without {@code required} consecutive windows agreeing: the rung measured
+   * something that moved (the machine or the endpoint), not a steady state.
+   *
+   * @param measured windows measured
+   * @param required consecutive windows that had to agree
+   * @param percent within how many percent of their mean
+   * @param maxHoldS the hold's bound, seconds
+   * @param throughputSpreadPct the last {@code required} windows' throughput spread, or NaN
+   * @param p95SpreadPct their p95 spread, or NaN
+   */
+  record Unstable(
+      int measured,
+      int required,
+      double percent,
+      double maxHoldS,
+      double throughputSpreadPct,
+      double p95SpreadPct)
+      implements RungVerdict {}
+
   /** TTFAB moved by more than 25% of p95 across the window: not yet steady. */
   record NotSettled(double driftMs, double ttfabP95Ms) implements RungVerdict {}
 
@@ -71,6 +92,7 @@ public sealed interface RungVerdict {
       case Saturated _ -> "saturated";
       case Failing _ -> "failing";
       case ClientBound _ -> "client_bound";
+      case Unstable _ -> "unstable";
       case NotSettled _ -> "not_settled";
     };
   }
@@ -120,6 +142,20 @@ public sealed interface RungVerdict {
               100 * (c.concurrency() - c.concurrencyMean()) / c.concurrency(),
               c.concurrency(),
               100 * CLIENT_SHORTFALL_LIMIT);
+      case Unstable u ->
+          String.format(
+              Locale.ROOT,
+              "unstable: held to the max hold (%.0f s), %d windows, and no %d in a row agreed"
+                  + " within %s %% (the last %d: throughput spread %s, p95 spread %s); the rung"
+                  + " measured something that moved, re-run on a quiet machine or raise"
+                  + " --max-hold",
+              u.maxHoldS(),
+              u.measured(),
+              u.required(),
+              percent(u.percent()),
+              u.required(),
+              spread(u.throughputSpreadPct()),
+              spread(u.p95SpreadPct()));
       case NotSettled n ->
           String.format(
               Locale.ROOT,
@@ -140,6 +176,18 @@ public sealed interface RungVerdict {
    *     watched)
    */
   static RungVerdict judge(WindowStats stats, int overlaps, List<Integer> instanceCounts) {
+    return judge(stats, overlaps, instanceCounts, null);
+  }
+
+  /**
+   * Judges a rung's counted windows; a rung held to its max hold without its windows agreeing is
+   * {@link Unstable}, checked after the client-bound check and before the settle check (both ask
+   * whether the rung was steady; the stability rule asks it over the whole hold).
+   *
+   * @param stability the rung's windows, or {@code null} when one window was measured
+   */
+  static RungVerdict judge(
+      WindowStats stats, int overlaps, List<Integer> instanceCounts, RungStability stability) {
     if (instanceCounts.size() > 1) {
       return new CapacityChanged(instanceCounts);
     }
@@ -166,10 +214,35 @@ public sealed interface RungVerdict {
     if (n - stats.concurrencyMean() > CLIENT_SHORTFALL_LIMIT * n) {
       return new ClientBound(stats.concurrencyMean(), n);
     }
+    if (stability != null && !stability.stable()) {
+      return new Unstable(
+          stability.windows().size(),
+          stability.windowsRequired(),
+          stability.stabilityPct(),
+          stability.maxHoldS(),
+          nan(stability.throughputSpreadPct()),
+          nan(stability.p95SpreadPct()));
+    }
     Double drift = stats.ttfabDriftMs();
     if (drift != null && Math.abs(drift) > DRIFT_LIMIT * stats.ttfabP95Ms()) {
       return new NotSettled(drift, stats.ttfabP95Ms());
     }
     return new Usable();
+  }
+
+  private static double nan(Double v) {
+    return v == null ? Double.NaN : v;
+  }
+
+  /** {@code 10} or {@code 12.5}. */
+  private static String percent(double pct) {
+    return pct == Math.rint(pct)
+        ? String.valueOf((long) pct)
+        : String.format(Locale.ROOT, "%.1f", pct);
+  }
+
+  /** {@code 12.3 %}, or {@code n/a} when a window completed nothing. */
+  private static String spread(double pct) {
+    return Double.isNaN(pct) ? "n/a" : String.format(Locale.ROOT, "%.1f %%", pct);
   }
 }

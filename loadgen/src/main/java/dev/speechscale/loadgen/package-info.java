@@ -14,11 +14,19 @@
  * HdrHistograms (microseconds) of TTFAB and full latency so runs merge by adding histograms, never
  * by averaging percentiles.
  *
+ * <p>With a {@link dev.speechscale.loadgen.StabilityRule} of K &gt; 1 windows (qmax's default is
+ * three within 10 %), the trailing window is only the first: the rung is held on, window after
+ * window with no gap, until K in a row agree — each one's throughput and p95 within P % of their
+ * mean ({@link dev.speechscale.loadgen.WindowAgreement}) — or until its max hold. The rung's
+ * figures are then the requests that ended inside those K windows taken together; a rung that
+ * reaches its max hold without them is unstable and unusable. This is perf_analyzer's stability
+ * check: one window after a fixed warm-up assumes the rung is steady, the windows test it.
+ *
  * <p>A rung is trusted only if it passes every check of {@link dev.speechscale.loadgen.RungVerdict}
  * — capacity unchanged, something completed, no worker overlapped itself, under 1% rejections and
  * under 1% other failures, client mean concurrency (time-weighted in-flight) within 5% of N (else
- * the client, not the server, set the pace), and TTFAB drift within 25% of p95 (median of the
- * window's last third minus its first third).
+ * the client, not the server, set the pace), its windows agreed (when more than one had to), and
+ * TTFAB drift within 25% of p95 (median of the window's last third minus its first third).
  *
  * <p>{@link dev.speechscale.loadgen.LadderRunner} walks coarse rungs, then bisects between the last
  * passing and the first breaching rung so Q_max is exact to ±1; two consecutive saturated rungs

@@ -178,4 +178,85 @@ class ClosedLoopDriverTest {
     }
     return max;
   }
+
+  /** A check that says no twice, then yes, and keeps what it was shown at each checkpoint. */
+  private static final class ThirdTime implements ClosedLoopDriver.HoldCheck {
+    final List<Long> checkpoints = new ArrayList<>();
+    final List<List<RequestEvent>> shown = new ArrayList<>();
+
+    @Override
+    public Duration first() {
+      return Duration.ofMillis(100);
+    }
+
+    @Override
+    public Duration every() {
+      return Duration.ofMillis(50);
+    }
+
+    @Override
+    public boolean enough(long startNanos, long checkpointNanos, List<RequestEvent> endedBefore) {
+      checkpoints.add(checkpointNanos - startNanos);
+      shown.add(endedBefore);
+      return checkpoints.size() == 3;
+    }
+  }
+
+  @Test
+  void run_holdCheck_eachCheckpointSeesEveryRequestThatEndedBeforeItAndTheHoldEndsAtTheThird()
+      throws Exception {
+    try (FakeTtsServer server = serial();
+        Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri());
+        ClosedLoopDriver driver =
+            new ClosedLoopDriver(invoker, TEXTS, NanoClock.SYSTEM, RequestListener.NONE)) {
+      ThirdTime check = new ThirdTime();
+      // 10 s bound: the third checkpoint, at 200 ms, ends the hold long before it
+      RungRecording rec = driver.run(0, 0, 3, Duration.ofSeconds(10), check);
+
+      assertThat(check.checkpoints).containsExactly(100_000_000L, 150_000_000L, 200_000_000L);
+      for (int i = 0; i < 3; i++) {
+        long at = rec.startNanos() + check.checkpoints.get(i);
+        assertThat(check.shown.get(i))
+            .containsExactlyElementsOf(
+                rec.events().stream().filter(e -> e.completedNanos() < at).toList());
+      }
+      assertThat(rec.holdEndNanos()).isGreaterThanOrEqualTo(rec.startNanos() + 200_000_000L);
+      assertThat(rec.holdEndNanos()).isLessThan(rec.startNanos() + 10_000_000_000L);
+    }
+  }
+
+  @Test
+  void run_holdCheckThrows_theHoldEndsTheWorkersFinishAndTheFailureIsRaised() throws Exception {
+    try (FakeTtsServer server = serial();
+        Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri());
+        ClosedLoopDriver driver =
+            new ClosedLoopDriver(invoker, TEXTS, NanoClock.SYSTEM, RequestListener.NONE)) {
+      ClosedLoopDriver.HoldCheck broken =
+          new ClosedLoopDriver.HoldCheck() {
+            @Override
+            public Duration first() {
+              return Duration.ofMillis(50);
+            }
+
+            @Override
+            public Duration every() {
+              return Duration.ofMillis(50);
+            }
+
+            @Override
+            public boolean enough(long startNanos, long checkpointNanos, List<RequestEvent> e) {
+              throw new IllegalStateException("broken check");
+            }
+          };
+
+      assertThatThrownBy(() -> driver.run(0, 0, 2, Duration.ofSeconds(30), broken))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessage("broken check");
+      // run returned, so every worker ended (run joins them); the driver refuses more rungs
+      assertThat(driver.stopped()).isTrue();
+      assertThatThrownBy(() -> driver.run(0, 1, 1, Duration.ofMillis(10)))
+          .isInstanceOf(LoadgenException.class)
+          .hasMessageContaining("the driver was stopped");
+    }
+  }
 }

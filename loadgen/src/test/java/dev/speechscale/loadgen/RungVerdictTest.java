@@ -3,6 +3,7 @@ package dev.speechscale.loadgen;
 import static dev.speechscale.loadgen.Events.MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.speechscale.artifacts.RungStability;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -121,5 +122,51 @@ class RungVerdictTest {
       events.add(Events.rejected(0, t, t + 1)); // fast 503s leave the worker mostly idle
     }
     assertThat(judge(events, 1)).isInstanceOf(RungVerdict.Saturated.class);
+  }
+
+  private static RungStability unstable() {
+    // windows of 10, 8, 10, 8, 10 req/s at p95 50 ms; the last three spread 14.3 %
+    List<RungStability.Window> windows = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      windows.add(
+          new RungStability.Window(
+              1.0 + i, 2.0 + i, i % 2 == 0 ? 10 : 8, i % 2 == 0 ? 10 : 8, 50.0, i >= 2));
+    }
+    return new RungStability(3, 10, 6, false, 100.0 / 7, 0.0, windows);
+  }
+
+  @Test
+  void judge_windowsNeverAgreed_unstableWithTheFigures() {
+    RungVerdict v =
+        RungVerdict.judge(WindowStats.compute(steady(), 2, 0, 1000 * MS), 0, List.of(), unstable());
+
+    assertThat(v).isInstanceOf(RungVerdict.Unstable.class);
+    assertThat(v.usable()).isFalse();
+    assertThat(v.name()).isEqualTo("unstable");
+    assertThat(v.reason())
+        .startsWith("unstable: held to the max hold (6 s), 5 windows, and no 3 in a row agreed")
+        .contains("within 10 % (the last 3: throughput spread 14.3 %, p95 spread 0.0 %)")
+        .contains("raise --max-hold");
+  }
+
+  @Test
+  void judge_unstableAndSaturated_reportsSaturationFirst() {
+    List<RequestEvent> events = new ArrayList<>();
+    for (int t = 0; t < 1000; t += 10) {
+      events.add(Events.rejected(0, t, t + 1));
+    }
+    RungVerdict v =
+        RungVerdict.judge(WindowStats.compute(events, 1, 0, 1000 * MS), 0, List.of(), unstable());
+
+    assertThat(v).isInstanceOf(RungVerdict.Saturated.class);
+  }
+
+  @Test
+  void judge_stableWindows_usable() {
+    RungStability stable = new RungStability(3, 10, 6, true, 0.0, 0.0, unstable().windows());
+
+    assertThat(
+            RungVerdict.judge(WindowStats.compute(steady(), 2, 0, 1000 * MS), 0, List.of(), stable))
+        .isInstanceOf(RungVerdict.Usable.class);
   }
 }

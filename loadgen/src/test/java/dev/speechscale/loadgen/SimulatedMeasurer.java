@@ -121,7 +121,8 @@ final class SimulatedMeasurer implements RungMeasurer {
         List.of(),
         null,
         RungVerdict.judge(stats, 0, List.of()),
-        spec.hold().plus(Duration.ofSeconds(1)));
+        spec.hold().plus(Duration.ofSeconds(1)),
+        null);
   }
 
   @Override

@@ -78,6 +78,8 @@ class BreakdownEndToEndTest {
                     "4s",
                     "--window",
                     "3s",
+                    "--stability-windows",
+                    "1",
                     "--output",
                     qmax.toString(),
                     "--events",

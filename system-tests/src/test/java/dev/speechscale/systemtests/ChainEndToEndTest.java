@@ -46,6 +46,10 @@ class ChainEndToEndTest {
           "5s",
           "--window",
           "4s",
+          // one window per rung: this test pins the chain, not the stability windows (their
+          // loopback and fake-time tests are in loadgen and chain)
+          "--stability-windows",
+          "1",
           "--events",
           dir.resolve("events.jsonl").toString());
       Path qmax = endpoint.qmaxFile();

@@ -46,6 +46,8 @@ class PhysicsEndToEndTest {
               "4s",
               "--window",
               "3s",
+              "--stability-windows",
+              "1",
               "--no-refine");
       Path qmax = endpoint.qmaxFile();
       QmaxArtifact qa = ArtifactCodec.readQmax(qmax);

@@ -1,0 +1,135 @@
+package dev.speechscale.cli;
+
+import dev.speechscale.loadgen.StabilityRule;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+
+/**
+ * The options that hold each qmax rung until its windows agree ({@link StabilityRule}), shared by
+ * {@code qmax} and {@code quickstart}; checked against the ladder's hold and window by {@link
+ * #rule}.
+ */
+final class StabilityOptions {
+  @Option(
+      names = "--stability-windows",
+      paramLabel = "K",
+      description =
+          "after each rung's warm-up, measure consecutive windows until K in a row agree"
+              + " (throughput and p95 TTFAB within --stability-percent of their mean); the rung"
+              + " reports those K together. 1 measures the hold's trailing window once, as before"
+              + " (default "
+              + StabilityRule.DEFAULT_WINDOWS
+              + ")")
+  Integer windows;
+
+  @Option(
+      names = "--stability-percent",
+      paramLabel = "PERCENT",
+      description = "how far each window's figures may lie from the windows' mean (default 10)")
+  String percent;
+
+  @Option(
+      names = "--max-hold",
+      paramLabel = "DURATION",
+      description =
+          "the longest a rung is held waiting for its windows to agree, warm-up included; a rung"
+              + " that reaches it is unstable and unusable (default: hold + (K + 1) x window, room"
+              + " for two windows more than K)")
+  Duration maxHold;
+
+  /**
+   * The rule these options ask for on a ladder of {@code hold} and {@code window}: the defaults for
+   * that ladder where nothing was given.
+   *
+   * @throws picocli.CommandLine.ParameterException (exit 2) for a value out of range, a max hold
+   *     too short for the windows, or a stability option with {@code --stability-windows 1}
+   */
+  StabilityRule rule(CommandSpec spec, Duration hold, Duration window) {
+    int k = windows == null ? StabilityRule.DEFAULT_WINDOWS : windows;
+    if (k < 1) {
+      throw Cli.usage(
+          spec,
+          "--stability-windows ("
+              + k
+              + ") must be at least 1; 1 measures each rung's trailing window once, as before");
+    }
+    double pct = percent == null ? StabilityRule.DEFAULT_PERCENT : percent(spec, percent);
+    if (k == 1) {
+      String idle = maxHold != null ? "--max-hold" : percent != null ? "--stability-percent" : null;
+      if (idle != null) {
+        throw Cli.usage(
+            spec,
+            idle
+                + " has no effect with --stability-windows 1 (one window agrees with itself);"
+                + " drop it, or ask for 2 or more windows");
+      }
+      return StabilityRule.SINGLE_WINDOW;
+    }
+    StabilityRule defaults = StabilityRule.withWindows(k, pct, hold, window);
+    if (maxHold == null) {
+      return defaults;
+    }
+    Duration fits = hold.plus(window.multipliedBy(k - 1L));
+    if (maxHold.compareTo(fits) < 0) {
+      throw Cli.usage(
+          spec,
+          "--max-hold ("
+              + show(maxHold)
+              + ") must be at least --hold + (--stability-windows - 1) x --window = "
+              + show(hold)
+              + " + "
+              + (k - 1)
+              + " x "
+              + show(window)
+              + " = "
+              + show(fits)
+              + ", so "
+              + k
+              + " windows fit after the warm-up; lengthen --max-hold or lower"
+              + " --stability-windows");
+    }
+    return new StabilityRule(k, pct, maxHold);
+  }
+
+  /** The rule's figures for provenance. */
+  static void record(StabilityRule rule, Map<String, Object> params) {
+    params.put("stability_windows", rule.windows());
+    if (rule.extendsHold()) {
+      params.put("stability_percent", rule.percent());
+      params.put("max_hold_s", rule.maxHold().toMillis() / 1000.0);
+    }
+  }
+
+  /** {@code 10} or {@code 10%}: above 0 and at most 100. */
+  private static double percent(CommandSpec spec, String text) {
+    String number = text.strip();
+    if (number.endsWith("%")) {
+      number = number.substring(0, number.length() - 1).strip();
+    }
+    double v;
+    try {
+      v = Double.parseDouble(number);
+    } catch (NumberFormatException e) {
+      v = Double.NaN;
+    }
+    if (!(v > 0) || v > 100) {
+      throw Cli.usage(
+          spec,
+          "--stability-percent ("
+              + text
+              + ") must be a percentage above 0 and at most 100 of the windows' mean, e.g. 10 or"
+              + " 10%");
+    }
+    return v;
+  }
+
+  /** {@code 18s}, {@code 1m50s}; sub-second durations in ms. */
+  private static String show(Duration d) {
+    return d.toMillis() % 1000 == 0
+        ? QmaxCommand.ProgressPrinterFormat.duration(d)
+        : String.format(Locale.ROOT, "%dms", d.toMillis());
+  }
+}
