@@ -65,6 +65,7 @@ public final class ValidateRun {
     platform = RetryingPlatform.of(platform, clock); // backs off on throttling
     List<ValidateArtifact.Check> checks =
         new ArrayList<>(staticChecks(platform, endpoint, o.plan()));
+    ValidateArtifact.RefusalCost refusalCost = null;
     if (o.live()) {
       boolean deployedOk = checks.stream().noneMatch(c -> c.result() == Result.FAIL);
       if (!deployedOk) {
@@ -77,7 +78,9 @@ public final class ValidateRun {
                 "load checks skipped: the deployed policy is not the plan's, so its behaviour would"
                     + " not say anything about the plan"));
       } else {
-        checks.addAll(ValidateLive.run(platform, endpoint, o, clocks, progress));
+        ValidateLive.Outcome live = ValidateLive.run(platform, endpoint, o, clocks, progress);
+        checks.addAll(live.checks());
+        refusalCost = live.refusalCost();
       }
     }
     ValidateArtifact.Verdict verdict = ValidateArtifact.Verdict.of(checks);
@@ -93,7 +96,8 @@ public final class ValidateRun {
         o.planFile(),
         o.live(),
         verdict,
-        checks);
+        checks,
+        refusalCost);
   }
 
   static List<ValidateArtifact.Check> staticChecks(
