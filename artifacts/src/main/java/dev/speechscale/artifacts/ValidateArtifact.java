@@ -75,9 +75,9 @@ public record ValidateArtifact(
    * loop above it, the clients that find the gate full retrying at once; and open loop at a known
    * rate above what it serves, the surge a replay drives). τ per refusing phase is {@code (1 −
    * X1/X0) / r} (the simulator's {@code RefusalCost.estimate}); {@code seconds_per_refusal} is the
-   * open-loop phase's, the regime the simulator models, or the closed one's when the open one
-   * refused nothing. Rates count completions (and refusals) by their end time in each phase's
-   * trailing window.
+   * figure of the refusing phase whose τ the machine's noise moves least (the baselines' spread
+   * over its refusal rate). Rates count completions (and refusals) by their end time in each
+   * phase's trailing window.
    *
    * @param instances instances the phases ran on (validate pins one)
    * @param queueMaxDepth the gate's bound
@@ -135,12 +135,15 @@ public record ValidateArtifact(
    *     served more while refusing, the machine's noise is larger than the cost)
    * @param servedRequestsPerRefusal (X0 − X1) / r, served requests' worth per refusal
    * @param hyperbolicCSeconds the c of X1 = X0 / (1 + c·r); null when X1 is 0
+   * @param uncertaintySeconds how far τ moves if X0 is off by half the two baselines' spread:
+   *     (spread / 2) / r; the phase with the smallest is the one taken
    */
   public record Refusing(
       LoadPhase phase,
       double secondsPerRefusal,
       double servedRequestsPerRefusal,
-      @Nullable Double hyperbolicCSeconds) {}
+      @Nullable Double hyperbolicCSeconds,
+      double uncertaintySeconds) {}
 
   /**
    * One check.

@@ -301,7 +301,7 @@ class SimulateCommandTest {
         below,
         17.9,
         0,
-        java.util.List.of(new ValidateArtifact.Refusing(open, 0.004, 0.07, 0.0042)),
+        java.util.List.of(new ValidateArtifact.Refusing(open, 0.004, 0.07, 0.0042, 0.0001)),
         secondsPerRefusal,
         "open_above: open-loop arrivals above what the instance serves");
   }
