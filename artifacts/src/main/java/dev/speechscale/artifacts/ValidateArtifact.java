@@ -134,7 +134,7 @@ public record ValidateArtifact(
    * @param secondsPerRefusal τ = (1 − X1/X0) / r, seconds of the instance per refusal (negative: it
    *     served more while refusing, the machine's noise is larger than the cost)
    * @param servedRequestsPerRefusal (X0 − X1) / r, served requests' worth per refusal
-   * @param hyperbolicCSeconds the c of X1 = X0 / (1 + c·r); null when X1 is 0
+   * @param cHyperbolicSeconds the c of X1 = X0 / (1 + c·r); null when X1 is 0
    * @param uncertaintySeconds how far τ moves if X0 is off by half the two baselines' spread:
    *     (spread / 2) / r; the phase with the smallest is the one taken
    */
@@ -142,7 +142,7 @@ public record ValidateArtifact(
       LoadPhase phase,
       double secondsPerRefusal,
       double servedRequestsPerRefusal,
-      @Nullable Double hyperbolicCSeconds,
+      @Nullable Double cHyperbolicSeconds,
       double uncertaintySeconds) {}
 
   /**

@@ -61,7 +61,13 @@ class ValidateRefusalCostTest {
 
     String json = Files.readString(file);
     assertThat(ArtifactCodec.validate(ArtifactKind.VALIDATE, json)).isEmpty();
-    assertThat(json).contains("\"refusal_cost\"", "\"seconds_per_refusal\"", "\"open-loop\"");
+    assertThat(json)
+        .contains(
+            "\"refusal_cost\"",
+            "\"seconds_per_refusal\"",
+            "\"c_hyperbolic_seconds\"",
+            "\"uncertainty_seconds\"",
+            "\"open-loop\"");
     assertThat(ArtifactCodec.readValidate(file)).isEqualTo(artifact(cost()));
   }
 

@@ -85,7 +85,7 @@ class RefusalCostRunTest {
     assertThat(c.refusing().get(0).secondsPerRefusal()).isCloseTo(1.0 / 28_000, within(1e-12));
     assertThat(c.refusing().get(1).secondsPerRefusal()).isCloseTo(1.0 / 56, within(1e-12));
     assertThat(c.refusing().get(1).servedRequestsPerRefusal()).isCloseTo(0.25, within(1e-12));
-    assertThat(c.refusing().get(1).hyperbolicCSeconds()).isCloseTo(1.0 / 48, within(1e-12));
+    assertThat(c.refusing().get(1).cHyperbolicSeconds()).isCloseTo(1.0 / 48, within(1e-12));
     // spread 1/14: ±(1/28)/2000 for the storm, ±(1/28)/8 for the open loop
     assertThat(c.refusing().get(0).uncertaintySeconds()).isCloseTo(1.0 / 56_000, within(1e-12));
     assertThat(c.refusing().get(1).uncertaintySeconds()).isCloseTo(1.0 / 224, within(1e-12));
