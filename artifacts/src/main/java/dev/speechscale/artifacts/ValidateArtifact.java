@@ -18,6 +18,8 @@ import org.jspecify.annotations.Nullable;
  * @param checks every check, in the order run
  * @param timeline what the load checks saw over time (additive; {@code null} without {@code --live}
  *     and in artifacts written before it)
+ * @param refusalCost what refusing cost the instance's serving, measured with {@code
+ *     live_rejections} (additive: absent without {@code --live} and in artifacts written before it)
  */
 public record ValidateArtifact(
     int schemaVersion,
@@ -32,14 +34,15 @@ public record ValidateArtifact(
     boolean live,
     Verdict verdict,
     List<Check> checks,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable ValidateTimeline timeline)
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable ValidateTimeline timeline,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable RefusalCost refusalCost)
     implements Artifact {
 
   public ValidateArtifact {
     checks = List.copyOf(checks);
   }
 
-  /** A validation without a timeline (static checks only, or written before timelines). */
+  /** A validation with neither a timeline nor a refusal-cost measurement (static checks only). */
   public ValidateArtifact(
       int schemaVersion,
       String kind,
@@ -66,8 +69,85 @@ public record ValidateArtifact(
         live,
         verdict,
         checks,
+        null,
         null);
   }
+
+  /**
+   * What refusing cost one saturated instance's serving: its served throughput without refusals
+   * (closed loop just below {@code queue_max_depth}, before and after), and while refusing (closed
+   * loop above it, the clients that find the gate full retrying at once; and open loop at a known
+   * rate above what it serves, the surge a replay drives). τ per refusing phase is {@code (1 −
+   * X1/X0) / r} (the simulator's {@code RefusalCost.estimate}); {@code seconds_per_refusal} is the
+   * figure of the refusing phase whose τ the machine's noise moves least (the baselines' spread
+   * over its refusal rate). Rates count completions (and refusals) by their end time in each
+   * phase's trailing window.
+   *
+   * @param instances instances the phases ran on (validate pins one)
+   * @param queueMaxDepth the gate's bound
+   * @param windowS each phase's trailing window, seconds
+   * @param baselineBefore the closed-loop phase below the bound, before the refusing phases
+   * @param baselineAfter the same phase again after them
+   * @param baselineServedRps X0: the mean of the two baselines
+   * @param baselineSpreadPct |before − after| / X0, percent: how much the machine moved
+   * @param refusing each refusing phase with what it says a refusal costs
+   * @param secondsPerRefusal τ the simulator takes ({@code --validate}); null when no phase refused
+   * @param from which phase τ is from, and why
+   */
+  public record RefusalCost(
+      int instances,
+      int queueMaxDepth,
+      double windowS,
+      LoadPhase baselineBefore,
+      LoadPhase baselineAfter,
+      double baselineServedRps,
+      double baselineSpreadPct,
+      List<Refusing> refusing,
+      @Nullable Double secondsPerRefusal,
+      String from) {
+    public RefusalCost {
+      refusing = List.copyOf(refusing);
+    }
+  }
+
+  /**
+   * One load phase on the pinned instance.
+   *
+   * @param name {@code closed_below}, {@code closed_above}, {@code open_above}, {@code
+   *     closed_below_again}
+   * @param loadModel {@code closed-loop} or {@code open-loop}
+   * @param concurrency closed loop: N; null for open loop
+   * @param offeredRps open loop: the arrival rate; null for closed loop
+   * @param servedRps successful completions per second of the window
+   * @param refusedRps 503s per second of the window
+   * @param otherRps any other outcome per second of the window
+   */
+  public record LoadPhase(
+      String name,
+      String loadModel,
+      @Nullable Integer concurrency,
+      @Nullable Double offeredRps,
+      double servedRps,
+      double refusedRps,
+      double otherRps) {}
+
+  /**
+   * A refusing phase and what it says one refusal costs.
+   *
+   * @param phase the phase
+   * @param secondsPerRefusal τ = (1 − X1/X0) / r, seconds of the instance per refusal (negative: it
+   *     served more while refusing, the machine's noise is larger than the cost)
+   * @param servedRequestsPerRefusal (X0 − X1) / r, served requests' worth per refusal
+   * @param cHyperbolicSeconds the c of X1 = X0 / (1 + c·r); null when X1 is 0
+   * @param uncertaintySeconds how far τ moves if X0 is off by half the two baselines' spread:
+   *     (spread / 2) / r; the phase with the smallest is the one taken
+   */
+  public record Refusing(
+      LoadPhase phase,
+      double secondsPerRefusal,
+      double servedRequestsPerRefusal,
+      @Nullable Double cHyperbolicSeconds,
+      double uncertaintySeconds) {}
 
   /**
    * One check.

@@ -41,7 +41,8 @@ class ValidateTimelineTest {
         v.live(),
         v.verdict(),
         v.checks(),
-        t);
+        t,
+        v.refusalCost());
   }
 
   @Test

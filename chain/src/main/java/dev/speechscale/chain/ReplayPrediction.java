@@ -19,6 +19,7 @@ import dev.speechscale.simulator.InstanceModel;
 import dev.speechscale.simulator.Policy;
 import dev.speechscale.simulator.PolicyResult;
 import dev.speechscale.simulator.Progress;
+import dev.speechscale.simulator.RefusalCost;
 import dev.speechscale.simulator.Traffic;
 import java.time.Duration;
 import java.util.List;
@@ -45,18 +46,22 @@ public final class ReplayPrediction {
    * @param ttotals the ttotal artifacts, one per run (each new instance draws one's start-up delay)
    * @param plan the plan artifact
    * @param planFile its path
+   * @param refusalCost what each 503 at queue_max_depth takes of the simulated instance ({@link
+   *     RefusalCost#NONE}: nothing, the model as before)
    */
   public record Inputs(
       QmaxArtifact qmax,
       String qmaxFile,
       List<StartupDelaySamples.Input> ttotals,
       PlanArtifact plan,
-      String planFile) {
+      String planFile,
+      RefusalCost refusalCost) {
     public Inputs {
       ttotals = List.copyOf(ttotals);
+      java.util.Objects.requireNonNull(refusalCost, "refusalCost");
     }
 
-    /** With one ttotal artifact. */
+    /** With one ttotal artifact and refusals that cost nothing. */
     public Inputs(
         QmaxArtifact qmax,
         String qmaxFile,
@@ -69,7 +74,8 @@ public final class ReplayPrediction {
           qmaxFile,
           List.of(new StartupDelaySamples.Input(ttotal, ttotalFile)),
           plan,
-          planFile);
+          planFile,
+          RefusalCost.NONE);
     }
 
     /** The ttotal files, comma-separated, for the artifact. */
@@ -149,12 +155,13 @@ public final class ReplayPrediction {
     }
     InstanceModel model =
         InstanceModel.fromMeasurement(
-            in.qmax().measurement(in.qmaxFile()),
-            FirstByteEvidences.of(in.qmax()),
-            PlanSaturation.of(in.plan()),
-            queue,
-            deadline,
-            startup.delays());
+                in.qmax().measurement(in.qmaxFile()),
+                FirstByteEvidences.of(in.qmax()),
+                PlanSaturation.of(in.plan()),
+                queue,
+                deadline,
+                startup.delays())
+            .withRefusalCost(in.refusalCost());
     ScalingRules rules =
         ScalingRules.planned(
             tracking.targetValue(),

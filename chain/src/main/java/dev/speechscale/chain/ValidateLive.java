@@ -32,7 +32,19 @@ import java.util.function.Consumer;
 final class ValidateLive {
   private ValidateLive() {}
 
-  static List<ValidateArtifact.Check> run(
+  /**
+   * What the load checks found.
+   *
+   * @param checks the checks, in the order run
+   * @param refusalCost what refusing cost the instance, measured beside {@code live_rejections}
+   */
+  record Outcome(List<ValidateArtifact.Check> checks, ValidateArtifact.RefusalCost refusalCost) {
+    Outcome {
+      checks = List.copyOf(checks);
+    }
+  }
+
+  static Outcome run(
       Platform platform,
       String endpoint,
       ValidateRun.Options o,
@@ -47,10 +59,25 @@ final class ValidateLive {
     List<ValidateArtifact.Check> out = new ArrayList<>();
     double sloMs = plan.endpointConfig().ttfabSloMs();
     TextPool texts = TextPool.shuffled(o.texts(), 7);
+    ValidateArtifact.RefusalCost refusalCost;
     try (Invoker invoker = platform.invoker(endpoint, o.transport())) {
       try (Freeze one = Freeze.pin(platform, endpoint, 1, settle, clock, progress)) {
         timeline.phase("live_rejections");
-        out.add(rejections(invoker, nanos, texts, plan, o.phase(), progress, timeline));
+        Rejections r = rejections(invoker, nanos, texts, plan, o.phase(), progress, timeline);
+        out.add(r.check());
+        timeline.phase("refusal_cost");
+        refusalCost =
+            RefusalCostRun.measure(
+                invoker,
+                nanos,
+                texts,
+                plan.queueMaxDepth(),
+                o.phase(),
+                r.below(),
+                r.above(),
+                progress,
+                timeline);
+        progress.accept(RefusalCostRun.summary(refusalCost));
       }
       int fleet = Math.min(2, plan.maxInstances());
       try (Freeze two = Freeze.pin(platform, endpoint, fleet, settle, clock, progress)) {
@@ -77,10 +104,14 @@ final class ValidateLive {
                 timeline));
       }
     }
-    return out;
+    return new Outcome(out, refusalCost);
   }
 
-  private static ValidateArtifact.Check rejections(
+  /** live_rejections' check and its two phases, which the refusal cost reuses. */
+  private record Rejections(
+      ValidateArtifact.Check check, RungRecording below, RungRecording above) {}
+
+  private static Rejections rejections(
       Invoker invoker,
       NanoClock nanos,
       TextPool texts,
@@ -100,19 +131,24 @@ final class ValidateLive {
             + " (queue_max_depth "
             + q
             + ")");
-    long rejectedBelow = rejected(closed(invoker, nanos, texts, below, phase, timeline));
-    long rejectedAbove = rejected(closed(invoker, nanos, texts, above, phase, timeline));
+    RungRecording belowRun = closed(invoker, nanos, texts, below, phase, timeline);
+    RungRecording aboveRun = closed(invoker, nanos, texts, above, phase, timeline);
+    long rejectedBelow = rejected(belowRun);
+    long rejectedAbove = rejected(aboveRun);
     boolean ok = rejectedBelow == 0 && rejectedAbove > 0;
-    return ValidateRun.check(
-        "live_rejections",
-        ok ? Result.OK : Result.FAIL,
-        "none at " + below + ", some at " + above,
-        rejectedBelow + " at " + below + ", " + rejectedAbove + " at " + above,
-        ok
-            ? "the container sheds above Q_max and not below it"
-            : rejectedBelow > 0
-                ? "requests were refused below Q_max: the gate is too tight"
-                : "nothing was refused above Q_max: the gate does not bound the queue");
+    return new Rejections(
+        ValidateRun.check(
+            "live_rejections",
+            ok ? Result.OK : Result.FAIL,
+            "none at " + below + ", some at " + above,
+            rejectedBelow + " at " + below + ", " + rejectedAbove + " at " + above,
+            ok
+                ? "the container sheds above Q_max and not below it"
+                : rejectedBelow > 0
+                    ? "requests were refused below Q_max: the gate is too tight"
+                    : "nothing was refused above Q_max: the gate does not bound the queue"),
+        belowRun,
+        aboveRun);
   }
 
   private static ValidateArtifact.Check sloAtScaledFleet(

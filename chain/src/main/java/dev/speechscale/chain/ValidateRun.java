@@ -67,6 +67,7 @@ public final class ValidateRun {
     List<ValidateArtifact.Check> checks =
         new ArrayList<>(staticChecks(platform, endpoint, o.plan()));
     ValidateTimeline timeline = null;
+    ValidateArtifact.RefusalCost refusalCost = null;
     if (o.live()) {
       boolean deployedOk = checks.stream().noneMatch(c -> c.result() == Result.FAIL);
       if (!deployedOk) {
@@ -80,7 +81,10 @@ public final class ValidateRun {
                     + " not say anything about the plan"));
       } else {
         try (TimelineRecorder recorder = TimelineRecorder.start(platform, endpoint, clocks)) {
-          checks.addAll(ValidateLive.run(platform, endpoint, o, clocks, progress, recorder));
+          ValidateLive.Outcome live =
+              ValidateLive.run(platform, endpoint, o, clocks, progress, recorder);
+          checks.addAll(live.checks());
+          refusalCost = live.refusalCost();
           timeline = recorder.finish();
         }
       }
@@ -99,7 +103,8 @@ public final class ValidateRun {
         o.live(),
         verdict,
         checks,
-        timeline);
+        timeline,
+        refusalCost);
   }
 
   static List<ValidateArtifact.Check> staticChecks(

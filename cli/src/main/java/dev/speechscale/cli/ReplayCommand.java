@@ -11,6 +11,7 @@ import dev.speechscale.chain.Texts;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.simulator.FleetSimulator;
+import dev.speechscale.simulator.RefusalCost;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -173,6 +174,9 @@ final class ReplayCommand implements Callable<Integer> {
               + " just before the replay")
   String preRoll;
 
+  @ArgGroup(exclusive = true, multiplicity = "0..1")
+  RefusalCostOptions refusalCost;
+
   private FleetSimulator.PreRoll preRoll() {
     if (preRoll.equals("window")) {
       return new FleetSimulator.PreRoll.Window();
@@ -226,6 +230,10 @@ final class ReplayCommand implements Callable<Integer> {
     params.put("align", !noAlign);
     params.put("pre_roll", preRoll);
     params.put("warmup_s", warmup.toMillis() / 1000.0);
+    if (refusalCost != null) {
+      refusalCost.record(params);
+    }
+    RefusalCost cost = refusalCost == null ? RefusalCost.NONE : refusalCost.resolve(spec);
     Replay.TraceSource source =
         trace.file != null
             ? new Replay.TraceSource.File(trace.file, surgeAt.toMillis() / 1000.0)
@@ -237,7 +245,8 @@ final class ReplayCommand implements Callable<Integer> {
               platform,
               new Replay.Request(
                   common.model,
-                  new ReplayPrediction.Inputs(q, qmax.toString(), ttotals, p, plan.toString()),
+                  new ReplayPrediction.Inputs(
+                      q, qmax.toString(), ttotals, p, plan.toString(), cost),
                   source,
                   seed,
                   delay,

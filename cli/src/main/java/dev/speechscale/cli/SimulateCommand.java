@@ -18,6 +18,7 @@ import dev.speechscale.simulator.Policies;
 import dev.speechscale.simulator.Policy;
 import dev.speechscale.simulator.PolicyResult;
 import dev.speechscale.simulator.Progress;
+import dev.speechscale.simulator.RefusalCost;
 import dev.speechscale.simulator.SimulatorException;
 import dev.speechscale.simulator.Traffic;
 import java.io.IOException;
@@ -186,6 +187,9 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
   @Option(names = "--json", description = "print the artifact as JSON instead of the table")
   boolean json;
 
+  @ArgGroup(exclusive = true, multiplicity = "0..1")
+  RefusalCostOptions refusalCost;
+
   private final Clock clock;
 
   SimulateCommand() {
@@ -211,12 +215,13 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
     StartupDelaySamples delay = StartupDelaySamples.of(ttotals);
     InstanceModel model =
         InstanceModel.fromMeasurement(
-            q.measurement(qmax.toString()),
-            FirstByteEvidences.of(q),
-            PlanSaturation.of(p),
-            p.queueMaxDepth(),
-            maxRequestAge,
-            delay.delays());
+                q.measurement(qmax.toString()),
+                FirstByteEvidences.of(q),
+                PlanSaturation.of(p),
+                p.queueMaxDepth(),
+                maxRequestAge,
+                delay.delays())
+            .withRefusalCost(refusalCost == null ? RefusalCost.NONE : refusalCost.resolve(spec));
     List<Policy> chosen = Policies.parse(policies, numbers(p, model));
     Traffic offered = traffic(p);
     FleetSimulator.Options options =
@@ -447,6 +452,9 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
     m.put("pre_roll", preRoll);
     m.put("max_request_age", maxRequestAge.toString());
     m.put("price_per_hour", pricePerHour);
+    if (refusalCost != null) {
+      refusalCost.record(m);
+    }
     return m;
   }
 }

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ArtifactKind;
+import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.SimulateArtifact;
+import dev.speechscale.artifacts.ValidateArtifact;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -249,6 +251,140 @@ class SimulateCommandTest {
     assertThat(
             ArtifactCodec.validate(ArtifactKind.SIMULATE, Files.readString(dir.resolve("t.json"))))
         .isEmpty();
+  }
+
+  private String[] with(String[] args, String... extra) {
+    return concat(args, extra);
+  }
+
+  private static String withoutProvenance(Path file) throws IOException {
+    tools.jackson.databind.node.ObjectNode tree =
+        (tools.jackson.databind.node.ObjectNode)
+            ArtifactCodec.mapper().readTree(Files.readString(file));
+    tree.remove("provenance");
+    return tree.toString();
+  }
+
+  private Path validateArtifact(String name, ValidateArtifact.RefusalCost cost) {
+    Path file = dir.resolve(name);
+    ArtifactCodec.write(
+        file,
+        new ValidateArtifact(
+            1,
+            "validate",
+            "test",
+            Instant.EPOCH,
+            Provenance.capture("tts-bench validate --live", java.util.Map.of()),
+            "kokoro-82m",
+            "speech-kokoro-82m",
+            "local",
+            "plan-kokoro-82m.json",
+            cost != null,
+            new ValidateArtifact.Verdict(ValidateArtifact.Verdict.Kind.OK, 0),
+            java.util.List.of(
+                new ValidateArtifact.Check(
+                    "live_rejections", ValidateArtifact.Result.OK, "x", "y", "z")),
+            null,
+            cost));
+    return file;
+  }
+
+  private static ValidateArtifact.RefusalCost measured(Double secondsPerRefusal) {
+    ValidateArtifact.LoadPhase below =
+        new ValidateArtifact.LoadPhase("closed_below", "closed-loop", 49, null, 17.9, 0, 0);
+    ValidateArtifact.LoadPhase open =
+        new ValidateArtifact.LoadPhase("open_above", "open-loop", null, 26.8, 17.2, 9.6, 0);
+    return new ValidateArtifact.RefusalCost(
+        1,
+        50,
+        6,
+        below,
+        below,
+        17.9,
+        0,
+        java.util.List.of(new ValidateArtifact.Refusing(open, 0.004, 0.07, 0.0042, 0.0001)),
+        secondsPerRefusal,
+        "open_above: open-loop arrivals above what the instance serves");
+  }
+
+  @Test
+  void simulate_refusalCostZero_writesTheArtifactWithoutTheFlagApartFromProvenance()
+      throws IOException {
+    assertThat(simulate(shortStep("a")).exitCode()).isZero();
+    assertThat(simulate(with(shortStep("z"), "--refusal-cost-ms", "0")).exitCode()).isZero();
+
+    assertThat(withoutProvenance(dir.resolve("z.json")))
+        .isEqualTo(withoutProvenance(dir.resolve("a.json")));
+    assertThat(ArtifactCodec.readSimulate(dir.resolve("a.json")).provenance().parameters())
+        .doesNotContainKeys("refusal_cost_ms", "validate");
+  }
+
+  @Test
+  void simulate_refusalCost_shedsMoreAndSaysSoInTheDerivationAndParameters() {
+    assertThat(simulate(shortStep("a")).exitCode()).isZero();
+    CliRun run = simulate(with(shortStep("c"), "--refusal-cost-ms", "5"));
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    SimulateArtifact free = ArtifactCodec.readSimulate(dir.resolve("a.json"));
+    SimulateArtifact costly = ArtifactCodec.readSimulate(dir.resolve("c.json"));
+    assertThat(costly.instance().derivation())
+        .endsWith(
+            "; each 503 at queue_max_depth takes 5.000 ms of the instance (--refusal-cost-ms 5.0)");
+    assertThat(costly.provenance().parameters()).containsEntry("refusal_cost_ms", 5.0);
+    assertThat(costly.policies().getFirst().shedPct())
+        .isGreaterThan(free.policies().getFirst().shedPct());
+  }
+
+  @Test
+  void simulate_validateArtifact_takesItsMeasuredFigure() {
+    Path v = validateArtifact("validate-kokoro-82m.json", measured(0.004));
+
+    CliRun run = simulate(with(shortStep("v"), "--validate", v.toString()));
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(ArtifactCodec.readSimulate(dir.resolve("v.json")).instance().derivation())
+        .endsWith(
+            "; each 503 at queue_max_depth takes 4.000 ms of the instance (validate"
+                + " validate-kokoro-82m.json, open_above; baselines 17.90 and 17.90 req/s)");
+  }
+
+  @Test
+  void simulate_validateArtifactMeasuringBelowNoise_takesZeroAndSaysSo() {
+    Path v = validateArtifact("validate-kokoro-82m.json", measured(-0.0003));
+
+    CliRun run = simulate(with(shortStep("n"), "--validate", v.toString()));
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(ArtifactCodec.readSimulate(dir.resolve("n.json")).instance().derivation())
+        .doesNotContain("each 503");
+  }
+
+  @Test
+  void simulate_validateArtifactWithoutRefusalCost_isRefusedNamingTheFix() {
+    Path v = validateArtifact("validate-static.json", null);
+
+    CliRun run = simulate(with(shortStep("s"), "--validate", v.toString()));
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err())
+        .contains("validate-static.json has no refusal_cost")
+        .contains("run tts-bench validate --live again, or give --refusal-cost-ms");
+  }
+
+  @Test
+  void simulate_negativeRefusalCost_isAUsageErrorNamingTheValue() {
+    CliRun run = simulate(with(shortStep("m"), "--refusal-cost-ms", "-1"));
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).startsWith("error: --refusal-cost-ms (-1.0) must be a number >= 0");
+  }
+
+  @Test
+  void simulate_validateAndRefusalCost_isAUsageError() {
+    CliRun run = simulate(with(shortStep("b"), "--refusal-cost-ms", "1", "--validate", "v.json"));
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("mutually exclusive");
   }
 
   private static String[] concat(String[] a, String[] b) {

@@ -167,7 +167,8 @@ class ChartsTest {
         live,
         v.verdict(),
         v.checks(),
-        t);
+        t,
+        v.refusalCost());
   }
 
   static ValidateTimeline timeline() {

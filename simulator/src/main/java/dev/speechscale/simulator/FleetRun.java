@@ -46,6 +46,7 @@ final class FleetRun {
 
   private final int slots;
   private final int queueMaxDepth;
+  private final double refusalCostS;
   private final double[] occupancy = new double[TABLE];
   private final double[] firstByte = new double[TABLE];
   private final double[] inFlightFor = new double[TABLE];
@@ -135,6 +136,7 @@ final class FleetRun {
     this.preRollS = options.preRoll().seconds(policy, options.metricPublicationDelay());
     this.slots = model.slots();
     this.queueMaxDepth = model.queueMaxDepth();
+    this.refusalCostS = model.refusalCost().secondsPerRefusal();
     double firstByteSum = 0;
     for (int i = 0; i < TABLE; i++) {
       double u = (i + 0.5) / TABLE;
@@ -298,6 +300,9 @@ final class FleetRun {
     if (queueMaxDepth > 0 && held >= queueMaxDepth) {
       shedQueueFull++;
       minuteShed++;
+      if (refusalCostS > 0) {
+        spendOnRefusal(id, t);
+      }
       return;
     }
     int slot = id * slots;
@@ -329,6 +334,17 @@ final class FleetRun {
       withinSlo++;
     } else {
       minuteMisses++;
+    }
+  }
+
+  /**
+   * A refusal takes {@link RefusalCost#secondsPerRefusal()} of the whole instance: every slot frees
+   * that much later (a slot already free is busy from now), so requests admitted after it start
+   * later and the instance serves {@code X_sat × (1 − r·τ)} while refusing r per second.
+   */
+  private void spendOnRefusal(int id, double t) {
+    for (int j = id * slots; j < (id + 1) * slots; j++) {
+      slotFree[j] = Math.max(slotFree[j], t) + refusalCostS;
     }
   }
 

@@ -63,6 +63,8 @@ import java.util.Optional;
  * @param startupDelays from the scaling decision (desired_set) to in service, one drawn per
  *     instance
  * @param derivation how the numbers were derived, for the artifact
+ * @param refusalCost the instance's serving capacity each 503 at {@code queueMaxDepth} takes
+ *     ({@link RefusalCost#NONE} unless measured: {@link #withRefusalCost})
  */
 public record InstanceModel(
     int slots,
@@ -72,9 +74,11 @@ public record InstanceModel(
     int queueMaxDepth,
     Duration requestDeadline,
     StartupDelays startupDelays,
-    String derivation) {
+    String derivation,
+    RefusalCost refusalCost) {
 
   public InstanceModel {
+    Objects.requireNonNull(refusalCost, "refusalCost");
     Objects.requireNonNull(responseTimes, "responseTimes");
     Objects.requireNonNull(firstByte, "firstByte");
     Objects.requireNonNull(requestDeadline, "requestDeadline");
@@ -119,7 +123,34 @@ public record InstanceModel(
         queueMaxDepth,
         requestDeadline,
         StartupDelays.fixed(startupDelay),
-        derivation);
+        derivation,
+        RefusalCost.NONE);
+  }
+
+  /**
+   * This instance with each refusal at its gate costing {@code cost} of its serving capacity; the
+   * derivation says so when the cost is not zero (with zero it is this model, unchanged).
+   */
+  public InstanceModel withRefusalCost(RefusalCost cost) {
+    String because =
+        cost.free()
+            ? derivation
+            : String.format(
+                Locale.ROOT,
+                "%s; each 503 at queue_max_depth takes %.4g ms of the instance (%s)",
+                derivation,
+                cost.secondsPerRefusal() * 1000,
+                cost.source());
+    return new InstanceModel(
+        slots,
+        responseTimes,
+        occupancyScale,
+        firstByte,
+        queueMaxDepth,
+        requestDeadline,
+        startupDelays,
+        because,
+        cost);
   }
 
   /**
@@ -305,7 +336,15 @@ public record InstanceModel(
             scale * sMean,
             fbFrom);
     return new InstanceModel(
-        slots, s, scale, fb, queueMaxDepth, requestDeadline, startupDelays, derivation);
+        slots,
+        s,
+        scale,
+        fb,
+        queueMaxDepth,
+        requestDeadline,
+        startupDelays,
+        derivation,
+        RefusalCost.NONE);
   }
 
   /**

@@ -20,7 +20,9 @@
  *       cannot come within MAX_REQUEST_AGE_S is shed before it starts), TTFAB = queue wait +
  *       first-byte time, the first-byte time depending on how many requests the instance holds when
  *       the request arrives (each rung's mean TTFAB minus its closed-loop wait, interpolated
- *       between rungs; {@link dev.speechscale.simulator.FirstByte}).
+ *       between rungs; {@link dev.speechscale.simulator.FirstByte}). Each 503 at the gate can take
+ *       a measured share of the instance ({@link dev.speechscale.simulator.RefusalCost}: seconds of
+ *       the instance per refusal, from {@code validate --live}); none unless given.
  *   <li><b>Metrics</b>: ConcurrentRequestsPerModel sampled every second as in flight on in-service
  *       instances per in-service instance (as the local platform samples it),
  *       InvocationsPerInstance and a busy-slot percentage for the rival policies; read by the

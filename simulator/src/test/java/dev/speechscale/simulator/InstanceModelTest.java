@@ -164,7 +164,8 @@ class InstanceModelTest {
             0,
             DEADLINE,
             StartupDelays.fixed(Duration.ZERO),
-            "test");
+            "test",
+            RefusalCost.NONE);
     // alone at 0.0; at 1.0 with nobody held; at 2.0 and 2.01 (the second waits 0.09 s, held 1)
     PolicyResult r = run(m, arrivals(0.0, 1.0, 2.0, 2.01));
 
@@ -183,7 +184,8 @@ class InstanceModelTest {
             10,
             DEADLINE,
             new StartupDelays(List.of(Duration.ofSeconds(5), Duration.ofSeconds(40))),
-            "test");
+            "test",
+            RefusalCost.NONE);
     Traffic t = Traffic.step(30, 1, Duration.ofSeconds(7200));
     List<Long> delays = new ArrayList<>();
     for (long seed = 1; seed <= 12; seed++) {
@@ -220,7 +222,8 @@ class InstanceModelTest {
             14,
             DEADLINE,
             new StartupDelays(List.of(Duration.ofSeconds(7), Duration.ofSeconds(29))),
-            "test");
+            "test",
+            RefusalCost.NONE);
     Traffic t = Traffic.step(30, 4, Duration.ofSeconds(1800));
     Policy p =
         Policies.planned(
