@@ -46,7 +46,10 @@ public final class ScalingGate {
    * @param planSource where the plan was looked for, for messages
    */
   public static Decision decide(
-      EndpointConfig config, DeployedConfig deployed, PlanArtifact plan, String planSource) {
+      EndpointConfig config,
+      DeployedConfig deployed,
+      @Nullable PlanArtifact plan,
+      String planSource) {
     String model = "models." + config.modelName();
     if (config.minInstances() == config.maxInstances()) {
       return new Decision.Withhold(

@@ -1,6 +1,7 @@
 package dev.speechscale.platform;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** A scaling policy as deployed: target tracking, or step scaling driven by an alarm. */
 public sealed interface ScalingPolicy {
@@ -21,7 +22,7 @@ public sealed interface ScalingPolicy {
   record TargetTracking(
       String name,
       String metricName,
-      Statistic statistic,
+      @Nullable Statistic statistic,
       int periodSeconds,
       double targetValue,
       int scaleOutCooldownSeconds,

@@ -1,6 +1,7 @@
 package dev.speechscale.platform.aws;
 
 import java.net.URI;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
@@ -138,7 +139,7 @@ public final class AwsApis {
    * Real SDK clients for one region, all four sent to {@code endpoint} when it is not null (a local
    * stand-in that serves every service on one address: the tests' wire fake).
    */
-  static Clients sdk(Region region, AwsCredentialsProvider credentials, URI endpoint) {
+  static Clients sdk(Region region, AwsCredentialsProvider credentials, @Nullable URI endpoint) {
     var smb =
         SageMakerClient.builder()
             .region(region)

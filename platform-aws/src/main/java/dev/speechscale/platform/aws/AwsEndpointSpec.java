@@ -7,8 +7,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The SageMaker side of one model's endpoint config, checked for what the stacks need: an ECR image
@@ -36,7 +38,7 @@ public record AwsEndpointSpec(
     String endpointName,
     String variantName,
     String imageUri,
-    String imageDigest,
+    @Nullable String imageDigest,
     String ecrAccount,
     String ecrRegion,
     String ecrRepository,
@@ -143,18 +145,20 @@ public record AwsEndpointSpec(
     if (!problems.isEmpty()) {
       throw invalid(config, problems);
     }
+    // no problem: each of these was checked present above
+    Matcher checkedImage = Objects.requireNonNull(image);
     return new AwsEndpointSpec(
         config,
         config.endpointName(),
         aws.variantName() == null ? "AllTraffic" : aws.variantName(),
-        deployedImage,
-        image.group(5),
-        image.group(1),
-        image.group(2),
-        image.group(3),
-        aws.modelRepository(),
-        aws.modelRevision(),
-        quota,
+        Objects.requireNonNull(deployedImage),
+        checkedImage.group(5),
+        checkedImage.group(1),
+        checkedImage.group(2),
+        checkedImage.group(3),
+        Objects.requireNonNull(aws.modelRepository()),
+        Objects.requireNonNull(aws.modelRevision()),
+        Objects.requireNonNull(quota),
         gpu);
   }
 
@@ -163,7 +167,7 @@ public record AwsEndpointSpec(
     return GPU_TYPE.matcher(instanceType).matches();
   }
 
-  private static Matcher ecr(String field, String uri, List<String> problems) {
+  private static @Nullable Matcher ecr(String field, @Nullable String uri, List<String> problems) {
     Matcher image = uri == null ? null : ECR.matcher(uri);
     if (image == null || !image.matches()) {
       problems.add(
