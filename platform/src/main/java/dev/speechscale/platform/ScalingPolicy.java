@@ -60,5 +60,5 @@ public sealed interface ScalingPolicy {
    * @param upperBound upper bound, exclusive
    * @param adjustment instances to add (negative to remove)
    */
-  record Step(Double lowerBound, Double upperBound, int adjustment) {}
+  record Step(@Nullable Double lowerBound, @Nullable Double upperBound, int adjustment) {}
 }
