@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * @param containerEnv the environment the container ran with
  */
 public record DeployedConfig(
-    String instanceType, String imageDigest, Map<String, String> containerEnv) {
+    String instanceType, @Nullable String imageDigest, Map<String, String> containerEnv) {
 
   public DeployedConfig {
     Objects.requireNonNull(instanceType, "instance_type");

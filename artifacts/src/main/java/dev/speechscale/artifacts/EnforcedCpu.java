@@ -2,6 +2,7 @@ package dev.speechscale.artifacts;
 
 import dev.speechscale.platform.CpuLimit;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The CPU limit a measurement ran under, read back from the instance (the cgroup quota and the
@@ -15,7 +16,11 @@ import java.util.Locale;
  * @param detail what was read, or why the limit was not in force
  */
 public record EnforcedCpu(
-    Double requestedCpus, Double enforcedCpus, Boolean enforced, String mechanism, String detail) {
+    Double requestedCpus,
+    @Nullable Double enforcedCpus,
+    Boolean enforced,
+    String mechanism,
+    String detail) {
 
   /** The record of a limit the platform read back. */
   public static EnforcedCpu of(CpuLimit limit) {
@@ -50,7 +55,7 @@ public record EnforcedCpu(
         && close(a.requestedCpus, b.requestedCpus);
   }
 
-  private static boolean close(Double x, Double y) {
+  private static boolean close(@Nullable Double x, @Nullable Double y) {
     return x == null ? y == null : y != null && Math.abs(x - y) < CpuLimit.TOLERANCE_CPUS;
   }
 }

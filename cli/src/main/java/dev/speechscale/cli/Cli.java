@@ -56,7 +56,7 @@ final class Cli {
     CommandLine cl = new CommandLine(command);
     cl.registerConverter(Duration.class, new Durations());
     cl.setCaseInsensitiveEnumValuesAllowed(true);
-    PublishedFlags.Pending aliases = PublishedFlags.register(cl);
+    PublishedFlagOptions.Pending aliases = PublishedFlagOptions.register(cl);
     cl.setExecutionStrategy(parsed -> {
       aliases.apply();
       requireModel(parsed);

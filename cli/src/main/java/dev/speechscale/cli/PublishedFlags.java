@@ -1,12 +1,6 @@
 package dev.speechscale.cli;
 
-import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
-import java.util.function.Consumer;
-import picocli.CommandLine;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The published tool's flags, command by command, and what each means here: the same flag, an alias
@@ -14,11 +8,7 @@ import picocli.CommandLine.Model.OptionSpec;
  * One table, so the seeds' command lines and the published {@code --help} output work or fail with
  * a pointer, and {@code docs/published-flags.md} is checked against it.
  *
- * <p>Aliases that are not names on our own options are registered here as hidden options that
- * forward their value to ours, so the commands' own classes stay as they are.
- *
- * <p>One unit over 300 lines because it is one table: most of its length is the rows, and a row
- * split from the code that registers it is a row nobody checks.
+ * <p>{@link PublishedFlagOptions} registers the table's aliases and refusals on the commands.
  */
 final class PublishedFlags {
   private PublishedFlags() {}
@@ -84,7 +74,7 @@ final class PublishedFlags {
   }
 
   /** The one published {@code ttotal --trigger} value (drive-load was removed upstream too). */
-  private static final String ONLY_TRIGGER = "force-desired";
+  static final String ONLY_TRIGGER = "force-desired";
 
   static final String QMAX = "tts-bench qmax";
   static final String TTOTAL = "tts-bench ttotal";
@@ -264,113 +254,6 @@ final class PublishedFlags {
               "MODEL",
               "destroy one model per command: speech-infra destroy MODEL (or --model NAME)"));
 
-  /**
-   * Registers the aliases and refusals on every subcommand of {@code root} the table names. A
-   * subcommand that already has an option of the published name keeps it.
-   */
-  static Pending register(CommandLine root) {
-    Pending pending = new Pending();
-    for (Flag f : ALL) {
-      CommandLine sub = subcommand(root, f.command());
-      if (sub == null) {
-        continue;
-      }
-      CommandSpec spec = sub.getCommandSpec();
-      if (f.kind() == Kind.SAME
-          || f.kind() == Kind.DIFFERS
-          || spec.findOption(f.published()) != null) {
-        continue;
-      }
-      if (f.kind() == Kind.ALIAS && spec.findOption(f.ours()) == null) {
-        continue; // a renamed option of ours; PublishedFlagsTest names it
-      }
-      spec.addOption(option(spec, f, pending));
-    }
-    return pending;
-  }
-
-  /**
-   * Alias values seen while parsing, set on our options once parsing is over: picocli gives an
-   * option the command line did not name its default after parsing, which would overwrite a value
-   * set through its alias during parsing.
-   */
-  static final class Pending {
-    private final java.util.List<Runnable> sets = new java.util.ArrayList<>();
-
-    /** Sets every alias value on its option, in command-line order, once. */
-    void apply() {
-      sets.forEach(Runnable::run);
-      sets.clear();
-    }
-  }
-
-  private static CommandLine subcommand(CommandLine root, String command) {
-    String[] words = command.split(" ");
-    if (!words[0].equals(root.getCommandName())) {
-      return null;
-    }
-    return root.getSubcommands().get(words[1]);
-  }
-
-  private static OptionSpec option(CommandSpec spec, Flag f, Pending pending) {
-    OptionSpec.Builder b = OptionSpec.builder(f.published()).hidden(true);
-    switch (f.kind()) {
-      case ALIAS -> {
-        OptionSpec ours = spec.findOption(f.ours());
-        b.type(ours.type())
-            .auxiliaryTypes(ours.auxiliaryTypes())
-            .splitRegex(ours.splitRegex())
-            .arity(ours.arity().toString())
-            .paramLabel(ours.paramLabel())
-            .converters(converter(f, ours))
-            .setter(
-                checking(value -> {
-                  if (value != null) { // picocli resets unmatched options with null
-                    pending.sets.add(() -> ours.setValue(value));
-                  }
-                }));
-      }
-      case ALWAYS ->
-          checkOnly(b, f)
-              .setter(
-                  checking(value -> {
-                    if (f.arity() == 1 && value != null && !ONLY_TRIGGER.equals(value)) {
-                      throw new CommandLine.ParameterException(
-                          spec.commandLine(),
-                          f.published() + " (" + value + "): " + f.note() + "; drop it");
-                    }
-                  }));
-      case REFUSED ->
-          checkOnly(b, f)
-              .setter(
-                  checking(value -> {
-                    // null or false: picocli resetting an unmatched option
-                    if (value != null && !Boolean.FALSE.equals(value)) {
-                      throw new CommandLine.ParameterException(spec.commandLine(), refusal(f));
-                    }
-                  }));
-      case SAME, DIFFERS ->
-          throw new IllegalStateException("nothing to register for " + f.published());
-    }
-    return b.build();
-  }
-
-  /** A switch (arity 0) or an option with one string value, for a flag that is only checked. */
-  private static OptionSpec.Builder checkOnly(OptionSpec.Builder b, Flag f) {
-    return b.arity(Integer.toString(f.arity())).type(f.arity() == 0 ? boolean.class : String.class);
-  }
-
-  /** A setter that stores nothing itself: it hands each value picocli sets to {@code check}. */
-  private static CommandLine.Model.ISetter checking(Consumer<Object> check) {
-    return new CommandLine.Model.ISetter() {
-      @Override
-      public <T> T set(T value) {
-        check.accept(value);
-        return null;
-      }
-    };
-  }
-
   /** The table as markdown rows, for {@code cli/README.md}. */
   static String markdown() {
     StringBuilder o = new StringBuilder();
@@ -401,30 +284,5 @@ final class PublishedFlags {
   /** {@code --samples is the published tool's flag: use --texts FILE: ...}. */
   static String refusal(Flag f) {
     return f.published() + " is the published tool's flag: " + f.note();
-  }
-
-  private static CommandLine.ITypeConverter<?>[] converter(Flag f, OptionSpec ours) {
-    return switch (f.conversion()) {
-      case AS_IS -> ours.converters();
-      case SECONDS -> new CommandLine.ITypeConverter<?>[] {new PublishedSeconds()};
-      case MILLIS ->
-          new CommandLine.ITypeConverter<?>[] {
-            (CommandLine.ITypeConverter<Duration>)
-                v -> {
-                  try {
-                    return Duration.ofMillis(Long.parseLong(v.trim()));
-                  } catch (NumberFormatException e) {
-                    throw new CommandLine.TypeConversionException(
-                        String.format(
-                            Locale.ROOT,
-                            "'%s' is not a whole number of milliseconds (%s takes e.g. 3000; %s"
-                                + " takes 3000ms)",
-                            v,
-                            f.published(),
-                            f.ours()));
-                  }
-                }
-          };
-    };
   }
 }

@@ -3,42 +3,26 @@ package dev.speechscale.cli;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.FirstByteEvidences;
 import dev.speechscale.artifacts.PlanArtifact;
-import dev.speechscale.artifacts.PlanArtifacts;
 import dev.speechscale.artifacts.PlanSaturation;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.SimulateArtifact;
 import dev.speechscale.artifacts.SimulateArtifacts;
 import dev.speechscale.artifacts.StartupDelaySamples;
-import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.report.SimulateReport;
 import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.InstanceModel;
 import dev.speechscale.simulator.Policies;
 import dev.speechscale.simulator.Policy;
 import dev.speechscale.simulator.PolicyResult;
-import dev.speechscale.simulator.Progress;
 import dev.speechscale.simulator.RefusalCost;
-import dev.speechscale.simulator.SimulatorException;
 import dev.speechscale.simulator.Traffic;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.stream.Stream;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -203,16 +187,10 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
   @Override
   public Integer call() {
     validateUsage();
-    QmaxArtifact q = ArtifactCodec.readQmax(qmax);
-    List<StartupDelaySamples.Input> ttotals = new ArrayList<>();
-    for (Path file : ttotal) {
-      ttotals.add(new StartupDelaySamples.Input(ArtifactCodec.readTtotal(file), file.toString()));
-    }
-    PlanArtifact p = ArtifactCodec.readPlan(plan);
-    for (StartupDelaySamples.Input t : ttotals) {
-      checkSameModel(q, t.artifact(), Path.of(t.file()), p);
-    }
-    StartupDelaySamples delay = StartupDelaySamples.of(ttotals);
+    SimulateInputs in = SimulateInputs.read(qmax, ttotal, plan);
+    QmaxArtifact q = in.qmax();
+    PlanArtifact p = in.plan();
+    StartupDelaySamples delay = StartupDelaySamples.of(in.ttotals());
     InstanceModel model =
         InstanceModel.fromMeasurement(
                 q.measurement(qmax.toString()),
@@ -222,11 +200,13 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
                 maxRequestAge,
                 delay.delays())
             .withRefusalCost(refusalCost == null ? RefusalCost.NONE : refusalCost.resolve(spec));
-    List<Policy> chosen = Policies.parse(policies, numbers(p, model));
-    Traffic offered = traffic(p);
+    List<Policy> chosen = Policies.parse(policies, in.planNumbers(model));
+    Traffic offered = SimulateTraffic.of(traffic, peakRps, troughRps, duration, p, plan, spec);
     FleetSimulator.Options options =
-        new FleetSimulator.Options(q.sloMs(), metricDelay, seed, preRoll());
-    List<PolicyResult> results = runAll(model, offered, chosen, options);
+        new FleetSimulator.Options(
+            q.sloMs(), metricDelay, seed, SimulateTraffic.preRoll(preRoll, spec));
+    List<PolicyResult> results =
+        ParallelPolicies.run(model, offered, chosen, options, spec.commandLine().getErr());
     SimulateArtifact artifact =
         SimulateArtifacts.build(
             new SimulateArtifacts.Sources(
@@ -240,7 +220,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
                 traffic.trace != null ? "trace" : "pattern",
                 model,
                 delay.source(),
-                sources(q, ttotals, p),
+                in.sources(),
                 results,
                 Provenance.capture(commandLine(), parameters()),
                 clock.instant()));
@@ -257,27 +237,6 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
     return 0;
   }
 
-  private FleetSimulator.PreRoll preRoll() {
-    if (preRoll.strip().equalsIgnoreCase("window")) {
-      return new FleetSimulator.PreRoll.Window();
-    }
-    Duration d;
-    try {
-      d = Durations.parse(preRoll);
-    } catch (RuntimeException e) {
-      throw Cli.usage(
-          spec,
-          "--pre-roll ("
-              + preRoll
-              + ") must be 'window' or a duration in whole seconds, e.g. 180s or 0s");
-    }
-    try {
-      return d.isZero() ? new FleetSimulator.PreRoll.None() : new FleetSimulator.PreRoll.Fixed(d);
-    } catch (SimulatorException e) {
-      throw Cli.usage(spec, e.getMessage());
-    }
-  }
-
   private void validateUsage() {
     if (traffic.trace != null && (peakRps != null || troughRps != null)) {
       throw Cli.usage(
@@ -291,134 +250,6 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
     }
     if (pricePerHour != null && !(pricePerHour >= 0 && !pricePerHour.isInfinite())) {
       throw Cli.usage(spec, "--price-per-hour (" + pricePerHour + ") must be a number >= 0");
-    }
-  }
-
-  private List<PlanArtifact.SourceFile> sources(
-      QmaxArtifact q, List<StartupDelaySamples.Input> ttotals, PlanArtifact p) {
-    List<PlanArtifact.SourceFile> out = new ArrayList<>();
-    out.add(PlanArtifacts.source(qmax.toString(), q));
-    for (StartupDelaySamples.Input t : ttotals) {
-      out.add(PlanArtifacts.source(t.file(), t.artifact()));
-    }
-    out.add(PlanArtifacts.source(plan.toString(), p));
-    return out;
-  }
-
-  private void checkSameModel(QmaxArtifact q, TtotalArtifact t, Path ttotal, PlanArtifact p) {
-    if (!q.model().equals(t.model()) || !q.model().equals(p.model())) {
-      throw new CliException(
-          String.format(
-              Locale.ROOT,
-              "the artifacts are for different models (qmax %s: '%s', ttotal %s: '%s', plan %s:"
-                  + " '%s'); simulate artifacts of one model",
-              qmax,
-              q.model(),
-              ttotal,
-              t.model(),
-              plan,
-              p.model()));
-    }
-  }
-
-  private Traffic traffic(PlanArtifact p) {
-    if (traffic.trace != null) {
-      Path file = traffic.trace;
-      if (!Files.isReadable(file)) {
-        throw new CliException("--trace " + file + " cannot be read; check the path");
-      }
-      // the trace is named by its file name: the artifact and report carry no machine paths
-      return Traffic.csv(String.valueOf(file.getFileName()), () -> lines(file));
-    }
-    PlanArtifact.Chosen chosen = p.inputs() == null ? null : p.inputs().chosen();
-    Double peak = peakRps != null ? peakRps : chosen == null ? null : chosen.peakRps();
-    if (peak == null) {
-      throw Cli.usage(
-          spec,
-          "give --peak-rps N: the plan " + plan + " states no peak request rate to default to");
-    }
-    double trough =
-        troughRps != null
-            ? troughRps
-            : chosen == null || chosen.troughRps() == null ? 0 : chosen.troughRps();
-    return switch (traffic.pattern) {
-      case diurnal -> Traffic.diurnal(peak, trough, duration);
-      case step -> Traffic.step(peak, trough, duration);
-      case ramp -> Traffic.ramp(peak, trough, duration);
-      case spike -> Traffic.spike(peak, trough, duration);
-    };
-  }
-
-  private static Stream<String> lines(Path file) {
-    try {
-      return Files.lines(file, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static Policies.PlanNumbers numbers(PlanArtifact p, InstanceModel model) {
-    if (p.scalingTargetValue() == null || p.scaleInThreshold() == null) {
-      throw new CliException(
-          "the plan has no scaling_target_value or scale_in_threshold (no measured units ratio),"
-              + " so it deploys no scaling; re-run tts-bench qmax with the server metric joined");
-    }
-    PlanArtifact.Chosen chosen = p.inputs() == null ? null : p.inputs().chosen();
-    double peak = chosen == null || chosen.peakRps() == null ? 0 : chosen.peakRps();
-    double sMean =
-        p.inputs() == null ? model.responseTimes().meanSeconds() : p.inputs().measured().sMeanS();
-    return new Policies.PlanNumbers(
-        p.minInstances(),
-        p.maxInstances(),
-        p.scalingTargetValue(),
-        p.scaleInThreshold(),
-        Duration.ofSeconds(p.scaleOutCooldownS()),
-        Duration.ofSeconds(p.scaleInCooldownS()),
-        p.cScaleMax(),
-        peak,
-        sMean,
-        model.saturatedPerSecond());
-  }
-
-  private List<PolicyResult> runAll(
-      InstanceModel model, Traffic offered, List<Policy> chosen, FleetSimulator.Options options) {
-    int threads = Math.max(1, Math.min(chosen.size(), Runtime.getRuntime().availableProcessors()));
-    var err = spec.commandLine().getErr();
-    Progress progress =
-        (name, simulated, total) -> {
-          if (total >= 3600) {
-            synchronized (err) {
-              err.printf(
-                  Locale.ROOT,
-                  "simulate: %-12s %6.1f / %.1f h%n",
-                  name,
-                  simulated / 3600.0,
-                  total / 3600.0);
-              err.flush();
-            }
-          }
-        };
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      List<Future<PolicyResult>> futures = new ArrayList<>();
-      for (Policy p : chosen) {
-        futures.add(pool.submit(() -> FleetSimulator.run(model, offered, p, options, progress)));
-      }
-      List<PolicyResult> out = new ArrayList<>();
-      for (Future<PolicyResult> f : futures) {
-        out.add(f.get());
-      }
-      return out;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CliException("interrupted while simulating");
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new CompletionException(e.getCause());
-    } finally {
-      pool.shutdownNow();
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.speechscale.platform;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A metric alarm.
@@ -17,12 +18,12 @@ import java.util.List;
  */
 public record Alarm(
     String name,
-    String metricName,
-    Statistic statistic,
+    @Nullable String metricName,
+    @Nullable Statistic statistic,
     int periodSeconds,
     int evaluationPeriods,
     double threshold,
-    Comparison comparison,
+    @Nullable Comparison comparison,
     AlarmState state,
     List<String> actions) {
   public Alarm {

@@ -1,6 +1,7 @@
 package dev.speechscale.platform;
 
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The CPU limit an endpoint's instances run under, as read back from the operating system (the
@@ -13,7 +14,8 @@ import java.util.Locale;
  *     cfs-quota+affinity}, {@code machine} (the instance has the whole machine) or {@code none}
  * @param detail why the limit is not enforced, or what was read; never {@code null}
  */
-public record CpuLimit(double requestedCpus, Double enforcedCpus, String mechanism, String detail) {
+public record CpuLimit(
+    double requestedCpus, @Nullable Double enforcedCpus, String mechanism, String detail) {
 
   /** Two CPU figures closer than this are the same limit. */
   public static final double TOLERANCE_CPUS = 0.01;

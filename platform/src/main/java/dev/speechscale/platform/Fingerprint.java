@@ -3,6 +3,7 @@ package dev.speechscale.platform;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What is deployed, as the platform reports it: the identity a measurement is tied to.
@@ -13,7 +14,7 @@ import java.util.TreeMap;
  * @param containerEnv the container's environment
  */
 public record Fingerprint(
-    String instanceType, String imageDigest, Map<String, String> containerEnv) {
+    String instanceType, @Nullable String imageDigest, Map<String, String> containerEnv) {
   public Fingerprint {
     Objects.requireNonNull(instanceType, "instanceType");
     containerEnv =

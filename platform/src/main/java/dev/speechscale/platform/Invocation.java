@@ -1,5 +1,7 @@
 package dev.speechscale.platform;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What happened to one request, timed on the invoker's {@link NanoClock}.
  *
@@ -20,7 +22,7 @@ public record Invocation(
     long firstAudioNanos,
     long completedNanos,
     long audioBytes,
-    String error,
+    @Nullable String error,
     ResponseBreakdown breakdown) {
 
   public Invocation {

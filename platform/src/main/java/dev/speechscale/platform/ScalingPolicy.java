@@ -1,6 +1,7 @@
 package dev.speechscale.platform;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** A scaling policy as deployed: target tracking, or step scaling driven by an alarm. */
 public sealed interface ScalingPolicy {
@@ -21,7 +22,7 @@ public sealed interface ScalingPolicy {
   record TargetTracking(
       String name,
       String metricName,
-      Statistic statistic,
+      @Nullable Statistic statistic,
       int periodSeconds,
       double targetValue,
       int scaleOutCooldownSeconds,
@@ -59,5 +60,5 @@ public sealed interface ScalingPolicy {
    * @param upperBound upper bound, exclusive
    * @param adjustment instances to add (negative to remove)
    */
-  record Step(Double lowerBound, Double upperBound, int adjustment) {}
+  record Step(@Nullable Double lowerBound, @Nullable Double upperBound, int adjustment) {}
 }

@@ -2,6 +2,7 @@ package dev.speechscale.platform;
 
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The deployed scaling configuration of one endpoint.
@@ -15,7 +16,7 @@ public record ScalingState(
     Optional<ScalableTarget> target,
     List<ScalingPolicy> policies,
     List<Alarm> alarms,
-    String reason) {
+    @Nullable String reason) {
   public ScalingState {
     policies = List.copyOf(policies);
     alarms = List.copyOf(alarms);

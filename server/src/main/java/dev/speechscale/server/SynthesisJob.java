@@ -70,9 +70,13 @@ final class SynthesisJob implements Runnable {
   private volatile boolean cancelled;
   private volatile boolean running;
   private volatile long progressNanos;
-  private volatile long startedNanos;
-  private volatile long firstChunkNanos;
-  private volatile long finishedNanos;
+  // times on the injected ticker, whose readings may be any long (0 included): each is published
+  // by the volatile flag written after it
+  private long startedNanos;
+  private long firstChunkNanos;
+  private long finishedNanos;
+  private volatile boolean producedChunk;
+  private volatile boolean finished;
   private long samples;
 
   SynthesisJob(
@@ -97,8 +101,8 @@ final class SynthesisJob implements Runnable {
 
   @Override
   public void run() {
-    startedNanos = System.nanoTime();
-    progressNanos = ticker.nanoTime();
+    startedNanos = ticker.nanoTime();
+    progressNanos = startedNanos;
     running = true;
     try {
       for (String segment : segments) {
@@ -113,7 +117,7 @@ final class SynthesisJob implements Runnable {
       buffer.fail(e);
     } finally {
       running = false;
-      finishedNanos = System.nanoTime();
+      markFinished();
       permit.endExecution();
       done.countDown();
       over.countDown();
@@ -128,8 +132,9 @@ final class SynthesisJob implements Runnable {
     if (length <= 0) {
       return true;
     }
-    if (firstChunkNanos == 0) {
-      firstChunkNanos = System.nanoTime();
+    if (!producedChunk) {
+      firstChunkNanos = ticker.nanoTime();
+      producedChunk = true;
       permit.firstByte();
     }
     if (samples + length > maxSamples) {
@@ -177,7 +182,9 @@ final class SynthesisJob implements Runnable {
   void refuse(String reason) {
     cancelled = true;
     buffer.fail(new EngineStuckException(reason));
-    finishedNanos = System.nanoTime();
+    startedNanos = ticker.nanoTime(); // the engine never ran: no engine time
+    finishedNanos = startedNanos;
+    finished = true;
     permit.endExecution();
     done.countDown();
     over.countDown();
@@ -196,16 +203,19 @@ final class SynthesisJob implements Runnable {
     return done.getCount() == 0;
   }
 
-  /** Engine time from start to its first chunk, or -1 before it produced one. */
-  long engineFirstChunkNanos() {
-    long first = firstChunkNanos;
-    return first == 0 ? -1 : first - startedNanos;
+  private void markFinished() {
+    finishedNanos = ticker.nanoTime();
+    finished = true;
   }
 
-  /** Engine time from start to its return, or -1 while running. */
+  /** Engine time on the ticker from start to its first chunk, or -1 before it produced one. */
+  long engineFirstChunkNanos() {
+    return producedChunk ? firstChunkNanos - startedNanos : -1;
+  }
+
+  /** Engine time on the ticker from start to its return, or -1 while running. */
   long synthesisNanos() {
-    long end = finishedNanos;
-    return end == 0 ? -1 : end - startedNanos;
+    return finished ? finishedNanos - startedNanos : -1;
   }
 
   /** Samples produced (valid after {@link #awaitDone}). */

@@ -1,7 +1,10 @@
 package dev.speechscale.platform.aws;
 
 import java.net.URI;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
@@ -138,124 +141,122 @@ public final class AwsApis {
    * Real SDK clients for one region, all four sent to {@code endpoint} when it is not null (a local
    * stand-in that serves every service on one address: the tests' wire fake).
    */
-  static Clients sdk(Region region, AwsCredentialsProvider credentials, URI endpoint) {
-    var smb =
-        SageMakerClient.builder()
-            .region(region)
-            .credentialsProvider(credentials)
-            .overrideConfiguration(controlPlane())
-            .httpClientBuilder(ApacheHttpClient.builder());
-    var aasb =
-        ApplicationAutoScalingClient.builder()
-            .region(region)
-            .credentialsProvider(credentials)
-            .overrideConfiguration(controlPlane())
-            .httpClientBuilder(ApacheHttpClient.builder());
-    var cwb =
-        CloudWatchClient.builder()
-            .region(region)
-            .credentialsProvider(credentials)
-            .overrideConfiguration(controlPlane())
-            .httpClientBuilder(ApacheHttpClient.builder());
-    var logsb =
-        CloudWatchLogsClient.builder()
-            .region(region)
-            .credentialsProvider(credentials)
-            .overrideConfiguration(controlPlane())
-            .httpClientBuilder(ApacheHttpClient.builder());
-    if (endpoint != null) {
-      smb.endpointOverride(endpoint);
-      aasb.endpointOverride(endpoint);
-      cwb.endpointOverride(endpoint);
-      logsb.endpointOverride(endpoint);
-    }
-    SageMakerClient sm = smb.build();
-    ApplicationAutoScalingClient aas = aasb.build();
-    CloudWatchClient cw = cwb.build();
-    CloudWatchLogsClient logs = logsb.build();
+  static Clients sdk(Region region, AwsCredentialsProvider credentials, @Nullable URI endpoint) {
     return new Clients(
-        new SageMakerApi() {
-          @Override
-          public DescribeEndpointResponse describeEndpoint(DescribeEndpointRequest r) {
-            return sm.describeEndpoint(r);
-          }
+        sageMaker(client(SageMakerClient.builder(), region, credentials, endpoint)),
+        autoScaling(client(ApplicationAutoScalingClient.builder(), region, credentials, endpoint)),
+        cloudWatch(client(CloudWatchClient.builder(), region, credentials, endpoint)),
+        logs(client(CloudWatchLogsClient.builder(), region, credentials, endpoint)));
+  }
 
-          @Override
-          public DescribeEndpointConfigResponse describeEndpointConfig(
-              DescribeEndpointConfigRequest r) {
-            return sm.describeEndpointConfig(r);
-          }
+  /**
+   * One service's client: the region, the credentials, the adaptive retry of {@link
+   * #controlPlane()}, Apache HTTP, and {@code endpoint} when it is not null.
+   */
+  private static <B extends AwsSyncClientBuilder<B, C> & AwsClientBuilder<B, C>, C> C client(
+      B builder, Region region, AwsCredentialsProvider credentials, @Nullable URI endpoint) {
+    builder
+        .region(region)
+        .credentialsProvider(credentials)
+        .overrideConfiguration(controlPlane())
+        .httpClientBuilder(ApacheHttpClient.builder());
+    if (endpoint != null) {
+      builder.endpointOverride(endpoint);
+    }
+    return builder.build();
+  }
 
-          @Override
-          public DescribeModelResponse describeModel(DescribeModelRequest r) {
-            return sm.describeModel(r);
-          }
+  private static SageMakerApi sageMaker(SageMakerClient sm) {
+    return new SageMakerApi() {
+      @Override
+      public DescribeEndpointResponse describeEndpoint(DescribeEndpointRequest r) {
+        return sm.describeEndpoint(r);
+      }
 
-          @Override
-          public void updateEndpointWeightsAndCapacities(
-              UpdateEndpointWeightsAndCapacitiesRequest r) {
-            sm.updateEndpointWeightsAndCapacities(r);
-          }
+      @Override
+      public DescribeEndpointConfigResponse describeEndpointConfig(
+          DescribeEndpointConfigRequest r) {
+        return sm.describeEndpointConfig(r);
+      }
 
-          @Override
-          public void close() {
-            sm.close();
-          }
-        },
-        new AutoScalingApi() {
-          @Override
-          public DescribeScalableTargetsResponse describeScalableTargets(
-              DescribeScalableTargetsRequest r) {
-            return aas.describeScalableTargets(r);
-          }
+      @Override
+      public DescribeModelResponse describeModel(DescribeModelRequest r) {
+        return sm.describeModel(r);
+      }
 
-          @Override
-          public DescribeScalingPoliciesResponse describeScalingPolicies(
-              DescribeScalingPoliciesRequest r) {
-            return aas.describeScalingPolicies(r);
-          }
+      @Override
+      public void updateEndpointWeightsAndCapacities(UpdateEndpointWeightsAndCapacitiesRequest r) {
+        sm.updateEndpointWeightsAndCapacities(r);
+      }
 
-          @Override
-          public void registerScalableTarget(RegisterScalableTargetRequest r) {
-            aas.registerScalableTarget(r);
-          }
+      @Override
+      public void close() {
+        sm.close();
+      }
+    };
+  }
 
-          @Override
-          public void close() {
-            aas.close();
-          }
-        },
-        new CloudWatchApi() {
-          @Override
-          public DescribeAlarmsResponse describeAlarms(DescribeAlarmsRequest r) {
-            return cw.describeAlarms(r);
-          }
+  private static AutoScalingApi autoScaling(ApplicationAutoScalingClient aas) {
+    return new AutoScalingApi() {
+      @Override
+      public DescribeScalableTargetsResponse describeScalableTargets(
+          DescribeScalableTargetsRequest r) {
+        return aas.describeScalableTargets(r);
+      }
 
-          @Override
-          public GetMetricDataResponse getMetricData(GetMetricDataRequest r) {
-            return cw.getMetricData(r);
-          }
+      @Override
+      public DescribeScalingPoliciesResponse describeScalingPolicies(
+          DescribeScalingPoliciesRequest r) {
+        return aas.describeScalingPolicies(r);
+      }
 
-          @Override
-          public void close() {
-            cw.close();
-          }
-        },
-        new LogsApi() {
-          @Override
-          public DescribeLogStreamsResponse describeLogStreams(DescribeLogStreamsRequest r) {
-            return logs.describeLogStreams(r);
-          }
+      @Override
+      public void registerScalableTarget(RegisterScalableTargetRequest r) {
+        aas.registerScalableTarget(r);
+      }
 
-          @Override
-          public GetLogEventsResponse getLogEvents(GetLogEventsRequest r) {
-            return logs.getLogEvents(r);
-          }
+      @Override
+      public void close() {
+        aas.close();
+      }
+    };
+  }
 
-          @Override
-          public void close() {
-            logs.close();
-          }
-        });
+  private static CloudWatchApi cloudWatch(CloudWatchClient cw) {
+    return new CloudWatchApi() {
+      @Override
+      public DescribeAlarmsResponse describeAlarms(DescribeAlarmsRequest r) {
+        return cw.describeAlarms(r);
+      }
+
+      @Override
+      public GetMetricDataResponse getMetricData(GetMetricDataRequest r) {
+        return cw.getMetricData(r);
+      }
+
+      @Override
+      public void close() {
+        cw.close();
+      }
+    };
+  }
+
+  private static LogsApi logs(CloudWatchLogsClient logs) {
+    return new LogsApi() {
+      @Override
+      public DescribeLogStreamsResponse describeLogStreams(DescribeLogStreamsRequest r) {
+        return logs.describeLogStreams(r);
+      }
+
+      @Override
+      public GetLogEventsResponse getLogEvents(GetLogEventsRequest r) {
+        return logs.getLogEvents(r);
+      }
+
+      @Override
+      public void close() {
+        logs.close();
+      }
+    };
   }
 }

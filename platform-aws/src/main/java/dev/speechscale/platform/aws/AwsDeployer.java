@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code speech-infra synth|deploy|destroy --platform aws}.
@@ -71,7 +72,7 @@ public final class AwsDeployer {
    */
   public Synthesis synth(
       EndpointConfig config,
-      PlanArtifact plan,
+      @Nullable PlanArtifact plan,
       String planSource,
       Map<String, String> context,
       Path outDir) {
@@ -169,7 +170,7 @@ public final class AwsDeployer {
             : Map.of("AWS_EC2_METADATA_DISABLED", "true");
     int exit;
     try {
-      exit = runner.run(command, extra, synthesis.assembly().toAbsolutePath().getParent(), out);
+      exit = runner.run(command, extra, workDir(synthesis.assembly()), out);
     } catch (IOException e) {
       throw new PlatformException(
           new PlatformException.Reason.InvalidRequest(
@@ -314,5 +315,15 @@ public final class AwsDeployer {
                 r.retained() ? " (retained on delete)" : ""));
       }
     }
+  }
+
+  /**
+   * The directory a file or directory sits in (where cdk runs, beside the assembly; where the plan
+   * is looked for, beside the config); the root has none, so it is its own.
+   */
+  static Path workDir(Path file) {
+    Path absolute = file.toAbsolutePath();
+    Path parent = absolute.getParent();
+    return parent != null ? parent : absolute;
   }
 }

@@ -7,8 +7,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The SageMaker side of one model's endpoint config, checked for what the stacks need: an ECR image
@@ -36,7 +38,7 @@ public record AwsEndpointSpec(
     String endpointName,
     String variantName,
     String imageUri,
-    String imageDigest,
+    @Nullable String imageDigest,
     String ecrAccount,
     String ecrRegion,
     String ecrRepository,
@@ -93,6 +95,32 @@ public record AwsEndpointSpec(
       }
     }
     String deployedImage = gpu && aws.gpuImageUri() != null ? aws.gpuImageUri() : aws.imageUri();
+    checkWeights(at, aws, problems);
+    checkEngineSettings(at, config, problems);
+    Integer quota = aws.quotaMaxInstances();
+    checkQuota(at, config, quota, problems);
+    if (!problems.isEmpty()) {
+      throw invalid(config, problems);
+    }
+    // no problem: each of these was checked present above
+    Matcher checkedImage = Objects.requireNonNull(image);
+    return new AwsEndpointSpec(
+        config,
+        config.endpointName(),
+        aws.variantName() == null ? "AllTraffic" : aws.variantName(),
+        Objects.requireNonNull(deployedImage),
+        checkedImage.group(5),
+        checkedImage.group(1),
+        checkedImage.group(2),
+        checkedImage.group(3),
+        Objects.requireNonNull(aws.modelRepository()),
+        Objects.requireNonNull(aws.modelRevision()),
+        Objects.requireNonNull(quota),
+        gpu);
+  }
+
+  /** The weights: a Hugging Face OWNER/NAME at a pinned 40-hex revision. */
+  private static void checkWeights(String at, EndpointConfig.Aws aws, List<String> problems) {
     if (aws.modelRepository() == null || !aws.modelRepository().matches("[\\w.-]+/[\\w.-]+")) {
       problems.add(
           at
@@ -113,6 +141,10 @@ public record AwsEndpointSpec(
               + aws.modelRevision()
               + "') must be a 40-hex commit hash: pin the weights, never a branch");
     }
+  }
+
+  /** Only settings the speech-server reads: the container would ignore any other. */
+  private static void checkEngineSettings(String at, EndpointConfig config, List<String> problems) {
     for (String key : config.engineSettings().keySet()) {
       if (!EndpointConfig.SERVER_SETTINGS.contains(key)) {
         problems.add(
@@ -124,7 +156,11 @@ public record AwsEndpointSpec(
                 + " (the container would not read it)");
       }
     }
-    Integer quota = aws.quotaMaxInstances();
+  }
+
+  /** The account's quota is stated, and max_instances fits in it. */
+  private static void checkQuota(
+      String at, EndpointConfig config, @Nullable Integer quota, List<String> problems) {
     if (quota == null) {
       problems.add(
           at
@@ -140,22 +176,6 @@ public record AwsEndpointSpec(
               + quota
               + "); request a quota increase or lower max_instances");
     }
-    if (!problems.isEmpty()) {
-      throw invalid(config, problems);
-    }
-    return new AwsEndpointSpec(
-        config,
-        config.endpointName(),
-        aws.variantName() == null ? "AllTraffic" : aws.variantName(),
-        deployedImage,
-        image.group(5),
-        image.group(1),
-        image.group(2),
-        image.group(3),
-        aws.modelRepository(),
-        aws.modelRevision(),
-        quota,
-        gpu);
   }
 
   /** Whether SageMaker's instance type has a GPU: the ml.g* and ml.p* families. */
@@ -163,7 +183,7 @@ public record AwsEndpointSpec(
     return GPU_TYPE.matcher(instanceType).matches();
   }
 
-  private static Matcher ecr(String field, String uri, List<String> problems) {
+  private static @Nullable Matcher ecr(String field, @Nullable String uri, List<String> problems) {
     Matcher image = uri == null ? null : ECR.matcher(uri);
     if (image == null || !image.matches()) {
       problems.add(

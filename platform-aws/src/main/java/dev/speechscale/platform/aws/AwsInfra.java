@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code speech-infra deploy|destroy|status|synth} on AWS: CDK stacks and the SDK.
@@ -53,7 +54,7 @@ record AwsInfra(PlatformSettings settings, String model, PrintStream out) implem
     String endpoint = "speech-" + model;
     try (AwsPlatform p =
         AwsPlatform.create(
-            new AwsPlatform.Settings(context().get("region"), settings.profile(), null, null))) {
+            AwsPlatform.Settings.of(context().get("region"), settings.profile(), null))) {
       EndpointDescription d = p.describe(endpoint);
       out.printf(
           "%s  %s  desired %d, in service %d  (%s)%n",
@@ -85,11 +86,9 @@ record AwsInfra(PlatformSettings settings, String model, PrintStream out) implem
     return 0;
   }
 
-  private AwsDeployer.Synthesis synthesize(AwsDeployer deployer, Path config, Path plan) {
+  private AwsDeployer.Synthesis synthesize(AwsDeployer deployer, Path config, @Nullable Path plan) {
     Path planFile =
-        plan != null
-            ? plan
-            : config.toAbsolutePath().getParent().resolve("plan-" + model + ".json");
+        plan != null ? plan : AwsDeployer.workDir(config).resolve("plan-" + model + ".json");
     return deployer.synth(config, model, planFile, context(), cloudAssemblyDir());
   }
 

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -89,14 +90,30 @@ public final class AwsPlatform implements Platform {
    * @param requestTimeout how long one invocation may take
    */
   public record Settings(
-      String region, String profile, URI runtimeEndpoint, Duration requestTimeout) {
+      String region,
+      @Nullable String profile,
+      @Nullable URI runtimeEndpoint,
+      Duration requestTimeout) {
     public Settings {
+      requireRegion(region);
+      requestTimeout = requestTimeout == null ? DEFAULT_REQUEST_TIMEOUT : requestTimeout;
+    }
+
+    private static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(60);
+
+    /** Settings with the default request timeout, from values a user may have left out. */
+    public static Settings of(
+        @Nullable String region, @Nullable String profile, @Nullable URI runtimeEndpoint) {
+      return new Settings(requireRegion(region), profile, runtimeEndpoint, DEFAULT_REQUEST_TIMEOUT);
+    }
+
+    private static String requireRegion(@Nullable String region) {
       if (region == null || region.isBlank()) {
         throw new PlatformException(
             new PlatformException.Reason.InvalidRequest(
                 "no AWS region: pass --region or set AWS_REGION (e.g. us-east-1)"));
       }
-      requestTimeout = requestTimeout == null ? Duration.ofSeconds(60) : requestTimeout;
+      return region;
     }
 
     /**
@@ -209,7 +226,8 @@ public final class AwsPlatform implements Platform {
   }
 
   /** What DescribeEndpoint → DescribeEndpointConfig → DescribeModel say is running. */
-  private record Deployed(String instanceType, String digest, Map<String, String> environment) {}
+  private record Deployed(
+      String instanceType, @Nullable String digest, Map<String, String> environment) {}
 
   private Deployed deployed(String endpoint) {
     DescribeEndpointResponse ep = endpoints.describeEndpoint(endpoint);

@@ -7,6 +7,7 @@ import dev.speechscale.platform.PlatformProvider;
 import dev.speechscale.platform.PlatformSettings;
 import dev.speechscale.platform.Transport;
 import java.io.PrintStream;
+import org.jspecify.annotations.Nullable;
 
 /** {@code --platform aws}: SageMaker endpoints through CDK and the SDK. */
 public final class AwsPlatformProvider implements PlatformProvider {
@@ -19,8 +20,7 @@ public final class AwsPlatformProvider implements PlatformProvider {
   @Override
   public Platform open(PlatformSettings settings) {
     return AwsPlatform.create(
-        new AwsPlatform.Settings(
-            region(settings), settings.profile(), settings.runtimeUrl(), null));
+        AwsPlatform.Settings.of(region(settings), settings.profile(), settings.runtimeUrl()));
   }
 
   @Override
@@ -40,7 +40,7 @@ public final class AwsPlatformProvider implements PlatformProvider {
   }
 
   /** The region given, else {@code $AWS_REGION}; {@code null} when neither is set. */
-  static String region(PlatformSettings settings) {
+  static @Nullable String region(PlatformSettings settings) {
     return settings.region() != null ? settings.region() : System.getenv("AWS_REGION");
   }
 }

@@ -5,6 +5,7 @@ import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.ResponseBreakdown;
 import dev.speechscale.platform.SynthesisRequest;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.sagemakerruntimehttp2.model.InternalStreamFailureException;
 import software.amazon.awssdk.services.sagemakerruntimehttp2.model.ModelStreamErrorException;
@@ -66,7 +67,7 @@ final class BidiExchange {
   }
 
   /** Takes one arrival; the request's result once it is decided, else {@code null}. */
-  Invocation accept(Received r) {
+  @Nullable Invocation accept(Received r) {
     return switch (r) {
       case Received.Audio a -> {
         if (firstAudioNanos < 0) {
@@ -80,7 +81,7 @@ final class BidiExchange {
     };
   }
 
-  private Invocation onText(Received.Text t) {
+  private @Nullable Invocation onText(Received.Text t) {
     JsonNode node;
     try {
       node = JSON.readTree(t.json());
@@ -192,7 +193,7 @@ final class BidiExchange {
     };
   }
 
-  private static String message(AwsServiceException e) {
+  private static @Nullable String message(AwsServiceException e) {
     return e.awsErrorDetails() != null && e.awsErrorDetails().errorMessage() != null
         ? e.awsErrorDetails().errorMessage()
         : e.getMessage();

@@ -12,6 +12,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.http.Protocol;
@@ -80,7 +81,7 @@ final class BidiStreamInvoker implements Invoker {
   private final class StreamConnection implements Connection {
     private final String idPrefix;
     private long requests;
-    private Stream stream;
+    private @Nullable Stream stream;
 
     StreamConnection(String idPrefix) {
       this.idPrefix = idPrefix;

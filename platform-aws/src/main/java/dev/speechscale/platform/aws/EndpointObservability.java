@@ -4,6 +4,7 @@ import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.ScalingGate;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
@@ -162,11 +163,15 @@ public final class EndpointObservability extends Construct {
         graph(
             "ConcurrentRequestsPerModel Maximum (10 s) vs scaling target",
             List.of(EndpointAutoscaling.concurrency(spec, "Maximum", Duration.seconds(10))),
-            annotation(effective.scalingTargetValue(), "scaling_target_value")),
+            annotation(
+                attached(effective.scalingTargetValue(), "scaling_target_value"),
+                "scaling_target_value")),
         graph(
             "ConcurrentRequestsPerModel Average (60 s) vs scale-in threshold",
             List.of(EndpointAutoscaling.concurrency(spec, "Average", MINUTE)),
-            annotation(effective.scaleInThreshold(), "scale_in_threshold")));
+            annotation(
+                attached(effective.scaleInThreshold(), "scale_in_threshold"),
+                "scale_in_threshold")));
     dashboard.addWidgets(
         graph(
             "FirstChunkLatency p95 (µs)",
@@ -208,12 +213,21 @@ public final class EndpointObservability extends Construct {
     return metric.with(MetricOptions.builder().label(label).build());
   }
 
+  /** An attached plan's effective config has every scaling figure; the gate guarantees it. */
+  private static double attached(@Nullable Double value, String field) {
+    if (value == null) {
+      throw new IllegalStateException(
+          "an attached scaling decision has no " + field + "; ScalingGate fills it from the plan");
+    }
+    return value;
+  }
+
   private static HorizontalAnnotation annotation(double value, String label) {
     return HorizontalAnnotation.builder().value(value).label(label).build();
   }
 
   private static GraphWidget graph(
-      String title, List<? extends IMetric> left, HorizontalAnnotation annotation) {
+      String title, List<? extends IMetric> left, @Nullable HorizontalAnnotation annotation) {
     GraphWidget.Builder b = GraphWidget.Builder.create().title(title).width(12).left(left);
     if (annotation != null) {
       b.leftAnnotations(List.of(annotation));

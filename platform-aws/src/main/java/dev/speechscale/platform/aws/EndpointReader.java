@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.sagemaker.model.ContainerDefinition;
 import software.amazon.awssdk.services.sagemaker.model.DeployedImage;
 import software.amazon.awssdk.services.sagemaker.model.DescribeEndpointConfigRequest;
@@ -79,7 +80,8 @@ final class EndpointReader {
   }
 
   /** The sha256 digest (hex) SageMaker resolved the image to, else the one the image names. */
-  static String digest(ProductionVariantSummary v, ContainerDefinition container) {
+  static @Nullable String digest(
+      ProductionVariantSummary v, @Nullable ContainerDefinition container) {
     List<String> candidates = new ArrayList<>();
     if (v.hasDeployedImages()) {
       for (DeployedImage i : v.deployedImages()) {

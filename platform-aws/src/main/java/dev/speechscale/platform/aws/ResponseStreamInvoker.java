@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -231,7 +232,7 @@ final class ResponseStreamInvoker implements Invoker {
    * 408 and the container's 503 {@code queue_saturated} are admission refusals; other 4xx are the
    * client's; everything else is a server error.
    */
-  static Invocation.Outcome outcome(int status, String text) {
+  static Invocation.Outcome outcome(int status, @Nullable String text) {
     boolean saturated = text != null && text.toLowerCase(Locale.ROOT).contains("queue_saturated");
     if (status == 408 || (status == 503 && saturated)) {
       return Invocation.Outcome.REJECTED;
@@ -242,7 +243,7 @@ final class ResponseStreamInvoker implements Invoker {
     return Invocation.Outcome.SERVER_ERROR;
   }
 
-  private static String message(AwsServiceException e) {
+  private static @Nullable String message(AwsServiceException e) {
     return e.awsErrorDetails() != null && e.awsErrorDetails().errorMessage() != null
         ? e.awsErrorDetails().errorMessage()
         : e.getMessage();
@@ -254,7 +255,7 @@ final class ResponseStreamInvoker implements Invoker {
       NanoClock clock,
       Invocation.Outcome outcome,
       int status,
-      String error) {
+      @Nullable String error) {
     return new Invocation(
         outcome,
         status,

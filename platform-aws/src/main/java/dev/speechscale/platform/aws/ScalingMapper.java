@@ -5,6 +5,7 @@ import dev.speechscale.platform.ScalingPolicy;
 import dev.speechscale.platform.Statistic;
 import dev.speechscale.platform.SuspendedState;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.applicationautoscaling.model.CustomizedMetricSpecification;
 import software.amazon.awssdk.services.applicationautoscaling.model.StepAdjustment;
 import software.amazon.awssdk.services.applicationautoscaling.model.StepScalingPolicyConfiguration;
@@ -17,7 +18,7 @@ final class ScalingMapper {
   private ScalingMapper() {}
 
   /** What a predefined metric type tracks: metric name, statistic, period. */
-  record Tracked(String metricName, Statistic statistic, int periodSeconds) {}
+  record Tracked(String metricName, @Nullable Statistic statistic, int periodSeconds) {}
 
   /**
    * The metric behind a target-tracking configuration. The high-resolution predefined metric tracks
@@ -130,7 +131,7 @@ final class ScalingMapper {
   }
 
   /** A CloudWatch statistic name ({@code Average}, {@code p95}, ...), or {@code null}. */
-  static Statistic statistic(String s) {
+  static @Nullable Statistic statistic(@Nullable String s) {
     if (s == null) {
       return null;
     }
@@ -158,7 +159,7 @@ final class ScalingMapper {
   }
 
   /** {@code null} for the anomaly-band operators the SPI does not model. */
-  static Alarm.Comparison comparison(String op) {
+  static Alarm.@Nullable Comparison comparison(@Nullable String op) {
     if (op == null) {
       return null;
     }

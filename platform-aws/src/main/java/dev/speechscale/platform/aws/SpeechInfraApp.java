@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.Environment;
 import software.amazon.awscdk.StackProps;
@@ -51,7 +52,7 @@ public record SpeechInfraApp(
    */
   public static SpeechInfraApp build(
       EndpointConfig config,
-      PlanArtifact plan,
+      @Nullable PlanArtifact plan,
       String planSource,
       Map<String, String> context,
       Path outDir) {
@@ -114,7 +115,7 @@ public record SpeechInfraApp(
 
   /** Adds the fix when the only reason a plan cannot match is an image pinned by tag. */
   private static ScalingGate.Decision explain(
-      ScalingGate.Decision decision, AwsEndpointSpec spec, PlanArtifact plan) {
+      ScalingGate.Decision decision, AwsEndpointSpec spec, @Nullable PlanArtifact plan) {
     if (decision instanceof ScalingGate.Decision.Withhold w
         && plan != null
         && spec.imageDigest() == null) {

@@ -3,6 +3,7 @@ package dev.speechscale.platform.local;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The in-service instances and least-outstanding-requests selection: a new request goes to the
@@ -22,7 +23,7 @@ final class Backends {
    * Like {@link #acquire()} but never {@code not}: where a request goes when {@code not} failed
    * before answering it. Empty when no other instance is in service.
    */
-  synchronized Optional<Backend> acquireOther(Backend not) {
+  synchronized Optional<Backend> acquireOther(@Nullable Backend not) {
     Backend best = null;
     int n = inService.size();
     for (int i = 0; i < n; i++) {

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The events of InvokeEndpointWithBidirectionalStream and the WebSocket frames they stand for, as
@@ -56,7 +57,7 @@ final class BidiEvents {
   static final class Assembler {
     private final int maxFrameBytes;
     private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
-    private String pendingType;
+    private @Nullable String pendingType;
 
     Assembler(int maxFrameBytes) {
       this.maxFrameBytes = maxFrameBytes;

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 
 /**
@@ -150,7 +151,7 @@ final class ControlServer implements AutoCloseable {
   private record Refusal(int status, String message) {}
 
   /** Why this call is refused, or null when it carries the secret, a loopback Host and JSON. */
-  private Refusal refusal(HttpExchange ex, String method) {
+  private @Nullable Refusal refusal(HttpExchange ex, String method) {
     String host = ex.getRequestHeaders().getFirst("Host");
     int port = server.getAddress().getPort();
     if (!("127.0.0.1:" + port).equals(host) && !("localhost:" + port).equals(host)) {

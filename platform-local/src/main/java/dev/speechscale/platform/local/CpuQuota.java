@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Holds a local instance to its instance type's CPU share ({@code local.500mcpu} is half a CPU)
@@ -124,7 +125,7 @@ final class CpuQuota {
   }
 
   /** The count of {@code Cpus_allowed_list} in {@code /proc/<pid>/status}, e.g. {@code 0-1,3}. */
-  static Integer allowedCpus(List<String> status) {
+  static @Nullable Integer allowedCpus(List<String> status) {
     for (String line : status) {
       if (line.startsWith("Cpus_allowed_list:")) {
         int count = 0;
@@ -146,7 +147,7 @@ final class CpuQuota {
    * 1:cpu:/speechscale/x} on v1, {@code 0::/speechscale/x} on v2), or {@code null} when it has
    * none.
    */
-  static Double quotaCpus(List<String> cgroupLines) throws IOException {
+  static @Nullable Double quotaCpus(List<String> cgroupLines) throws IOException {
     for (String line : cgroupLines) {
       String[] f = line.split(":", 3);
       if (f.length < 3) {
@@ -173,7 +174,7 @@ final class CpuQuota {
     return null;
   }
 
-  private static Double quota(String quotaUs, String periodUs) {
+  private static @Nullable Double quota(String quotaUs, String periodUs) {
     if (quotaUs.equals("-1") || quotaUs.equals("max")) {
       return null;
     }

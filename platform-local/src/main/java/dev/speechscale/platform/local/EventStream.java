@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.zip.CRC32;
+import org.jspecify.annotations.Nullable;
 
 /**
  * AWS event-stream framing ({@code application/vnd.amazon.eventstream}), as SageMaker Runtime's
@@ -28,7 +29,7 @@ final class EventStream {
   }
 
   /** An exception event ({@code ModelStreamError}, {@code InternalStreamFailure}). */
-  static byte[] exception(String exceptionType, String message, String errorCode) {
+  static byte[] exception(String exceptionType, String message, @Nullable String errorCode) {
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put(":exception-type", exceptionType);
     headers.put(":content-type", "application/json");

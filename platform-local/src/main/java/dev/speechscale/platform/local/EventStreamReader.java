@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.zip.CRC32;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads AWS event-stream messages one at a time from a request body, as an AWS SDK client sends
@@ -62,7 +63,7 @@ final class EventStreamReader {
   }
 
   /** One message from the stream, or {@code null} at a clean end between messages. */
-  private EventStream.Message readMessage() throws IOException {
+  private EventStream.@Nullable Message readMessage() throws IOException {
     byte[] first = new byte[4];
     int got = readFully(first, 0);
     if (got == 0) {

@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One speech-server process: started with the deployment's command and environment, its stdout
@@ -43,11 +44,11 @@ final class InstanceProcess {
   private final Instant requestedAt;
   private final Clock clock;
   private final CompletableFuture<Integer> port = new CompletableFuture<>();
-  private volatile Instant firstLogAt;
-  private volatile Instant inServiceAt;
+  private volatile @Nullable Instant firstLogAt;
+  private volatile @Nullable Instant inServiceAt;
   private volatile Phase phase = Phase.STARTING;
-  private volatile Backend backend;
-  private volatile Path cpuGroup;
+  private volatile @Nullable Backend backend;
+  private volatile @Nullable Path cpuGroup;
   private volatile double cpuRequested;
   private volatile String cpuWhyNot = "";
   private final List<String> tail = new ArrayList<>();
@@ -193,7 +194,7 @@ final class InstanceProcess {
     }
   }
 
-  Backend backend() {
+  @Nullable Backend backend() {
     return backend;
   }
 
@@ -205,11 +206,11 @@ final class InstanceProcess {
     return requestedAt;
   }
 
-  Instant firstLogAt() {
+  @Nullable Instant firstLogAt() {
     return firstLogAt;
   }
 
-  Instant inServiceAt() {
+  @Nullable Instant inServiceAt() {
     return inServiceAt;
   }
 

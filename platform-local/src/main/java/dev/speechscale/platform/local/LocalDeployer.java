@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code speech-infra deploy|destroy|status} on the local platform. Deploy validates everything
@@ -109,10 +110,7 @@ public final class LocalDeployer {
     Path planPath =
         planFile != null
             ? planFile
-            : configFile
-                .toAbsolutePath()
-                .getParent()
-                .resolve("plan-" + config.modelName() + ".json");
+            : besideOf(configFile).resolve("plan-" + config.modelName() + ".json");
     PlanArtifact plan =
         planFile != null || Files.exists(planPath) ? ArtifactCodec.readPlan(planPath) : null;
     ScalingGate.Decision decision =
@@ -451,7 +449,7 @@ public final class LocalDeployer {
   public record Report(
       String endpoint,
       boolean supervisorAlive,
-      Views.Status status,
+      Views.@Nullable Status status,
       List<Long> orphansStopped,
       LocalState.EndpointRecord record) {}
 
@@ -507,5 +505,12 @@ public final class LocalDeployer {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot remove " + dir + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The directory a file sits in; the root has none, so it is its own. */
+  private static Path besideOf(Path file) {
+    Path absolute = file.toAbsolutePath();
+    Path parent = absolute.getParent();
+    return parent != null ? parent : absolute;
   }
 }

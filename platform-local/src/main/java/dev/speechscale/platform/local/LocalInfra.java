@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * {@code speech-infra deploy|destroy|status} on the local platform: real processes here.
@@ -118,7 +119,8 @@ record LocalInfra(PlatformSettings settings, String model, PrintStream out, Prin
       }
       return 1;
     }
-    printStatus(out, r.status(), r.record());
+    // a live supervisor answered with its status
+    printStatus(out, Objects.requireNonNull(r.status()), r.record());
     return 0;
   }
 

@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The platform SPI over local endpoints: talks to each endpoint's supervisor through its control
@@ -155,7 +156,7 @@ public final class LocalPlatform implements Platform {
     return new ScalingState(
         Optional.of(
             new ScalingState.ScalableTarget(
-                s.resourceId(),
+                attached(s.resourceId(), "resource_id"),
                 s.min(),
                 s.max(),
                 new SuspendedState(s.suspendedIn(), s.suspendedOut(), s.suspendedScheduled()))),
@@ -184,7 +185,7 @@ public final class LocalPlatform implements Platform {
                 s.trackingEvaluationPeriods(),
                 s.targetValue(),
                 Alarm.Comparison.GREATER_THAN_THRESHOLD,
-                Alarm.AlarmState.valueOf(s.highAlarmState()),
+                Alarm.AlarmState.valueOf(attached(s.highAlarmState(), "high_alarm_state")),
                 List.of(endpoint + "-target-tracking")),
             new Alarm(
                 low,
@@ -194,7 +195,7 @@ public final class LocalPlatform implements Platform {
                 s.scaleInEvaluationPeriods(),
                 s.scaleInThreshold(),
                 Alarm.Comparison.LESS_THAN_OR_EQUAL_TO_THRESHOLD,
-                Alarm.AlarmState.valueOf(s.lowAlarmState()),
+                Alarm.AlarmState.valueOf(attached(s.lowAlarmState(), "low_alarm_state")),
                 List.of(endpoint + "-step-scale-in"))),
         s.reason());
   }
@@ -305,5 +306,14 @@ public final class LocalPlatform implements Platform {
   @Override
   public void close() {
     // nothing held: every call opens and closes its own connection
+  }
+
+  /** The supervisor publishes these whenever scaling is attached. */
+  private static String attached(@Nullable String value, String field) {
+    if (value == null) {
+      throw new IllegalStateException(
+          "the supervisor reports scaling attached but no " + field + "; restart the endpoint");
+    }
+    return value;
   }
 }

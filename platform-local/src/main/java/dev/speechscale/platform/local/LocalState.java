@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 
 /**
@@ -59,10 +60,10 @@ public final class LocalState {
       EndpointConfig config,
       String configFile,
       ScalingRecord scaling,
-      String fingerprintDigest,
+      @Nullable String fingerprintDigest,
       List<String> serverCommand,
       long supervisorPid,
-      Instant supervisorStartedAt,
+      @Nullable Instant supervisorStartedAt,
       int routerPort,
       int controlPort,
       Instant deployedAt) {}
@@ -74,7 +75,7 @@ public final class LocalState {
    * @param reason why (or why not)
    * @param planFile the plan behind it, or {@code null}
    */
-  public record ScalingRecord(boolean attached, String reason, String planFile) {}
+  public record ScalingRecord(boolean attached, String reason, @Nullable String planFile) {}
 
   /**
    * One instance as the supervisor last published it.
@@ -93,15 +94,15 @@ public final class LocalState {
   public record InstanceRecord(
       String id,
       long pid,
-      Instant startedAt,
+      @Nullable Instant startedAt,
       int port,
       String phase,
       int inFlight,
       Instant requestedAt,
-      Instant firstLogAt,
-      Instant inServiceAt,
+      @Nullable Instant firstLogAt,
+      @Nullable Instant inServiceAt,
       String logFile,
-      dev.speechscale.platform.CpuLimit cpuLimit) {}
+      dev.speechscale.platform.@Nullable CpuLimit cpuLimit) {}
 
   static Path endpointDir(Path root, String endpoint) {
     return root.resolve(endpoint);
@@ -187,7 +188,7 @@ public final class LocalState {
    * load: a supervisor recorded at 18:19:4x read back as 18:20:05) the same process reads back tens
    * of seconds off; without it, destroy left a live supervisor and its instance running.
    */
-  static boolean alive(long pid, Instant startedAt) {
+  static boolean alive(long pid, @Nullable Instant startedAt) {
     if (pid <= 0) {
       return false;
     }
@@ -216,7 +217,7 @@ public final class LocalState {
   }
 
   /** The start time of a live process, if known. */
-  static Instant startOf(ProcessHandle h) {
+  static @Nullable Instant startOf(ProcessHandle h) {
     return h.info().startInstant().orElse(null);
   }
 }

@@ -11,13 +11,14 @@ import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.jspecify.annotations.Nullable;
 
 /** Small, complete answers: JSON, AWS-style errors, and request bodies read with a bound. */
 final class Responses {
   private Responses() {}
 
   /** The body, or {@code null} when it exceeds {@code maxBytes}. */
-  static byte[] readBody(Request request, int maxBytes) throws IOException {
+  static byte @Nullable [] readBody(Request request, int maxBytes) throws IOException {
     if (request.getLength() > maxBytes) {
       return null;
     }

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -24,6 +25,7 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The endpoint's front door on loopback, least-outstanding-requests across in-service instances. It
@@ -161,7 +163,7 @@ final class Router implements AutoCloseable {
    * that fails after this point (the client gone before the 101) then never holds an instance's
    * in-flight count that nothing would release.
    */
-  private Object relay(
+  private @Nullable Object relay(
       org.eclipse.jetty.websocket.server.ServerUpgradeRequest req,
       org.eclipse.jetty.websocket.server.ServerUpgradeResponse resp,
       Callback cb) {
@@ -235,8 +237,8 @@ final class Router implements AutoCloseable {
   /** Upstream response as it started: status, headers we pass on, and the body stream. */
   private record Upstream(
       int status,
-      String contentType,
-      String retryAfter,
+      @Nullable String contentType,
+      @Nullable String retryAfter,
       InputStream body,
       long startedNanos,
       java.util.List<java.util.Map.Entry<String, String>> passOn) {}
@@ -273,7 +275,7 @@ final class Router implements AutoCloseable {
         throw e;
       }
     }
-    UpstreamConnection conn = c;
+    UpstreamConnection conn = Objects.requireNonNull(c); // opened above when the pooled one failed
     InputStream bodyStream =
         new java.io.FilterInputStream(r.body()) {
           private boolean ended;
@@ -302,7 +304,8 @@ final class Router implements AutoCloseable {
    * One request's route: the instance that holds its count, and its response head or the failure
    * that left no response.
    */
-  private record Attempt(Backend backend, Upstream upstream, IOException failure) {}
+  private record Attempt(
+      Backend backend, @Nullable Upstream upstream, @Nullable IOException failure) {}
 
   /**
    * Forwards to {@code first}; when it failed without answering — the connection refused, or closed
@@ -351,11 +354,11 @@ final class Router implements AutoCloseable {
     Attempt attempt = route(picked.get(), body, request);
     Backend b = attempt.backend();
     try {
-      if (attempt.failure() != null) {
-        instanceFailed(response, callback, b, attempt.failure());
+      Upstream up = attempt.upstream();
+      if (up == null) { // exactly one of upstream and failure is set
+        instanceFailed(response, callback, b, Objects.requireNonNull(attempt.failure()));
         return;
       }
-      Upstream up = attempt.upstream();
       stats.status(up.status());
       response.setStatus(up.status());
       if (up.contentType() != null) {
@@ -428,11 +431,11 @@ final class Router implements AutoCloseable {
     Attempt attempt = route(picked.get(), body, request);
     Backend b = attempt.backend();
     try {
-      if (attempt.failure() != null) {
-        runtimeInstanceFailed(response, callback, b, attempt.failure());
+      Upstream up = attempt.upstream();
+      if (up == null) { // exactly one of upstream and failure is set
+        runtimeInstanceFailed(response, callback, b, Objects.requireNonNull(attempt.failure()));
         return;
       }
-      Upstream up = attempt.upstream();
       stats.status(up.status());
       if (up.status() / 100 != 2) {
         byte[] original;

@@ -20,6 +20,7 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.StatusCode;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
+import org.jspecify.annotations.Nullable;
 
 /**
  * SageMaker Runtime's InvokeEndpointWithBidirectionalStream on the router ({@code POST
@@ -64,9 +65,14 @@ public final class RuntimeBidiStream {
   private final AtomicBoolean finished = new AtomicBoolean();
   private final AtomicBoolean released = new AtomicBoolean();
   private final Object writeLock = new Object();
-  private volatile Backend backend;
-  private volatile Session upstream;
+  private volatile @Nullable Backend backend;
+  private volatile @Nullable Session upstream;
+
+  // set first thing by serve(), the one entry point, before anything reads them
+  @SuppressWarnings("NullAway.Init")
   private volatile Response response;
+
+  @SuppressWarnings("NullAway.Init")
   private volatile Callback callback;
 
   RuntimeBidiStream(
@@ -95,7 +101,7 @@ public final class RuntimeBidiStream {
     try {
       first = firstFrame(reader, assembler);
     } catch (BidiEvents.BadEventException | EventStreamReader.MalformedException e) {
-      refuse(400, "InputValidationError", e.getMessage());
+      refuse(400, "InputValidationError", String.valueOf(e.getMessage()));
       return;
     } catch (IOException e) {
       callback.failed(e);
@@ -191,7 +197,11 @@ public final class RuntimeBidiStream {
         }
       }
     } catch (BidiEvents.BadEventException | EventStreamReader.MalformedException e) {
-      endWith("InputValidationError", e.getMessage(), "INVALID_EVENT", StatusCode.NORMAL);
+      endWith(
+          "InputValidationError",
+          String.valueOf(e.getMessage()),
+          "INVALID_EVENT",
+          StatusCode.NORMAL);
     } catch (IOException e) {
       end(StatusCode.SHUTDOWN, "client stream failed", e);
     }
@@ -216,7 +226,7 @@ public final class RuntimeBidiStream {
     } catch (TimeoutException e) {
       endWith(
           "InternalStreamFailure",
-          "instance " + backend.instanceId() + " took no frame for " + SEND_TIMEOUT_S + " s",
+          "instance " + instanceId() + " took no frame for " + SEND_TIMEOUT_S + " s",
           null,
           StatusCode.SERVER_ERROR);
     } catch (InterruptedException e) {
@@ -225,7 +235,7 @@ public final class RuntimeBidiStream {
     } catch (ExecutionException e) {
       endWith(
           "InternalStreamFailure",
-          "sending to instance " + backend.instanceId() + " failed: " + e.getCause(),
+          "sending to instance " + instanceId() + " failed: " + e.getCause(),
           null,
           StatusCode.SERVER_ERROR);
     }
@@ -251,7 +261,7 @@ public final class RuntimeBidiStream {
   }
 
   /** Ends the stream with an exception event, closing the instance's session with {@code code}. */
-  private void endWith(String exceptionType, String message, String errorCode, int code) {
+  private void endWith(String exceptionType, String message, @Nullable String errorCode, int code) {
     if (finished.get()) {
       return;
     }
@@ -268,7 +278,7 @@ public final class RuntimeBidiStream {
    * Closes the instance's session and ends the response: normally when {@code failure} is null,
    * else by failing it (an HTTP/2 reset). Releases the instance's count and the session's once.
    */
-  private void end(int code, String reason, Throwable failure) {
+  private void end(int code, String reason, @Nullable Throwable failure) {
     if (!finished.compareAndSet(false, true)) {
       return;
     }
@@ -284,6 +294,12 @@ public final class RuntimeBidiStream {
     } else {
       callback.failed(failure);
     }
+  }
+
+  /** The instance this stream is relayed to, for messages; {@code ?} before one is picked. */
+  private String instanceId() {
+    Backend b = backend;
+    return b == null ? "?" : b.instanceId();
   }
 
   private void release() {
@@ -351,11 +367,6 @@ public final class RuntimeBidiStream {
       } catch (IOException e) {
         end(StatusCode.POLICY_VIOLATION, "client_too_slow or gone: " + e.getMessage(), e);
       }
-    }
-
-    private String instanceId() {
-      Backend b = backend;
-      return b == null ? "?" : b.instanceId();
     }
   }
 }

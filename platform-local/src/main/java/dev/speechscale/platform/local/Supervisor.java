@@ -24,6 +24,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Owns one local endpoint: its instance processes, the router, the metric store, the autoscaler and
@@ -61,19 +62,19 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
   private final Backends backends = new Backends();
   private final RequestStats stats = new RequestStats();
   private final MetricStore metrics;
-  private final Autoscaler autoscaler;
+  private final @Nullable Autoscaler autoscaler;
   private final List<InstanceProcess> instances = new ArrayList<>();
   private final List<Views.Activity> directActivities = new ArrayList<>();
   private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final CountDownLatch stopped = new CountDownLatch(1);
-  private Router router;
-  private ControlServer control;
+  private @Nullable Router router;
+  private @Nullable ControlServer control;
   private volatile int desired;
   private volatile boolean everInService;
   private volatile boolean shuttingDown;
-  private volatile String failure;
+  private volatile @Nullable String failure;
   private int nextInstance = 1;
   private int startupFailures;
 
@@ -90,12 +91,12 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
         spec.scaling().attached()
             ? new Autoscaler(
                 Autoscaler.Policy.of(
-                    config.scalingTargetValue(),
-                    config.scaleInThreshold(),
+                    attached(config.scalingTargetValue(), "scaling_target_value"),
+                    attached(config.scaleInThreshold(), "scale_in_threshold"),
                     config.minInstances(),
                     config.maxInstances(),
-                    config.scaleOutCooldownS(),
-                    config.scaleInCooldownS(),
+                    attached(config.scaleOutCooldownS(), "scale_out_cooldown_s"),
+                    attached(config.scaleInCooldownS(), "scale_in_cooldown_s"),
                     config.local().timeScale()),
                 metrics,
                 this)
@@ -216,7 +217,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
     candidates.sort(Comparator.comparing(InstanceProcess::requestedAt).reversed());
     List<InstanceProcess> byLoad = new ArrayList<>(serving);
     byLoad.sort(
-        Comparator.comparingInt((InstanceProcess i) -> i.backend().inFlight())
+        Comparator.comparingInt(Supervisor::inFlight)
             .thenComparing(InstanceProcess::requestedAt, Comparator.reverseOrder()));
     candidates.addAll(byLoad);
     for (int k = 0; k < excess; k++) {
@@ -585,7 +586,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
     requestShutdown();
   }
 
-  private void say(String format, Object... args) {
+  private void say(String format, @Nullable Object... args) {
     log.printf(Locale.ROOT, "%s %s%n", clock.instant(), String.format(Locale.ROOT, format, args));
     log.flush();
   }
@@ -593,5 +594,22 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
   /** Alarm states, for tests. */
   Alarm.AlarmState highAlarm() {
     return autoscaler == null ? Alarm.AlarmState.INSUFFICIENT_DATA : autoscaler.highAlarm();
+  }
+
+  /** An attached plan's effective config has every scaling figure; the gate guarantees it. */
+  private static <T> T attached(@Nullable T value, String field) {
+    if (value == null) {
+      throw new IllegalStateException(
+          "scaling is attached but the effective config has no "
+              + field
+              + "; ScalingGate fills it from the plan");
+    }
+    return value;
+  }
+
+  /** Requests in flight on a serving instance (one without a backend yet holds none). */
+  private static int inFlight(InstanceProcess i) {
+    Backend b = i.backend();
+    return b == null ? 0 : b.inFlight();
   }
 }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One keep-alive HTTP/1.1 connection from the router to an instance, on a plain socket: the request
@@ -32,7 +33,7 @@ final class UpstreamConnection implements AutoCloseable {
   static final class NoResponseException extends IOException {
     private static final long serialVersionUID = 1L;
 
-    NoResponseException(String message, Throwable cause) {
+    NoResponseException(String message, @Nullable Throwable cause) {
       super(message, cause);
     }
   }
@@ -71,8 +72,8 @@ final class UpstreamConnection implements AutoCloseable {
    */
   record Response(
       int status,
-      String contentType,
-      String retryAfter,
+      @Nullable String contentType,
+      @Nullable String retryAfter,
       InputStream body,
       List<Map.Entry<String, String>> passOn) {}
 

@@ -2,6 +2,7 @@ package dev.speechscale.platform.local;
 
 import java.time.Instant;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** The control API's JSON shapes, shared by the supervisor (writer) and LocalPlatform (reader). */
 public final class Views {
@@ -18,7 +19,12 @@ public final class Views {
    * @param failure why the endpoint failed, or {@code null}
    */
   public record Describe(
-      String name, String status, int desired, int current, String instanceType, String failure) {}
+      String name,
+      String status,
+      int desired,
+      int current,
+      String instanceType,
+      @Nullable String failure) {}
 
   /**
    * The deployed scaling state.
@@ -46,7 +52,7 @@ public final class Views {
   public record Scaling(
       boolean attached,
       String reason,
-      String resourceId,
+      @Nullable String resourceId,
       int min,
       int max,
       boolean suspendedIn,
@@ -60,8 +66,8 @@ public final class Views {
       int scaleInPeriodS,
       int scaleInEvaluationPeriods,
       int scaleInCooldownS,
-      String highAlarmState,
-      String lowAlarmState,
+      @Nullable String highAlarmState,
+      @Nullable String lowAlarmState,
       List<Activity> activities) {}
 
   /**
@@ -121,5 +127,5 @@ public final class Views {
    *
    * @param error what went wrong
    */
-  public record Error(String error) {}
+  public record Error(@Nullable String error) {}
 }

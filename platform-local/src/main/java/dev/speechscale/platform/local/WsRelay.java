@@ -12,6 +12,7 @@ import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.StatusCode;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One bidirectional session relayed to one instance for its whole life: frames are forwarded in
@@ -37,9 +38,9 @@ public final class WsRelay implements Session.Listener.AutoDemanding {
   private final WebSocketClient client;
   private final AtomicInteger sessions;
   private final AtomicBoolean ended = new AtomicBoolean();
-  private volatile Backend backend;
-  private volatile Session downstream;
-  private volatile Session upstream;
+  private volatile @Nullable Backend backend;
+  private volatile @Nullable Session downstream;
+  private volatile @Nullable Session upstream;
 
   WsRelay(Backends backends, WebSocketClient client, AtomicInteger sessions) {
     this.backends = backends;
@@ -115,7 +116,7 @@ public final class WsRelay implements Session.Listener.AutoDemanding {
   }
 
   /** Sends in order: each frame is accepted before the next is read; a side that stalls ends it. */
-  private void send(Session to, Object frame) {
+  private void send(@Nullable Session to, Object frame) {
     if (to == null || !to.isOpen()) {
       return;
     }

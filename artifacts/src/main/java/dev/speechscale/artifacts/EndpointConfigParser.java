@@ -1,0 +1,257 @@
+package dev.speechscale.artifacts;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * One model's entry of the endpoint configuration file, read into an {@link EndpointConfig}: every
+ * problem is added to the caller's list (naming the field, the value and the fix) rather than
+ * thrown, so the file reports them all at once.
+ */
+final class EndpointConfigParser {
+  private EndpointConfigParser() {}
+
+  private static final Set<String> ENGINES = Set.of("flite", "espeak", "kokoro");
+
+  private static final Set<String> KNOWN =
+      Set.of(
+          "engine",
+          "engine_settings",
+          "instance_type",
+          "min_instances",
+          "max_instances",
+          "scaling_target_value",
+          "scale_in_threshold",
+          "scale_out_cooldown_s",
+          "scale_in_cooldown_s",
+          "ttfab_slo_ms",
+          "queue_max_depth",
+          "container_env",
+          "local",
+          "aws",
+          "model_name");
+
+  static @Nullable EndpointConfig model(String name, @Nullable JsonNode n, List<String> problems) {
+    String at = "models." + name;
+    if (!name.matches("[a-z0-9][a-z0-9-]{0,40}")) {
+      problems.add(
+          at
+              + ": the model name must be lower-case letters, digits and '-' (at most 41"
+              + " characters) because the endpoint is named speech-<model>");
+    }
+    if (n == null || !n.isObject()) {
+      problems.add(at + " must be a map of settings");
+      return null;
+    }
+    ConfigFields f = new ConfigFields(at, n, problems);
+    f.unknownKeys(KNOWN);
+    String engine = f.string("engine", "flite");
+    if (!ENGINES.contains(engine)) {
+      problems.add(at + ".engine ('" + engine + "') must be one of flite, espeak, kokoro");
+    }
+    String instanceType = f.string("instance_type", "local.1cpu");
+    checkInstanceType(at, instanceType, problems);
+    int min = f.integer("min_instances", 1, 1, 1000);
+    int max = f.integer("max_instances", Math.max(1, min), 1, 1000);
+    checkMinMax(at, min, max, problems);
+    Double target = f.positiveOrNull("scaling_target_value");
+    Double scaleIn = f.positiveOrNull("scale_in_threshold");
+    checkThresholds(at, target, scaleIn, problems);
+    Integer outCooldown = f.integerOrNull("scale_out_cooldown_s", 0, 86_400);
+    Integer inCooldown = f.integerOrNull("scale_in_cooldown_s", 0, 86_400);
+    int slo = f.integer("ttfab_slo_ms", 3000, 1, 60_000);
+    int depth = f.integer("queue_max_depth", 0, 0, 100_000);
+    Map<String, String> settings = f.stringMap("engine_settings");
+    Map<String, String> env = f.stringMap("container_env");
+    checkContainerEnv(at, env, settings, problems);
+    EndpointConfig.Local local = local(at, n.get("local"), problems);
+    EndpointConfig.Aws aws = aws(at, n.get("aws"), problems);
+    checkAws(at, instanceType, max, aws, problems);
+    return new EndpointConfig(
+        name,
+        engine,
+        settings,
+        instanceType,
+        min,
+        max,
+        target,
+        scaleIn,
+        outCooldown,
+        inCooldown,
+        slo,
+        depth,
+        env,
+        local,
+        aws);
+  }
+
+  private static void checkInstanceType(String at, String instanceType, List<String> problems) {
+    if (!instanceType.matches(
+        "local\\.[1-9][0-9]?cpu|local\\.[1-9][0-9]{1,3}mcpu|ml\\.[a-z0-9]+\\.[a-z0-9]+")) {
+      problems.add(
+          at
+              + ".instance_type ('"
+              + instanceType
+              + "') must be local.<n>cpu (e.g. local.1cpu), local.<m>mcpu (millicpus, e.g."
+              + " local.500mcpu) or a SageMaker type (e.g. ml.g5.xlarge)");
+    }
+  }
+
+  private static void checkMinMax(String at, int min, int max, List<String> problems) {
+    if (max < min) {
+      problems.add(
+          at
+              + ".max_instances ("
+              + max
+              + ") is below min_instances ("
+              + min
+              + "); raise max_instances or lower min_instances");
+    }
+  }
+
+  private static void checkThresholds(
+      String at, @Nullable Double target, @Nullable Double scaleIn, List<String> problems) {
+    if (target != null && scaleIn != null && scaleIn >= target) {
+      problems.add(
+          at
+              + ".scale_in_threshold ("
+              + scaleIn
+              + ") must be below scaling_target_value ("
+              + target
+              + ") or the endpoint flaps");
+    }
+  }
+
+  /** The platform sets some variables itself; one the config also sets is a contradiction. */
+  private static void checkContainerEnv(
+      String at, Map<String, String> env, Map<String, String> settings, List<String> problems) {
+    for (String reserved : List.of("MAX_QUEUE_DEPTH", "CONTAINER_START_EPOCH")) {
+      if (env.containsKey(reserved)) {
+        problems.add(
+            at
+                + ".container_env."
+                + reserved
+                + " is set by the platform; use "
+                + (reserved.equals("MAX_QUEUE_DEPTH") ? "queue_max_depth" : "nothing")
+                + " instead");
+      }
+    }
+    for (String variable : env.keySet()) {
+      boolean isEngine = variable.equals(EndpointConfig.ENGINE_VARIABLE);
+      boolean isSetting =
+          settings.keySet().stream()
+              .anyMatch(k -> EndpointConfig.settingVariable(k).equals(variable));
+      if (isEngine || isSetting) {
+        problems.add(
+            at
+                + ".container_env."
+                + variable
+                + " would contradict "
+                + (isEngine ? "engine" : "engine_settings")
+                + ", which the platform passes as this variable; set it there only");
+      }
+    }
+  }
+
+  private static void checkAws(
+      String at,
+      String instanceType,
+      int max,
+      EndpointConfig.@Nullable Aws aws,
+      List<String> problems) {
+    if (instanceType.startsWith("ml.") && aws == null) {
+      problems.add(
+          at
+              + ".aws is required for instance type "
+              + instanceType
+              + " (image_uri, model_repository, model_revision, quota_max_instances)");
+    }
+    if (aws != null && aws.quotaMaxInstances() != null && max > aws.quotaMaxInstances()) {
+      problems.add(
+          at
+              + ".max_instances ("
+              + max
+              + ") exceeds aws.quota_max_instances ("
+              + aws.quotaMaxInstances()
+              + "); request a quota increase or lower max_instances");
+    }
+  }
+
+  private static EndpointConfig.Local local(String at, JsonNode n, List<String> problems) {
+    if (n == null || n.isNull()) {
+      return EndpointConfig.Local.DEFAULTS;
+    }
+    ConfigFields f = new ConfigFields(at + ".local", n, problems);
+    double scale = f.number("time_scale", 1.0);
+    if (!(scale > 0 && scale <= 1)) {
+      problems.add(at + ".local.time_scale (" + scale + ") must be in (0, 1]");
+    }
+    f.unknownKeys(LOCAL_KNOWN);
+    return new EndpointConfig.Local(
+        scale,
+        f.integer("health_check_timeout_s", 600, 1, 3600),
+        awsPhysics(at + ".local.aws_physics", n.get("aws_physics"), problems));
+  }
+
+  private static final Set<String> LOCAL_KNOWN =
+      Set.of("time_scale", "health_check_timeout_s", "aws_physics");
+
+  private static final Set<String> PHYSICS_KNOWN =
+      Set.of("metric_delay_s", "control_calls_per_s", "instance_start_s");
+
+  private static EndpointConfig.AwsPhysics awsPhysics(
+      String at, JsonNode n, List<String> problems) {
+    if (n == null || n.isNull()) {
+      return EndpointConfig.AwsPhysics.OFF;
+    }
+    if (!n.isObject()) {
+      problems.add(
+          at
+              + " must be a map (metric_delay_s, control_calls_per_s, instance_start_s);"
+              + " leave it out for none");
+      return EndpointConfig.AwsPhysics.OFF;
+    }
+    ConfigFields f = new ConfigFields(at, n, problems);
+    f.unknownKeys(PHYSICS_KNOWN);
+    double rate = f.number("control_calls_per_s", 0);
+    if (!(rate >= 0 && rate <= 10_000)) {
+      problems.add(
+          String.format(
+              Locale.ROOT,
+              "%s.control_calls_per_s (%s) must be between 0 (unlimited) and 10000",
+              at,
+              rate));
+      rate = 0;
+    }
+    return new EndpointConfig.AwsPhysics(
+        f.integer("metric_delay_s", 0, 0, 3600), rate, f.integer("instance_start_s", 0, 0, 3600));
+  }
+
+  private static EndpointConfig.@Nullable Aws aws(
+      String at, @Nullable JsonNode n, List<String> problems) {
+    if (n == null || n.isNull()) {
+      return null;
+    }
+    ConfigFields f = new ConfigFields(at + ".aws", n, problems);
+    String revision = f.string("model_revision", "");
+    if (!revision.isEmpty() && !revision.matches("[0-9a-f]{40}")) {
+      problems.add(
+          at
+              + ".aws.model_revision ('"
+              + revision
+              + "') must be a 40-hex commit hash:"
+              + " pin the weights, never a branch");
+    }
+    return new EndpointConfig.Aws(
+        f.stringOrNull("image_uri"),
+        f.stringOrNull("model_repository"),
+        revision.isEmpty() ? null : revision,
+        f.integerOrNull("quota_max_instances", 1, 100_000),
+        f.string("variant_name", "AllTraffic"),
+        f.stringOrNull("gpu_image_uri"));
+  }
+}

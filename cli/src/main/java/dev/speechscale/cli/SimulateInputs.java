@@ -1,0 +1,98 @@
+package dev.speechscale.cli;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.PlanArtifacts;
+import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.StartupDelaySamples;
+import dev.speechscale.artifacts.TtotalArtifact;
+import dev.speechscale.simulator.InstanceModel;
+import dev.speechscale.simulator.Policies;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The artifacts {@code simulate} reads — one qmax, one or more ttotal, one plan — read and checked
+ * to be of one model, with what the simulation takes from them.
+ */
+record SimulateInputs(
+    Path qmaxFile,
+    QmaxArtifact qmax,
+    List<StartupDelaySamples.Input> ttotals,
+    Path planFile,
+    PlanArtifact plan) {
+
+  SimulateInputs {
+    ttotals = List.copyOf(ttotals);
+  }
+
+  /** Reads the three kinds of artifact and refuses a set of more than one model. */
+  static SimulateInputs read(Path qmaxFile, List<Path> ttotalFiles, Path planFile) {
+    QmaxArtifact q = ArtifactCodec.readQmax(qmaxFile);
+    List<StartupDelaySamples.Input> ttotals = new ArrayList<>();
+    for (Path file : ttotalFiles) {
+      ttotals.add(new StartupDelaySamples.Input(ArtifactCodec.readTtotal(file), file.toString()));
+    }
+    PlanArtifact p = ArtifactCodec.readPlan(planFile);
+    SimulateInputs inputs = new SimulateInputs(qmaxFile, q, ttotals, planFile, p);
+    for (StartupDelaySamples.Input t : ttotals) {
+      inputs.checkSameModel(t.artifact(), Path.of(t.file()));
+    }
+    return inputs;
+  }
+
+  private void checkSameModel(TtotalArtifact t, Path ttotal) {
+    if (!qmax.model().equals(t.model()) || !qmax.model().equals(plan.model())) {
+      throw new CliException(
+          String.format(
+              Locale.ROOT,
+              "the artifacts are for different models (qmax %s: '%s', ttotal %s: '%s', plan %s:"
+                  + " '%s'); simulate artifacts of one model",
+              qmaxFile,
+              qmax.model(),
+              ttotal,
+              t.model(),
+              planFile,
+              plan.model()));
+    }
+  }
+
+  /** Every file read, as the artifact's sources. */
+  List<PlanArtifact.SourceFile> sources() {
+    List<PlanArtifact.SourceFile> out = new ArrayList<>();
+    out.add(PlanArtifacts.source(qmaxFile.toString(), qmax));
+    for (StartupDelaySamples.Input t : ttotals) {
+      out.add(PlanArtifacts.source(t.file(), t.artifact()));
+    }
+    out.add(PlanArtifacts.source(planFile.toString(), plan));
+    return out;
+  }
+
+  /** The plan's rules and the figures behind them, as the plan policy reads them. */
+  Policies.PlanNumbers planNumbers(InstanceModel model) {
+    PlanArtifact p = plan;
+    if (p.scalingTargetValue() == null || p.scaleInThreshold() == null) {
+      throw new CliException(
+          "the plan has no scaling_target_value or scale_in_threshold (no measured units ratio),"
+              + " so it deploys no scaling; re-run tts-bench qmax with the server metric joined");
+    }
+    PlanArtifact.Chosen chosen = p.inputs() == null ? null : p.inputs().chosen();
+    double peak = chosen == null || chosen.peakRps() == null ? 0 : chosen.peakRps();
+    double sMean =
+        p.inputs() == null ? model.responseTimes().meanSeconds() : p.inputs().measured().sMeanS();
+    return new Policies.PlanNumbers(
+        p.minInstances(),
+        p.maxInstances(),
+        p.scalingTargetValue(),
+        p.scaleInThreshold(),
+        Duration.ofSeconds(p.scaleOutCooldownS()),
+        Duration.ofSeconds(p.scaleInCooldownS()),
+        p.cScaleMax(),
+        peak,
+        sMean,
+        model.saturatedPerSecond());
+  }
+}

@@ -1,0 +1,85 @@
+package dev.speechscale.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.speechscale.admission.Ticker;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engine's own times (to its first chunk, to its return) are read on the server's injected
+ * ticker, the one the gate and the TTFAB use: a fake ticker far from {@link System#nanoTime()} that
+ * the engine itself moves gives exactly the durations it moved.
+ */
+class SynthesisJobClockTest {
+
+  /** Moves the fake ticker 5 ms before its one chunk and 3 ms after it. */
+  private static final class TickingEngine implements SpeechEngine {
+    private final AtomicLong nowNanos;
+
+    TickingEngine(AtomicLong nowNanos) {
+      this.nowNanos = nowNanos;
+    }
+
+    @Override
+    public String name() {
+      return "ticking";
+    }
+
+    @Override
+    public int sampleRateHz() {
+      return ScriptedEngine.RATE;
+    }
+
+    @Override
+    public List<String> voices() {
+      return List.of("test");
+    }
+
+    @Override
+    public String defaultVoice() {
+      return "test";
+    }
+
+    @Override
+    public int maxConcurrency() {
+      return 1;
+    }
+
+    @Override
+    public void synthesize(String text, String voice, double speed, PcmSink sink) {
+      nowNanos.addAndGet(5_000_000L);
+      sink.accept(new short[ScriptedEngine.CHUNK], 0, ScriptedEngine.CHUNK);
+      nowNanos.addAndGet(3_000_000L);
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  @Test
+  void engineFirstChunkHeader_engineMovesAFakeTicker5ms_says5000() throws Exception {
+    AtomicLong nowNanos = new AtomicLong(Long.MIN_VALUE / 2);
+    Ticker fake = nowNanos::get;
+    try (TestServer s = TestServer.start(new TickingEngine(nowNanos), fake)) {
+      HttpResponse<byte[]> r = s.post("{\"text\":\"hello\"}");
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(r.headers().firstValue("X-Engine-First-Chunk-Us")).hasValue("5000");
+    }
+  }
+
+  @Test
+  void synthesisSeconds_engineMovesAFakeTicker8ms_records8msOnTheTicker() throws Exception {
+    AtomicLong nowNanos = new AtomicLong(0L);
+    Ticker fake = nowNanos::get;
+    try (TestServer s = TestServer.start(new TickingEngine(nowNanos), fake)) {
+      assertThat(s.post("{\"text\":\"hello\",\"stream\":false}").statusCode()).isEqualTo(200);
+      s.awaitIdle();
+      assertThat(s.get("/metrics").body())
+          .contains("speech_server_synthesis_seconds_count 1\n")
+          .contains("speech_server_synthesis_seconds_sum 0.008\n");
+    }
+  }
+}
