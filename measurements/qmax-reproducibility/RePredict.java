@@ -16,7 +16,9 @@ import java.util.*;
  * artifacts, the deployed rules and start-up delay the replay artifact recorded, the calibration
  * trace, the seed) with the instance model of the build on the classpath. Prints the instance
  * model's derivation and the predicted shed. Usage:
- * java -cp <classpath> RePredict.java RUN_DIR
+ * java -cp <classpath> RePredict.java RUN_DIR [REFUSAL_COST_MS]
+ * (REFUSAL_COST_MS: seconds of the instance each refusal costs, in ms, as simulate's
+ * --refusal-cost-ms; default none)
  */
 public class RePredict {
   public static void main(String[] a) throws Exception {
@@ -35,6 +37,10 @@ public class RePredict {
         InstanceModel.fromMeasurement(
             q.measurement(qf.toString()), FirstByteEvidences.of(q), PlanSaturation.of(plan),
             queue, Duration.ofSeconds(56), delays);
+    if (a.length > 1) {
+      model = model.withRefusalCost(
+          new RefusalCost(Double.parseDouble(a[1]) / 1000.0, "--refusal-cost-ms " + a[1]));
+    }
     ScalingRules rules =
         ScalingRules.planned(
             ph.get("target_value").asDouble(), ph.get("scale_in_threshold").asDouble(),
@@ -56,7 +62,8 @@ public class RePredict {
     System.out.printf(Locale.ROOT, "%s%n  recorded prediction: shed %d / %d = %.2f %%%n",
         dir, rec.get("shed").asLong(), rec.get("arrivals").asLong(),
         100.0 * rec.get("shed").asLong() / rec.get("arrivals").asLong());
-    System.out.printf(Locale.ROOT, "  this build:          shed %d / %d = %.2f %%%n  model: %s%n",
-        p.shed(), p.arrived(), 100.0 * p.shed() / p.arrived(), model.derivation());
+    System.out.printf(Locale.ROOT, "  this build%s: shed %d / %d = %.2f %%%n  model: %s%n",
+        a.length > 1 ? " (refusal " + a[1] + " ms)" : "", p.shed(), p.arrived(),
+        100.0 * p.shed() / p.arrived(), model.derivation());
   }
 }

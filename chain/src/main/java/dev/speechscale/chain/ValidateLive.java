@@ -151,7 +151,7 @@ final class ValidateLive {
         aboveRun);
   }
 
-  private static ValidateArtifact.Check sloAtScaledFleet(
+  static ValidateArtifact.Check sloAtScaledFleet(
       Invoker invoker,
       NanoClock nanos,
       TextPool texts,
@@ -172,6 +172,10 @@ final class ValidateLive {
             + " x C_scale_max "
             + ValidateRun.fmt(plan.cScaleMax())
             + ")");
+    // The fleet was just pinned to `fleet` instances: the one started for it is JIT-cold. The
+    // same load runs one phase first, unmeasured (qmax and replay warm up the same way), so the
+    // check judges the fleet a policy holds at this load, not a start-up (that is T_total's).
+    closed(invoker, nanos, texts, n, phase, timeline);
     RungRecording r = closed(invoker, nanos, texts, n, phase, timeline);
     double p95 = p95(r.events());
     boolean ok = p95 <= sloMs && rejected(r) == 0;
@@ -184,7 +188,8 @@ final class ValidateLive {
             + " concurrent on "
             + fleet
             + " instances is 0.8x the load at which the fleet adds"
-            + " capacity; the SLO must hold there");
+            + " capacity; the SLO must hold there (measured after one unmeasured phase of the"
+            + " same load: the instance started for the fleet begins JIT-cold)");
   }
 
   private static ValidateArtifact.Check surge(
