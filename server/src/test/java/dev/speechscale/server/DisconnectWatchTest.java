@@ -119,13 +119,13 @@ class DisconnectWatchTest {
     }
   }
 
-  private static void awaitRegistered(SocketChannel channel) throws InterruptedException {
+  private static void awaitRegistered(SocketChannel channel) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!channel.isRegistered()) {
       assertThat(System.nanoTime())
           .as("the watch never registered the channel")
           .isLessThan(deadline);
-      Thread.sleep(1);
+      Thread.onSpinWait();
     }
   }
 }
