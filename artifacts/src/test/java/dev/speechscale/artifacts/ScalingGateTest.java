@@ -69,6 +69,7 @@ class ScalingGateTest {
         new PlanArtifact.EndpointConfigBlock(
             "m", "local.1cpu", 1, 2, target, scaleIn, 1000, 8, 10, 300, 50.0),
         "models: ...",
+        null,
         null);
   }
 

@@ -146,6 +146,7 @@ final class AwsFixtures {
         new PlanArtifact.EndpointConfigBlock(
             MODEL, "ml.g5.xlarge", 1, max, target, scaleIn, 3000, 50, 30, 960, 65.4),
         "models: ...",
+        null,
         null);
   }
 }

@@ -109,6 +109,7 @@ public final class TestPlans {
         inputs,
         block,
         "models: (test plan)",
+        null,
         null);
   }
 
