@@ -69,7 +69,7 @@ class RefusalCostRunTest {
   }
 
   @Test
-  void derive_openAndClosedRefusing_takesThePhaseTheBaselineSpreadMovesLeast() {
+  void derive_openAndClosedRefusing_recordsBothWithTheirUncertainties() {
     ValidateArtifact.RefusalCost c =
         RefusalCostRun.derive(
             13,
@@ -89,11 +89,48 @@ class RefusalCostRunTest {
     // spread 1/14: ±(1/28)/2000 for the storm, ±(1/28)/8 for the open loop
     assertThat(c.refusing().get(0).uncertaintySeconds()).isCloseTo(1.0 / 56_000, within(1e-12));
     assertThat(c.refusing().get(1).uncertaintySeconds()).isCloseTo(1.0 / 224, within(1e-12));
+    // the open loop resolves (17.857 > 2 × 4.464 ms): a surge's regime is taken over the storm
+    assertThat(c.secondsPerRefusal()).isCloseTo(1.0 / 56, within(1e-12));
+    assertThat(c.from()).startsWith("open_above: the open-loop phase (a surge's regime) resolves");
+  }
+
+  @Test
+  void derive_openLoopResolves_takesItOverTheStorm() {
+    // baselines 14.1 / 13.9 (spread 1/70): open loop (1 − 12/14) / 8 = 17.857 ms ± (1/140)/8 =
+    // 0.893 ms, resolved (17.857 > 2 × 0.893), so it is taken though the storm's ± is smaller
+    ValidateArtifact.RefusalCost c =
+        RefusalCostRun.derive(
+            13,
+            6,
+            closed("closed_below", 14.1, 0),
+            closed("closed_below_again", 13.9, 0),
+            List.of(closed("closed_above", 13.0, 2000), open(21, 12, 8)));
+
+    assertThat(c.secondsPerRefusal()).isCloseTo(1.0 / 56, within(1e-12));
+    assertThat(c.from())
+        .isEqualTo(
+            "open_above: the open-loop phase (a surge's regime) resolves, 17.86 +- 0.8929 ms at"
+                + " 8.0 refusals/s");
+  }
+
+  @Test
+  void derive_openLoopWithinTwiceItsUncertainty_takesTheLeastMovedAndSaysWhy() {
+    // spread 1/14: at served 13.2 the open loop says (1 − 13.2/14) / 8 = 7.143 ± 4.464 ms, not
+    // resolved (7.143 ≤ 2 × 4.464), so the storm is taken
+    ValidateArtifact.RefusalCost c =
+        RefusalCostRun.derive(
+            13,
+            6,
+            closed("closed_below", 14.5, 0),
+            closed("closed_below_again", 13.5, 0),
+            List.of(closed("closed_above", 13.0, 2000), open(21, 13.2, 8)));
+
     assertThat(c.secondsPerRefusal()).isCloseTo(1.0 / 28_000, within(1e-12));
     assertThat(c.from())
         .isEqualTo(
-            "closed_above: the refusing phase the baselines' spread (7.1 %) moves least, +-0.01786"
-                + " ms at 2000.0 refusals/s");
+            "closed_above: the open-loop phase does not resolve (7.143 +- 4.464 ms); the"
+                + " refusing phase the baselines' spread (7.1 %) moves least, +-0.01786 ms at"
+                + " 2000.0 refusals/s");
   }
 
   @Test
