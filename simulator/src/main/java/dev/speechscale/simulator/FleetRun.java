@@ -47,6 +47,7 @@ final class FleetRun {
   private final int slots;
   private final int queueMaxDepth;
   private final double refusalCostS;
+  private final double[] coldFactor;
   private final double[] occupancy = new double[TABLE];
   private final double[] firstByte = new double[TABLE];
   private final double[] inFlightFor = new double[TABLE];
@@ -61,6 +62,7 @@ final class FleetRun {
   private byte[] phase = new byte[16];
   private double[] readyAt = new double[16];
   private int[] launchedBy = new int[16];
+  private int[] startedOn = new int[16];
   private double[] slotFree;
   private int allocated;
   private int[] freeIds = new int[16];
@@ -137,6 +139,10 @@ final class FleetRun {
     this.slots = model.slots();
     this.queueMaxDepth = model.queueMaxDepth();
     this.refusalCostS = model.refusalCost().secondsPerRefusal();
+    this.coldFactor = new double[model.coldStart().rampRequests()];
+    for (int k = 0; k < coldFactor.length; k++) {
+      coldFactor[k] = model.coldStart().factor(k);
+    }
     double firstByteSum = 0;
     for (int i = 0; i < TABLE; i++) {
       double u = (i + 0.5) / TABLE;
@@ -173,6 +179,7 @@ final class FleetRun {
     for (int i = 0; i < desired; i++) {
       int id = allocate();
       phase[id] = IN_SERVICE;
+      startedOn[id] = coldFactor.length; // the initial fleet is warm
       inService++;
       lor.add(id, 0);
     }
@@ -314,15 +321,20 @@ final class FleetRun {
       }
     }
     double start = Math.max(free, t);
-    double firstByteScaleNow = firstByteScale[Math.min(held, HELD_LEVELS)];
+    int k = startedOn[id];
+    double cold = k < coldFactor.length ? coldFactor[k] : 1;
+    double firstByteScaleNow = firstByteScale[Math.min(held, HELD_LEVELS)] * cold;
     if (start - t + firstByteMeanS * firstByteScaleNow > deadlineS) {
       shedDeadline++;
       minuteShed++;
       return;
     }
+    if (k < coldFactor.length) {
+      startedOn[id] = k + 1;
+    }
     int u = (int) (service.nextLong() >>> (64 - TABLE_BITS));
-    slotFree[slot] = start + occupancy[u];
-    done.add(id, start + inFlightFor[u]);
+    slotFree[slot] = start + occupancy[u] * cold;
+    done.add(id, start + inFlightFor[u] * cold);
     lor.move(id, held, held + 1);
     inFlightInService++;
     double ttfab = start - t + firstByte[u] * firstByteScaleNow;
@@ -413,6 +425,7 @@ final class FleetRun {
       for (int n = active; n < to; n++) {
         int id = allocate();
         phase[id] = STARTING;
+        startedOn[id] = 0; // a scale-out's instance starts cold
         readyAt[id] = s + startupDelayS();
         launchedBy[id] = events.size() - 1;
         enqueueStarting(id);
@@ -481,6 +494,7 @@ final class FleetRun {
         phase = Arrays.copyOf(phase, n);
         readyAt = Arrays.copyOf(readyAt, n);
         launchedBy = Arrays.copyOf(launchedBy, n);
+        startedOn = Arrays.copyOf(startedOn, n);
         slotFree = Arrays.copyOf(slotFree, n * slots);
       }
     }

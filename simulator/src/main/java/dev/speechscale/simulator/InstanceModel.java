@@ -65,6 +65,8 @@ import java.util.Optional;
  * @param derivation how the numbers were derived, for the artifact
  * @param refusalCost the instance's serving capacity each 503 at {@code queueMaxDepth} takes
  *     ({@link RefusalCost#NONE} unless measured: {@link #withRefusalCost})
+ * @param coldStart how much slower an instance a scale-out starts serves its first requests ({@link
+ *     ColdStart#NONE} unless measured: {@link #withColdStart})
  */
 public record InstanceModel(
     int slots,
@@ -75,10 +77,12 @@ public record InstanceModel(
     Duration requestDeadline,
     StartupDelays startupDelays,
     String derivation,
-    RefusalCost refusalCost) {
+    RefusalCost refusalCost,
+    ColdStart coldStart) {
 
   public InstanceModel {
     Objects.requireNonNull(refusalCost, "refusalCost");
+    Objects.requireNonNull(coldStart, "coldStart");
     Objects.requireNonNull(responseTimes, "responseTimes");
     Objects.requireNonNull(firstByte, "firstByte");
     Objects.requireNonNull(requestDeadline, "requestDeadline");
@@ -124,7 +128,8 @@ public record InstanceModel(
         requestDeadline,
         StartupDelays.fixed(startupDelay),
         derivation,
-        RefusalCost.NONE);
+        RefusalCost.NONE,
+        ColdStart.NONE);
   }
 
   /**
@@ -150,7 +155,26 @@ public record InstanceModel(
         requestDeadline,
         startupDelays,
         because,
-        cost);
+        cost,
+        coldStart);
+  }
+
+  /**
+   * This instance with every instance a scale-out starts serving its first requests {@code cold}
+   * slower; the derivation says so when there are steps (with none it is this model, unchanged).
+   */
+  public InstanceModel withColdStart(ColdStart cold) {
+    return new InstanceModel(
+        slots,
+        responseTimes,
+        occupancyScale,
+        firstByte,
+        queueMaxDepth,
+        requestDeadline,
+        startupDelays,
+        cold.none() ? derivation : derivation + "; " + cold.describe(),
+        refusalCost,
+        cold);
   }
 
   /**
@@ -344,7 +368,8 @@ public record InstanceModel(
         requestDeadline,
         startupDelays,
         derivation,
-        RefusalCost.NONE);
+        RefusalCost.NONE,
+        ColdStart.NONE);
   }
 
   /**

@@ -165,7 +165,8 @@ class InstanceModelTest {
             DEADLINE,
             StartupDelays.fixed(Duration.ZERO),
             "test",
-            RefusalCost.NONE);
+            RefusalCost.NONE,
+            ColdStart.NONE);
     // alone at 0.0; at 1.0 with nobody held; at 2.0 and 2.01 (the second waits 0.09 s, held 1)
     PolicyResult r = run(m, arrivals(0.0, 1.0, 2.0, 2.01));
 
@@ -185,7 +186,8 @@ class InstanceModelTest {
             DEADLINE,
             new StartupDelays(List.of(Duration.ofSeconds(5), Duration.ofSeconds(40))),
             "test",
-            RefusalCost.NONE);
+            RefusalCost.NONE,
+            ColdStart.NONE);
     Traffic t = Traffic.step(30, 1, Duration.ofSeconds(7200));
     List<Long> delays = new ArrayList<>();
     for (long seed = 1; seed <= 12; seed++) {
@@ -223,7 +225,8 @@ class InstanceModelTest {
             DEADLINE,
             new StartupDelays(List.of(Duration.ofSeconds(7), Duration.ofSeconds(29))),
             "test",
-            RefusalCost.NONE);
+            RefusalCost.NONE,
+            ColdStart.NONE);
     Traffic t = Traffic.step(30, 4, Duration.ofSeconds(1800));
     Policy p =
         Policies.planned(

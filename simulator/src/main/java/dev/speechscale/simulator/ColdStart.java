@@ -1,0 +1,150 @@
+package dev.speechscale.simulator;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * How much slower a freshly started instance serves its first requests than a warm one: a factor on
+ * the request's engine occupancy, its time in flight and its first byte, by how many requests the
+ * instance has started before it. The server's Java side (HTTP, streaming, the gate) is JIT-cold in
+ * a new JVM; on the local fleet the instance that came into service in a replay's surge served its
+ * first 3–6 s about 1.4× slower than a warm one (measurements/simulator-calibration.md, "A new
+ * instance is cold"), and the backlog it built is most of the minute after a surge.
+ *
+ * <p><b>From a measurement</b> ({@link #fromServiceTimes}): the service times of a fresh instance's
+ * first requests in order (qmax's warm-up on the instance the deploy just started), grouped in
+ * doubling buckets of request indices (0–3, 4–7, 8–15, 16–31, …); each bucket's factor is its mean
+ * over the reference, the mean of the last half of the requests (the instance warm by then), and a
+ * bucket at or below the reference ends the ramp (a warm instance is not faster than warm). An
+ * instance that was not fresh gives no steps: {@link #NONE}.
+ *
+ * <p>The fleet's initial instances are warm (a replay warms its one instance as qmax did; a day's
+ * fleet has long been running); every instance a scale-out starts is cold.
+ *
+ * @param steps the factor for requests below each step's {@code untilRequest} (and at or above the
+ *     previous step's), in increasing order; requests past the last step have factor 1
+ * @param source where the steps came from, for the model's derivation
+ */
+public record ColdStart(List<Step> steps, String source) {
+  /** New instances serve as warm ones from their first request. */
+  public static final ColdStart NONE = new ColdStart(List.of(), "none");
+
+  /** The smallest bucket: the first four requests, a closed loop's first round at N = 4. */
+  static final int FIRST_BUCKET = 4;
+
+  /**
+   * Requests {@code [previous untilRequest, untilRequest)} take {@code factor} × a warm instance's
+   * time.
+   *
+   * @param untilRequest the first request index past this step
+   * @param factor ≥ 1
+   */
+  public record Step(int untilRequest, double factor) {
+    public Step {
+      if (untilRequest < 1) {
+        throw new SimulatorException(
+            "a cold-start step's until_request (" + untilRequest + ") must be at least 1");
+      }
+      if (!(factor >= 1) || Double.isInfinite(factor)) {
+        throw new SimulatorException(
+            String.format(
+                Locale.ROOT,
+                "a cold-start step's factor (%s, requests below %d) must be a finite number >= 1:"
+                    + " a cold instance is not faster than a warm one",
+                factor,
+                untilRequest));
+      }
+    }
+  }
+
+  public ColdStart {
+    Objects.requireNonNull(source, "source");
+    steps = List.copyOf(steps);
+    for (int i = 1; i < steps.size(); i++) {
+      if (steps.get(i).untilRequest() <= steps.get(i - 1).untilRequest()) {
+        throw new SimulatorException(
+            "cold-start steps must end in increasing order; step "
+                + i
+                + " ends at request "
+                + steps.get(i).untilRequest()
+                + ", the one before at "
+                + steps.get(i - 1).untilRequest());
+      }
+    }
+  }
+
+  /** True when new instances are warm from their first request. */
+  public boolean none() {
+    return steps.isEmpty();
+  }
+
+  /** The factor for the instance's request {@code index} (0: its first). */
+  public double factor(long index) {
+    for (Step s : steps) {
+      if (index < s.untilRequest()) {
+        return s.factor();
+      }
+    }
+    return 1;
+  }
+
+  /** Requests a new instance serves before it is warm: the last step's end (0 with none). */
+  public int rampRequests() {
+    return steps.isEmpty() ? 0 : steps.getLast().untilRequest();
+  }
+
+  /**
+   * The steps a fresh instance's first service times give (see the class comment).
+   *
+   * @param serviceSeconds the service time of each of its first requests, in the order they ended
+   * @param source where they were measured, for the derivation
+   */
+  public static ColdStart fromServiceTimes(double[] serviceSeconds, String source) {
+    int n = serviceSeconds.length;
+    if (n < 2 * FIRST_BUCKET) {
+      return NONE;
+    }
+    double reference = mean(serviceSeconds, n / 2, n);
+    List<Step> steps = new ArrayList<>();
+    for (int from = 0, until = FIRST_BUCKET; until <= n / 2; from = until, until *= 2) {
+      double factor = reference > 0 ? mean(serviceSeconds, from, until) / reference : 1;
+      if (!(factor > 1)) {
+        break;
+      }
+      steps.add(new Step(until, factor));
+    }
+    return steps.isEmpty() ? NONE : new ColdStart(steps, source);
+  }
+
+  private static double mean(double[] xs, int from, int until) {
+    double sum = 0;
+    for (int i = from; i < until; i++) {
+      sum += xs[i];
+    }
+    return sum / (until - from);
+  }
+
+  /** One line for the model's derivation. */
+  public String describe() {
+    if (none()) {
+      return "new instances serve warm from their first request";
+    }
+    StringBuilder b = new StringBuilder("a new instance's first requests take ");
+    int from = 0;
+    for (int i = 0; i < steps.size(); i++) {
+      Step s = steps.get(i);
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%s%.2fx (%d-%d)",
+              i == 0 ? "" : ", ",
+              s.factor(),
+              from,
+              s.untilRequest() - 1));
+      from = s.untilRequest();
+    }
+    return b.append(" a warm one's time (").append(source).append(')').toString();
+  }
+}
