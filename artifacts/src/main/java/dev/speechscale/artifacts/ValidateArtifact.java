@@ -80,8 +80,8 @@ public record ValidateArtifact(
    * rate above what it serves, the surge a replay drives). τ per refusing phase is {@code (1 −
    * X1/X0) / r} (the simulator's {@code RefusalCost.estimate}); {@code seconds_per_refusal} is the
    * open-loop phase's figure when it is more than twice its uncertainty (the baselines' spread over
-   * its refusal rate), else the figure of the refusing phase whose τ that noise moves least. Rates count completions (and refusals) by their end time in each
-   * phase's trailing window.
+   * its refusal rate), else the figure of the refusing phase whose τ that noise moves least. Rates
+   * count completions (and refusals) by their end time in each phase's trailing window.
    *
    * @param instances instances the phases ran on (validate pins one)
    * @param queueMaxDepth the gate's bound

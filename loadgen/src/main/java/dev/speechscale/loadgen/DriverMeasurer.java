@@ -30,13 +30,13 @@ final class DriverMeasurer implements RungMeasurer {
   }
 
   /**
-   * Runs its own driver with its own connections and no request listener, so nothing of the warm-up
-   * reaches the event log or any rung; its connections close when it ends.
+   * Runs its own driver with its own connections and only the hooks' warm-up listener, so nothing
+   * of the warm-up reaches the event log or any rung; its connections close when it ends.
    */
   @Override
   public boolean warmUp(int concurrency, Duration hold) {
     try (ClosedLoopDriver w =
-        new ClosedLoopDriver(invoker, texts, hooks.clock(), RequestListener.NONE)) {
+        new ClosedLoopDriver(invoker, texts, hooks.clock(), hooks.warmupRequests())) {
       warmup = w;
       if (stopped) {
         return false;

@@ -18,6 +18,8 @@ import java.util.Optional;
  *     (the steps then carry no server concurrency and the planner has no units ratio)
  * @param listener progress and notes, e.g. a {@link ProgressPrinter} on stderr
  * @param requests sees every request, e.g. a {@link JsonlEventLog}
+ * @param warmupRequests sees every request of the warm-up before the first rung, which {@code
+ *     requests} does not (e.g. to measure how a fresh instance's first requests ramp)
  */
 public record LadderHooks(
     NanoClock clock,
@@ -25,38 +27,50 @@ public record LadderHooks(
     CapacityProbe capacity,
     ServerConcurrencySource serverConcurrency,
     LadderListener listener,
-    RequestListener requests) {
+    RequestListener requests,
+    RequestListener warmupRequests) {
 
   public LadderHooks {
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(wallClock, "wallClock");
     listener = listener == null ? LadderListener.NONE : listener;
     requests = requests == null ? RequestListener.NONE : requests;
+    warmupRequests = warmupRequests == null ? RequestListener.NONE : warmupRequests;
   }
 
   /** System clocks, nothing watched, nobody listening. */
   public static LadderHooks defaults() {
-    return new LadderHooks(NanoClock.SYSTEM, Clock.systemUTC(), null, null, null, null);
+    return new LadderHooks(NanoClock.SYSTEM, Clock.systemUTC(), null, null, null, null, null);
   }
 
   public LadderHooks withClocks(NanoClock clock, Clock wallClock) {
-    return new LadderHooks(clock, wallClock, capacity, serverConcurrency, listener, requests);
+    return new LadderHooks(
+        clock, wallClock, capacity, serverConcurrency, listener, requests, warmupRequests);
   }
 
   public LadderHooks withCapacity(CapacityProbe capacity) {
-    return new LadderHooks(clock, wallClock, capacity, serverConcurrency, listener, requests);
+    return new LadderHooks(
+        clock, wallClock, capacity, serverConcurrency, listener, requests, warmupRequests);
   }
 
   public LadderHooks withServerConcurrency(ServerConcurrencySource serverConcurrency) {
-    return new LadderHooks(clock, wallClock, capacity, serverConcurrency, listener, requests);
+    return new LadderHooks(
+        clock, wallClock, capacity, serverConcurrency, listener, requests, warmupRequests);
   }
 
   public LadderHooks withListener(LadderListener listener) {
-    return new LadderHooks(clock, wallClock, capacity, serverConcurrency, listener, requests);
+    return new LadderHooks(
+        clock, wallClock, capacity, serverConcurrency, listener, requests, warmupRequests);
   }
 
   public LadderHooks withRequests(RequestListener requests) {
-    return new LadderHooks(clock, wallClock, capacity, serverConcurrency, listener, requests);
+    return new LadderHooks(
+        clock, wallClock, capacity, serverConcurrency, listener, requests, warmupRequests);
+  }
+
+  public LadderHooks withWarmupRequests(RequestListener warmupRequests) {
+    return new LadderHooks(
+        clock, wallClock, capacity, serverConcurrency, listener, requests, warmupRequests);
   }
 
   /** The endpoint's instance count, read during a rung. */
