@@ -102,20 +102,61 @@ public record ColdStart(List<Step> steps, String source) {
    * @param source where they were measured, for the derivation
    */
   public static ColdStart fromServiceTimes(double[] serviceSeconds, String source) {
-    int n = serviceSeconds.length;
-    if (n < 2 * FIRST_BUCKET) {
-      return NONE;
-    }
-    double reference = mean(serviceSeconds, n / 2, n);
+    return fromBuckets(Buckets.of(serviceSeconds), source);
+  }
+
+  /**
+   * The steps recorded bucket means give: each bucket's factor is its mean over the reference,
+   * until the first bucket at or below it.
+   */
+  public static ColdStart fromBuckets(Buckets b, String source) {
     List<Step> steps = new ArrayList<>();
-    for (int from = 0, until = FIRST_BUCKET; until <= n / 2; from = until, until *= 2) {
-      double factor = reference > 0 ? mean(serviceSeconds, from, until) / reference : 1;
+    for (int i = 0; i < b.untilRequest().size(); i++) {
+      double factor = b.referenceS() > 0 ? b.meanS().get(i) / b.referenceS() : 1;
       if (!(factor > 1)) {
         break;
       }
-      steps.add(new Step(until, factor));
+      steps.add(new Step(b.untilRequest().get(i), factor));
     }
     return steps.isEmpty() ? NONE : new ColdStart(steps, source);
+  }
+
+  /**
+   * A fresh instance's first service times in doubling buckets of request indices (0–3, 4–7, 8–15,
+   * …, none past the first half) and the reference, the mean of the last half.
+   *
+   * @param untilRequest each bucket's end (exclusive)
+   * @param meanS each bucket's mean service time, seconds
+   * @param referenceS the last half's mean, seconds (0 with fewer than {@code 2 × FIRST_BUCKET})
+   */
+  public record Buckets(List<Integer> untilRequest, List<Double> meanS, double referenceS) {
+    public Buckets {
+      untilRequest = List.copyOf(untilRequest);
+      meanS = List.copyOf(meanS);
+      if (untilRequest.size() != meanS.size()) {
+        throw new SimulatorException(
+            "cold-start buckets: "
+                + untilRequest.size()
+                + " ends but "
+                + meanS.size()
+                + " means; each bucket needs both");
+      }
+    }
+
+    /** The buckets of {@code serviceSeconds}, in the order the requests ended. */
+    public static Buckets of(double[] serviceSeconds) {
+      int n = serviceSeconds.length;
+      List<Integer> until = new ArrayList<>();
+      List<Double> means = new ArrayList<>();
+      if (n < 2 * FIRST_BUCKET) {
+        return new Buckets(until, means, 0);
+      }
+      for (int from = 0, end = FIRST_BUCKET; end <= n / 2; from = end, end *= 2) {
+        until.add(end);
+        means.add(mean(serviceSeconds, from, end));
+      }
+      return new Buckets(until, means, mean(serviceSeconds, n / 2, n));
+    }
   }
 
   private static double mean(double[] xs, int from, int until) {
