@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code live_scale_out}: from the plan's floor, 2× the scaling target's load must bring a new
@@ -47,7 +48,7 @@ final class LiveScaleOut {
             Thread.ofPlatform()
                 .daemon()
                 .start(() -> driver.run(0, 0, n, Timeouts.scaleOutLoad(bound, physics)));
-        Instant scaled = null;
+        @Nullable Instant scaled = null;
         while (Duration.between(began, clock.instant()).compareTo(bound) <= 0) {
           if (platform.describe(endpoint).currentInstances() > start) {
             scaled = clock.instant();
@@ -67,7 +68,7 @@ final class LiveScaleOut {
   }
 
   /** The check for a scale-out seen at {@code scaled} ({@code null}: none) after {@code began}. */
-  static ValidateArtifact.Check judge(Duration bound, Instant began, Instant scaled) {
+  static ValidateArtifact.Check judge(Duration bound, Instant began, @Nullable Instant scaled) {
     if (scaled == null) {
       return ValidateRun.check(
           "live_scale_out",

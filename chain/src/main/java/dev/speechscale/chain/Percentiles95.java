@@ -1,6 +1,7 @@
 package dev.speechscale.chain;
 
 import dev.speechscale.capacity.Percentiles;
+import org.jspecify.annotations.Nullable;
 
 /** The p95 and its distribution-free 95 % interval from order statistics. */
 final class Percentiles95 {
@@ -19,7 +20,7 @@ final class Percentiles95 {
    * approximation: n q ± 1.96 √(n q (1−q))), as values of sorted {@code v}; {@code null} when there
    * are too few samples for the upper rank to exist (n q (1−q) &lt; 1 or u &gt; n).
    */
-  static double[] interval(double[] v) {
+  static double @Nullable [] interval(double[] v) {
     int n = v.length;
     double sd = Math.sqrt(n * Q * (1 - Q));
     if (n == 0 || sd < 1) {

@@ -1,6 +1,7 @@
 package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.RungCheck;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the machine's CPUs did over one rung's hold, from the samples at its start and end; each
@@ -11,12 +12,16 @@ import dev.speechscale.artifacts.RungCheck;
  * @param generatorCpus the CPUs this process (the load generator) used
  * @param otherCpus busy CPUs beyond the generator and the instance's limit (1 when unknown)
  */
-record RungCpu(Double stealShare, Double busyCpus, Double generatorCpus, Double otherCpus) {
+record RungCpu(
+    @Nullable Double stealShare,
+    @Nullable Double busyCpus,
+    @Nullable Double generatorCpus,
+    @Nullable Double otherCpus) {
   /** No samples: every figure unknown. */
   static final RungCpu UNKNOWN = new RungCpu(null, null, null, null);
 
   /** The figures between {@code a} and {@code b} on a machine of {@code cpus} CPUs. */
-  static RungCpu between(CpuSample a, CpuSample b, int cpus, Double limitCpus) {
+  static RungCpu between(CpuSample a, CpuSample b, int cpus, @Nullable Double limitCpus) {
     long total = b.totalTicks() - a.totalTicks();
     double wallS = (b.wallNanos() - a.wallNanos()) / 1e9;
     if (total <= 0 || wallS <= 0) {

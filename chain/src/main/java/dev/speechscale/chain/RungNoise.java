@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Watches a qmax ladder for what the endpoint did not cause: it keeps every request's completion
@@ -87,9 +88,9 @@ final class RungNoise implements LadderListener, RequestListener {
       int n,
       Instant from,
       Instant to,
-      CpuSample[] cpu,
+      CpuSample @Nullable [] cpu,
       int cpus,
-      Double limitCpus) {
+      @Nullable Double limitCpus) {
     Halves h = halves(run, step, from, to);
     double[] all = h.allMs();
     double[] ci = Percentiles95.interval(all);
@@ -124,15 +125,18 @@ final class RungNoise implements LadderListener, RequestListener {
    * null} when the window is empty or a half saw nothing), and every TTFAB, sorted.
    */
   private record Halves(
-      Double firstPerSecond,
-      Double secondPerSecond,
-      Double firstP95Ms,
-      Double secondP95Ms,
+      @Nullable Double firstPerSecond,
+      @Nullable Double secondPerSecond,
+      @Nullable Double firstP95Ms,
+      @Nullable Double secondP95Ms,
       double[] allMs) {
 
     /** Both halves within {@link RungCheck}'s tolerances; {@code null} when one cannot say. */
-    Boolean stable() {
-      return firstPerSecond == null || firstP95Ms == null || secondP95Ms == null
+    @Nullable Boolean stable() {
+      return firstPerSecond == null
+              || secondPerSecond == null
+              || firstP95Ms == null
+              || secondP95Ms == null
           ? null
           : within(firstPerSecond, secondPerSecond, RungCheck.THROUGHPUT_TOLERANCE)
               && within(firstP95Ms, secondP95Ms, RungCheck.P95_TOLERANCE);
@@ -164,7 +168,7 @@ final class RungNoise implements LadderListener, RequestListener {
   }
 
   /** Why the rung may not be the endpoint's alone; {@code null} when nothing says so. */
-  private static String why(Halves h, RungCpu c, int cpus) {
+  private static @Nullable String why(Halves h, RungCpu c, int cpus) {
     List<String> why = new ArrayList<>();
     if (Boolean.FALSE.equals(h.stable())) {
       why.add(
@@ -229,7 +233,7 @@ final class RungNoise implements LadderListener, RequestListener {
     return mean == 0 || Math.abs(a - b) / mean <= tolerance;
   }
 
-  private static Double p95(List<Double> values) {
+  private static @Nullable Double p95(List<Double> values) {
     if (values.isEmpty()) {
       return null;
     }
