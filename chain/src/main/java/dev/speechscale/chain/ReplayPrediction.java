@@ -8,11 +8,9 @@ import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.artifacts.StartupDelaySamples;
 import dev.speechscale.artifacts.TtotalArtifact;
-import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.ScalingPolicy;
 import dev.speechscale.platform.ScalingState;
-import dev.speechscale.platform.Statistic;
 import dev.speechscale.scaling.ScalingRules;
 import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.InstanceModel;
@@ -24,7 +22,6 @@ import dev.speechscale.simulator.Traffic;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Predicate;
 
 /**
  * The simulator's side of a replay: the instance from the qmax artifact, the start-up delay from
@@ -125,34 +122,14 @@ public final class ReplayPrediction {
       Duration metricDelay,
       long seed,
       FleetSimulator.PreRoll preRoll) {
-    ScalingState s = platform.scalingState(endpoint);
-    ScalingState.ScalableTarget target =
-        s.target()
-            .orElseThrow(() ->
-                new ChainException(
-                    endpoint
-                        + " has no scaling attached ("
-                        + s.reason()
-                        + "); deploy it behind the plan (speech-infra deploy --plan "
-                        + in.planFile()
-                        + ") and replay again"));
-    ScalingPolicy.TargetTracking tracking =
-        policy(s, ScalingPolicy.TargetTracking.class, endpoint, "target tracking");
-    ScalingPolicy.StepScaling step =
-        policy(s, ScalingPolicy.StepScaling.class, endpoint, "step scale-in");
-    Alarm high = alarm(s, a -> a.actions().contains(tracking.name()), endpoint, tracking.name());
-    Alarm low = alarm(s, a -> step.alarmNames().contains(a.name()), endpoint, step.name());
-    double timeScale = high.periodSeconds() / 10.0;
-    requirePeriods(endpoint, high, high.periodSeconds(), Statistic.MAXIMUM);
-    requirePeriods(endpoint, low, (int) Math.round(60 * timeScale), Statistic.AVERAGE);
+    DeployedPolicy deployed =
+        DeployedPolicy.read(platform.scalingState(endpoint), endpoint, in.planFile());
+    ScalingState.ScalableTarget target = deployed.target();
+    ScalingPolicy.TargetTracking tracking = deployed.tracking();
+    double timeScale = deployed.timeScale();
     int queue = platform.containerQueueBound(endpoint).orElse(in.plan().queueMaxDepth());
     Duration deadline = requestAge(platform, endpoint);
-    StartupDelaySamples startup;
-    try {
-      startup = StartupDelaySamples.of(in.ttotals());
-    } catch (ArtifactException e) {
-      throw new ChainException(e.getMessage(), e);
-    }
+    StartupDelaySamples startup = startup(in);
     InstanceModel model =
         InstanceModel.fromMeasurement(
                 in.qmax().measurement(in.qmaxFile()),
@@ -162,14 +139,7 @@ public final class ReplayPrediction {
                 deadline,
                 startup.delays())
             .withRefusalCost(in.refusalCost());
-    ScalingRules rules =
-        ScalingRules.planned(
-            tracking.targetValue(),
-            low.threshold(),
-            target.minCapacity(),
-            target.maxCapacity(),
-            Duration.ofSeconds(tracking.scaleOutCooldownSeconds()),
-            Duration.ofSeconds(step.cooldownSeconds()));
+    ScalingRules rules = deployed.rules();
     Policy policy =
         new Policy.Rules("deployed", timeScale == 1 ? rules : rules.timeScaled(timeScale));
     double slo = in.plan().endpointConfig().ttfabSloMs();
@@ -182,9 +152,9 @@ public final class ReplayPrediction {
             target.minCapacity(),
             target.maxCapacity(),
             tracking.targetValue(),
-            low.threshold(),
+            deployed.low().threshold(),
             tracking.scaleOutCooldownSeconds(),
-            step.cooldownSeconds(),
+            deployed.step().cooldownSeconds(),
             timeScale,
             startup.delays().meanSeconds(),
             String.format(
@@ -203,46 +173,12 @@ public final class ReplayPrediction {
         setup.model(), traffic, setup.policy(), setup.options(), Progress.none());
   }
 
-  private static <T extends ScalingPolicy> T policy(
-      ScalingState s, Class<T> type, String endpoint, String what) {
-    return s.policies().stream()
-        .filter(type::isInstance)
-        .map(type::cast)
-        .findFirst()
-        .orElseThrow(() ->
-            new ChainException(
-                endpoint
-                    + " has no "
-                    + what
-                    + " policy; the replay predicts the plan's two policies as deployed:"
-                    + " redeploy behind the plan"));
-  }
-
-  private static Alarm alarm(
-      ScalingState s, Predicate<Alarm> belongs, String endpoint, String policyName) {
-    return s.alarms().stream()
-        .filter(belongs)
-        .findFirst()
-        .orElseThrow(() ->
-            new ChainException(
-                endpoint + ": policy " + policyName + " has no alarm; redeploy behind the plan"));
-  }
-
-  private static void requirePeriods(String endpoint, Alarm a, int periodS, Statistic statistic) {
-    if (a.periodSeconds() != periodS || a.evaluationPeriods() != 3 || a.statistic() != statistic) {
-      throw new ChainException(
-          String.format(
-              Locale.ROOT,
-              "%s: alarm %s reads the %s over %d periods of %d s, but a plan deploys the %s over 3"
-                  + " periods of %d s (the tracking period x 6 for scale-in); redeploy behind the"
-                  + " plan to replay",
-              endpoint,
-              a.name(),
-              a.statistic(),
-              a.evaluationPeriods(),
-              a.periodSeconds(),
-              statistic,
-              periodS));
+  /** Every start-up delay the ttotal artifacts hold. */
+  private static StartupDelaySamples startup(Inputs in) {
+    try {
+      return StartupDelaySamples.of(in.ttotals());
+    } catch (ArtifactException e) {
+      throw new ChainException(e.getMessage(), e);
     }
   }
 

@@ -110,23 +110,7 @@ public final class ValidateRun {
   static List<ValidateArtifact.Check> staticChecks(
       Platform platform, String endpoint, PlanArtifact plan) {
     List<ValidateArtifact.Check> out = new ArrayList<>();
-    Fingerprint fp = platform.fingerprint(endpoint);
-    DeployedConfig deployed =
-        new DeployedConfig(fp.instanceType(), fp.imageDigest(), fp.containerEnv());
-    out.add(
-        DeployedConfig.sameDeployment(plan.deployedConfig(), deployed)
-            ? check(
-                "fingerprint",
-                Result.OK,
-                plan.slug(),
-                deployed.slug(),
-                "the plan was measured against" + " this deployment")
-            : check(
-                "fingerprint",
-                Result.FAIL,
-                DeployedConfig.slugOf(plan.deployedConfig()),
-                deployed.slug(),
-                "the plan was measured against another deployment"));
+    out.add(fingerprint(platform.fingerprint(endpoint), plan));
     ScalingState s = platform.scalingState(endpoint);
     if (s.target().isEmpty()) {
       out.add(
@@ -141,88 +125,8 @@ public final class ValidateRun {
     ScalingState.ScalableTarget t = s.target().get();
     out.add(compare("min_instances", plan.minInstances(), t.minCapacity()));
     out.add(compare("max_instances", plan.maxInstances(), t.maxCapacity()));
-    Optional<ScalingPolicy.TargetTracking> tracking =
-        s.policies().stream()
-            .filter(ScalingPolicy.TargetTracking.class::isInstance)
-            .map(ScalingPolicy.TargetTracking.class::cast)
-            .findFirst();
-    Optional<ScalingPolicy.StepScaling> step =
-        s.policies().stream()
-            .filter(ScalingPolicy.StepScaling.class::isInstance)
-            .map(ScalingPolicy.StepScaling.class::cast)
-            .findFirst();
-    if (tracking.isEmpty()) {
-      out.add(
-          check(
-              "scaling_target_value",
-              Result.FAIL,
-              fmt(plan.scalingTargetValue()),
-              "none",
-              "no target tracking policy"));
-    } else {
-      out.add(
-          compare("scaling_target_value", plan.scalingTargetValue(), tracking.get().targetValue()));
-      out.add(
-          compare(
-              "scale_out_cooldown_s",
-              plan.scaleOutCooldownS(),
-              tracking.get().scaleOutCooldownSeconds()));
-      out.add(
-          tracking.get().disableScaleIn()
-              ? check(
-                  "disable_scale_in", Result.OK, "true", "true", "target tracking never scales in")
-              : check(
-                  "disable_scale_in",
-                  Result.FAIL,
-                  "true",
-                  "false",
-                  "target tracking may scale in; only the step policy should"));
-    }
-    if (step.isEmpty()) {
-      out.add(
-          check(
-              "scale_in_threshold",
-              Result.FAIL,
-              fmt(plan.scaleInThreshold()),
-              "none",
-              "no step scale-in policy"));
-    } else {
-      out.add(
-          compare("scale_in_cooldown_s", plan.scaleInCooldownS(), step.get().cooldownSeconds()));
-      Optional<Alarm> alarm =
-          s.alarms().stream().filter(a -> step.get().alarmNames().contains(a.name())).findFirst();
-      out.add(
-          alarm.isEmpty()
-              ? check(
-                  "scale_in_threshold",
-                  Result.FAIL,
-                  fmt(plan.scaleInThreshold()),
-                  "none",
-                  "the step policy has no alarm")
-              : compare("scale_in_threshold", plan.scaleInThreshold(), alarm.get().threshold()));
-      alarm.ifPresent(a ->
-          out.add(
-              a.periodSeconds() >= 1
-                      && a.evaluationPeriods() == 3
-                      && a.statistic() == dev.speechscale.platform.Statistic.AVERAGE
-                  ? check(
-                      "scale_in_alarm",
-                      Result.OK,
-                      "Average, 3 periods",
-                      a.statistic()
-                          + ", "
-                          + a.evaluationPeriods()
-                          + " periods of "
-                          + a.periodSeconds()
-                          + " s",
-                      "the scale-in alarm reads what the plan converted its threshold for")
-                  : check(
-                      "scale_in_alarm",
-                      Result.FAIL,
-                      "Average, 3 periods",
-                      a.statistic() + ", " + a.evaluationPeriods() + " periods",
-                      "the scale-in alarm reads another statistic")));
-    }
+    out.addAll(targetTracking(plan, first(s, ScalingPolicy.TargetTracking.class)));
+    out.addAll(stepScaleIn(plan, s, first(s, ScalingPolicy.StepScaling.class)));
     OptionalInt bound = platform.containerQueueBound(endpoint);
     out.add(
         bound.isEmpty()
@@ -234,6 +138,107 @@ public final class ValidateRun {
                 "the platform does not report the container's queue bound")
             : compare("queue_max_depth", plan.queueMaxDepth(), bound.getAsInt()));
     return out;
+  }
+
+  private static ValidateArtifact.Check fingerprint(Fingerprint fp, PlanArtifact plan) {
+    DeployedConfig deployed =
+        new DeployedConfig(fp.instanceType(), fp.imageDigest(), fp.containerEnv());
+    return DeployedConfig.sameDeployment(plan.deployedConfig(), deployed)
+        ? check(
+            "fingerprint",
+            Result.OK,
+            plan.slug(),
+            deployed.slug(),
+            "the plan was measured against" + " this deployment")
+        : check(
+            "fingerprint",
+            Result.FAIL,
+            DeployedConfig.slugOf(plan.deployedConfig()),
+            deployed.slug(),
+            "the plan was measured against another deployment");
+  }
+
+  private static <T extends ScalingPolicy> Optional<T> first(ScalingState s, Class<T> type) {
+    return s.policies().stream().filter(type::isInstance).map(type::cast).findFirst();
+  }
+
+  /** The target tracking policy's target value, scale-out cooldown and disabled scale-in. */
+  private static List<ValidateArtifact.Check> targetTracking(
+      PlanArtifact plan, Optional<ScalingPolicy.TargetTracking> tracking) {
+    if (tracking.isEmpty()) {
+      return List.of(
+          check(
+              "scaling_target_value",
+              Result.FAIL,
+              fmt(plan.scalingTargetValue()),
+              "none",
+              "no target tracking policy"));
+    }
+    ScalingPolicy.TargetTracking t = tracking.get();
+    return List.of(
+        compare("scaling_target_value", plan.scalingTargetValue(), t.targetValue()),
+        compare("scale_out_cooldown_s", plan.scaleOutCooldownS(), t.scaleOutCooldownSeconds()),
+        t.disableScaleIn()
+            ? check(
+                "disable_scale_in", Result.OK, "true", "true", "target tracking never scales in")
+            : check(
+                "disable_scale_in",
+                Result.FAIL,
+                "true",
+                "false",
+                "target tracking may scale in; only the step policy should"));
+  }
+
+  /** The step scale-in policy's cooldown, and its alarm's threshold and shape. */
+  private static List<ValidateArtifact.Check> stepScaleIn(
+      PlanArtifact plan, ScalingState s, Optional<ScalingPolicy.StepScaling> step) {
+    if (step.isEmpty()) {
+      return List.of(
+          check(
+              "scale_in_threshold",
+              Result.FAIL,
+              fmt(plan.scaleInThreshold()),
+              "none",
+              "no step scale-in policy"));
+    }
+    List<ValidateArtifact.Check> out = new ArrayList<>();
+    out.add(compare("scale_in_cooldown_s", plan.scaleInCooldownS(), step.get().cooldownSeconds()));
+    Optional<Alarm> alarm =
+        s.alarms().stream().filter(a -> step.get().alarmNames().contains(a.name())).findFirst();
+    out.add(
+        alarm.isEmpty()
+            ? check(
+                "scale_in_threshold",
+                Result.FAIL,
+                fmt(plan.scaleInThreshold()),
+                "none",
+                "the step policy has no alarm")
+            : compare("scale_in_threshold", plan.scaleInThreshold(), alarm.get().threshold()));
+    alarm.ifPresent(a -> out.add(scaleInAlarm(a)));
+    return out;
+  }
+
+  private static ValidateArtifact.Check scaleInAlarm(Alarm a) {
+    return a.periodSeconds() >= 1
+            && a.evaluationPeriods() == 3
+            && a.statistic() == dev.speechscale.platform.Statistic.AVERAGE
+        ? check(
+            "scale_in_alarm",
+            Result.OK,
+            "Average, 3 periods",
+            a.statistic()
+                + ", "
+                + a.evaluationPeriods()
+                + " periods of "
+                + a.periodSeconds()
+                + " s",
+            "the scale-in alarm reads what the plan converted its threshold for")
+        : check(
+            "scale_in_alarm",
+            Result.FAIL,
+            "Average, 3 periods",
+            a.statistic() + ", " + a.evaluationPeriods() + " periods",
+            "the scale-in alarm reads another statistic");
   }
 
   private static ValidateArtifact.Check compare(String name, Number expected, Number actual) {

@@ -14,20 +14,20 @@ class RungNoiseTest {
   @Test
   void interval_hundredSamples_spansTheRanksAroundTheNinetyFifth() {
     double[] v = IntStream.rangeClosed(1, 100).asDoubleStream().toArray();
-    assertThat(RungNoise.Percentiles95.nearestRank(v)).isEqualTo(95.0);
+    assertThat(Percentiles95.nearestRank(v)).isEqualTo(95.0);
     // 95 ± 1.96 √4.75 = 90.73 .. 99.27 → ranks 90 and 100
-    assertThat(RungNoise.Percentiles95.interval(v)).containsExactly(90.0, 100.0);
+    assertThat(Percentiles95.interval(v)).containsExactly(90.0, 100.0);
   }
 
   @Test
   void interval_tooFewSamplesForAnUpperRank_isNull() {
     double[] v = IntStream.rangeClosed(1, 40).asDoubleStream().toArray();
-    assertThat(RungNoise.Percentiles95.interval(v)).isNull();
+    assertThat(Percentiles95.interval(v)).isNull();
   }
 
   @Test
   void sample_onLinux_readsTheMachineAndThisProcess() {
-    RungNoise.CpuSample s = RungNoise.sample();
+    CpuSample s = CpuSample.now();
     assertThat(s.totalTicks()).isGreaterThanOrEqualTo(s.busyTicks());
     assertThat(s.processCpuNanos()).isPositive();
   }

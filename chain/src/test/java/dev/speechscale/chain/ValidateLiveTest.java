@@ -34,15 +34,16 @@ class ValidateLiveTest {
 
     ValidateArtifact.Check check =
         ValidateLive.sloAtScaledFleet(
-            endpoint,
-            nanos,
-            TextPool.shuffled(List.of("a sentence to speak"), 7),
-            plan,
+            new LiveLoad(
+                endpoint,
+                nanos,
+                TextPool.shuffled(List.of("a sentence to speak"), 7),
+                plan,
+                phase,
+                line -> {},
+                RequestListener.NONE),
             2,
-            plan.endpointConfig().ttfabSloMs(),
-            phase,
-            line -> {},
-            RequestListener.NONE);
+            plan.endpointConfig().ttfabSloMs());
 
     assertThat(check.result()).as(check.actual()).isEqualTo(ValidateArtifact.Result.OK);
     assertThat(check.detail()).contains("one unmeasured phase");
@@ -56,15 +57,16 @@ class ValidateLiveTest {
 
     ValidateArtifact.Check check =
         ValidateLive.sloAtScaledFleet(
-            endpoint,
-            now::get,
-            TextPool.shuffled(List.of("a sentence to speak"), 7),
-            plan,
+            new LiveLoad(
+                endpoint,
+                now::get,
+                TextPool.shuffled(List.of("a sentence to speak"), 7),
+                plan,
+                Duration.ofSeconds(8),
+                line -> {},
+                RequestListener.NONE),
             2,
-            plan.endpointConfig().ttfabSloMs(),
-            Duration.ofSeconds(8),
-            line -> {},
-            RequestListener.NONE);
+            plan.endpointConfig().ttfabSloMs());
 
     assertThat(check.result()).isEqualTo(ValidateArtifact.Result.FAIL);
     assertThat(check.actual()).startsWith("p95 ").endsWith(" ms, 0 rejected");
