@@ -91,6 +91,14 @@ final class HostileSuite {
     final LongAdder valid = new LongAdder();
     final LongAdder validWithAudio = new LongAdder();
     final List<Long> ttfabMicros = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    /**
+     * The instance's own share of each well-behaved first byte: the server's queue wait plus its
+     * engine's time to the first chunk ({@code X-Queue-Wait-Us} + {@code X-Engine-First-Chunk-Us}),
+     * free of the router's and the client's time on the shared cores.
+     */
+    final List<Long> serverFirstMicros = java.util.Collections.synchronizedList(new ArrayList<>());
+
     final LongAdder clientErrors = new LongAdder();
 
     Tally() {
@@ -109,9 +117,17 @@ final class HostileSuite {
     }
 
     long p95TtfabMicros() {
+      return p95(ttfabMicros);
+    }
+
+    long p95ServerFirstMicros() {
+      return p95(serverFirstMicros);
+    }
+
+    private static long p95(List<Long> micros) {
       long[] all;
-      synchronized (ttfabMicros) {
-        all = ttfabMicros.stream().mapToLong(Long::longValue).toArray();
+      synchronized (micros) {
+        all = micros.stream().mapToLong(Long::longValue).toArray();
       }
       if (all.length == 0) {
         return -1;
@@ -128,10 +144,12 @@ final class HostileSuite {
       b.append(
           String.format(
               Locale.ROOT,
-              " valid=%d valid_with_audio=%d p95_ttfab_ms=%.1f client_errors=%d",
+              " valid=%d valid_with_audio=%d p95_ttfab_ms=%.1f p95_server_first_ms=%.1f"
+                  + " client_errors=%d",
               valid.sum(),
               validWithAudio.sum(),
               p95TtfabMicros() / 1000.0,
+              p95ServerFirstMicros() / 1000.0,
               clientErrors.sum()));
       return b.toString();
     }
@@ -298,13 +316,22 @@ final class HostileSuite {
       int code = Integer.parseInt(status.substring(9, 12));
       t.statuses.computeIfAbsent(code, k -> new LongAdder()).increment();
       boolean chunked = false;
+      long serverUs = 0;
+      int serverParts = 0;
       for (String h = line(in); !h.isEmpty(); h = line(in)) {
-        chunked |=
-            h.toLowerCase(Locale.ROOT).startsWith("transfer-encoding:") && h.contains("chunked");
+        String lower = h.toLowerCase(Locale.ROOT);
+        chunked |= lower.startsWith("transfer-encoding:") && h.contains("chunked");
+        if (lower.startsWith("x-queue-wait-us:") || lower.startsWith("x-engine-first-chunk-us:")) {
+          serverUs += Long.parseLong(h.substring(h.indexOf(':') + 1).strip());
+          serverParts++;
+        }
       }
       if (code == 200 && chunked && wholeChunkedBody(in) > 100) {
         t.validWithAudio.increment();
         t.ttfabMicros.add((first - start) / 1000);
+        if (serverParts == 2) {
+          t.serverFirstMicros.add(serverUs);
+        }
       }
     } catch (IOException | RuntimeException e) {
       t.clientErrors.increment();

@@ -33,6 +33,10 @@ class HostileSuiteTest {
       assertThat(t.validWithAudio.sum())
           .as("every well-behaved request got its whole audio")
           .isEqualTo(t.valid.sum());
+      assertThat(t.serverFirstMicros)
+          .as(
+              "each of them carried the server's queue wait and engine first chunk through the router")
+          .hasSize((int) t.validWithAudio.sum());
       String stats = ep.awaitQuiet(Duration.ofMinutes(2));
       assertThat(stats).contains("\"in_flight\":0,").contains("\"ws_sessions\":0");
     }
