@@ -681,6 +681,50 @@ final class HostileSuite {
       """;
 
   /**
+   * Pins the supervisor (all its threads, the router's included) and this JVM to the CPUs the
+   * instance's affinity mask leaves out, and prints both masks.
+   */
+  private static void isolate(Endpoint ep) throws IOException, InterruptedException {
+    String instance = cpusAllowed(ep.instancePid());
+    java.util.BitSet others = new java.util.BitSet();
+    others.set(0, Runtime.getRuntime().availableProcessors());
+    for (String part : instance.split(",")) {
+      String[] range = part.strip().split("-");
+      int from = Integer.parseInt(range[0]);
+      others.clear(from, Integer.parseInt(range[range.length - 1]) + 1);
+    }
+    if (others.isEmpty()) {
+      throw new IllegalStateException(
+          "the instance may run on every CPU (" + instance + "): nothing to isolate it from");
+    }
+    String rest = others.stream().mapToObj(Integer::toString).reduce((a, b) -> a + "," + b).get();
+    for (long pid : new long[] {ep.supervisorPid(), ProcessHandle.current().pid()}) {
+      Process p =
+          new ProcessBuilder("taskset", "-a", "-p", "-c", rest, Long.toString(pid))
+              .redirectErrorStream(true)
+              .start();
+      p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+      if (p.waitFor() != 0) {
+        throw new IllegalStateException("taskset -a -p -c " + rest + " " + pid + " failed");
+      }
+    }
+    System.out.println(
+        "ISOLATED instance on CPUs "
+            + instance
+            + "; supervisor, router and this client on CPUs "
+            + cpusAllowed(ep.supervisorPid()));
+  }
+
+  private static String cpusAllowed(long pid) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+      if (line.startsWith("Cpus_allowed_list:")) {
+        return line.substring(line.indexOf(':') + 1).strip();
+      }
+    }
+    throw new IllegalStateException("/proc/" + pid + "/status has no Cpus_allowed_list");
+  }
+
+  /**
    * The measurement run: {@code HostileSuite HOSTILE_REQUESTS SOAK_MINUTES [MIX [HOSTILE_RPS]]}
    * (HOSTILE_RPS paces the hostile requests; 0 or absent: unpaced), MIX one of {@code all}
    * (default: the nine hostile kinds), {@code abuse} (the kinds that never reach the engine),
@@ -689,17 +733,21 @@ final class HostileSuite {
    * flite endpoint in a temporary directory, measures a quiet baseline of the well-behaved clients,
    * runs the hostile requests, waits for the instance to empty, prints every figure, then soaks for
    * the given minutes in batches of 1000 hostile requests, printing each batch, and destroys the
-   * endpoint. A negative SOAK_MINUTES skips the settle wait and the soak (a comparison run).
+   * endpoint. A negative SOAK_MINUTES skips the settle wait and the soak (a comparison run). A
+   * fifth argument {@code isolate} moves the supervisor (with its router) and this client off the
+   * instance's CPUs once it is deployed, as on SageMaker, where neither runs on the instance's
+   * host.
    */
   public static void main(String[] args) throws Exception {
     int hostile = Integer.parseInt(args[0]);
     int soakMinutes = Integer.parseInt(args[1]);
     List<Kind> mix = Kind.mix(args.length > 2 ? args[2] : "all");
     double rps = args.length > 3 ? Double.parseDouble(args[3]) : 0;
+    boolean isolate = args.length > 4 && args[4].equals("isolate");
     System.out.println("MIX " + mix + (rps > 0 ? " at " + rps + " hostile req/s" : " unpaced"));
     Path dir = Files.createTempDirectory("hostile-suite");
     try {
-      measure(dir, hostile, soakMinutes, mix, rps);
+      measure(dir, hostile, soakMinutes, mix, rps, isolate);
     } finally {
       try (var paths = Files.walk(dir)) { // the endpoint is destroyed; its state goes too
         paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -707,10 +755,14 @@ final class HostileSuite {
     }
   }
 
-  private static void measure(Path dir, int hostile, int soakMinutes, List<Kind> mix, double rps)
+  private static void measure(
+      Path dir, int hostile, int soakMinutes, List<Kind> mix, double rps, boolean isolate)
       throws Exception {
     try (LocalEndpoint e = LocalEndpoint.deploy(dir, "hostile", YAML, false)) {
       Endpoint ep = Endpoint.of(e);
+      if (isolate) {
+        isolate(ep);
+      }
       int routerPort = URI.create(e.url()).getPort();
       HostileSuite suite = new HostileSuite(routerPort, 20261201L);
       suite.run(0, 0, 2, 10); // warm-up
