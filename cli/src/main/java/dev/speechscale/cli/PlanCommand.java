@@ -10,6 +10,7 @@ import dev.speechscale.capacity.Scenario;
 import dev.speechscale.capacity.SurgeSimulation;
 import dev.speechscale.capacity.Thresholds;
 import dev.speechscale.chain.PlanRun;
+import dev.speechscale.report.PlanReport;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

@@ -10,6 +10,7 @@ import dev.speechscale.chain.ReplayPrediction;
 import dev.speechscale.chain.Texts;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
+import dev.speechscale.report.ReplayTable;
 import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.RefusalCost;
 import java.nio.file.Path;
