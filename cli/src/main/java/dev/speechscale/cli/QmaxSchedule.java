@@ -214,7 +214,7 @@ final class QmaxSchedule {
   }
 
   private static String duration(Duration d) {
-    return QmaxCommand.ProgressPrinterFormat.duration(d);
+    return Durations.wallClock(d);
   }
 
   private static String f(String format, Object... args) {
