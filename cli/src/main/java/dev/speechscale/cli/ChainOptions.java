@@ -10,6 +10,7 @@ import dev.speechscale.platform.Platforms;
 import dev.speechscale.platform.Transport;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
@@ -122,6 +123,16 @@ final class ChainOptions {
   /** The qmax ladder the chosen platform walks when none is given; no endpoint call. */
   LadderDefaults ladderDefaults() {
     return provider().ladderDefaults();
+  }
+
+  /**
+   * The metric publication delay a simulation of the chosen platform assumes when none is given;
+   * none for a platform not on the classpath (opening it reports that).
+   */
+  Duration typicalMetricPublicationDelay() {
+    return Platforms.find(platform)
+        .map(PlatformProvider::typicalMetricPublicationDelay)
+        .orElse(Duration.ZERO);
   }
 
   private PlatformProvider provider() {

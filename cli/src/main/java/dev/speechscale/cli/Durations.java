@@ -46,6 +46,16 @@ final class Durations implements CommandLine.ITypeConverter<Duration> {
     return String.format(Locale.ROOT, "%.3fs", d.toNanos() / 1e9);
   }
 
+  /**
+   * A wall-clock length for progress and schedules: {@code 45s}, {@code 3m05s}, {@code 1h02m00s}.
+   */
+  static String wallClock(Duration d) {
+    long s = d.toSeconds();
+    return s >= 3600
+        ? String.format(Locale.ROOT, "%dh%02dm%02ds", s / 3600, s % 3600 / 60, s % 60)
+        : s >= 60 ? String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60) : s + "s";
+  }
+
   private static CommandLine.TypeConversionException bad(String value) {
     return new CommandLine.TypeConversionException(
         "'"

@@ -10,6 +10,7 @@ import dev.speechscale.capacity.Scenario;
 import dev.speechscale.capacity.SurgeSimulation;
 import dev.speechscale.capacity.Thresholds;
 import dev.speechscale.chain.PlanRun;
+import dev.speechscale.report.PlanReport;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -219,30 +220,9 @@ final class PlanCommand implements Callable<Integer> {
     if (peak == null) {
       throw Cli.usage(spec, "give the peak load: --peak-rps N or --peak-streams N");
     }
-    Load peakLoad =
-        peak.rps != null ? rate("--peak-rps", peak.rps) : streams("--peak-streams", peak.streams);
-    Load troughLoad = null;
-    if (trough != null) {
-      troughLoad =
-          trough.rps != null
-              ? rate("--trough-rps", trough.rps)
-              : streams("--trough-streams", trough.streams);
-      if (troughLoad.getClass() != peakLoad.getClass()) {
-        throw Cli.usage(
-            spec,
-            "state trough and peak in the same unit: --trough-rps with"
-                + " --peak-rps, --trough-streams with --peak-streams");
-      }
-      if (troughLoad.amount() > peakLoad.amount()) {
-        throw Cli.usage(
-            spec,
-            "trough ("
-                + troughLoad.describe()
-                + ") is above peak ("
-                + peakLoad.describe()
-                + "); swap them or lower the trough");
-      }
-    }
+    Load peakLoad = PlanLoads.peak(spec, peak.rps, peak.streams);
+    Load troughLoad =
+        trough == null ? null : PlanLoads.trough(spec, peakLoad, trough.rps, trough.streams);
     if (!(surgeRatio >= Thresholds.MIN_SURGE_RATIO
         && surgeRatio < Thresholds.MAX_SURGE_RATIO_EXCLUSIVE)) {
       throw Cli.usage(
@@ -275,20 +255,6 @@ final class PlanCommand implements Callable<Integer> {
     }
     return new Scenario(
         1, surgeRatio, peakLoad, troughLoad, minFloor, shedTarget, ceiling.toNanos() / 1e9, 1, 0);
-  }
-
-  private Load rate(String option, double value) {
-    if (!(value >= 0) || Double.isInfinite(value)) {
-      throw Cli.usage(spec, option + " (" + value + ") must be a non-negative number");
-    }
-    return new Load.RequestRate(value);
-  }
-
-  private Load streams(String option, double value) {
-    if (!(value >= 0) || Double.isInfinite(value)) {
-      throw Cli.usage(spec, option + " (" + value + ") must be a non-negative number");
-    }
-    return new Load.Streams(value);
   }
 
   private Map<String, Object> parameters(Scenario s) {

@@ -3,15 +3,12 @@ package dev.speechscale.cli;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.chain.ChainClock;
-import dev.speechscale.chain.QmaxBreakdown;
 import dev.speechscale.chain.QmaxRun;
-import dev.speechscale.chain.QmaxTrust;
 import dev.speechscale.chain.Texts;
 import dev.speechscale.loadgen.BisectionAllowance;
 import dev.speechscale.loadgen.DriftRecheck;
 import dev.speechscale.loadgen.DryRun;
 import dev.speechscale.loadgen.LadderSpec;
-import dev.speechscale.loadgen.LoadgenException;
 import dev.speechscale.loadgen.ProgressPrinter;
 import dev.speechscale.loadgen.StabilityRule;
 import dev.speechscale.platform.LadderDefaults;
@@ -24,7 +21,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -196,19 +192,7 @@ final class QmaxCommand implements Callable<Integer> {
   public Integer call() {
     double sloMs = slo != null ? slo.toMillis() : common.endpointConfig().ttfabSloMs();
     LadderDefaults defaults = common.ladderDefaults();
-    List<Integer> effectiveRungs = rungs != null ? rungs : defaults.rungs();
-    Duration effectiveHold = hold != null ? hold : defaults.hold();
-    Duration effectiveWindow = window != null ? window : defaults.window();
-    Duration effectiveSettle = settle != null ? settle : defaults.settle();
-    DriftRecheck drift = driftRecheck();
-    StabilityRule stabilityRule = stability.rule(spec, effectiveHold, effectiveWindow);
-    LadderSpec ladder =
-        LadderSpec.of(effectiveRungs, effectiveHold, effectiveWindow, runs, sloMs)
-            .withRefine(!noRefine)
-            .withWarmup(warmup)
-            .withSettle(effectiveSettle)
-            .withDrift(drift)
-            .withStability(stabilityRule);
+    LadderSpec ladder = ladder(defaults, sloMs);
     PrintWriter out = spec.commandLine().getOut();
     if (dryRun) {
       DryRun.ServiceAssumption assumed =
@@ -223,26 +207,7 @@ final class QmaxCommand implements Callable<Integer> {
       return 0;
     }
     Transport t = common.transport(transport);
-    Map<String, Object> params = new LinkedHashMap<>();
-    params.put("model", common.model);
-    params.put("platform", common.platform);
-    params.put("transport", t.label());
-    params.put("slo_ms", sloMs);
-    params.put("rungs", ladder.rungs());
-    params.put("hold_s", effectiveHold.toMillis() / 1000.0);
-    params.put("window_s", effectiveWindow.toMillis() / 1000.0);
-    params.put("settle_s", effectiveSettle.toMillis() / 1000.0);
-    StabilityOptions.record(stabilityRule, params);
-    params.put("ladder_defaults", defaults.source());
-    params.put("warmup_s", warmup.toMillis() / 1000.0);
-    params.put("runs", runs);
-    params.put("refine", !noRefine);
-    params.put("drift_check", drift.mode().label());
-    params.put("drift_tolerance_pct", drift.throughputTolerancePct());
-    params.put("drift_p95_tolerance_pct", drift.p95TolerancePct());
-    params.put("allow_unenforced_cpu", allowUnenforcedCpu);
-    params.put("seed", seed);
-    params.put("texts", texts == null ? "built-in Harvard sentences" : texts.toString());
+    Map<String, Object> params = parameters(t, ladder, defaults);
     PrintStream err =
         new PrintStream(
             new WriterOutputStream(spec.commandLine().getErr()), true, StandardCharsets.UTF_8);
@@ -271,74 +236,48 @@ final class QmaxCommand implements Callable<Integer> {
     if (json) {
       out.print(ArtifactCodec.toJson(a));
     } else {
-      out.printf(
-          Locale.ROOT,
-          "Q_max %d at p95 TTFAB <= %.0f ms on %s (%s%s); S_mean %.1f ms," + " S_p95 %.1f ms%n",
-          a.qMax(),
-          a.sloMs(),
-          a.endpoint(),
-          Boolean.TRUE.equals(a.qMaxBracketed()) ? "bracketed" : "NOT bracketed: a lower bound",
-          Boolean.TRUE.equals(a.refined()) ? ", refined to +/-1" : "",
-          a.sMeanS() == null ? Double.NaN : a.sMeanS() * 1000,
-          a.sP95S() == null ? Double.NaN : a.sP95S() * 1000);
-      QmaxTrust.lines(a).forEach(out::println);
-      QmaxBreakdown.lines(a).forEach(out::println);
-      out.println("wrote " + target);
-      out.println(
-          "next: tts-bench ttotal --model "
-              + common.model
-              + " --qmax "
-              + target
-              + (common.stateDir == null ? "" : " --state-dir " + common.stateDir));
+      QmaxSummary.print(out, a, target, common.model, common.stateDir);
     }
     return 0;
   }
 
-  /** The drift check the flags ask for; a malformed flag is a usage error. */
-  private DriftRecheck driftRecheck() {
-    DriftRecheck.Mode mode;
-    try {
-      mode = DriftRecheck.Mode.ofLabel(driftCheck);
-    } catch (LoadgenException e) {
-      throw Cli.usage(spec, "--drift-check: " + e.getMessage());
-    }
-    double throughput = percent("--drift-tolerance", driftTolerance);
-    double p95 = percent("--drift-p95-tolerance", driftP95Tolerance);
-    return new DriftRecheck(mode, throughput, p95);
+  /** The ladder the flags ask for, the platform's defaults where they say nothing. */
+  private LadderSpec ladder(LadderDefaults defaults, double sloMs) {
+    Duration effectiveHold = hold != null ? hold : defaults.hold();
+    Duration effectiveWindow = window != null ? window : defaults.window();
+    DriftRecheck drift = DriftFlags.recheck(spec, driftCheck, driftTolerance, driftP95Tolerance);
+    StabilityRule stabilityRule = stability.rule(spec, effectiveHold, effectiveWindow);
+    return LadderSpec.of(
+            rungs != null ? rungs : defaults.rungs(), effectiveHold, effectiveWindow, runs, sloMs)
+        .withRefine(!noRefine)
+        .withWarmup(warmup)
+        .withSettle(settle != null ? settle : defaults.settle())
+        .withDrift(drift)
+        .withStability(stabilityRule);
   }
 
-  /** {@code 10} or {@code 10%}: a positive, finite percentage. */
-  private double percent(String option, String text) {
-    String number = text.strip();
-    if (number.endsWith("%")) {
-      number = number.substring(0, number.length() - 1).strip();
-    }
-    double v;
-    try {
-      v = Double.parseDouble(number);
-    } catch (NumberFormatException e) {
-      v = Double.NaN;
-    }
-    if (!(v > 0) || Double.isInfinite(v)) {
-      throw Cli.usage(
-          spec,
-          option
-              + " ("
-              + text
-              + ") must be a positive percentage of the first measurement, e.g. 10 or 10%");
-    }
-    return v;
-  }
-
-  /** Duration formatting shared with the progress printer. */
-  static final class ProgressPrinterFormat {
-    private ProgressPrinterFormat() {}
-
-    static String duration(Duration d) {
-      long s = d.toSeconds();
-      return s >= 3600
-          ? String.format(Locale.ROOT, "%dh%02dm%02ds", s / 3600, s % 3600 / 60, s % 60)
-          : s >= 60 ? String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60) : s + "s";
-    }
+  /** The run's parameters, as the artifact records them. */
+  private Map<String, Object> parameters(Transport t, LadderSpec ladder, LadderDefaults defaults) {
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("model", common.model);
+    params.put("platform", common.platform);
+    params.put("transport", t.label());
+    params.put("slo_ms", ladder.sloMs());
+    params.put("rungs", ladder.rungs());
+    params.put("hold_s", ladder.hold().toMillis() / 1000.0);
+    params.put("window_s", ladder.window().toMillis() / 1000.0);
+    params.put("settle_s", ladder.settle().toMillis() / 1000.0);
+    StabilityOptions.record(ladder.stability(), params);
+    params.put("ladder_defaults", defaults.source());
+    params.put("warmup_s", warmup.toMillis() / 1000.0);
+    params.put("runs", runs);
+    params.put("refine", !noRefine);
+    params.put("drift_check", ladder.drift().mode().label());
+    params.put("drift_tolerance_pct", ladder.drift().throughputTolerancePct());
+    params.put("drift_p95_tolerance_pct", ladder.drift().p95TolerancePct());
+    params.put("allow_unenforced_cpu", allowUnenforcedCpu);
+    params.put("seed", seed);
+    params.put("texts", texts == null ? "built-in Harvard sentences" : texts.toString());
+    return params;
   }
 }

@@ -9,6 +9,7 @@ import dev.speechscale.loadgen.StabilityRule;
 import dev.speechscale.platform.LadderDefaults;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * The text of {@code qmax --dry-run}: every rung with its hold, window and settle, the stability
@@ -36,18 +37,29 @@ final class QmaxSchedule {
             "  hold %s per rung, the trailing %s measured, %s settle between rungs%n",
             seconds(ladder.hold()), seconds(ladder.window()), seconds(ladder.settle())));
     o.append(stability(ladder));
-    if (e.warmup() != null) {
-      DryRun.Row w = e.warmup();
-      o.append(
-          f(
-              "  warm-up (not measured): N=%d for %s, %d requests, %.1f s%n",
-              w.concurrency(),
-              seconds(ladder.warmup()),
-              w.requests(),
-              w.wallTime().toMillis() / 1000.0));
-    } else {
-      o.append("  warm-up: none\n");
+    o.append(warmup(ladder, e));
+    o.append(rows(ladder, e));
+    o.append(drift(ladder, e));
+    o.append(bisection(ladder, allowance));
+    o.append(totals(ladder, e, allowance));
+    o.append(f("  service assumed, not measured: %s%n", e.model()));
+    return o.toString();
+  }
+
+  /** The warm-up's line: its concurrency, length and requests, or that there is none. */
+  private static String warmup(LadderSpec ladder, DryRun.Estimate e) {
+    DryRun.Row w = e.warmup();
+    if (w == null) {
+      return "  warm-up: none\n";
     }
+    return f(
+        "  warm-up (not measured): N=%d for %s, %d requests, %.1f s%n",
+        w.concurrency(), seconds(ladder.warmup()), w.requests(), w.wallTime().toMillis() / 1000.0);
+  }
+
+  /** The table of rungs: one row per run, step and phase, as predicted. */
+  private static String rows(LadderSpec ladder, DryRun.Estimate e) {
+    StringBuilder o = new StringBuilder();
     o.append(
         f(
             "  %-4s %-4s %-7s %-5s %7s %8s %8s %9s %9s %10s %9s%n",
@@ -80,66 +92,67 @@ final class QmaxSchedule {
               r.wallTime().toMillis() / 1000.0));
       first = false;
     }
-    o.append(drift(ladder, e));
+    return o.toString();
+  }
+
+  /** The bisection allowance's line: how many rungs (and drift re-checks) it may add, and when. */
+  private static String bisection(LadderSpec ladder, BisectionAllowance allowance) {
+    if (allowance.rungsPerRun() == 0) {
+      return (ladder.refine()
+              ? "  bisection allowance: none (no gap wider than 1 between coarse rungs)"
+              : "  bisection allowance: none (--no-refine)")
+          + (allowance.rechecksPerRun() == 0
+              ? "\n"
+              : f(
+                  "; %d drift re-check(s) per run, at most +%s%n",
+                  allowance.rechecksPerRun(), duration(allowance.wallTime())));
+    }
     String rechecks =
         allowance.rechecksPerRun() == 0
             ? ""
             : f(" and %d drift re-check(s)", allowance.rechecksPerRun());
-    if (allowance.rungsPerRun() == 0) {
-      o.append(
-          ladder.refine()
-              ? "  bisection allowance: none (no gap wider than 1 between coarse rungs)"
-              : "  bisection allowance: none (--no-refine)");
-      o.append(
-          allowance.rechecksPerRun() == 0
-              ? "\n"
-              : f(
-                  "; %d drift re-check(s) per run, at most +%s%n",
-                  allowance.rechecksPerRun(),
-                  QmaxCommand.ProgressPrinterFormat.duration(allowance.wallTime())));
-    } else {
-      o.append(
-          f(
-              "  bisection allowance: up to %d rung(s) per run (the widest gap, %d..%d)%s, at"
-                  + " most +%s%n",
-              allowance.rungsPerRun(),
-              allowance.below(),
-              allowance.above(),
-              rechecks,
-              QmaxCommand.ProgressPrinterFormat.duration(allowance.wallTime())));
-    }
-    Duration coarse =
-        e.rows().stream()
-            .filter(r -> r.phase() == RungReport.Phase.COARSE)
-            .map(DryRun.Row::wallTime)
-            .reduce(Duration.ZERO, Duration::plus)
-            .plus(e.warmup() == null ? Duration.ZERO : e.warmup().wallTime());
-    o.append(
+    return f(
+        "  bisection allowance: up to %d rung(s) per run (the widest gap, %d..%d)%s, at"
+            + " most +%s%n",
+        allowance.rungsPerRun(),
+        allowance.below(),
+        allowance.above(),
+        rechecks,
+        duration(allowance.wallTime()));
+  }
+
+  /** The totals: as predicted, with the full bisection allowance, and the worst case. */
+  private static String totals(LadderSpec ladder, DryRun.Estimate e, BisectionAllowance allowance) {
+    Duration coarse = coarse(e, DryRun.Row::wallTime);
+    String o =
         f(
             "total: %s wall clock as predicted (%d requests, predicted Q_max %d); coarse ladder and"
                 + " warm-up %s, at most %s with the full bisection allowance%n",
-            QmaxCommand.ProgressPrinterFormat.duration(e.wallClock()),
+            duration(e.wallClock()),
             e.requests(),
             e.predictedQmax(),
-            QmaxCommand.ProgressPrinterFormat.duration(coarse),
-            QmaxCommand.ProgressPrinterFormat.duration(coarse.plus(allowance.wallTime()))));
-    if (ladder.stability().extendsHold()) {
-      Duration worstCoarse =
-          e.rows().stream()
-              .filter(r -> r.phase() == RungReport.Phase.COARSE)
-              .map(DryRun.Row::worstWallTime)
-              .reduce(Duration.ZERO, Duration::plus)
-              .plus(e.warmup() == null ? Duration.ZERO : e.warmup().wallTime());
-      o.append(
-          f(
-              "worst case, every rung held to the max hold (%s): %s, at most %s with the full"
-                  + " bisection allowance%n",
-              seconds(ladder.maximumHold()),
-              QmaxCommand.ProgressPrinterFormat.duration(e.worstCaseWallClock()),
-              QmaxCommand.ProgressPrinterFormat.duration(worstCoarse.plus(allowance.wallTime()))));
+            duration(coarse),
+            duration(coarse.plus(allowance.wallTime())));
+    if (!ladder.stability().extendsHold()) {
+      return o;
     }
-    o.append(f("  service assumed, not measured: %s%n", e.model()));
-    return o.toString();
+    Duration worstCoarse = coarse(e, DryRun.Row::worstWallTime);
+    return o
+        + f(
+            "worst case, every rung held to the max hold (%s): %s, at most %s with the full"
+                + " bisection allowance%n",
+            seconds(ladder.maximumHold()),
+            duration(e.worstCaseWallClock()),
+            duration(worstCoarse.plus(allowance.wallTime())));
+  }
+
+  /** The coarse rungs' wall time (each rung's {@code time}) plus the warm-up's. */
+  private static Duration coarse(DryRun.Estimate e, Function<DryRun.Row, Duration> time) {
+    return e.rows().stream()
+        .filter(r -> r.phase() == RungReport.Phase.COARSE)
+        .map(time)
+        .reduce(Duration.ZERO, Duration::plus)
+        .plus(e.warmup() == null ? Duration.ZERO : e.warmup().wallTime());
   }
 
   /** The stability rule's line: how a rung ends, and what it costs. */
@@ -185,7 +198,7 @@ final class QmaxSchedule {
         percent(d.throughputTolerancePct()),
         percent(d.p95TolerancePct()),
         count,
-        QmaxCommand.ProgressPrinterFormat.duration(added));
+        duration(added));
   }
 
   private static String percent(double pct) {
@@ -198,6 +211,10 @@ final class QmaxSchedule {
 
   private static String seconds(Duration d) {
     return f("%.0f s", secs(d));
+  }
+
+  private static String duration(Duration d) {
+    return Durations.wallClock(d);
   }
 
   private static String f(String format, Object... args) {

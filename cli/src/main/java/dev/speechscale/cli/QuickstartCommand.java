@@ -179,10 +179,7 @@ final class QuickstartCommand implements Callable<Integer> {
     Map<String, String> rerun = r.rerun();
     Duration took = r.took();
     PrintWriter out = spec.commandLine().getOut();
-    out.printf(
-        Locale.ROOT,
-        "%nquickstart finished in %s%n",
-        QmaxCommand.ProgressPrinterFormat.duration(took));
+    out.printf(Locale.ROOT, "%nquickstart finished in %s%n", Durations.wallClock(took));
     out.printf(
         Locale.ROOT,
         "  Q_max        %d concurrent at p95 TTFAB <= %.0f ms (%s)%n",

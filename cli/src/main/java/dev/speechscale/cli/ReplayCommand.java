@@ -10,6 +10,7 @@ import dev.speechscale.chain.ReplayPrediction;
 import dev.speechscale.chain.Texts;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
+import dev.speechscale.report.ReplayTable;
 import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.RefusalCost;
 import java.nio.file.Path;
@@ -193,46 +194,15 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (trace.file != null && surgeAt == null) {
-      throw Cli.usage(
-          spec,
-          "--surge-at is required with --trace: say where the trace's surge starts (e.g."
-              + " --surge-at 60s), or use --calibration");
-    }
-    if (trace.calibration != null && surgeAt != null) {
-      throw Cli.usage(spec, "--surge-at goes with --trace; a --calibration trace knows its surge");
-    }
-    if (trace.file != null) {
-      Replay.traffic(trace.file); // every bad line reported before the endpoint is touched
-    }
+    checkTrace();
     QmaxArtifact q = ArtifactCodec.readQmax(qmax);
     List<StartupDelaySamples.Input> ttotals = new ArrayList<>();
     for (Path file : ttotal) {
       ttotals.add(new StartupDelaySamples.Input(ArtifactCodec.readTtotal(file), file.toString()));
     }
     PlanArtifact p = ArtifactCodec.readPlan(plan);
-    Duration delay =
-        metricDelay != null
-            ? metricDelay
-            : common.platform.equals("aws") ? Duration.ofSeconds(60) : Duration.ZERO;
-    Map<String, Object> params = new LinkedHashMap<>();
-    params.put("model", common.model);
-    params.put("plan", plan.toString());
-    params.put("qmax", qmax.toString());
-    params.put(
-        "ttotal",
-        ttotal.size() == 1
-            ? ttotal.getFirst().toString()
-            : ttotal.stream().map(Path::toString).toList());
-    params.put("seed", seed);
-    params.put("metric_delay_s", delay.toMillis() / 1000.0);
-    params.put("sample_every_s", sampleEvery.toMillis() / 1000.0);
-    params.put("align", !noAlign);
-    params.put("pre_roll", preRoll);
-    params.put("warmup_s", warmup.toMillis() / 1000.0);
-    if (refusalCost != null) {
-      refusalCost.record(params);
-    }
+    Duration delay = metricDelay != null ? metricDelay : common.typicalMetricPublicationDelay();
+    Map<String, Object> params = parameters(delay);
     RefusalCost cost = refusalCost == null ? RefusalCost.NONE : refusalCost.resolve(spec);
     Replay.TraceSource source =
         trace.file != null
@@ -272,5 +242,44 @@ final class ReplayCommand implements Callable<Integer> {
       spec.commandLine().getOut().println("wrote " + target);
     }
     return artifact.verdict().equals("within") ? 0 : 1;
+  }
+
+  /** The usage errors of the trace flags, and a bad trace file, before the endpoint is touched. */
+  private void checkTrace() {
+    if (trace.file != null && surgeAt == null) {
+      throw Cli.usage(
+          spec,
+          "--surge-at is required with --trace: say where the trace's surge starts (e.g."
+              + " --surge-at 60s), or use --calibration");
+    }
+    if (trace.calibration != null && surgeAt != null) {
+      throw Cli.usage(spec, "--surge-at goes with --trace; a --calibration trace knows its surge");
+    }
+    if (trace.file != null) {
+      Replay.traffic(trace.file); // every bad line reported before the endpoint is touched
+    }
+  }
+
+  /** The run's parameters, as the artifact records them. */
+  private Map<String, Object> parameters(Duration delay) {
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("model", common.model);
+    params.put("plan", plan.toString());
+    params.put("qmax", qmax.toString());
+    params.put(
+        "ttotal",
+        ttotal.size() == 1
+            ? ttotal.getFirst().toString()
+            : ttotal.stream().map(Path::toString).toList());
+    params.put("seed", seed);
+    params.put("metric_delay_s", delay.toMillis() / 1000.0);
+    params.put("sample_every_s", sampleEvery.toMillis() / 1000.0);
+    params.put("align", !noAlign);
+    params.put("pre_roll", preRoll);
+    params.put("warmup_s", warmup.toMillis() / 1000.0);
+    if (refusalCost != null) {
+      refusalCost.record(params);
+    }
+    return params;
   }
 }

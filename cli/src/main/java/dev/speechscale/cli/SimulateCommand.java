@@ -10,6 +10,7 @@ import dev.speechscale.artifacts.SimulateArtifact;
 import dev.speechscale.artifacts.SimulateArtifacts;
 import dev.speechscale.artifacts.StartupDelaySamples;
 import dev.speechscale.report.SimulateReport;
+import dev.speechscale.report.SimulateTable;
 import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.InstanceModel;
 import dev.speechscale.simulator.Policies;

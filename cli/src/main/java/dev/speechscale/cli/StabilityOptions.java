@@ -129,7 +129,7 @@ final class StabilityOptions {
   /** {@code 18s}, {@code 1m50s}; sub-second durations in ms. */
   private static String show(Duration d) {
     return d.toMillis() % 1000 == 0
-        ? QmaxCommand.ProgressPrinterFormat.duration(d)
+        ? Durations.wallClock(d)
         : String.format(Locale.ROOT, "%dms", d.toMillis());
   }
 }

@@ -8,11 +8,11 @@ import dev.speechscale.chain.RepeatedTtotal;
 import dev.speechscale.chain.Texts;
 import dev.speechscale.chain.TtotalRun;
 import dev.speechscale.platform.Platform;
+import dev.speechscale.report.TtotalTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -103,14 +103,6 @@ final class TtotalCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     QmaxArtifact q = ArtifactCodec.readQmax(qmax);
-    Map<String, Object> params = new LinkedHashMap<>();
-    params.put("model", common.model);
-    params.put("qmax", qmax.toString());
-    params.put("probe_concurrency", probe);
-    params.put("recovery_window_s", recoveryWindow.toMillis() / 1000.0);
-    params.put("settle_s", settle.toMillis() / 1000.0);
-    params.put("allow_config_mismatch", allowConfigMismatch);
-    params.put("runs", runs);
     TtotalArtifact t;
     try (Platform platform = common.open()) {
       t =
@@ -131,7 +123,7 @@ final class TtotalCommand implements Callable<Integer> {
                   Texts.load(texts),
                   1,
                   Cli.commandLine(spec),
-                  params),
+                  parameters()),
               runs,
               ChainClock.system(),
               line -> spec.commandLine().getErr().println(line));
@@ -143,46 +135,22 @@ final class TtotalCommand implements Callable<Integer> {
       out.print(ArtifactCodec.toJson(t));
       return 0;
     }
-    out.printf(
-        Locale.ROOT,
-        "T_total %.1f s measured + %.1f s policy lag bound = %.1f s%n",
-        t.tTotalS(),
-        t.policyLagBoundS(),
-        t.tTotalWithPolicyBoundS());
-    for (TtotalArtifact.StageDuration d : t.durations()) {
-      out.printf(
-          Locale.ROOT,
-          "  %-17s -> %-17s %8.3f s  %5.1f%%%s%n",
-          d.from(),
-          d.to(),
-          d.seconds(),
-          100 * d.share(),
-          Boolean.TRUE.equals(d.bounded()) ? "  (bounded)" : "");
-    }
-    if (!t.missingStages().isEmpty()) {
-      out.println("  not observed: " + String.join(", ", t.missingStages()));
-    }
-    if (t.runs() != null) {
-      out.printf(
-          Locale.ROOT,
-          "%d scale-outs timed; the stages above are the slowest (run_index %d). T_total per run: %s%n",
-          t.runs().count(),
-          t.runs().topLevelRun(),
-          t.runs().runs().stream()
-              .map(r -> String.format(Locale.ROOT, "%.1f s", r.tTotalS()))
-              .collect(java.util.stream.Collectors.joining(", ")));
-      out.printf(
-          Locale.ROOT,
-          "  min %.1f s, median %.1f s, p90 %.1f s, max %.1f s%n",
-          t.runs().tTotalMinS(),
-          t.runs().tTotalMedianS(),
-          t.runs().tTotalP90S(),
-          t.runs().tTotalMaxS());
-    } else {
-      out.println("1 scale-out timed (--runs N times more and records the spread)");
-    }
+    TtotalTable.print(t, out);
     out.println("wrote " + target);
     out.println("next: tts-bench plan --qmax " + qmax + " --ttotal " + target + " --peak-rps N");
     return 0;
+  }
+
+  /** The run's parameters, as the artifact records them. */
+  private Map<String, Object> parameters() {
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("model", common.model);
+    params.put("qmax", qmax.toString());
+    params.put("probe_concurrency", probe);
+    params.put("recovery_window_s", recoveryWindow.toMillis() / 1000.0);
+    params.put("settle_s", settle.toMillis() / 1000.0);
+    params.put("allow_config_mismatch", allowConfigMismatch);
+    params.put("runs", runs);
+    return params;
   }
 }

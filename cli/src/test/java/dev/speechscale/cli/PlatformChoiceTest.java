@@ -8,6 +8,7 @@ import dev.speechscale.platform.Transport;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,17 @@ class PlatformChoiceTest {
     assertThat(Platforms.find("aws").map(PlatformProvider::naturalTransport))
         .contains(Transport.RESPONSE_STREAM);
     assertThat(Platforms.find("k8s")).isEmpty();
+  }
+
+  @Test
+  void typicalMetricPublicationDelay_perPlatform_isWhatReplayDefaultedToByName() {
+    ChainOptions options = new ChainOptions();
+    options.platform = "local";
+    assertThat(options.typicalMetricPublicationDelay()).isEqualTo(Duration.ZERO);
+    options.platform = "aws";
+    assertThat(options.typicalMetricPublicationDelay()).isEqualTo(Duration.ofSeconds(60));
+    options.platform = "k8s"; // not on the classpath: opening it is what reports that
+    assertThat(options.typicalMetricPublicationDelay()).isEqualTo(Duration.ZERO);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.speechscale.platform;
 
 import java.io.PrintStream;
+import java.time.Duration;
 
 /**
  * One platform, plugged in: its measurement SPI ({@link #open}) and its deployment side ({@link
@@ -26,6 +27,16 @@ public interface PlatformProvider {
    */
   default LadderDefaults ladderDefaults() {
     return LadderDefaults.localMachine();
+  }
+
+  /**
+   * The metric publication delay a replay's simulation assumes when the user names none: how late
+   * this platform's scaling metric typically reaches its alarms (CloudWatch's minute on AWS). Not
+   * {@link Physics#metricPublicationDelay()}, which is an upper bound the chain waits for; none by
+   * default.
+   */
+  default Duration typicalMetricPublicationDelay() {
+    return Duration.ZERO;
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.speechscale.platform.PlatformProvider;
 import dev.speechscale.platform.PlatformSettings;
 import dev.speechscale.platform.Transport;
 import java.io.PrintStream;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /** {@code --platform aws}: SageMaker endpoints through CDK and the SDK. */
@@ -32,6 +33,12 @@ public final class AwsPlatformProvider implements PlatformProvider {
   @Override
   public LadderDefaults ladderDefaults() {
     return LadderDefaults.published();
+  }
+
+  /** CloudWatch publishes a SageMaker endpoint's invocation metrics about a minute late. */
+  @Override
+  public Duration typicalMetricPublicationDelay() {
+    return Duration.ofSeconds(60);
   }
 
   @Override

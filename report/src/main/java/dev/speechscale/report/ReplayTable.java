@@ -1,4 +1,4 @@
-package dev.speechscale.cli;
+package dev.speechscale.report;
 
 import dev.speechscale.artifacts.ReplayArtifact;
 import java.io.PrintWriter;
@@ -7,10 +7,10 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** The replay's text output: predicted beside measured, one figure a line. */
-final class ReplayTable {
+public final class ReplayTable {
   private ReplayTable() {}
 
-  static void print(ReplayArtifact a, PrintWriter out) {
+  public static void print(ReplayArtifact a, PrintWriter out) {
     out.printf(
         Locale.ROOT,
         "replay %s: %s, seed %d, surge at %s%n",

@@ -1,13 +1,13 @@
-package dev.speechscale.cli;
+package dev.speechscale.report;
 
 import dev.speechscale.artifacts.SimulateArtifact;
 import java.util.Locale;
 
 /** The comparison table {@code tts-bench simulate} prints: one row per policy. */
-final class SimulateTable {
+public final class SimulateTable {
   private SimulateTable() {}
 
-  static String render(SimulateArtifact a) {
+  public static String render(SimulateArtifact a) {
     StringBuilder b = new StringBuilder();
     SimulateArtifact.InstanceSection m = a.instance();
     b.append(
@@ -30,47 +30,55 @@ final class SimulateTable {
             m.requestDeadlineS(),
             m.startupDelayS()));
     boolean cost = a.pricePerHour() != null;
-    b.append(
-        String.format(
-            Locale.ROOT,
-            "%-12s %13s %8s %7s %8s %8s %8s %5s %7s %9s%s %7s %8s%n",
-            "policy",
-            "arrived",
-            "SLO ok",
-            "shed",
-            "p50 ms",
-            "p95 ms",
-            "p99 ms",
-            "peak",
-            "mean",
-            "inst-h",
-            cost ? String.format(Locale.ROOT, " %10s", "cost") : "",
-            "out/in",
-            "at max"));
+    b.append(header(cost));
     for (SimulateArtifact.PolicySection p : a.policies()) {
-      b.append(
-          String.format(
-              Locale.ROOT,
-              "%-12s %13d %7.2f%% %6.2f%% %8s %8s %8s %5d %7.1f %9.1f%s %7s %8s%n",
-              p.name(),
-              p.arrived(),
-              p.sloAttainmentPct(),
-              p.shedPct(),
-              ms(p.ttfabP50Ms()),
-              ms(p.ttfabP95Ms()),
-              ms(p.ttfabP99Ms()),
-              p.peakInstances(),
-              p.meanInstances(),
-              p.instanceHours(),
-              cost ? String.format(Locale.ROOT, " %10.2f", p.cost()) : "",
-              p.scaleOuts() + "/" + p.scaleIns(),
-              duration(p.timeAtMaxS())));
+      b.append(row(p, cost));
     }
     b.append(System.lineSeparator());
     for (SimulateArtifact.PolicySection p : a.policies()) {
       b.append(String.format(Locale.ROOT, "  %-12s %s%n", p.name(), p.description()));
     }
     return b.toString();
+  }
+
+  /** The table's column heads; the cost column only when the run was priced. */
+  private static String header(boolean cost) {
+    return String.format(
+        Locale.ROOT,
+        "%-12s %13s %8s %7s %8s %8s %8s %5s %7s %9s%s %7s %8s%n",
+        "policy",
+        "arrived",
+        "SLO ok",
+        "shed",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        "peak",
+        "mean",
+        "inst-h",
+        cost ? String.format(Locale.ROOT, " %10s", "cost") : "",
+        "out/in",
+        "at max");
+  }
+
+  /** One policy's row. */
+  private static String row(SimulateArtifact.PolicySection p, boolean cost) {
+    return String.format(
+        Locale.ROOT,
+        "%-12s %13d %7.2f%% %6.2f%% %8s %8s %8s %5d %7.1f %9.1f%s %7s %8s%n",
+        p.name(),
+        p.arrived(),
+        p.sloAttainmentPct(),
+        p.shedPct(),
+        ms(p.ttfabP50Ms()),
+        ms(p.ttfabP95Ms()),
+        ms(p.ttfabP99Ms()),
+        p.peakInstances(),
+        p.meanInstances(),
+        p.instanceHours(),
+        cost ? String.format(Locale.ROOT, " %10.2f", p.cost()) : "",
+        p.scaleOuts() + "/" + p.scaleIns(),
+        duration(p.timeAtMaxS()));
   }
 
   private static String ms(Double v) {

@@ -1,4 +1,4 @@
-package dev.speechscale.cli;
+package dev.speechscale.report;
 
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.QmaxInterval;
@@ -9,12 +9,13 @@ import dev.speechscale.capacity.Scenario;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The human form of a plan: inputs grouped as measured / chosen / derived, findings worst first,
  * the deployable endpoint configuration and the first-chunk latency alarm.
  */
-final class PlanReport {
+public final class PlanReport {
   private static final int WIDTH = 100;
 
   private PlanReport() {}
@@ -23,14 +24,37 @@ final class PlanReport {
    * The plan in words; {@code interval} (the qmax artifact's Q_max range from its rungs' p95
    * intervals, {@code null} when it recorded no rung checks) is printed under Q_max.
    */
-  static String render(PlanArtifact a, Plan p, ScaleOutTime t, Scenario s, QmaxInterval interval) {
+  public static String render(
+      PlanArtifact a, Plan p, ScaleOutTime t, Scenario s, QmaxInterval interval) {
     StringBuilder o = new StringBuilder();
-    PlanArtifact.Measured m = a.inputs().measured();
     o.append(
         f(
             "plan for %s (endpoint %s, %s) -- verdict: %s%n%n",
             a.model(), a.endpoint(), a.slug(), a.verdict().label()));
+    measured(o, a.inputs().measured(), p, t, interval);
+    chosen(o, s);
+    derived(o, a.inputs().measured(), p, s);
+    cost(o, a.cost());
+    findings(o, a.findings());
+    o.append("\nendpoint configuration (merge into your endpoint config file)\n");
+    o.append(a.configBlock());
+    o.append("\n");
+    if (p.firstChunkAlarmMs() != null) {
+      wrap(
+          o,
+          "first-chunk latency alarm: ",
+          f(
+              "FirstChunkLatency p95 > %.1f ms (p95 TTFAB at the lowest usable rung). Not the %.0f ms"
+                  + " SLO: it watches service time on an instance already serving, where a request has"
+                  + " spent none of its queue allowance.",
+              p.firstChunkAlarmMs(), s.sloMs()));
+    }
+    return o.toString();
+  }
 
+  /** The measured inputs: Q_max and its range, service time, throughput, ratio, T, sources. */
+  private static void measured(
+      StringBuilder o, PlanArtifact.Measured m, Plan p, ScaleOutTime t, QmaxInterval interval) {
     o.append("measured\n");
     row(
         o,
@@ -43,18 +67,7 @@ final class PlanReport {
                 : "NOT bracketed: a lower bound",
             m.qMaxPerRun()));
     if (interval != null) {
-      row(
-          o,
-          "Q_max range",
-          f(
-              "%d-%s from each rung's 95%% p95 interval%s",
-              interval.low(),
-              interval.high() == null ? "?" : interval.high().toString(),
-              interval.high() == null
-                  ? " (no rung surely breaches the SLO: no upper end)"
-                  : interval.low().equals(interval.high())
-                      ? ""
-                      : "; the plan sizes with " + p.qMax()));
+      row(o, "Q_max range", range(interval, p.qMax()));
     }
     row(
         o,
@@ -89,7 +102,21 @@ final class PlanReport {
         o,
         "sources",
         m.qmaxSource().file() + (m.ttotalSource() == null ? "" : ", " + m.ttotalSource().file()));
+  }
 
+  /** The Q_max range line: the interval's ends, and which Q_max the plan sizes with. */
+  private static String range(QmaxInterval interval, int qMax) {
+    return f(
+        "%d-%s from each rung's 95%% p95 interval%s",
+        interval.low(),
+        interval.high() == null ? "?" : interval.high().toString(),
+        interval.high() == null
+            ? " (no rung surely breaches the SLO: no upper end)"
+            : interval.low().equals(interval.high()) ? "" : "; the plan sizes with " + qMax);
+  }
+
+  /** The scenario the operator chose. */
+  private static void chosen(StringBuilder o, Scenario s) {
     o.append("chosen\n");
     row(o, "SLO", f("%.0f ms p95 TTFAB, queueing included", s.sloMs()));
     row(o, "surge ratio k", f("%.2f", s.surgeRatio()));
@@ -99,7 +126,10 @@ final class PlanReport {
         s.peak().describe() + " / " + (s.trough() == null ? "(none)" : s.trough().describe()));
     row(o, "min floor", Integer.toString(s.minFloor()));
     row(o, "shed target", f("%.0f%%", 100 * s.shedTarget()));
+  }
 
+  /** The derived figures: thresholds, the scaling target, N_safe, W_max, cooldowns, the fleet. */
+  private static void derived(StringBuilder o, PlanArtifact.Measured m, Plan p, Scenario s) {
     o.append("derived\n");
     double h = s.surgeRatio() - 1;
     row(o, "C_scale_max", f("%.2f = (1 - %.2f) x %d", p.cScaleMax(), h, p.qMax()));
@@ -126,6 +156,11 @@ final class PlanReport {
         "cooldowns",
         f("%d s out, %d s in", p.scaleOutCooldownSeconds(), p.scaleInCooldownSeconds()));
     row(o, "queue_max_depth", Integer.toString(p.queueMaxDepth()));
+    fleet(o, p);
+  }
+
+  /** The fleet's size, its utilisation and the surge's shed probability. */
+  private static void fleet(StringBuilder o, Plan p) {
     row(
         o,
         "fleet",
@@ -151,40 +186,31 @@ final class PlanReport {
                 "%.1f%% (recommended_c_scale_max %s)",
                 100 * p.shedProbability(),
                 p.recommendedCScaleMax() == null ? "none" : f("%.2f", p.recommendedCScaleMax())));
+  }
 
-    if (a.cost() != null) {
-      FleetCost c = a.cost();
-      o.append("cost\n");
-      row(o, "at trough", c.describeTrough());
-      row(o, "at peak", c.describePeak());
-      for (String omitted : c.omitted()) {
-        wrap(o, f("  %-16s ", "not shown"), omitted);
-      }
+  /** The fleet cost at trough and peak, when the plan priced it. */
+  private static void cost(StringBuilder o, @Nullable FleetCost c) {
+    if (c == null) {
+      return;
     }
+    o.append("cost\n");
+    row(o, "at trough", c.describeTrough());
+    row(o, "at peak", c.describePeak());
+    for (String omitted : c.omitted()) {
+      wrap(o, f("  %-16s ", "not shown"), omitted);
+    }
+  }
 
+  /** The findings, worst first, each with its recommendation. */
+  private static void findings(StringBuilder o, List<PlanArtifact.FindingEntry> findings) {
     o.append("\nfindings (worst first)\n");
-    for (PlanArtifact.FindingEntry e : a.findings()) {
+    for (PlanArtifact.FindingEntry e : findings) {
       String head = f("  %-10s %-20s ", e.verdict().label().toUpperCase(Locale.ROOT), e.name());
       wrap(o, head, e.detail());
       if (e.recommendation() != null) {
         wrap(o, " ".repeat(head.length()) + "-> ", e.recommendation());
       }
     }
-
-    o.append("\nendpoint configuration (merge into your endpoint config file)\n");
-    o.append(a.configBlock());
-    o.append("\n");
-    if (p.firstChunkAlarmMs() != null) {
-      wrap(
-          o,
-          "first-chunk latency alarm: ",
-          f(
-              "FirstChunkLatency p95 > %.1f ms (p95 TTFAB at the lowest usable rung). Not the %.0f ms"
-                  + " SLO: it watches service time on an instance already serving, where a request has"
-                  + " spent none of its queue allowance.",
-              p.firstChunkAlarmMs(), s.sloMs()));
-    }
-    return o.toString();
   }
 
   private static void row(StringBuilder o, String name, String value) {

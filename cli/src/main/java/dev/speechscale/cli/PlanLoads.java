@@ -1,0 +1,53 @@
+package dev.speechscale.cli;
+
+import dev.speechscale.capacity.Load;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code plan}'s peak and trough flags read as loads: a rate or a number of streams, non-negative,
+ * the trough in the peak's unit and not above it. A bad value is a usage error (exit 2).
+ */
+final class PlanLoads {
+  private PlanLoads() {}
+
+  /** The peak: {@code --peak-rps} when given, else {@code --peak-streams}. */
+  static Load peak(CommandSpec spec, Double rps, Double streams) {
+    return rps != null ? rate(spec, "--peak-rps", rps) : streams(spec, "--peak-streams", streams);
+  }
+
+  /** The trough, checked against the peak: same unit, not above it. */
+  static Load trough(CommandSpec spec, Load peakLoad, Double rps, Double streams) {
+    Load troughLoad =
+        rps != null ? rate(spec, "--trough-rps", rps) : streams(spec, "--trough-streams", streams);
+    if (troughLoad.getClass() != peakLoad.getClass()) {
+      throw Cli.usage(
+          spec,
+          "state trough and peak in the same unit: --trough-rps with"
+              + " --peak-rps, --trough-streams with --peak-streams");
+    }
+    if (troughLoad.amount() > peakLoad.amount()) {
+      throw Cli.usage(
+          spec,
+          "trough ("
+              + troughLoad.describe()
+              + ") is above peak ("
+              + peakLoad.describe()
+              + "); swap them or lower the trough");
+    }
+    return troughLoad;
+  }
+
+  private static Load rate(CommandSpec spec, String option, double value) {
+    if (!(value >= 0) || Double.isInfinite(value)) {
+      throw Cli.usage(spec, option + " (" + value + ") must be a non-negative number");
+    }
+    return new Load.RequestRate(value);
+  }
+
+  private static Load streams(CommandSpec spec, String option, double value) {
+    if (!(value >= 0) || Double.isInfinite(value)) {
+      throw Cli.usage(spec, option + " (" + value + ") must be a non-negative number");
+    }
+    return new Load.Streams(value);
+  }
+}
