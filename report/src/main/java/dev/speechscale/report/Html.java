@@ -2,6 +2,7 @@ package dev.speechscale.report;
 
 import java.util.Locale;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /** HTML escaping, and the CSS class a verdict is shown in. */
 final class Html {
@@ -11,7 +12,7 @@ final class Html {
   private static final Pattern ABSOLUTE_PATH =
       Pattern.compile("(?<![\\w.~])/(?:[^\\s/()\"']+/)+([^\\s/()\"']+)");
 
-  static String esc(String s) {
+  static String esc(@Nullable String s) {
     if (s == null) {
       return "";
     }
@@ -34,7 +35,7 @@ final class Html {
    * name: a report is read on other machines, and where this one kept its files says nothing there.
    * Rerun commands keep their paths (they are escaped with {@link #esc} only).
    */
-  static String escText(String s) {
+  static String escText(@Nullable String s) {
     return esc(s == null ? null : ABSOLUTE_PATH.matcher(s).replaceAll("$1"));
   }
 
@@ -64,12 +65,12 @@ final class Html {
   }
 
   /** One decimal, or an en dash for none. */
-  static String num(Double v) {
+  static String num(@Nullable Double v) {
     return v == null ? "\u2013" : f("%.1f", v);
   }
 
   /** Three decimals, or an en dash for none. */
-  static String num3(Double v) {
+  static String num3(@Nullable Double v) {
     return v == null ? "\u2013" : f("%.3f", v);
   }
 

@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * p95 TTFAB against concurrency as inline SVG: one line per ladder run, the SLO as a dashed red
@@ -39,7 +40,7 @@ final class LadderChart {
     }
   }
 
-  static void svg(StringBuilder h, QmaxArtifact q, PlanArtifact plan) {
+  static void svg(StringBuilder h, QmaxArtifact q, @Nullable PlanArtifact plan) {
     List<QmaxStep> steps = q.steps().stream().filter(s -> s.ttfabP95Ms() != null).toList();
     double maxN = steps.stream().mapToInt(QmaxStep::concurrency).max().orElse(1);
     double maxY =
@@ -99,7 +100,8 @@ final class LadderChart {
   }
 
   /** The SLO line, and the Q_max and C_scale_max verticals when there are such values. */
-  private static void markers(StringBuilder h, Scale s, QmaxArtifact q, PlanArtifact plan) {
+  private static void markers(
+      StringBuilder h, Scale s, QmaxArtifact q, @Nullable PlanArtifact plan) {
     double sloY = s.y(q.sloMs());
     h.append(
         f(

@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
 final class LadderSection {
   private LadderSection() {}
 
-  static void html(StringBuilder h, QmaxArtifact q, List<String> trust, PlanArtifact plan) {
+  static void html(
+      StringBuilder h, QmaxArtifact q, List<String> trust, @Nullable PlanArtifact plan) {
     h.append("<h2>Concurrency ladder</h2>\n");
     if (!trust.isEmpty()) {
       h.append("<p class=\"trust\">");

@@ -11,6 +11,7 @@ import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The quickstart report: one self-contained HTML file (inline CSS and SVG, no scripts, nothing
@@ -57,15 +58,15 @@ public final class QuickstartReport {
    */
   public record Inputs(
       String title,
-      QmaxArtifact qmax,
+      @Nullable QmaxArtifact qmax,
       List<String> qmaxTrust,
-      TtotalArtifact ttotal,
-      PlanArtifact plan,
-      ValidateArtifact validate,
-      DriftArtifact drift,
+      @Nullable TtotalArtifact ttotal,
+      @Nullable PlanArtifact plan,
+      @Nullable ValidateArtifact validate,
+      @Nullable DriftArtifact drift,
       Map<String, String> commands,
-      ReplayArtifact replay,
-      String replayNotRun) {
+      @Nullable ReplayArtifact replay,
+      @Nullable String replayNotRun) {
     public Inputs {
       qmaxTrust = qmaxTrust == null ? List.of() : List.copyOf(qmaxTrust);
     }
@@ -73,11 +74,11 @@ public final class QuickstartReport {
     /** Without trust lines and without a replay. */
     public Inputs(
         String title,
-        QmaxArtifact qmax,
-        TtotalArtifact ttotal,
-        PlanArtifact plan,
-        ValidateArtifact validate,
-        DriftArtifact drift,
+        @Nullable QmaxArtifact qmax,
+        @Nullable TtotalArtifact ttotal,
+        @Nullable PlanArtifact plan,
+        @Nullable ValidateArtifact validate,
+        @Nullable DriftArtifact drift,
         Map<String, String> commands) {
       this(title, qmax, List.of(), ttotal, plan, validate, drift, commands, null, null);
     }
@@ -172,7 +173,10 @@ public final class QuickstartReport {
           "T_total",
           f(
               "%.1f s + %.0f s lag = %.1f s",
-              t.tTotalS(), t.policyLagBoundS(), t.tTotalWithPolicyBoundS()),
+              t.tTotalS(),
+              t.policyLagBoundS(),
+              java.util.Objects.requireNonNullElse(
+                  t.tTotalWithPolicyBoundS(), t.tTotalS() + t.policyLagBoundS())),
           false);
     }
     if (in.plan() != null) {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The HTML report of a {@code simulate} artifact: the comparison table, an overview of instances in
@@ -252,7 +253,7 @@ public final class SimulateReport {
     return name == null ? file : name.toString();
   }
 
-  private static String ms(Double v) {
+  private static String ms(@Nullable Double v) {
     return v == null ? "-" : String.format(Locale.ROOT, "%.1f ms", v);
   }
 

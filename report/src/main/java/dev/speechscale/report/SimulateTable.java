@@ -2,6 +2,7 @@ package dev.speechscale.report;
 
 import dev.speechscale.artifacts.SimulateArtifact;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /** The comparison table {@code tts-bench simulate} prints: one row per policy. */
 public final class SimulateTable {
@@ -81,7 +82,7 @@ public final class SimulateTable {
         duration(p.timeAtMaxS()));
   }
 
-  private static String ms(Double v) {
+  private static String ms(@Nullable Double v) {
     return v == null ? "-" : String.format(Locale.ROOT, "%.1f", v);
   }
 

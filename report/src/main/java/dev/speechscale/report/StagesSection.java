@@ -22,7 +22,9 @@ final class StagesSection {
 
   static void html(StringBuilder h, TtotalArtifact t) {
     h.append("<h2>Scale-out stages (T_total)</h2>\n");
-    double total = t.tTotalWithPolicyBoundS();
+    double total =
+        java.util.Objects.requireNonNullElse(
+            t.tTotalWithPolicyBoundS(), t.tTotalS() + t.policyLagBoundS());
     int ht = (t.durations().size() + 2) * ROW + 30;
     // 120 px keeps the last label inside
     Scale scale = new Scale((W - LEFT - 120) / Math.max(total, 1e-9), total);

@@ -6,6 +6,7 @@ import static dev.speechscale.report.Html.f;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.capacity.SurgeCurve;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The surge panel: the plan's shed probability against the scale-out threshold C_scale_max, from
@@ -108,7 +109,7 @@ final class SurgeChart {
     return p.inputs().chosen().shedTarget();
   }
 
-  private static Double at(List<SurgeCurve.Point> curve, double threshold) {
+  private static @Nullable Double at(List<SurgeCurve.Point> curve, double threshold) {
     return curve.stream()
         .filter(pt -> pt.cScaleMax() == threshold)
         .map(SurgeCurve.Point::shedProbability)
@@ -116,7 +117,7 @@ final class SurgeChart {
         .orElse(null);
   }
 
-  private static String shed(Double p) {
+  private static String shed(@Nullable Double p) {
     return p == null ? "shed n/a" : "shed " + pct(p);
   }
 
