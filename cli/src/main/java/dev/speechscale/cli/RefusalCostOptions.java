@@ -4,6 +4,8 @@ import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.simulator.RefusalCost;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,8 +22,9 @@ final class RefusalCostOptions {
       paramLabel = "FILE",
       description =
           "validate artifact (validate --live) whose measured refusal_cost the simulated instance"
-              + " spends per 503 at queue_max_depth (default: refusals cost nothing)")
-  Path validate;
+              + " spends per 503 at queue_max_depth (default: refusals cost nothing); repeat it"
+              + " to pool several runs' open-loop figures by their uncertainties")
+  List<Path> validate;
 
   @Option(
       names = "--refusal-cost-ms",
@@ -44,10 +47,74 @@ final class RefusalCostOptions {
       return new RefusalCost(
           refusalCostMs / 1000, String.format(Locale.ROOT, "--refusal-cost-ms %s", refusalCostMs));
     }
-    if (validate == null) {
+    if (validate == null || validate.isEmpty()) {
       return RefusalCost.NONE;
     }
-    return fromArtifact(ArtifactCodec.readValidate(validate), validate);
+    if (validate.size() == 1) {
+      return fromArtifact(ArtifactCodec.readValidate(validate.getFirst()), validate.getFirst());
+    }
+    List<ValidateArtifact> read = new ArrayList<>();
+    for (Path file : validate) {
+      read.add(ArtifactCodec.readValidate(file));
+    }
+    return pooled(read, validate);
+  }
+
+  /**
+   * Several runs' open-loop phases (a surge's regime) pooled by inverse variance: a run whose phase
+   * did not resolve counts for little instead of being dropped or taken alone. The storm phases are
+   * left out: they measure another regime (10–40× cheaper per refusal on the local fleet).
+   */
+  static RefusalCost pooled(List<ValidateArtifact> artifacts, List<Path> files) {
+    List<RefusalCost.Measured> open = new ArrayList<>();
+    StringBuilder each = new StringBuilder();
+    for (int i = 0; i < artifacts.size(); i++) {
+      ValidateArtifact.Refusing r = openLoop(artifacts.get(i), files.get(i));
+      open.add(new RefusalCost.Measured(r.secondsPerRefusal(), r.uncertaintySeconds()));
+      each.append(
+          String.format(
+              Locale.ROOT,
+              "%s%s %.3g +- %.2g",
+              i == 0 ? "" : ", ",
+              files.get(i).getFileName(),
+              r.secondsPerRefusal() * 1000,
+              r.uncertaintySeconds() * 1000));
+    }
+    RefusalCost.Measured p = RefusalCost.pool(open);
+    String source =
+        String.format(
+            Locale.ROOT,
+            "%d validate artifacts' open-loop phases pooled by inverse variance, %.3g +- %.2g ms"
+                + " (%s ms)",
+            artifacts.size(),
+            p.secondsPerRefusal() * 1000,
+            p.uncertaintySeconds() * 1000,
+            each);
+    return p.secondsPerRefusal() < 0
+        ? new RefusalCost(0, source + ", below the machine's noise, taken as 0")
+        : new RefusalCost(p.secondsPerRefusal(), source);
+  }
+
+  private static ValidateArtifact.Refusing openLoop(ValidateArtifact v, Path file) {
+    ValidateArtifact.RefusalCost c = v.refusalCost();
+    if (c == null) {
+      throw new CliException(
+          "the validate artifact "
+              + file
+              + " has no refusal_cost: it was written without --live, or before validate"
+              + " measured it; run tts-bench validate --live again, or leave it out");
+    }
+    for (ValidateArtifact.Refusing r : c.refusing()) {
+      if (r.phase().loadModel().equals("open-loop") && r.uncertaintySeconds() > 0) {
+        return r;
+      }
+    }
+    throw new CliException(
+        "the validate artifact "
+            + file
+            + " has no open-loop refusing phase with an uncertainty to weigh it by (the instance"
+            + " refused nothing under open-loop arrivals, or the baselines agreed exactly); leave"
+            + " it out, or give it alone as --validate");
   }
 
   /** The artifact's measured figure, as the simulator takes it. */
@@ -92,8 +159,10 @@ final class RefusalCostOptions {
 
   /** Adds the options that were given to a command's recorded parameters (none: nothing added). */
   void record(Map<String, Object> parameters) {
-    if (validate != null) {
-      parameters.put("validate", validate.toString());
+    if (validate != null && validate.size() == 1) {
+      parameters.put("validate", validate.getFirst().toString());
+    } else if (validate != null && !validate.isEmpty()) {
+      parameters.put("validate", validate.stream().map(Path::toString).toList());
     }
     if (refusalCostMs != null) {
       parameters.put("refusal_cost_ms", refusalCostMs);

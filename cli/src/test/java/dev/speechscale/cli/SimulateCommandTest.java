@@ -348,6 +348,72 @@ class SimulateCommandTest {
                 + " validate-kokoro-82m.json, open_above; baselines 17.90 and 17.90 req/s)");
   }
 
+  private static ValidateArtifact.RefusalCost openLoop(double tauS, double uncertaintyS) {
+    ValidateArtifact.LoadPhase below =
+        new ValidateArtifact.LoadPhase("closed_below", "closed-loop", 49, null, 17.9, 0, 0);
+    ValidateArtifact.LoadPhase storm =
+        new ValidateArtifact.LoadPhase("closed_above", "closed-loop", 60, null, 8, 1800, 0);
+    ValidateArtifact.LoadPhase open =
+        new ValidateArtifact.LoadPhase("open_above", "open-loop", null, 26.8, 15, 10, 0);
+    return new ValidateArtifact.RefusalCost(
+        1,
+        50,
+        6,
+        below,
+        below,
+        17.9,
+        1,
+        java.util.List.of(
+            new ValidateArtifact.Refusing(storm, 0.0003, 0.005, 0.0003, 0.00001),
+            new ValidateArtifact.Refusing(open, tauS, 0.2, tauS, uncertaintyS)),
+        0.0003,
+        "closed_above: the open-loop phase does not resolve");
+  }
+
+  @Test
+  void simulate_severalValidateArtifacts_poolsTheirOpenLoopPhasesLeavingTheStormsOut() {
+    // 14 ± 1 ms and 9 ± 2 ms: weights 1e6 and 2.5e5 per s², (14 + 2.25) / 1.25 = 13 ms ± 0.894
+    Path a = validateArtifact("validate-a.json", openLoop(0.014, 0.001));
+    Path b = validateArtifact("validate-b.json", openLoop(0.009, 0.002));
+
+    CliRun run =
+        simulate(with(shortStep("p"), "--validate", a.toString(), "--validate", b.toString()));
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    SimulateArtifact pooled = ArtifactCodec.readSimulate(dir.resolve("p.json"));
+    assertThat(pooled.instance().derivation())
+        .endsWith(
+            "; each 503 at queue_max_depth takes 13.00 ms of the instance (2 validate artifacts'"
+                + " open-loop phases pooled by inverse variance, 13.0 +- 0.89 ms (validate-a.json"
+                + " 14.0 +- 1.0, validate-b.json 9.00 +- 2.0 ms))");
+    assertThat(pooled.provenance().parameters())
+        .containsEntry("validate", java.util.List.of(a.toString(), b.toString()));
+  }
+
+  @Test
+  void simulate_pooledArtifactWithoutOpenLoopPhase_isRefusedNamingTheFile() {
+    Path a = validateArtifact("validate-a.json", openLoop(0.014, 0.001));
+    Path b = validateArtifact("validate-storm.json", measured(0.004));
+    // measured(...) has an open-loop phase; a file with no refusal_cost at all names its fix
+    Path c = validateArtifact("validate-static.json", null);
+
+    CliRun run =
+        simulate(
+            with(
+                shortStep("q"),
+                "--validate",
+                a.toString(),
+                "--validate",
+                b.toString(),
+                "--validate",
+                c.toString()));
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err())
+        .contains("validate-static.json has no refusal_cost")
+        .contains("run tts-bench validate --live again, or leave it out");
+  }
+
   @Test
   void simulate_validateArtifactMeasuringBelowNoise_takesZeroAndSaysSo() {
     Path v = validateArtifact("validate-kokoro-82m.json", measured(-0.0003));

@@ -117,4 +117,46 @@ public record RefusalCost(double secondsPerRefusal, String source) {
             ? Double.POSITIVE_INFINITY
             : (servedWithoutPerSecond / servedWhilePerSecond - 1) / refusedPerSecond);
   }
+
+  /**
+   * One measurement of τ with its uncertainty, for {@link #pool}.
+   *
+   * @param secondsPerRefusal τ
+   * @param uncertaintySeconds its ± (positive)
+   */
+  public record Measured(double secondsPerRefusal, double uncertaintySeconds) {
+    public Measured {
+      if (!(uncertaintySeconds > 0) || Double.isInfinite(uncertaintySeconds)) {
+        throw new SimulatorException(
+            "a refusal cost's uncertainty ("
+                + uncertaintySeconds
+                + " s) must be finite and positive to weigh it");
+      }
+      if (Double.isNaN(secondsPerRefusal) || Double.isInfinite(secondsPerRefusal)) {
+        throw new SimulatorException(
+            "a refusal cost (" + secondsPerRefusal + " s) must be a finite number");
+      }
+    }
+  }
+
+  /**
+   * Several measurements of one τ as one: the inverse-variance weighted mean, {@code Σ(τᵢ/uᵢ²) /
+   * Σ(1/uᵢ²)}, with uncertainty {@code 1/√Σ(1/uᵢ²)}. A noisy run (large u) counts for little, so
+   * figures from runs that did not resolve can still be pooled with those that did.
+   *
+   * @throws SimulatorException with no measurements
+   */
+  public static Measured pool(java.util.List<Measured> measurements) {
+    if (measurements.isEmpty()) {
+      throw new SimulatorException("no refusal-cost measurements to pool");
+    }
+    double weights = 0;
+    double weighted = 0;
+    for (Measured m : measurements) {
+      double w = 1 / (m.uncertaintySeconds() * m.uncertaintySeconds());
+      weights += w;
+      weighted += w * m.secondsPerRefusal();
+    }
+    return new Measured(weighted / weights, 1 / Math.sqrt(weights));
+  }
 }

@@ -81,4 +81,35 @@ class RefusalCostTest {
         .hasMessageContaining("-0.001 s per refusal, from --refusal-cost-ms")
         .hasMessageContaining(">= 0");
   }
+
+  @Test
+  void pool_quietQuickstarts_weighsEachByItsUncertainty() {
+    // the four quiet quickstarts' open-loop phases (measurements/simulator-calibration.md): 14.4 ±
+    // 1.0, 3.4 ± 10.2, 13.7 ± 10.3, 9.0 ± 2.1 ms
+    RefusalCost.Measured p =
+        RefusalCost.pool(
+            java.util.List.of(
+                new RefusalCost.Measured(0.0144, 0.0010),
+                new RefusalCost.Measured(0.0034, 0.0102),
+                new RefusalCost.Measured(0.0137, 0.0103),
+                new RefusalCost.Measured(0.0090, 0.0021)));
+
+    // weights 1e6, 9612, 9426, 226757 (per s²): (14400 + 32.7 + 129.1 + 2040.8) / 1245795 × 1e3
+    assertThat(p.secondsPerRefusal() * 1000).isCloseTo(13.33, within(0.01));
+    assertThat(p.uncertaintySeconds() * 1000).isCloseTo(0.896, within(0.001));
+  }
+
+  @Test
+  void pool_oneMeasurement_isItself() {
+    RefusalCost.Measured one = new RefusalCost.Measured(0.005, 0.001);
+
+    assertThat(RefusalCost.pool(java.util.List.of(one))).isEqualTo(one);
+  }
+
+  @Test
+  void measured_zeroUncertainty_isRefusedNamingIt() {
+    assertThatThrownBy(() -> new RefusalCost.Measured(0.005, 0))
+        .isInstanceOf(SimulatorException.class)
+        .hasMessageContaining("uncertainty (0.0 s) must be finite and positive");
+  }
 }
