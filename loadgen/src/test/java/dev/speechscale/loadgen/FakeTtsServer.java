@@ -85,6 +85,11 @@ final class FakeTtsServer implements AutoCloseable {
     return new FakeTtsServer(64, Duration.ZERO, Duration.ZERO, n -> Reply.OK);
   }
 
+  /** One request at a time, no service time, request n answered with {@code script(n)}. */
+  static FakeTtsServer scripted(LongFunction<Reply> script) throws IOException {
+    return new FakeTtsServer(1, Duration.ZERO, Duration.ZERO, script);
+  }
+
   /** Changes the service time of requests that start from now on (a machine that drifts). */
   void serviceTimes(Duration firstAudio, Duration rest) {
     this.firstAudio = firstAudio;
