@@ -28,25 +28,6 @@ class BidiInvokerTest {
   }
 
   @Test
-  void invoke_errorWithStatus400_isClientError() throws Exception {
-    try (InvokerRig c =
-        InvokerRig.open(Transport.BIDI, FakeTtsServer.scripted(n -> Reply.BAD_400))) {
-      assertThat(c.invoke(HELLO).outcome()).isEqualTo(Outcome.CLIENT_ERROR);
-    }
-  }
-
-  @Test
-  void invoke_engineErrorWithoutStatus_isServerError() throws Exception {
-    try (InvokerRig c =
-        InvokerRig.open(Transport.BIDI, FakeTtsServer.scripted(n -> Reply.ERROR_500))) {
-      Invocation inv = c.invoke(HELLO);
-
-      assertThat(inv.outcome()).isEqualTo(Outcome.SERVER_ERROR);
-      assertThat(inv.error()).contains("engine_error");
-    }
-  }
-
-  @Test
   void invoke_sessionDropsMidStream_isServerErrorThenReconnects() throws Exception {
     try (InvokerRig c =
         InvokerRig.open(

@@ -34,25 +34,6 @@ class HttpStreamInvokerTest {
   }
 
   @Test
-  void invoke_400_isClientError() throws Exception {
-    try (InvokerRig c =
-        InvokerRig.open(Transport.HTTP_STREAM, FakeTtsServer.scripted(n -> Reply.BAD_400))) {
-      Invocation inv = c.invoke(HELLO);
-
-      assertThat(inv.outcome()).isEqualTo(Outcome.CLIENT_ERROR);
-      assertThat(inv.error()).contains("HTTP 400", "invalid_request");
-    }
-  }
-
-  @Test
-  void invoke_500_isServerError() throws Exception {
-    try (InvokerRig c =
-        InvokerRig.open(Transport.HTTP_STREAM, FakeTtsServer.scripted(n -> Reply.ERROR_500))) {
-      assertThat(c.invoke(HELLO).outcome()).isEqualTo(Outcome.SERVER_ERROR);
-    }
-  }
-
-  @Test
   void invoke_streamAbortedAfter200_isServerErrorNotShortSuccess() throws Exception {
     try (InvokerRig c =
         InvokerRig.open(

@@ -9,6 +9,7 @@ import dev.speechscale.platform.SynthesisRequest;
 import dev.speechscale.platform.Transport;
 import java.time.Duration;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
@@ -71,6 +72,23 @@ class InvokerTransportsTest {
 
       assertThat(inv.outcome()).isEqualTo(Outcome.TRANSPORT_ERROR);
       assertThat(inv.error()).contains("timed out");
+    }
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "HTTP_STREAM, BAD_400, CLIENT_ERROR, HTTP 400;invalid_request",
+    "BIDI, BAD_400, CLIENT_ERROR, invalid_request",
+    "HTTP_STREAM, ERROR_500, SERVER_ERROR, synthesis_failed",
+    "BIDI, ERROR_500, SERVER_ERROR, engine_error"
+  })
+  void invoke_errorReply_isClassifiedAndNamed(
+      Transport transport, Reply reply, Outcome outcome, String named) throws Exception {
+    try (InvokerRig rig = InvokerRig.open(transport, FakeTtsServer.scripted(n -> reply))) {
+      Invocation inv = rig.invoke(HELLO);
+
+      assertThat(inv.outcome()).isEqualTo(outcome);
+      assertThat(inv.error()).contains(named.split(";"));
     }
   }
 }
