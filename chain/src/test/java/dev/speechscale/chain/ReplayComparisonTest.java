@@ -120,22 +120,7 @@ class ReplayComparisonTest {
 
   @Test
   void of_replay_isAValidReplayArtifact() {
-    InstanceModel model =
-        new InstanceModel(
-            1,
-            ServiceTimeDistribution.lognormal(0.07, 0.09),
-            1,
-            0.5,
-            10,
-            Duration.ofSeconds(56),
-            Duration.ofSeconds(8),
-            "test");
-    ReplayPrediction.Setup setup =
-        new ReplayPrediction.Setup(
-            model,
-            new Policy.Planned(1, 2, 7.5, 5, Duration.ofSeconds(30), Duration.ofSeconds(300)),
-            new FleetSimulator.Options(1000, Duration.ZERO, 1),
-            new ReplayArtifact.Physics(0, 1, 2, 7.5, 5, 30, 300, 1, 8, "test", 0.0));
+    ReplayPrediction.Setup setup = setup("test");
 
     ReplayArtifact a =
         ReplayComparison.of(
@@ -208,19 +193,7 @@ class ReplayComparisonTest {
                 new ReplayArtifact.Inputs("q.json", "t.json", "p.json"),
                 "tts-bench replay",
                 Map.of()),
-            new ReplayPrediction.Setup(
-                new InstanceModel(
-                    1,
-                    ServiceTimeDistribution.lognormal(0.07, 0.09),
-                    1,
-                    0.5,
-                    10,
-                    Duration.ofSeconds(56),
-                    Duration.ofSeconds(8),
-                    "the <model>"),
-                new Policy.Planned(1, 2, 7.5, 5, Duration.ofSeconds(30), Duration.ofSeconds(300)),
-                new FleetSimulator.Options(1000, Duration.ZERO, 1),
-                new ReplayArtifact.Physics(0, 1, 2, 7.5, 5, 30, 300, 1, 8, "the <model>", 0.0)),
+            setup("the <model>"),
             predicted(),
             live(),
             Instant.parse("2026-12-01T15:10:00Z"));
@@ -241,5 +214,26 @@ class ReplayComparisonTest {
         .contains("aria-label=\"p95 TTFAB per minute, predicted and measured\"")
         .contains("the &lt;model&gt;")
         .doesNotContain("the <model>");
+  }
+
+  /**
+   * A replay set-up: one serial instance (lognormal service time), the plan's policy (1..2, target
+   * 7.5, scale-in 5, cooldowns 30 s / 300 s) and the same numbers as the artifact's physics, both
+   * labelled {@code label}.
+   */
+  private static ReplayPrediction.Setup setup(String label) {
+    return new ReplayPrediction.Setup(
+        new InstanceModel(
+            1,
+            ServiceTimeDistribution.lognormal(0.07, 0.09),
+            1,
+            0.5,
+            10,
+            Duration.ofSeconds(56),
+            Duration.ofSeconds(8),
+            label),
+        new Policy.Planned(1, 2, 7.5, 5, Duration.ofSeconds(30), Duration.ofSeconds(300)),
+        new FleetSimulator.Options(1000, Duration.ZERO, 1),
+        new ReplayArtifact.Physics(0, 1, 2, 7.5, 5, 30, 300, 1, 8, label, 0.0));
   }
 }
