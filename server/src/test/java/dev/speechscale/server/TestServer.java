@@ -77,6 +77,15 @@ final class TestServer implements AutoCloseable {
         HttpResponse.BodyHandlers.ofString());
   }
 
+  /** Posts {@code json} without waiting for the answer. */
+  CompletableFuture<HttpResponse<byte[]>> postAsync(String json) {
+    return http.sendAsync(
+        HttpRequest.newBuilder(base.resolve("/invocations"))
+            .POST(HttpRequest.BodyPublishers.ofString(json))
+            .build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+  }
+
   /** Sends a streaming request without waiting for it: the response arrives as it streams. */
   CompletableFuture<HttpResponse<InputStream>> stream(String text) {
     return http.sendAsync(
