@@ -124,16 +124,7 @@ class ReplayComparisonTest {
 
     ReplayArtifact a =
         ReplayComparison.of(
-            new ReplayComparison.About(
-                "x",
-                "trace.csv",
-                new ReplayArtifact.Inputs("q.json", "t.json", "p.json"),
-                "tts-bench replay",
-                Map.of()),
-            setup,
-            predicted(),
-            live(),
-            Instant.parse("2026-12-01T15:10:00Z"));
+            ABOUT, setup, predicted(), live(), Instant.parse("2026-12-01T15:10:00Z"));
 
     assertThat(ArtifactCodec.validate(ArtifactKind.REPLAY, ArtifactCodec.toJson(a))).isEmpty();
     assertThat(a.verdict()).isEqualTo("miss (2)");
@@ -187,12 +178,7 @@ class ReplayComparisonTest {
   void report_withReplay_showsPredictedBesideMeasuredAndBothCharts() {
     ReplayArtifact a =
         ReplayComparison.of(
-            new ReplayComparison.About(
-                "x",
-                "trace.csv",
-                new ReplayArtifact.Inputs("q.json", "t.json", "p.json"),
-                "tts-bench replay",
-                Map.of()),
+            ABOUT,
             setup("the <model>"),
             predicted(),
             live(),
@@ -215,6 +201,15 @@ class ReplayComparisonTest {
         .contains("the &lt;model&gt;")
         .doesNotContain("the <model>");
   }
+
+  /** What the replay artifacts of these tests say about their inputs. */
+  private static final ReplayComparison.About ABOUT =
+      new ReplayComparison.About(
+          "x",
+          "trace.csv",
+          new ReplayArtifact.Inputs("q.json", "t.json", "p.json"),
+          "tts-bench replay",
+          Map.of());
 
   /**
    * A replay set-up: one serial instance (lognormal service time), the plan's policy (1..2, target
