@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class AdmissionGateTest {
@@ -36,6 +37,44 @@ class AdmissionGateTest {
   private static Permit admitted(Admission admission) {
     assertThat(admission).isInstanceOf(Admission.Admitted.class);
     return ((Admission.Admitted) admission).permit();
+  }
+
+  /** Admits a request and starts it: the slot is busy until the returned permit ends. */
+  private Permit holding(AdmissionGate gate) {
+    Permit holder = admitted(gate.admit());
+    holder.awaitTurn(ticker.nanoTime() + FAR);
+    return holder;
+  }
+
+  /** A permit awaiting its turn on its own thread. */
+  private record Waiting(Thread thread, AtomicReference<Turn> turn) {
+    /** Waits (bounded) for the thread to end; returns the turn the permit got. */
+    Turn join() throws InterruptedException {
+      assertThat(thread.join(Duration.ofSeconds(10))).isTrue();
+      return turn.get();
+    }
+  }
+
+  /**
+   * Starts {@code permit} awaiting its turn by {@code deadlineNanos} on its own thread (closing it
+   * afterwards when {@code closeAfter}, as a request handler does) and waits until it is queued.
+   */
+  private Waiting queue(AdmissionGate gate, Permit permit, long deadlineNanos, boolean closeAfter) {
+    int before = gate.snapshot().queued();
+    var turn = new AtomicReference<Turn>();
+    Thread t =
+        threads()
+            .start(() -> {
+              try {
+                turn.set(permit.awaitTurn(deadlineNanos));
+              } finally {
+                if (closeAfter) {
+                  permit.close();
+                }
+              }
+            });
+    Await.until(() -> gate.snapshot().queued() == before + 1, "waiter queued");
+    return new Waiting(t, turn);
   }
 
   @Test
@@ -131,30 +170,20 @@ class AdmissionGateTest {
   @Test
   void tryTurn_slotBusy_changesNothingAndAwaitTurnStillQueues() throws Exception {
     AdmissionGate gate = gate(5, 1);
-    Permit holder = admitted(gate.admit());
-    holder.awaitTurn(ticker.nanoTime() + FAR);
+    Permit holder = holding(gate);
     Permit waiter = admitted(gate.admit());
     assertThat(waiter.tryTurn(ticker.nanoTime() + FAR)).isEmpty();
     assertThat(gate.snapshot().queued()).isZero();
-    Thread t =
-        threads()
-            .start(() -> {
-              try (waiter) {
-                assertThat(waiter.awaitTurn(ticker.nanoTime() + FAR))
-                    .isInstanceOf(Turn.Started.class);
-              }
-            });
-    Await.until(() -> gate.snapshot().queued() == 1, "waiter queued");
+    Waiting queued = queue(gate, waiter, ticker.nanoTime() + FAR, true);
     holder.close();
-    assertThat(t.join(Duration.ofSeconds(10))).isTrue();
+    assertThat(queued.join()).isInstanceOf(Turn.Started.class);
     assertThat(gate.inFlight()).isZero();
   }
 
   @Test
   void tryTurn_waiterAlreadyQueued_doesNotJumpTheQueue() throws Exception {
     AdmissionGate gate = gate(5, 1);
-    Permit holder = admitted(gate.admit());
-    holder.awaitTurn(ticker.nanoTime() + FAR);
+    Permit holder = holding(gate);
     Permit first = admitted(gate.admit());
     CountDownLatch done = new CountDownLatch(1);
     Thread t =
@@ -181,8 +210,7 @@ class AdmissionGateTest {
   @Test
   void tryTurn_deadlineUnreachableAndSlotBusy_shedsAndCounts() {
     AdmissionGate gate = new AdmissionGate(new GateConfig(5, 1, Duration.ofMillis(100)), ticker);
-    Permit holder = admitted(gate.admit());
-    holder.awaitTurn(ticker.nanoTime() + FAR);
+    Permit holder = holding(gate);
     Permit permit = admitted(gate.admit());
     assertThat(permit.tryTurn(ticker.plus(Duration.ofMillis(60))))
         .containsInstanceOf(Turn.Shed.class);
@@ -231,13 +259,9 @@ class AdmissionGateTest {
     Permit holder = admitted(gate.admit());
     holder.awaitTurn(ticker.nanoTime() + age);
     Permit waiter = admitted(gate.admit());
-    var turn = new java.util.concurrent.atomic.AtomicReference<Turn>();
-    long deadline = ticker.nanoTime() + age;
-    Thread t = threads().start(() -> turn.set(waiter.awaitTurn(deadline)));
-    Await.until(() -> gate.snapshot().queued() == 1, "waiter queued");
+    Waiting queued = queue(gate, waiter, ticker.nanoTime() + age, false);
     holder.close();
-    assertThat(t.join(Duration.ofSeconds(10))).isTrue();
-    assertThat(turn.get()).isInstanceOf(Turn.Started.class);
+    assertThat(queued.join()).isInstanceOf(Turn.Started.class);
     waiter.close();
     assertThat(gate.snapshot().shedTotal()).isZero();
     assertThat(gate.inFlight()).isZero();
@@ -270,8 +294,7 @@ class AdmissionGateTest {
   @Test
   void awaitTurn_slotsBusy_grantsInFifoOrder() throws Exception {
     AdmissionGate gate = gate(10, 1);
-    Permit holder = admitted(gate.admit());
-    holder.awaitTurn(ticker.nanoTime() + FAR);
+    Permit holder = holding(gate);
     ConcurrentLinkedQueue<Integer> order = new ConcurrentLinkedQueue<>();
     List<Thread> threads = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
@@ -301,8 +324,7 @@ class AdmissionGateTest {
   @Test
   void awaitTurn_deadlineUnreachableAndSlotBusy_shedsWithoutQueueing() {
     AdmissionGate gate = new AdmissionGate(new GateConfig(5, 1, Duration.ofMillis(100)), ticker);
-    Permit holder = admitted(gate.admit());
-    holder.awaitTurn(ticker.nanoTime() + FAR);
+    Permit holder = holding(gate);
     Permit permit = admitted(gate.admit());
     Turn turn = permit.awaitTurn(ticker.plus(Duration.ofMillis(60)));
     assertThat(turn).isInstanceOf(Turn.Shed.class);
@@ -316,27 +338,19 @@ class AdmissionGateTest {
   @Test
   void releaseSlot_headCannotMeetDeadline_shedsHeadAndStartsNext() throws Exception {
     AdmissionGate gate = new AdmissionGate(new GateConfig(5, 1, Duration.ofMillis(100)), ticker);
-    Permit holder = admitted(gate.admit());
-    holder.awaitTurn(ticker.nanoTime() + FAR);
+    Permit holder = holding(gate);
     Permit tight = admitted(gate.admit());
     Permit loose = admitted(gate.admit());
-    var tightTurn = new java.util.concurrent.atomic.AtomicReference<Turn>();
-    var looseTurn = new java.util.concurrent.atomic.AtomicReference<Turn>();
-    long tightDeadline = ticker.plus(Duration.ofSeconds(1));
-    Thread a = threads().start(() -> tightTurn.set(tight.awaitTurn(tightDeadline)));
-    Await.until(() -> gate.snapshot().queued() == 1, "tight queued");
-    Thread b =
-        threads().start(() -> looseTurn.set(loose.awaitTurn(ticker.plus(Duration.ofHours(2)))));
-    Await.until(() -> gate.snapshot().queued() == 2, "loose queued");
+    Waiting tightQueued = queue(gate, tight, ticker.plus(Duration.ofSeconds(1)), false);
+    Waiting looseQueued = queue(gate, loose, ticker.plus(Duration.ofHours(2)), false);
 
     ticker.advance(Duration.ofMillis(950)); // tight's first byte would now land 50 ms late
     holder.close();
 
-    assertThat(a.join(Duration.ofSeconds(10))).isTrue();
-    assertThat(b.join(Duration.ofSeconds(10))).isTrue();
-    assertThat(tightTurn.get()).isInstanceOf(Turn.Shed.class);
-    assertThat(tightTurn.get().queued()).isEqualTo(Duration.ofMillis(950));
-    assertThat(looseTurn.get()).isInstanceOf(Turn.Started.class);
+    Turn tightTurn = tightQueued.join();
+    assertThat(tightTurn).isInstanceOf(Turn.Shed.class);
+    assertThat(tightTurn.queued()).isEqualTo(Duration.ofMillis(950));
+    assertThat(looseQueued.join()).isInstanceOf(Turn.Started.class);
     tight.close();
     loose.close();
     assertThat(gate.snapshot())
@@ -347,20 +361,15 @@ class AdmissionGateTest {
   @Test
   void shedExpired_clockPastLatestStart_shedsWaiter() throws Exception {
     AdmissionGate gate = new AdmissionGate(new GateConfig(5, 1, Duration.ofMillis(10)), ticker);
-    Permit holder = admitted(gate.admit());
-    holder.awaitTurn(ticker.nanoTime() + FAR);
+    Permit holder = holding(gate);
     Permit waiter = admitted(gate.admit());
-    var turn = new java.util.concurrent.atomic.AtomicReference<Turn>();
-    long deadline = ticker.plus(Duration.ofSeconds(5));
-    Thread t = threads().start(() -> turn.set(waiter.awaitTurn(deadline)));
-    Await.until(() -> gate.snapshot().queued() == 1, "waiter queued");
+    Waiting queued = queue(gate, waiter, ticker.plus(Duration.ofSeconds(5)), false);
 
     assertThat(gate.shedExpired()).isZero();
     ticker.advance(Duration.ofSeconds(5));
     assertThat(gate.shedExpired()).isEqualTo(1);
 
-    assertThat(t.join(Duration.ofSeconds(10))).isTrue();
-    assertThat(turn.get()).isInstanceOf(Turn.Shed.class);
+    assertThat(queued.join()).isInstanceOf(Turn.Shed.class);
     assertThat(gate.snapshot().queued()).isZero();
     waiter.close();
     holder.close();
@@ -370,17 +379,13 @@ class AdmissionGateTest {
   @Test
   void close_whileQueued_cancelsWaitAndReleases() throws Exception {
     AdmissionGate gate = gate(5, 1);
-    Permit holder = admitted(gate.admit());
-    holder.awaitTurn(ticker.nanoTime() + FAR);
+    Permit holder = holding(gate);
     Permit waiter = admitted(gate.admit());
-    var turn = new java.util.concurrent.atomic.AtomicReference<Turn>();
-    Thread t = threads().start(() -> turn.set(waiter.awaitTurn(ticker.nanoTime() + FAR)));
-    Await.until(() -> gate.snapshot().queued() == 1, "waiter queued");
+    Waiting queued = queue(gate, waiter, ticker.nanoTime() + FAR, false);
 
     waiter.close(); // e.g. the client hung up while queued
 
-    assertThat(t.join(Duration.ofSeconds(10))).isTrue();
-    assertThat(turn.get()).isInstanceOf(Turn.Cancelled.class);
+    assertThat(queued.join()).isInstanceOf(Turn.Cancelled.class);
     assertThat(gate.snapshot())
         .extracting(GateSnapshot::inFlight, GateSnapshot::queued)
         .containsExactly(1, 0);
@@ -391,33 +396,20 @@ class AdmissionGateTest {
   @Test
   void abandonWhileQueued_clientLeft_waiterCancelledAndNextInLineStarts() throws Exception {
     AdmissionGate gate = gate(5, 1);
-    Permit holder = admitted(gate.admit());
-    holder.awaitTurn(ticker.nanoTime() + FAR);
+    Permit holder = holding(gate);
     Permit gone = admitted(gate.admit());
-    var goneTurn = new java.util.concurrent.atomic.AtomicReference<Turn>();
-    Thread a =
-        threads()
-            .start(() -> {
-              try (gone) {
-                goneTurn.set(gone.awaitTurn(ticker.nanoTime() + FAR));
-              }
-            });
-    Await.until(() -> gate.snapshot().queued() == 1, "first waiter queued");
+    Waiting goneQueued = queue(gate, gone, ticker.nanoTime() + FAR, true);
     Permit next = admitted(gate.admit());
-    var nextTurn = new java.util.concurrent.atomic.AtomicReference<Turn>();
-    Thread b = threads().start(() -> nextTurn.set(next.awaitTurn(ticker.nanoTime() + FAR)));
-    Await.until(() -> gate.snapshot().queued() == 2, "second waiter queued");
+    Waiting nextQueued = queue(gate, next, ticker.nanoTime() + FAR, false);
 
     assertThat(gone.abandonWhileQueued()).isTrue();
-    assertThat(a.join(Duration.ofSeconds(10))).isTrue();
-    assertThat(goneTurn.get()).isInstanceOf(Turn.Cancelled.class);
+    assertThat(goneQueued.join()).isInstanceOf(Turn.Cancelled.class);
     assertThat(gate.snapshot())
         .extracting(GateSnapshot::inFlight, GateSnapshot::queued)
         .containsExactly(2, 1);
 
     holder.close();
-    assertThat(b.join(Duration.ofSeconds(10))).isTrue();
-    assertThat(nextTurn.get()).isInstanceOf(Turn.Started.class);
+    assertThat(nextQueued.join()).isInstanceOf(Turn.Started.class);
     assertThat(next.abandonWhileQueued()).as("a started request is never abandoned").isFalse();
     assertThat(gate.snapshot().executing()).isEqualTo(1);
     next.close();
@@ -441,21 +433,11 @@ class AdmissionGateTest {
   @Test
   void awaitTurn_interruptedWhileQueued_returnsCancelledAndKeepsCountsRight() throws Exception {
     AdmissionGate gate = gate(5, 1);
-    Permit holder = admitted(gate.admit());
-    holder.awaitTurn(ticker.nanoTime() + FAR);
+    Permit holder = holding(gate);
     Permit waiter = admitted(gate.admit());
-    var turn = new java.util.concurrent.atomic.AtomicReference<Turn>();
-    Thread t =
-        threads()
-            .start(() -> {
-              try (waiter) {
-                turn.set(waiter.awaitTurn(ticker.nanoTime() + FAR));
-              }
-            });
-    Await.until(() -> gate.snapshot().queued() == 1, "waiter queued");
-    t.interrupt();
-    assertThat(t.join(Duration.ofSeconds(10))).isTrue();
-    assertThat(turn.get()).isInstanceOf(Turn.Cancelled.class);
+    Waiting queued = queue(gate, waiter, ticker.nanoTime() + FAR, true);
+    queued.thread().interrupt();
+    assertThat(queued.join()).isInstanceOf(Turn.Cancelled.class);
     holder.close();
     assertThat(gate.snapshot())
         .extracting(GateSnapshot::inFlight, GateSnapshot::queued, GateSnapshot::executing)

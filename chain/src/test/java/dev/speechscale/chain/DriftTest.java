@@ -20,7 +20,13 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code drift} against the recorded quickstart deployment: measured without scaling ({@code
@@ -207,19 +213,123 @@ class DriftTest {
 
   // ---- policies ----
 
-  @Test
-  void check_stepPolicyMissing_isAnError() {
-    FakePlatform p = planned();
-    p.stepPolicy = false;
-
-    assertThat(checkPlanned(p))
-        .containsExactly(
+  /** Every setting the plan fixes, each moved off the plan alone: one finding, naming it. */
+  static Stream<Arguments> oneSettingOffThePlan() {
+    return Stream.of(
+        Arguments.of(
+            Named.of(
+                "stepPolicyMissing_isAnError", (Consumer<FakePlatform>) p -> p.stepPolicy = false),
             new Item(
                 "policies",
                 Severity.ERROR,
                 "1 target tracking + 1 step scale-in",
                 "1 target tracking + 0 step",
-                "orphaned or missing policies on the endpoint; destroy and redeploy"));
+                "orphaned or missing policies on the endpoint; destroy and redeploy")),
+        Arguments.of(
+            Named.of(
+                "trackingTheAverage_isTheWrongMetric",
+                (Consumer<FakePlatform>) p -> p.trackingStatistic = Statistic.AVERAGE),
+            new Item(
+                "tracking_metric",
+                Severity.ERROR,
+                "ConcurrentRequestsPerModel Maximum",
+                "ConcurrentRequestsPerModel AVERAGE",
+                "the policy tracks the wrong metric")),
+        Arguments.of(
+            Named.of(
+                "otherTargetValue_isAnErrorToThreeDecimals",
+                (Consumer<FakePlatform>) p -> p.targetValue = 0.713),
+            new Item(
+                "target_value",
+                Severity.ERROR,
+                "7.503",
+                "0.713",
+                "the deployed target differs from the plan")),
+        Arguments.of(
+            Named.of(
+                "trackingMayScaleIn_isAnError",
+                (Consumer<FakePlatform>) p -> p.disableScaleIn = false),
+            new Item(
+                "disable_scale_in",
+                Severity.ERROR,
+                "true",
+                "false",
+                "target tracking may scale in; only the step policy should")),
+        Arguments.of(
+            Named.of(
+                "otherScaleOutCooldown_isAnError",
+                (Consumer<FakePlatform>) p -> p.scaleOutCooldownS = 300),
+            new Item(
+                "scale_out_cooldown",
+                Severity.ERROR,
+                "30s",
+                "300s",
+                "the deployed scale-out cooldown differs")),
+        Arguments.of(
+            Named.of(
+                "otherScaleInCooldown_isAnError",
+                (Consumer<FakePlatform>) p -> p.scaleInCooldownS = 30),
+            new Item(
+                "scale_in_cooldown",
+                Severity.ERROR,
+                "300s",
+                "30s",
+                "the deployed scale-in cooldown differs")),
+        Arguments.of(
+            Named.of(
+                "stepPolicyWithoutItsAlarm_neverFires",
+                (Consumer<FakePlatform>) p -> p.scaleInAlarm = false),
+            new Item(
+                "scale_in_alarm",
+                Severity.ERROR,
+                "an alarm driving speech-quickstart-step-scale-in",
+                "none",
+                "the step scale-in policy has no alarm; it never fires")),
+        Arguments.of(
+            Named.of(
+                "otherScaleInThreshold_isAnError",
+                (Consumer<FakePlatform>) p -> p.scaleInThreshold = 5.0),
+            new Item(
+                "scale_in_threshold",
+                Severity.ERROR,
+                "5.003",
+                "5.000",
+                "the scale-in alarm's threshold differs from the plan")),
+        Arguments.of(
+            Named.of(
+                "scaleInAlarmOnTheMaximum_readsTheWrongStatistic",
+                (Consumer<FakePlatform>) p -> p.scaleInStatistic = Statistic.MAXIMUM),
+            new Item(
+                "scale_in_statistic",
+                Severity.ERROR,
+                "Average over 3 periods",
+                "MAXIMUM over 3",
+                "the scale-in alarm reads the wrong statistic")),
+        Arguments.of(
+            Named.of(
+                "alarmWithoutDataWhileTheMetricPublishes_warnsItNeedsTime",
+                (Consumer<FakePlatform>)
+                    p -> {
+                      p.scaleInAlarmState = Alarm.AlarmState.INSUFFICIENT_DATA;
+                      p.concurrency.add(new MetricSeries.Datapoint(NOW.minusSeconds(60), 1.0));
+                    }),
+            new Item(
+                "alarm_data",
+                Severity.WARN,
+                "OK or ALARM",
+                "INSUFFICIENT_DATA",
+                "alarm speech-quickstart-scale-in has no decision yet (the metric publishes; it"
+                    + " needs 180 s of data)")));
+  }
+
+  @ParameterizedTest
+  @MethodSource("oneSettingOffThePlan")
+  void check_oneSettingOffThePlan_isTheOneFindingNamingIt(
+      Consumer<FakePlatform> change, Item expected) {
+    FakePlatform p = planned();
+    change.accept(p);
+
+    assertThat(checkPlanned(p)).containsExactly(expected);
   }
 
   @Test
@@ -245,21 +355,6 @@ class DriftTest {
   }
 
   @Test
-  void check_trackingTheAverage_isTheWrongMetric() {
-    FakePlatform p = planned();
-    p.trackingStatistic = Statistic.AVERAGE;
-
-    assertThat(checkPlanned(p))
-        .containsExactly(
-            new Item(
-                "tracking_metric",
-                Severity.ERROR,
-                "ConcurrentRequestsPerModel Maximum",
-                "ConcurrentRequestsPerModel AVERAGE",
-                "the policy tracks the wrong metric"));
-  }
-
-  @Test
   void check_trackingAnotherMetric_isTheWrongMetric() {
     FakePlatform p = planned();
     p.trackingMetric = "InvocationsPerInstance";
@@ -267,112 +362,7 @@ class DriftTest {
     assertThat(checks(checkPlanned(p))).containsExactly("tracking_metric");
   }
 
-  @Test
-  void check_otherTargetValue_isAnErrorToThreeDecimals() {
-    FakePlatform p = planned();
-    p.targetValue = 0.713;
-
-    assertThat(checkPlanned(p))
-        .containsExactly(
-            new Item(
-                "target_value",
-                Severity.ERROR,
-                "7.503",
-                "0.713",
-                "the deployed target differs from the plan"));
-  }
-
-  @Test
-  void check_trackingMayScaleIn_isAnError() {
-    FakePlatform p = planned();
-    p.disableScaleIn = false;
-
-    assertThat(checkPlanned(p))
-        .containsExactly(
-            new Item(
-                "disable_scale_in",
-                Severity.ERROR,
-                "true",
-                "false",
-                "target tracking may scale in; only the step policy should"));
-  }
-
-  @Test
-  void check_otherScaleOutCooldown_isAnError() {
-    FakePlatform p = planned();
-    p.scaleOutCooldownS = 300;
-
-    assertThat(checkPlanned(p))
-        .containsExactly(
-            new Item(
-                "scale_out_cooldown",
-                Severity.ERROR,
-                "30s",
-                "300s",
-                "the deployed scale-out cooldown differs"));
-  }
-
-  @Test
-  void check_otherScaleInCooldown_isAnError() {
-    FakePlatform p = planned();
-    p.scaleInCooldownS = 30;
-
-    assertThat(checkPlanned(p))
-        .containsExactly(
-            new Item(
-                "scale_in_cooldown",
-                Severity.ERROR,
-                "300s",
-                "30s",
-                "the deployed scale-in cooldown differs"));
-  }
-
   // ---- the scale-in alarm ----
-
-  @Test
-  void check_stepPolicyWithoutItsAlarm_neverFires() {
-    FakePlatform p = planned();
-    p.scaleInAlarm = false;
-
-    assertThat(checkPlanned(p))
-        .containsExactly(
-            new Item(
-                "scale_in_alarm",
-                Severity.ERROR,
-                "an alarm driving speech-quickstart-step-scale-in",
-                "none",
-                "the step scale-in policy has no alarm; it never fires"));
-  }
-
-  @Test
-  void check_otherScaleInThreshold_isAnError() {
-    FakePlatform p = planned();
-    p.scaleInThreshold = 5.0;
-
-    assertThat(checkPlanned(p))
-        .containsExactly(
-            new Item(
-                "scale_in_threshold",
-                Severity.ERROR,
-                "5.003",
-                "5.000",
-                "the scale-in alarm's threshold differs from the plan"));
-  }
-
-  @Test
-  void check_scaleInAlarmOnTheMaximum_readsTheWrongStatistic() {
-    FakePlatform p = planned();
-    p.scaleInStatistic = Statistic.MAXIMUM;
-
-    assertThat(checkPlanned(p))
-        .containsExactly(
-            new Item(
-                "scale_in_statistic",
-                Severity.ERROR,
-                "Average over 3 periods",
-                "MAXIMUM over 3",
-                "the scale-in alarm reads the wrong statistic"));
-  }
 
   @Test
   void check_scaleInAlarmOverOnePeriod_readsTheWrongStatistic() {
@@ -383,23 +373,6 @@ class DriftTest {
 
     assertThat(checks(items)).containsExactly("scale_in_statistic");
     assertThat(items.getFirst().actual()).isEqualTo("AVERAGE over 1");
-  }
-
-  @Test
-  void check_alarmWithoutDataWhileTheMetricPublishes_warnsItNeedsTime() {
-    FakePlatform p = planned();
-    p.scaleInAlarmState = Alarm.AlarmState.INSUFFICIENT_DATA;
-    p.concurrency.add(new MetricSeries.Datapoint(NOW.minusSeconds(60), 1.0));
-
-    assertThat(checkPlanned(p))
-        .containsExactly(
-            new Item(
-                "alarm_data",
-                Severity.WARN,
-                "OK or ALARM",
-                "INSUFFICIENT_DATA",
-                "alarm speech-quickstart-scale-in has no decision yet (the metric publishes; it"
-                    + " needs 180 s of data)"));
   }
 
   @Test

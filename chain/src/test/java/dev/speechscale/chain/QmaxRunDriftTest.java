@@ -12,17 +12,10 @@ import dev.speechscale.capacity.Load;
 import dev.speechscale.capacity.Scenario;
 import dev.speechscale.capacity.Verdict;
 import dev.speechscale.loadgen.LadderListener;
-import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.loadgen.RungReport;
-import dev.speechscale.platform.MetricSeries;
-import dev.speechscale.platform.NanoClock;
-import dev.speechscale.platform.Transport;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicLong;
@@ -37,28 +30,14 @@ import org.junit.jupiter.api.io.TempDir;
  * not, the figures agree exactly (fake time has no noise).
  */
 class QmaxRunDriftTest {
-  private static final Instant WALL = Instant.parse("2030-01-02T03:04:05Z");
+  private static final Instant WALL = FakeTimeQmax.WALL;
   @TempDir Path dir;
 
   /**
    * Runs qmax at N=1 (10 s holds in fake time); the endpoint answers in 100 ms until the re-check.
    */
   private static QmaxArtifact qmax(long recheckFirstAudioMs) {
-    FakePlatform platform = FakePlatform.deployedBehind(Recorded.quickstartPlan());
-    platform.desiredInstances = 1;
-    platform.currentInstances = 1;
-    platform.queueBound = OptionalInt.of(0); // no bound: the plan's other trust checks pass
-    AtomicLong nowNanos = new AtomicLong(1_000_000_000L);
     AtomicLong firstAudioNanos = new AtomicLong(Duration.ofMillis(100).toNanos());
-    platform.invoker = FakeTimedEndpoint.of(nowNanos, firstAudioNanos);
-    for (int s = -600; s <= 600; s++) {
-      platform.concurrency.add(new MetricSeries.Datapoint(WALL.plusSeconds(s), 1.0));
-    }
-    NanoClock monotonic = nowNanos::get;
-    ChainClock clocks = new ChainClock(Clock.fixed(WALL, ZoneOffset.UTC), monotonic);
-    LadderSpec spec =
-        LadderSpec.of(List.of(1), Duration.ofSeconds(10), Duration.ofSeconds(5), 1, 1000)
-            .withRefine(false);
     LadderListener drifting =
         new LadderListener() {
           @Override
@@ -68,21 +47,12 @@ class QmaxRunDriftTest {
             }
           }
         };
-    return QmaxRun.run(
-        platform,
-        new QmaxRun.Options(
-            "quickstart",
-            Transport.HTTP_STREAM,
-            spec,
-            List.of("The birch canoe slid on the smooth planks."),
-            1,
-            null,
-            Duration.ofSeconds(5),
-            "test",
-            Map.of()),
-        clocks,
-        drifting,
-        line -> {});
+    // no queue bound: the plan's other trust checks pass
+    return FakeTimeQmax.run(
+        OptionalInt.of(0),
+        nowNanos -> FakeTimedEndpoint.of(nowNanos, firstAudioNanos),
+        FakeTimeQmax.oneRung(),
+        drifting);
   }
 
   private Finding measurementTrust(QmaxArtifact a) {

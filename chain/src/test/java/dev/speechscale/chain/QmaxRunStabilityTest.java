@@ -10,17 +10,9 @@ import dev.speechscale.artifacts.QmaxStep;
 import dev.speechscale.artifacts.RungStability;
 import dev.speechscale.loadgen.DriftRecheck;
 import dev.speechscale.loadgen.LadderListener;
-import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.loadgen.StabilityRule;
-import dev.speechscale.platform.MetricSeries;
-import dev.speechscale.platform.NanoClock;
-import dev.speechscale.platform.Transport;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.util.List;
-import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongUnaryOperator;
@@ -33,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * every window's figures are exact (fake time has no noise).
  */
 class QmaxRunStabilityTest {
-  private static final Instant WALL = Instant.parse("2030-01-02T03:04:05Z");
+  private static final Instant WALL = FakeTimeQmax.WALL;
   private static final long SECOND = 1_000_000_000L;
   private static final StabilityRule THREE = new StabilityRule(3, 10, Duration.ofSeconds(40));
 
@@ -42,45 +34,19 @@ class QmaxRunStabilityTest {
    * to first audio (a request takes twice that).
    */
   private static QmaxArtifact qmax(StabilityRule rule, LongUnaryOperator firstAudioMs) {
-    FakePlatform platform = FakePlatform.deployedBehind(Recorded.quickstartPlan());
-    platform.desiredInstances = 1;
-    platform.currentInstances = 1;
-    platform.queueBound = OptionalInt.of(0);
-    AtomicLong nowNanos = new AtomicLong(SECOND);
     AtomicLong firstSent = new AtomicLong(-1);
-    platform.invoker =
-        FakeTimedEndpoint.of(
-            nowNanos,
-            sent -> {
-              firstSent.compareAndSet(-1, sent);
-              long s = (sent - firstSent.get()) / SECOND;
-              return firstAudioMs.applyAsLong(s) * 1_000_000L;
-            });
-    for (int s = -600; s <= 600; s++) {
-      platform.concurrency.add(new MetricSeries.Datapoint(WALL.plusSeconds(s), 1.0));
-    }
-    NanoClock monotonic = nowNanos::get;
-    ChainClock clocks = new ChainClock(Clock.fixed(WALL, ZoneOffset.UTC), monotonic);
-    LadderSpec spec =
-        LadderSpec.of(List.of(1), Duration.ofSeconds(10), Duration.ofSeconds(5), 1, 1000)
-            .withRefine(false)
-            .withDrift(DriftRecheck.OFF)
-            .withStability(rule);
-    return QmaxRun.run(
-        platform,
-        new QmaxRun.Options(
-            "quickstart",
-            Transport.HTTP_STREAM,
-            spec,
-            List.of("The birch canoe slid on the smooth planks."),
-            1,
-            null,
-            Duration.ofSeconds(5),
-            "test",
-            Map.of()),
-        clocks,
-        LadderListener.NONE,
-        line -> {});
+    return FakeTimeQmax.run(
+        OptionalInt.of(0),
+        nowNanos ->
+            FakeTimedEndpoint.of(
+                nowNanos,
+                sent -> {
+                  firstSent.compareAndSet(-1, sent);
+                  long s = (sent - firstSent.get()) / SECOND;
+                  return firstAudioMs.applyAsLong(s) * 1_000_000L;
+                }),
+        FakeTimeQmax.oneRung().withDrift(DriftRecheck.OFF).withStability(rule),
+        LadderListener.NONE);
   }
 
   /** 150 ms to first audio in odd 5 s periods since the first request, 100 ms in even ones. */

@@ -71,12 +71,7 @@ class RefusalCostRunTest {
   @Test
   void derive_openAndClosedRefusing_recordsBothWithTheirUncertainties() {
     ValidateArtifact.RefusalCost c =
-        RefusalCostRun.derive(
-            13,
-            6,
-            closed("closed_below", 14.5, 0),
-            closed("closed_below_again", 13.5, 0),
-            List.of(closed("closed_above", 13.0, 2000), open(21, 12, 8)));
+        deriveAt13(14.5, 13.5, closed("closed_above", 13.0, 2000), open(21, 12, 8));
 
     assertThat(c.baselineServedRps()).isEqualTo(14.0);
     assertThat(c.baselineSpreadPct()).isCloseTo(100.0 / 14, within(1e-9));
@@ -136,12 +131,7 @@ class RefusalCostRunTest {
   @Test
   void derive_openLoopRefusedNothing_takesTheClosedStorm() {
     ValidateArtifact.RefusalCost c =
-        RefusalCostRun.derive(
-            13,
-            6,
-            closed("closed_below", 14, 0),
-            closed("closed_below_again", 14, 0),
-            List.of(closed("closed_above", 13.3, 1000), open(21, 14, 0)));
+        deriveAt13(14, 14, closed("closed_above", 13.3, 1000), open(21, 14, 0));
 
     assertThat(c.refusing()).hasSize(1);
     assertThat(c.secondsPerRefusal()).isCloseTo(0.05 / 1000, within(1e-12));
@@ -150,13 +140,7 @@ class RefusalCostRunTest {
 
   @Test
   void derive_nothingRefused_hasNoFigureAndSaysWhy() {
-    ValidateArtifact.RefusalCost c =
-        RefusalCostRun.derive(
-            13,
-            6,
-            closed("closed_below", 14, 0),
-            closed("closed_below_again", 14, 0),
-            List.of(closed("closed_above", 14, 0)));
+    ValidateArtifact.RefusalCost c = deriveAt13(14, 14, closed("closed_above", 14, 0));
 
     assertThat(c.refusing()).isEmpty();
     assertThat(c.secondsPerRefusal()).isNull();
@@ -165,18 +149,26 @@ class RefusalCostRunTest {
 
   @Test
   void summary_namesEachPhaseAndTheFigureTaken() {
-    ValidateArtifact.RefusalCost c =
-        RefusalCostRun.derive(
-            13,
-            6,
-            closed("closed_below", 14.5, 0),
-            closed("closed_below_again", 13.5, 0),
-            List.of(open(21, 12, 8)));
+    ValidateArtifact.RefusalCost c = deriveAt13(14.5, 13.5, open(21, 12, 8));
 
     assertThat(RefusalCostRun.summary(c))
         .isEqualTo(
             "live: refusal cost: served 14.00 req/s below queue_max_depth (14.50 before, 13.50"
                 + " after); open_above 12.00 served while refusing 8.0/s: 17.857 +- 4.464 ms per"
                 + " refusal; the simulator's figure (--validate): 17.857 ms");
+  }
+
+  /**
+   * The refusal cost at Q_max 13 over 6 s phases, from closed-loop baselines below Q_max serving
+   * {@code belowRps} and then {@code belowAgainRps} (refusing nothing), and the refusing phases.
+   */
+  private static ValidateArtifact.RefusalCost deriveAt13(
+      double belowRps, double belowAgainRps, ValidateArtifact.LoadPhase... refusing) {
+    return RefusalCostRun.derive(
+        13,
+        6,
+        closed("closed_below", belowRps, 0),
+        closed("closed_below_again", belowAgainRps, 0),
+        List.of(refusing));
   }
 }

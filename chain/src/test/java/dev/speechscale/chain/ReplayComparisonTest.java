@@ -120,35 +120,11 @@ class ReplayComparisonTest {
 
   @Test
   void of_replay_isAValidReplayArtifact() {
-    InstanceModel model =
-        new InstanceModel(
-            1,
-            ServiceTimeDistribution.lognormal(0.07, 0.09),
-            1,
-            0.5,
-            10,
-            Duration.ofSeconds(56),
-            Duration.ofSeconds(8),
-            "test");
-    ReplayPrediction.Setup setup =
-        new ReplayPrediction.Setup(
-            model,
-            new Policy.Planned(1, 2, 7.5, 5, Duration.ofSeconds(30), Duration.ofSeconds(300)),
-            new FleetSimulator.Options(1000, Duration.ZERO, 1),
-            new ReplayArtifact.Physics(0, 1, 2, 7.5, 5, 30, 300, 1, 8, "test", 0.0));
+    ReplayPrediction.Setup setup = setup("test");
 
     ReplayArtifact a =
         ReplayComparison.of(
-            new ReplayComparison.About(
-                "x",
-                "trace.csv",
-                new ReplayArtifact.Inputs("q.json", "t.json", "p.json"),
-                "tts-bench replay",
-                Map.of()),
-            setup,
-            predicted(),
-            live(),
-            Instant.parse("2026-12-01T15:10:00Z"));
+            ABOUT, setup, predicted(), live(), Instant.parse("2026-12-01T15:10:00Z"));
 
     assertThat(ArtifactCodec.validate(ArtifactKind.REPLAY, ArtifactCodec.toJson(a))).isEmpty();
     assertThat(a.verdict()).isEqualTo("miss (2)");
@@ -202,25 +178,8 @@ class ReplayComparisonTest {
   void report_withReplay_showsPredictedBesideMeasuredAndBothCharts() {
     ReplayArtifact a =
         ReplayComparison.of(
-            new ReplayComparison.About(
-                "x",
-                "trace.csv",
-                new ReplayArtifact.Inputs("q.json", "t.json", "p.json"),
-                "tts-bench replay",
-                Map.of()),
-            new ReplayPrediction.Setup(
-                new InstanceModel(
-                    1,
-                    ServiceTimeDistribution.lognormal(0.07, 0.09),
-                    1,
-                    0.5,
-                    10,
-                    Duration.ofSeconds(56),
-                    Duration.ofSeconds(8),
-                    "the <model>"),
-                new Policy.Planned(1, 2, 7.5, 5, Duration.ofSeconds(30), Duration.ofSeconds(300)),
-                new FleetSimulator.Options(1000, Duration.ZERO, 1),
-                new ReplayArtifact.Physics(0, 1, 2, 7.5, 5, 30, 300, 1, 8, "the <model>", 0.0)),
+            ABOUT,
+            setup("the <model>"),
             predicted(),
             live(),
             Instant.parse("2026-12-01T15:10:00Z"));
@@ -241,5 +200,35 @@ class ReplayComparisonTest {
         .contains("aria-label=\"p95 TTFAB per minute, predicted and measured\"")
         .contains("the &lt;model&gt;")
         .doesNotContain("the <model>");
+  }
+
+  /** What the replay artifacts of these tests say about their inputs. */
+  private static final ReplayComparison.About ABOUT =
+      new ReplayComparison.About(
+          "x",
+          "trace.csv",
+          new ReplayArtifact.Inputs("q.json", "t.json", "p.json"),
+          "tts-bench replay",
+          Map.of());
+
+  /**
+   * A replay set-up: one serial instance (lognormal service time), the plan's policy (1..2, target
+   * 7.5, scale-in 5, cooldowns 30 s / 300 s) and the same numbers as the artifact's physics, both
+   * labelled {@code label}.
+   */
+  private static ReplayPrediction.Setup setup(String label) {
+    return new ReplayPrediction.Setup(
+        new InstanceModel(
+            1,
+            ServiceTimeDistribution.lognormal(0.07, 0.09),
+            1,
+            0.5,
+            10,
+            Duration.ofSeconds(56),
+            Duration.ofSeconds(8),
+            label),
+        new Policy.Planned(1, 2, 7.5, 5, Duration.ofSeconds(30), Duration.ofSeconds(300)),
+        new FleetSimulator.Options(1000, Duration.ZERO, 1),
+        new ReplayArtifact.Physics(0, 1, 2, 7.5, 5, 30, 300, 1, 8, label, 0.0));
   }
 }

@@ -9,7 +9,13 @@ import dev.speechscale.platform.Statistic;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** {@code validate}'s static checks: the deployed policy against the recorded quickstart plan. */
 class ValidateRunTest {
@@ -49,19 +55,115 @@ class ValidateRunTest {
     assertThat(checks(deployed())).extracting(Check::result).containsOnly(Result.OK);
   }
 
-  @Test
-  void staticChecks_otherImageDigest_failTheFingerprintNamingBothSlugs() {
-    FakePlatform p = deployed();
-    p.imageDigest = "sha256:deadbeef00";
-
-    assertThat(named(checks(p), "fingerprint"))
-        .isEqualTo(
+  /**
+   * Each deployed setting moved off the plan alone: its check fails (or warns), naming both values.
+   */
+  static Stream<Arguments> oneSettingOffThePlan() {
+    return Stream.of(
+        Arguments.of(
+            Named.of(
+                "otherImageDigest_failTheFingerprintNamingBothSlugs",
+                (Consumer<FakePlatform>) p -> p.imageDigest = "sha256:deadbeef00"),
             new Check(
                 "fingerprint",
                 Result.FAIL,
                 "local500mcpu-797ff86f",
                 "local500mcpu-deadbeef",
-                "the plan was measured against another deployment"));
+                "the plan was measured against another deployment")),
+        Arguments.of(
+            Named.of(
+                "otherMinimum_failMinInstances", (Consumer<FakePlatform>) p -> p.minCapacity = 2),
+            new Check("min_instances", Result.FAIL, "1", "2", "deployed 2 but the plan says 1")),
+        Arguments.of(
+            Named.of(
+                "otherMaximum_failMaxInstances", (Consumer<FakePlatform>) p -> p.maxCapacity = 5),
+            new Check("max_instances", Result.FAIL, "2", "5", "deployed 5 but the plan says 2")),
+        Arguments.of(
+            Named.of(
+                "otherTargetValue_failShowingBothValues",
+                (Consumer<FakePlatform>) p -> p.targetValue = 10),
+            new Check(
+                "scaling_target_value",
+                Result.FAIL,
+                "7.503",
+                "10",
+                "deployed 10 but the plan says 7.503")),
+        Arguments.of(
+            Named.of(
+                "scaleInEnabledOnTargetTracking_fail",
+                (Consumer<FakePlatform>) p -> p.disableScaleIn = false),
+            new Check(
+                "disable_scale_in",
+                Result.FAIL,
+                "true",
+                "false",
+                "target tracking may scale in; only the step policy should")),
+        Arguments.of(
+            Named.of(
+                "otherScaleOutCooldown_fail",
+                (Consumer<FakePlatform>) p -> p.scaleOutCooldownS = 60),
+            new Check(
+                "scale_out_cooldown_s",
+                Result.FAIL,
+                "30",
+                "60",
+                "deployed 60 but the plan says 30")),
+        Arguments.of(
+            Named.of(
+                "otherScaleInCooldown_fail",
+                (Consumer<FakePlatform>) p -> p.scaleInCooldownS = 120),
+            new Check(
+                "scale_in_cooldown_s",
+                Result.FAIL,
+                "300",
+                "120",
+                "deployed 120 but the plan says 300")),
+        Arguments.of(
+            Named.of(
+                "otherScaleInThreshold_fail",
+                (Consumer<FakePlatform>) p -> p.scaleInThreshold = 4.5),
+            new Check(
+                "scale_in_threshold",
+                Result.FAIL,
+                "5.003",
+                "4.500",
+                "deployed 4.500 but the plan says" + " 5.003")),
+        Arguments.of(
+            Named.of(
+                "scaleInAlarmOnTheMaximum_fail",
+                (Consumer<FakePlatform>) p -> p.scaleInStatistic = Statistic.MAXIMUM),
+            new Check(
+                "scale_in_alarm",
+                Result.FAIL,
+                "Average, 3 periods",
+                "MAXIMUM, 3 periods",
+                "the scale-in alarm reads another statistic")),
+        Arguments.of(
+            Named.of(
+                "unboundedContainerQueue_failTheQueueDepth",
+                (Consumer<FakePlatform>) p -> p.queueBound = OptionalInt.of(0)),
+            new Check(
+                "queue_max_depth", Result.FAIL, "10", "0", "deployed 0 but the plan says 10")),
+        Arguments.of(
+            Named.of(
+                "platformCannotTellTheQueueBound_warn",
+                (Consumer<FakePlatform>) p -> p.queueBound = OptionalInt.empty()),
+            new Check(
+                "queue_max_depth",
+                Result.WARN,
+                "10",
+                "unknown",
+                "the platform does not report the container's queue bound")));
+  }
+
+  @ParameterizedTest
+  @MethodSource("oneSettingOffThePlan")
+  void staticChecks_oneSettingOffThePlan_isFlaggedByItsCheck(
+      Consumer<FakePlatform> change, Check expected) {
+    FakePlatform p = deployed();
+    change.accept(p);
+
+    assertThat(named(checks(p), expected.name())).isEqualTo(expected);
   }
 
   @Test
@@ -105,26 +207,6 @@ class ValidateRunTest {
   }
 
   @Test
-  void staticChecks_otherMinimum_failMinInstances() {
-    FakePlatform p = deployed();
-    p.minCapacity = 2;
-
-    assertThat(named(checks(p), "min_instances"))
-        .isEqualTo(
-            new Check("min_instances", Result.FAIL, "1", "2", "deployed 2 but the plan says 1"));
-  }
-
-  @Test
-  void staticChecks_otherMaximum_failMaxInstances() {
-    FakePlatform p = deployed();
-    p.maxCapacity = 5;
-
-    assertThat(named(checks(p), "max_instances"))
-        .isEqualTo(
-            new Check("max_instances", Result.FAIL, "2", "5", "deployed 5 but the plan says 2"));
-  }
-
-  @Test
   void staticChecks_noTargetTrackingPolicy_failTheTargetAndSkipItsOtherChecks() {
     FakePlatform p = deployed();
     p.trackingPolicy = false;
@@ -139,56 +221,11 @@ class ValidateRunTest {
   }
 
   @Test
-  void staticChecks_otherTargetValue_failShowingBothValues() {
-    FakePlatform p = deployed();
-    p.targetValue = 10;
-
-    assertThat(named(checks(p), "scaling_target_value"))
-        .isEqualTo(
-            new Check(
-                "scaling_target_value",
-                Result.FAIL,
-                "7.503",
-                "10",
-                "deployed 10 but the plan says 7.503"));
-  }
-
-  @Test
   void staticChecks_targetWithinOneMillionth_isOk() {
     FakePlatform p = deployed();
     p.targetValue = 7.503 + 5e-7;
 
     assertThat(named(checks(p), "scaling_target_value").result()).isEqualTo(Result.OK);
-  }
-
-  @Test
-  void staticChecks_scaleInEnabledOnTargetTracking_fail() {
-    FakePlatform p = deployed();
-    p.disableScaleIn = false;
-
-    assertThat(named(checks(p), "disable_scale_in"))
-        .isEqualTo(
-            new Check(
-                "disable_scale_in",
-                Result.FAIL,
-                "true",
-                "false",
-                "target tracking may scale in; only the step policy should"));
-  }
-
-  @Test
-  void staticChecks_otherScaleOutCooldown_fail() {
-    FakePlatform p = deployed();
-    p.scaleOutCooldownS = 60;
-
-    assertThat(named(checks(p), "scale_out_cooldown_s"))
-        .isEqualTo(
-            new Check(
-                "scale_out_cooldown_s",
-                Result.FAIL,
-                "30",
-                "60",
-                "deployed 60 but the plan says 30"));
   }
 
   @Test
@@ -203,21 +240,6 @@ class ValidateRunTest {
             new Check(
                 "scale_in_threshold", Result.FAIL, "5.003", "none", "no step scale-in policy"));
     assertThat(names(checks)).doesNotContain("scale_in_cooldown_s", "scale_in_alarm");
-  }
-
-  @Test
-  void staticChecks_otherScaleInCooldown_fail() {
-    FakePlatform p = deployed();
-    p.scaleInCooldownS = 120;
-
-    assertThat(named(checks(p), "scale_in_cooldown_s"))
-        .isEqualTo(
-            new Check(
-                "scale_in_cooldown_s",
-                Result.FAIL,
-                "300",
-                "120",
-                "deployed 120 but the plan says 300"));
   }
 
   @Test
@@ -236,36 +258,6 @@ class ValidateRunTest {
                 "none",
                 "the step policy has no alarm"));
     assertThat(names(checks)).doesNotContain("scale_in_alarm");
-  }
-
-  @Test
-  void staticChecks_otherScaleInThreshold_fail() {
-    FakePlatform p = deployed();
-    p.scaleInThreshold = 4.5;
-
-    assertThat(named(checks(p), "scale_in_threshold"))
-        .isEqualTo(
-            new Check(
-                "scale_in_threshold",
-                Result.FAIL,
-                "5.003",
-                "4.500",
-                "deployed 4.500 but the plan says" + " 5.003"));
-  }
-
-  @Test
-  void staticChecks_scaleInAlarmOnTheMaximum_fail() {
-    FakePlatform p = deployed();
-    p.scaleInStatistic = Statistic.MAXIMUM;
-
-    assertThat(named(checks(p), "scale_in_alarm"))
-        .isEqualTo(
-            new Check(
-                "scale_in_alarm",
-                Result.FAIL,
-                "Average, 3 periods",
-                "MAXIMUM, 3 periods",
-                "the scale-in alarm reads another statistic"));
   }
 
   @Test
@@ -291,37 +283,11 @@ class ValidateRunTest {
   }
 
   @Test
-  void staticChecks_unboundedContainerQueue_failTheQueueDepth() {
-    FakePlatform p = deployed();
-    p.queueBound = OptionalInt.of(0);
-
-    assertThat(named(checks(p), "queue_max_depth"))
-        .isEqualTo(
-            new Check(
-                "queue_max_depth", Result.FAIL, "10", "0", "deployed 0 but the plan says 10"));
-  }
-
-  @Test
   void staticChecks_otherQueueBound_fail() {
     FakePlatform p = deployed();
     p.queueBound = OptionalInt.of(50);
 
     assertThat(named(checks(p), "queue_max_depth").result()).isEqualTo(Result.FAIL);
-  }
-
-  @Test
-  void staticChecks_platformCannotTellTheQueueBound_warn() {
-    FakePlatform p = deployed();
-    p.queueBound = OptionalInt.empty();
-
-    assertThat(named(checks(p), "queue_max_depth"))
-        .isEqualTo(
-            new Check(
-                "queue_max_depth",
-                Result.WARN,
-                "10",
-                "unknown",
-                "the platform does not report the container's queue bound"));
   }
 
   @Test

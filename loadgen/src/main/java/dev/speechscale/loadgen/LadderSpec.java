@@ -3,6 +3,7 @@ package dev.speechscale.loadgen;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * How to walk a closed-loop ladder.
@@ -161,121 +162,87 @@ public record LadderSpec(
   }
 
   public LadderSpec withRefine(boolean refine) {
-    return new LadderSpec(
-        rungs,
-        hold,
-        window,
-        settle,
-        runs,
-        refine,
-        sloMs,
-        stopAfterBreach,
-        saturatedToStop,
-        capacityPoll,
-        warmup,
-        drift,
-        stability);
+    return edit(c -> c.refine = refine);
   }
 
   public LadderSpec withSettle(Duration settle) {
-    return new LadderSpec(
-        rungs,
-        hold,
-        window,
-        settle,
-        runs,
-        refine,
-        sloMs,
-        stopAfterBreach,
-        saturatedToStop,
-        capacityPoll,
-        warmup,
-        drift,
-        stability);
+    return edit(c -> c.settle = settle);
   }
 
   public LadderSpec withStopAfterBreach(boolean stopAfterBreach) {
-    return new LadderSpec(
-        rungs,
-        hold,
-        window,
-        settle,
-        runs,
-        refine,
-        sloMs,
-        stopAfterBreach,
-        saturatedToStop,
-        capacityPoll,
-        warmup,
-        drift,
-        stability);
+    return edit(c -> c.stopAfterBreach = stopAfterBreach);
   }
 
   public LadderSpec withCapacityPoll(Duration capacityPoll) {
-    return new LadderSpec(
-        rungs,
-        hold,
-        window,
-        settle,
-        runs,
-        refine,
-        sloMs,
-        stopAfterBreach,
-        saturatedToStop,
-        capacityPoll,
-        warmup,
-        drift,
-        stability);
+    return edit(c -> c.capacityPoll = capacityPoll);
   }
 
   public LadderSpec withWarmup(Duration warmup) {
-    return new LadderSpec(
-        rungs,
-        hold,
-        window,
-        settle,
-        runs,
-        refine,
-        sloMs,
-        stopAfterBreach,
-        saturatedToStop,
-        capacityPoll,
-        warmup,
-        drift,
-        stability);
+    return edit(c -> c.warmup = warmup);
   }
 
   public LadderSpec withDrift(DriftRecheck drift) {
-    return new LadderSpec(
-        rungs,
-        hold,
-        window,
-        settle,
-        runs,
-        refine,
-        sloMs,
-        stopAfterBreach,
-        saturatedToStop,
-        capacityPoll,
-        warmup,
-        drift,
-        stability);
+    return edit(c -> c.drift = drift);
   }
 
   public LadderSpec withStability(StabilityRule stability) {
-    return new LadderSpec(
-        rungs,
-        hold,
-        window,
-        settle,
-        runs,
-        refine,
-        sloMs,
-        stopAfterBreach,
-        saturatedToStop,
-        capacityPoll,
-        warmup,
-        drift,
-        stability);
+    return edit(c -> c.stability = stability);
+  }
+
+  /** This spec with one change, validated again by the canonical constructor. */
+  private LadderSpec edit(Consumer<Copy> change) {
+    Copy copy = new Copy(this);
+    change.accept(copy);
+    return copy.build();
+  }
+
+  /** A mutable copy of a spec's components, so that each wither names only what it changes. */
+  private static final class Copy {
+    List<Integer> rungs;
+    Duration hold;
+    Duration window;
+    Duration settle;
+    int runs;
+    boolean refine;
+    double sloMs;
+    boolean stopAfterBreach;
+    int saturatedToStop;
+    Duration capacityPoll;
+    Duration warmup;
+    DriftRecheck drift;
+    StabilityRule stability;
+
+    Copy(LadderSpec spec) {
+      rungs = spec.rungs;
+      hold = spec.hold;
+      window = spec.window;
+      settle = spec.settle;
+      runs = spec.runs;
+      refine = spec.refine;
+      sloMs = spec.sloMs;
+      stopAfterBreach = spec.stopAfterBreach;
+      saturatedToStop = spec.saturatedToStop;
+      capacityPoll = spec.capacityPoll;
+      warmup = spec.warmup;
+      drift = spec.drift;
+      stability = spec.stability;
+    }
+
+    LadderSpec build() {
+      return new LadderSpec(
+          rungs,
+          hold,
+          window,
+          settle,
+          runs,
+          refine,
+          sloMs,
+          stopAfterBreach,
+          saturatedToStop,
+          capacityPoll,
+          warmup,
+          drift,
+          stability);
+    }
   }
 }

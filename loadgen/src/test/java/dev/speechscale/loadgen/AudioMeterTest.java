@@ -34,12 +34,7 @@ class AudioMeterTest {
 
   @Test
   void accept_extraChunkBeforeData_isSkipped() {
-    byte[] h = FakeTtsServer.wavHeader();
-    byte[] list = "LIST\u0004\u0000\u0000\u0000abcd".getBytes(StandardCharsets.ISO_8859_1);
-    byte[] body = new byte[36 + list.length + 8 + 5];
-    System.arraycopy(h, 0, body, 0, 36);
-    System.arraycopy(list, 0, body, 36, list.length);
-    System.arraycopy(h, 36, body, 36 + list.length, 8);
+    byte[] body = FakeTtsServer.wavWithListChunk(36, 5);
     AudioMeter m = new AudioMeter(true);
 
     m.accept(body, 0, body.length, 1);

@@ -24,12 +24,7 @@ class AudioSecondsTest {
 
   @Test
   void of_wavWithAChunkBeforeFmtAndData_stillFindsTheByteRate() {
-    byte[] h = FakeTtsServer.wavHeader();
-    byte[] list = "LIST\u0004\u0000\u0000\u0000abcd".getBytes(StandardCharsets.ISO_8859_1);
-    byte[] body = new byte[12 + list.length + 32 + 9600];
-    System.arraycopy(h, 0, body, 0, 12);
-    System.arraycopy(list, 0, body, 12, list.length);
-    System.arraycopy(h, 12, body, 12 + list.length, 32);
+    byte[] body = FakeTtsServer.wavWithListChunk(12, 9600);
     AudioMeter m = new AudioMeter(true);
 
     m.accept(body, 0, body.length, 1);

@@ -85,6 +85,11 @@ final class FakeTtsServer implements AutoCloseable {
     return new FakeTtsServer(64, Duration.ZERO, Duration.ZERO, n -> Reply.OK);
   }
 
+  /** One request at a time, no service time, request n answered with {@code script(n)}. */
+  static FakeTtsServer scripted(LongFunction<Reply> script) throws IOException {
+    return new FakeTtsServer(1, Duration.ZERO, Duration.ZERO, script);
+  }
+
   /** Changes the service time of requests that start from now on (a machine that drifts). */
   void serviceTimes(Duration firstAudio, Duration rest) {
     this.firstAudio = firstAudio;
@@ -343,6 +348,21 @@ final class FakeTtsServer implements AutoCloseable {
     out.write(data);
     out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
     out.flush();
+  }
+
+  /**
+   * {@link #wavHeader()} with a 12-byte {@code LIST} chunk inserted at byte {@code at} (12: before
+   * {@code fmt }; 36: before {@code data}), then {@code audioBytes} bytes of silence: a valid WAV
+   * whose chunks a reader must walk rather than assume.
+   */
+  static byte[] wavWithListChunk(int at, int audioBytes) {
+    byte[] h = wavHeader();
+    byte[] list = "LIST\u0004\u0000\u0000\u0000abcd".getBytes(StandardCharsets.ISO_8859_1);
+    byte[] body = new byte[h.length + list.length + audioBytes];
+    System.arraycopy(h, 0, body, 0, at);
+    System.arraycopy(list, 0, body, at, list.length);
+    System.arraycopy(h, at, body, at + list.length, h.length - at);
+    return body;
   }
 
   /** The container's streaming header: PCM 16-bit mono 24 kHz, sizes 0xFFFFFFFF. */

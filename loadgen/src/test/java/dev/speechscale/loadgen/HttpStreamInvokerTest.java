@@ -14,85 +14,30 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class HttpStreamInvokerTest {
   private static final SynthesisRequest HELLO = SynthesisRequest.streaming("Hello there.");
 
   @Test
-  void invoke_streamingWav_okWithAudioAfterTheHeader() throws Exception {
-    try (FakeTtsServer server = FakeTtsServer.fast();
-        Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri());
-        Invoker.Connection c = invoker.connect()) {
-      Invocation inv = c.invoke(HELLO);
-
-      assertThat(inv.outcome()).isEqualTo(Outcome.OK);
-      assertThat(inv.status()).isEqualTo(200);
-      assertThat(inv.audioBytes())
-          .isEqualTo((long) FakeTtsServer.PCM_CHUNK_BYTES * FakeTtsServer.CHUNKS);
-      assertThat(inv.firstAudioNanos()).isBetween(inv.sentNanos(), inv.completedNanos());
-      assertThat(inv.error()).isNull();
-    }
-  }
-
-  @Test
-  void invoke_manyRequests_reuseOneKeepAliveConnection() throws Exception {
-    try (FakeTtsServer server = FakeTtsServer.fast();
-        Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri());
-        Invoker.Connection c = invoker.connect()) {
-      for (int i = 0; i < 5; i++) {
-        assertThat(c.invoke(HELLO).outcome()).isEqualTo(Outcome.OK);
-      }
-      assertThat(server.connections()).isEqualTo(1);
-    }
-  }
-
-  @Test
   void invoke_503_isRejected() throws Exception {
-    try (FakeTtsServer server =
-            new FakeTtsServer(1, Duration.ZERO, Duration.ZERO, n -> Reply.REJECT_503);
-        Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri());
-        Invoker.Connection c = invoker.connect()) {
+    try (InvokerRig c =
+        InvokerRig.open(Transport.HTTP_STREAM, FakeTtsServer.scripted(n -> Reply.REJECT_503))) {
       Invocation inv = c.invoke(HELLO);
 
       assertThat(inv.outcome()).isEqualTo(Outcome.REJECTED);
       assertThat(inv.status()).isEqualTo(503);
       assertThat(inv.error()).contains("queue_saturated");
       assertThat(c.invoke(HELLO).outcome()).isEqualTo(Outcome.REJECTED);
-      assertThat(server.connections()).isEqualTo(1);
-    }
-  }
-
-  @Test
-  void invoke_400_isClientError() throws Exception {
-    try (FakeTtsServer server =
-            new FakeTtsServer(1, Duration.ZERO, Duration.ZERO, n -> Reply.BAD_400);
-        Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri());
-        Invoker.Connection c = invoker.connect()) {
-      Invocation inv = c.invoke(HELLO);
-
-      assertThat(inv.outcome()).isEqualTo(Outcome.CLIENT_ERROR);
-      assertThat(inv.error()).contains("HTTP 400", "invalid_request");
-    }
-  }
-
-  @Test
-  void invoke_500_isServerError() throws Exception {
-    try (FakeTtsServer server =
-            new FakeTtsServer(1, Duration.ZERO, Duration.ZERO, n -> Reply.ERROR_500);
-        Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri());
-        Invoker.Connection c = invoker.connect()) {
-      assertThat(c.invoke(HELLO).outcome()).isEqualTo(Outcome.SERVER_ERROR);
+      assertThat(c.server.connections()).isEqualTo(1);
     }
   }
 
   @Test
   void invoke_streamAbortedAfter200_isServerErrorNotShortSuccess() throws Exception {
-    try (FakeTtsServer server =
-            new FakeTtsServer(1, Duration.ZERO, Duration.ZERO, n -> Reply.ABORT_AFTER_200);
-        Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri());
-        Invoker.Connection c = invoker.connect()) {
+    try (InvokerRig c =
+        InvokerRig.open(
+            Transport.HTTP_STREAM, FakeTtsServer.scripted(n -> Reply.ABORT_AFTER_200))) {
       Invocation inv = c.invoke(HELLO);
 
       assertThat(inv.outcome()).isEqualTo(Outcome.SERVER_ERROR);
@@ -103,27 +48,12 @@ class HttpStreamInvokerTest {
   }
 
   @Test
-  void invoke_serverClosedIdleConnection_resendsOnAFreshOne() throws Exception {
-    try (FakeTtsServer server = FakeTtsServer.fast();
-        Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri());
-        Invoker.Connection c = invoker.connect()) {
-      assertThat(c.invoke(HELLO).outcome()).isEqualTo(Outcome.OK);
-      server.dropConnections();
-
-      assertThat(c.invoke(HELLO).outcome()).isEqualTo(Outcome.OK);
-      assertThat(server.connections()).isEqualTo(2);
-    }
-  }
-
-  @Test
   void invoke_connectionCloseHeader_reconnectsForTheNextRequest() throws Exception {
-    try (FakeTtsServer server =
-            new FakeTtsServer(1, Duration.ZERO, Duration.ZERO, n -> Reply.OK_THEN_CLOSE);
-        Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri());
-        Invoker.Connection c = invoker.connect()) {
+    try (InvokerRig c =
+        InvokerRig.open(Transport.HTTP_STREAM, FakeTtsServer.scripted(n -> Reply.OK_THEN_CLOSE))) {
       assertThat(c.invoke(HELLO).outcome()).isEqualTo(Outcome.OK);
       assertThat(c.invoke(HELLO).outcome()).isEqualTo(Outcome.OK);
-      assertThat(server.connections()).isEqualTo(2);
+      assertThat(c.server.connections()).isEqualTo(2);
     }
   }
 
@@ -142,20 +72,6 @@ class HttpStreamInvokerTest {
       assertThat(inv.outcome()).isEqualTo(Outcome.TRANSPORT_ERROR);
       assertThat(inv.status()).isZero();
       assertThat(inv.error()).contains("127.0.0.1");
-    }
-  }
-
-  @Test
-  void invoke_slowerThanTheTimeout_isTransportError() throws Exception {
-    try (FakeTtsServer server =
-            new FakeTtsServer(1, Duration.ofSeconds(2), Duration.ZERO, n -> Reply.OK);
-        Invoker invoker =
-            Targets.invoker(Transport.HTTP_STREAM, server.baseUri(), Duration.ofMillis(100));
-        Invoker.Connection c = invoker.connect()) {
-      Invocation inv = c.invoke(HELLO);
-
-      assertThat(inv.outcome()).isEqualTo(Outcome.TRANSPORT_ERROR);
-      assertThat(inv.error()).contains("timed out");
     }
   }
 

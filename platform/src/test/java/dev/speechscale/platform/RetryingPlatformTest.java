@@ -3,11 +3,8 @@ package dev.speechscale.platform;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -16,26 +13,6 @@ import org.junit.jupiter.api.Test;
 class RetryingPlatformTest {
   private static final Instant T0 = Instant.parse("2026-12-01T12:00:30Z");
   private static final String ENDPOINT = "speech-retry";
-
-  /** A clock the test's pause moves. */
-  static final class FakeClock extends Clock {
-    Instant now = T0;
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
 
   /** Describe throttles {@code throttles} times, then answers; every other call is refused. */
   static final class Throttling implements Platform {
@@ -105,7 +82,7 @@ class RetryingPlatformTest {
     public void close() {}
   }
 
-  private final FakeClock clock = new FakeClock();
+  private final FakeClock clock = new FakeClock(T0);
   private final List<Duration> pauses = new ArrayList<>();
   private final Throttling platform = new Throttling();
 
@@ -115,7 +92,7 @@ class RetryingPlatformTest {
         clock,
         d -> {
           pauses.add(d);
-          clock.now = clock.now.plus(d);
+          clock.advance(d);
         },
         Backoff.THROTTLING,
         seed);

@@ -84,15 +84,9 @@ class ScalingEngineInvariantsTest {
       long visibleMs = nowMs - load.publicationDelayMs();
       assertThat(d.desired()).isBetween(rules.minCapacity(), rules.maxCapacity());
       if (d.direction() == Direction.OUT) {
-        long periodMs = t.period().toMillis();
-        double[] p =
-            load.periods(
-                t.metric(),
-                t.statistic(),
-                periodMs,
-                t.datapoints(),
-                Math.floorDiv(visibleMs, periodMs) * periodMs);
-        assertThat(java.util.Arrays.stream(p).boxed().toList())
+        assertThat(
+                visiblePeriods(
+                    load, t.metric(), t.statistic(), t.period(), t.datapoints(), visibleMs))
             .as("every tracked period above target")
             .allMatch(v -> v > t.targetValue());
         if (lastOut != Long.MIN_VALUE) {
@@ -104,28 +98,21 @@ class ScalingEngineInvariantsTest {
         long cooldownMs =
             switch (rules.scaleIn()) {
               case StepScaleIn s -> {
-                long periodMs = s.period().toMillis();
-                double[] p =
-                    load.periods(
-                        s.metric(),
-                        s.statistic(),
-                        periodMs,
-                        s.datapoints(),
-                        Math.floorDiv(visibleMs, periodMs) * periodMs);
-                assertThat(java.util.Arrays.stream(p).boxed().toList())
+                assertThat(
+                        visiblePeriods(
+                            load, s.metric(), s.statistic(), s.period(), s.datapoints(), visibleMs))
                     .allMatch(v -> v <= s.threshold());
                 yield s.cooldown().toMillis();
               }
               case ScaleIn.Tracking tr -> {
-                long periodMs = t.period().toMillis();
-                double[] p =
-                    load.periods(
-                        t.metric(),
-                        t.statistic(),
-                        periodMs,
-                        tr.datapoints(),
-                        Math.floorDiv(visibleMs, periodMs) * periodMs);
-                assertThat(java.util.Arrays.stream(p).boxed().toList())
+                assertThat(
+                        visiblePeriods(
+                            load,
+                            t.metric(),
+                            t.statistic(),
+                            t.period(),
+                            tr.datapoints(),
+                            visibleMs))
                     .allMatch(v -> v < tr.thresholdRatio() * t.targetValue());
                 yield tr.cooldown().toMillis();
               }
@@ -137,5 +124,23 @@ class ScalingEngineInvariantsTest {
         lastIn = nowMs;
       }
     }
+  }
+
+  /**
+   * The {@code datapoints} periods of {@code statistic} of {@code metric} that end at the last
+   * whole period visible at {@code visibleMs}: what the rule saw when it decided.
+   */
+  private static List<Double> visiblePeriods(
+      SecondSamples load,
+      ScalingMetric metric,
+      MetricStatistic statistic,
+      Duration period,
+      int datapoints,
+      long visibleMs) {
+    long periodMs = period.toMillis();
+    double[] p =
+        load.periods(
+            metric, statistic, periodMs, datapoints, Math.floorDiv(visibleMs, periodMs) * periodMs);
+    return java.util.Arrays.stream(p).boxed().toList();
   }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
@@ -24,35 +23,33 @@ class ClientsThatLeftTest {
     }
   }
 
+  /**
+   * Sends a whole request over a raw socket behind the one running request, waits (bounded) until
+   * it is queued, then hangs up.
+   */
+  private static void queueThenHangUp(TestServer s, String neverQueued) throws Exception {
+    try (Socket socket = new Socket(java.net.InetAddress.getLoopbackAddress(), s.port())) {
+      byte[] body = "{\"text\":\"leaves while queued\"}".getBytes(StandardCharsets.UTF_8);
+      OutputStream out = socket.getOutputStream();
+      out.write(RawHttp.head(body.length));
+      out.write(body);
+      out.flush();
+      awaitGate(s, 2, 1, neverQueued);
+    }
+  }
+
   @Test
   void invocations_clientHangsUpWhileQueued_releasesItsPlaceAndNeverRunsTheEngine()
       throws Exception {
     ScriptedEngine engine = new ScriptedEngine(2, 1);
     try (TestServer s = TestServer.start(engine, "--max-queue-depth", "2")) {
-      var held =
-          s.http.sendAsync(
-              HttpRequest.newBuilder(s.base.resolve("/invocations"))
-                  .POST(HttpRequest.BodyPublishers.ofString("{\"text\":\"held\"}"))
-                  .build(),
-              HttpResponse.BodyHandlers.ofByteArray());
+      var held = s.postAsync("{\"text\":\"held\"}");
       awaitGate(s, 1, 0, "the held request never started");
-      try (Socket socket = new Socket(java.net.InetAddress.getLoopbackAddress(), s.port())) {
-        byte[] body = "{\"text\":\"leaves while queued\"}".getBytes(StandardCharsets.UTF_8);
-        OutputStream out = socket.getOutputStream();
-        out.write(RawHttp.head(body.length));
-        out.write(body);
-        out.flush();
-        awaitGate(s, 2, 1, "the second request never queued");
-      } // the client hangs up while queued
+      queueThenHangUp(s, "the second request never queued");
 
       awaitGate(s, 1, 0, "the client that left still holds its place");
       HttpResponse<byte[]> wellBehaved;
-      var next =
-          s.http.sendAsync(
-              HttpRequest.newBuilder(s.base.resolve("/invocations"))
-                  .POST(HttpRequest.BodyPublishers.ofString("{\"text\":\"next\"}"))
-                  .build(),
-              HttpResponse.BodyHandlers.ofByteArray());
+      var next = s.postAsync("{\"text\":\"next\"}");
       awaitGate(s, 2, 1, "the well-behaved request was not admitted");
       engine.allow(2);
       assertThat(held.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
@@ -67,12 +64,7 @@ class ClientsThatLeftTest {
   void websocket_sessionClosesWhileQueued_releasesItsPlaceAndNeverRunsTheEngine() throws Exception {
     ScriptedEngine engine = new ScriptedEngine(2, 1);
     try (TestServer s = TestServer.start(engine, "--max-queue-depth", "2")) {
-      var held =
-          s.http.sendAsync(
-              HttpRequest.newBuilder(s.base.resolve("/invocations"))
-                  .POST(HttpRequest.BodyPublishers.ofString("{\"text\":\"held\"}"))
-                  .build(),
-              HttpResponse.BodyHandlers.ofByteArray());
+      var held = s.postAsync("{\"text\":\"held\"}");
       awaitGate(s, 1, 0, "the held request never started");
       try (WsClient ws = new WsClient(s.port())) {
         ws.sendText("{\"text\":\"leaves while queued\",\"request_id\":\"w1\"}");
@@ -102,22 +94,10 @@ class ClientsThatLeftTest {
     int hangUps = 300;
     ScriptedEngine engine = new ScriptedEngine(2, 1);
     try (TestServer s = TestServer.start(engine, "--max-queue-depth", "2")) {
-      var held =
-          s.http.sendAsync(
-              HttpRequest.newBuilder(s.base.resolve("/invocations"))
-                  .POST(HttpRequest.BodyPublishers.ofString("{\"text\":\"held\"}"))
-                  .build(),
-              HttpResponse.BodyHandlers.ofByteArray());
+      var held = s.postAsync("{\"text\":\"held\"}");
       awaitGate(s, 1, 0, "the held request never started");
-      byte[] body = "{\"text\":\"leaves while queued\"}".getBytes(StandardCharsets.UTF_8);
       for (int i = 0; i < hangUps; i++) {
-        try (Socket socket = new Socket(java.net.InetAddress.getLoopbackAddress(), s.port())) {
-          OutputStream out = socket.getOutputStream();
-          out.write(RawHttp.head(body.length));
-          out.write(body);
-          out.flush();
-          awaitGate(s, 2, 1, "hang-up " + i + " never queued");
-        }
+        queueThenHangUp(s, "hang-up " + i + " never queued");
         awaitGate(s, 1, 0, "hang-up " + i + " still holds its place");
       }
       engine.allow(1);

@@ -2,15 +2,11 @@ package dev.speechscale.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -21,34 +17,11 @@ class EngineContractTest {
   static final String SHORT = "The quick brown fox jumps over the lazy dog.";
   static final String LONG = SHORT + " " + SHORT + " " + SHORT;
 
-  private Path kokoroDir;
-  private List<SpeechEngine> engines;
-
-  @BeforeAll
-  void loadEngines() throws IOException {
-    kokoroDir = Files.createTempDirectory("kokoro-contract");
-    var standIn = KokoroStandIn.write(kokoroDir);
-    engines =
-        List.of(
-            new FliteEngine(2),
-            new EspeakEngine(),
-            new KokoroEngine(
-                standIn.model(), standIn.config(), List.of(standIn.voices()), Phonemizer.espeak()));
-  }
-
-  @AfterAll
-  void closeEngines() throws IOException {
-    engines.forEach(SpeechEngine::close);
-    try (Stream<Path> files = Files.walk(kokoroDir)) {
-      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
-  }
+  /** Loaded once (one instance per class), closed after the last test. */
+  @AutoClose private final EngineLineup lineup = EngineLineup.load("kokoro-contract", 2);
 
   Stream<org.junit.jupiter.params.provider.Arguments> engines() {
-    return engines.stream()
-        .map(e ->
-            org.junit.jupiter.params.provider.Arguments.of(
-                org.junit.jupiter.api.Named.of(e.name(), e)));
+    return lineup.arguments();
   }
 
   private static short[] synthesize(SpeechEngine engine, String text, double speed) {

@@ -53,15 +53,8 @@ class FliteFailurePathTest {
     }
     assertThat(FAILED_CALLS.get()).isEqualTo(attempts);
 
-    long[] samples = {0};
-    flite.synthesize(
-        "Still working after the failures.",
-        FliteEngine.VOICE,
-        1.0,
-        (s, o, l) -> {
-          samples[0] += l;
-          return true;
-        });
-    assertThat(samples[0]).isPositive();
+    long samples =
+        Synthesized.samples(flite, "Still working after the failures.", FliteEngine.VOICE);
+    assertThat(samples).isPositive();
   }
 }

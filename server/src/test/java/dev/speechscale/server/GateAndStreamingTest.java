@@ -22,40 +22,20 @@ import org.junit.jupiter.api.Test;
 /** The gate, streaming and lifecycle over real HTTP/WebSocket with a test-driven engine. */
 class GateAndStreamingTest {
 
-  private static CompletableFuture<HttpResponse<InputStream>> stream(TestServer s, String text) {
-    return s.http.sendAsync(
-        HttpRequest.newBuilder(s.base.resolve("/invocations"))
-            .POST(HttpRequest.BodyPublishers.ofString("{\"text\":\"" + text + "\"}"))
-            .build(),
-        HttpResponse.BodyHandlers.ofInputStream());
-  }
-
-  private static void awaitInFlight(TestServer s, int n) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (s.runtime.gate.inFlight() != n) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("in-flight never reached " + n + ": " + s.runtime.gate.snapshot());
-      }
-      Thread.onSpinWait();
-    }
-  }
-
   @Test
   void invocations_pastTheBound_get503QueueSaturatedWithRetryAfter() throws Exception {
     ScriptedEngine engine = new ScriptedEngine(2, 1);
     try (TestServer s = TestServer.start(engine, "--max-queue-depth", "2")) {
-      var first = stream(s, "one");
-      var second = stream(s, "two");
-      awaitInFlight(s, 2);
+      var held = s.streamUntilInFlight("one", "two");
       HttpResponse<byte[]> third = s.post("{\"text\":\"three\"}");
       assertThat(third.statusCode()).isEqualTo(503);
       assertThat(third.headers().firstValue("Retry-After")).hasValue("1");
       assertThat(new String(third.body(), StandardCharsets.UTF_8))
           .isEqualTo("{\"error\":\"queue_saturated\",\"queue_depth\":2,\"max_queue_depth\":2}\n");
       engine.allow(2);
-      assertThat(first.get(30, TimeUnit.SECONDS).body().readAllBytes())
+      assertThat(held.get(0).get(30, TimeUnit.SECONDS).body().readAllBytes())
           .hasSize(44 + 2 * 2 * ScriptedEngine.CHUNK);
-      assertThat(second.get(30, TimeUnit.SECONDS).body().readAllBytes())
+      assertThat(held.get(1).get(30, TimeUnit.SECONDS).body().readAllBytes())
           .hasSize(44 + 2 * 2 * ScriptedEngine.CHUNK);
       s.awaitIdle();
       assertThat(s.server.metrics().rejectedCount("queue_saturated")).isEqualTo(1);
@@ -76,8 +56,7 @@ class GateAndStreamingTest {
   void invocations_saturatedOnKeepAlive_saysCloseOrStaysUsable() throws Exception {
     ScriptedEngine engine = new ScriptedEngine(2, 1);
     try (TestServer s = TestServer.start(engine, "--max-queue-depth", "1")) {
-      var held = stream(s, "held");
-      awaitInFlight(s, 1);
+      var held = s.streamUntilInFlight("held").getFirst();
       byte[] body = "{\"text\":\"three\"}".getBytes(StandardCharsets.US_ASCII);
       try (Socket socket = new Socket(java.net.InetAddress.getLoopbackAddress(), s.port())) {
         socket.setSoTimeout(30_000);
@@ -138,8 +117,7 @@ class GateAndStreamingTest {
     ScriptedEngine engine = new ScriptedEngine(2, 1);
     try (TestServer s = TestServer.start(engine, "--max-queue-depth", "1");
         WsClient ws = new WsClient(s.port())) {
-      var held = stream(s, "held");
-      awaitInFlight(s, 1);
+      var held = s.streamUntilInFlight("held").getFirst();
       ws.sendText("{\"text\":\"hello\",\"request_id\":\"w1\"}");
       String refused = ws.nextText();
       assertThat(refused)
@@ -238,7 +216,7 @@ class GateAndStreamingTest {
       engine.allow(1);
       assertThat(s.post("{\"text\":\"warm the request path first\"}").statusCode()).isEqualTo(200);
       engine.firstChunkSent = new java.util.concurrent.CountDownLatch(1); // the warm-up counted it
-      var held = stream(s, "held");
+      var held = s.stream("held");
       assertThat(engine.firstChunkSent.await(30, TimeUnit.SECONDS)).as("first chunk sent").isTrue();
       HttpResponse<byte[]> shed =
           s.post("{\"text\":\"late\"}"); // waits ~1 s in the queue, then shed
@@ -299,8 +277,7 @@ class GateAndStreamingTest {
     ScriptedEngine engine = new ScriptedEngine(3, 1);
     TestServer s = TestServer.start(engine);
     try {
-      var inFlight = stream(s, "finish me");
-      awaitInFlight(s, 1);
+      var inFlight = s.streamUntilInFlight("finish me").getFirst();
       assertThat(engine.firstChunkSent.await(30, TimeUnit.SECONDS)).as("first chunk sent").isTrue();
       CompletableFuture<Boolean> drained =
           CompletableFuture.supplyAsync(() -> s.server.shutdown(Duration.ofSeconds(30)));
@@ -326,7 +303,7 @@ class GateAndStreamingTest {
     ScriptedEngine engine = new ScriptedEngine(3, 1);
     engine.failAfterFirstChunk = true;
     try (TestServer s = TestServer.start(engine)) {
-      HttpResponse<InputStream> r = stream(s, "doomed").get(30, TimeUnit.SECONDS);
+      HttpResponse<InputStream> r = s.stream("doomed").get(30, TimeUnit.SECONDS);
       assertThat(r.statusCode()).isEqualTo(200);
       // no clean end of stream: the chunked body is cut without its terminating chunk
       assertThatThrownBy(() -> r.body().readAllBytes()).isInstanceOf(java.io.IOException.class);

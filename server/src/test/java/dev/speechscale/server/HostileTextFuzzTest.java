@@ -2,15 +2,11 @@ package dev.speechscale.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,34 +28,11 @@ class HostileTextFuzzTest {
   /** At most 0.2 s of audio per character: slow speech at speed 0.5 is about 0.15 s. */
   static final double MAX_AUDIO_S_PER_CHAR = 0.2;
 
-  private Path kokoroDir;
-  private List<SpeechEngine> engines;
-
-  @BeforeAll
-  void loadEngines() throws IOException {
-    kokoroDir = Files.createTempDirectory("kokoro-fuzz");
-    var standIn = KokoroStandIn.write(kokoroDir);
-    engines =
-        List.of(
-            new FliteEngine(1),
-            new EspeakEngine(),
-            new KokoroEngine(
-                standIn.model(), standIn.config(), List.of(standIn.voices()), Phonemizer.espeak()));
-  }
-
-  @AfterAll
-  void closeEngines() throws IOException {
-    engines.forEach(SpeechEngine::close);
-    try (Stream<Path> files = Files.walk(kokoroDir)) {
-      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
-  }
+  /** Loaded once (one instance per class), closed after the last test. */
+  @AutoClose private final EngineLineup lineup = EngineLineup.load("kokoro-fuzz", 1);
 
   Stream<org.junit.jupiter.params.provider.Arguments> engines() {
-    return engines.stream()
-        .map(e ->
-            org.junit.jupiter.params.provider.Arguments.of(
-                org.junit.jupiter.api.Named.of(e.name(), e)));
+    return lineup.arguments();
   }
 
   /** The hostile texts, the same for every engine (seeded). */

@@ -46,17 +46,9 @@ class KokoroExportLayoutTest {
             c.kokoroVoices(),
             (t, l) -> "ab c",
             c.onnxProvider())) {
-      long[] samples = {0};
-      engine.synthesize(
-          "x",
-          "af_heart",
-          1.0,
-          (s, o, n) -> {
-            samples[0] += n;
-            return true;
-          });
+      long samples = Synthesized.samples(engine, "x", "af_heart");
       // four symbols (a, b, space, c) plus the two pads
-      assertThat(samples[0]).isEqualTo(6L * KokoroStandIn.SAMPLES_PER_TOKEN);
+      assertThat(samples).isEqualTo(6L * KokoroStandIn.SAMPLES_PER_TOKEN);
     }
   }
 

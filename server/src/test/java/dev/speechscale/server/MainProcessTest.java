@@ -9,7 +9,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -28,23 +27,8 @@ class MainProcessTest {
 
   @Test
   void serve_espeakOnPortZero_printsPortAndMarkersThenStopsOnSigterm() throws Exception {
-    String classpath =
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     double epoch = System.currentTimeMillis() / 1000.0 - 1.0;
-    ProcessBuilder builder =
-        new ProcessBuilder(
-                java.toString(),
-                "--enable-native-access=ALL-UNNAMED",
-                "-cp",
-                classpath,
-                Main.class.getName(),
-                "serve",
-                "--engine",
-                "espeak",
-                "--port",
-                "0")
-            .redirectErrorStream(true);
+    ProcessBuilder builder = MainProcess.serve("--engine", "espeak", "--port", "0");
     builder.environment().put("CONTAINER_START_EPOCH", Double.toString(epoch));
     builder.environment().put("MAX_QUEUE_DEPTH", "3");
     Process process = builder.start();

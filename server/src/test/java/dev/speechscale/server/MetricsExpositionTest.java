@@ -169,14 +169,12 @@ class MetricsExpositionTest {
   void metrics_requestsHeldInTheGate_gaugesShowThemAtScrapeTime() throws Exception {
     ScriptedEngine engine = new ScriptedEngine(2, 1);
     try (TestServer s = TestServer.start(engine, "--max-queue-depth", "2")) {
-      var first = stream(s, "one");
-      var second = stream(s, "two");
-      awaitInFlight(s, 2);
+      var requests = s.streamUntilInFlight("one", "two");
 
       String held = s.get("/metrics").body();
       engine.allow(2);
-      first.get(30, TimeUnit.SECONDS).body().readAllBytes();
-      second.get(30, TimeUnit.SECONDS).body().readAllBytes();
+      requests.get(0).get(30, TimeUnit.SECONDS).body().readAllBytes();
+      requests.get(1).get(30, TimeUnit.SECONDS).body().readAllBytes();
       s.awaitIdle();
       String idle = s.get("/metrics").body();
 
@@ -191,25 +189,6 @@ class MetricsExpositionTest {
           .contains("speech_server_executing 0.0\n")
           .contains("speech_server_queued 0.0\n")
           .contains("speech_server_admitted_total 2.0\n");
-    }
-  }
-
-  private static java.util.concurrent.CompletableFuture<HttpResponse<java.io.InputStream>> stream(
-      TestServer s, String text) {
-    return s.http.sendAsync(
-        HttpRequest.newBuilder(s.base.resolve("/invocations"))
-            .POST(HttpRequest.BodyPublishers.ofString("{\"text\":\"" + text + "\"}"))
-            .build(),
-        HttpResponse.BodyHandlers.ofInputStream());
-  }
-
-  private static void awaitInFlight(TestServer s, int n) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (s.runtime.gate.inFlight() != n) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("in-flight never reached " + n + ": " + s.runtime.gate.snapshot());
-      }
-      Thread.onSpinWait();
     }
   }
 }

@@ -161,20 +161,7 @@ class ModelDirectoryTest {
    * process, otherwise waits for it to exit.
    */
   private static Started start(Map<String, String> env, String until) throws Exception {
-    String classpath =
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    ProcessBuilder builder =
-        new ProcessBuilder(
-                java.toString(),
-                "--enable-native-access=ALL-UNNAMED",
-                "-cp",
-                classpath,
-                Main.class.getName(),
-                "serve",
-                "--port",
-                "0")
-            .redirectErrorStream(true);
+    ProcessBuilder builder = MainProcess.serve("--port", "0");
     builder.environment().putAll(env);
     Process process = builder.start();
     List<String> lines = new ArrayList<>();

@@ -126,16 +126,8 @@ class OnnxProvidersTest {
             (t, l) -> "abc",
             OnnxProviders.Setting.AUTO)) {
       assertThat(engine.executionProvider()).isEqualTo(OnnxProviders.Provider.CPU);
-      long[] samples = {0};
-      engine.synthesize(
-          "x",
-          "af_heart",
-          1.0,
-          (s, o, n) -> {
-            samples[0] += n;
-            return true;
-          });
-      assertThat(samples[0]).isEqualTo(5L * KokoroStandIn.SAMPLES_PER_TOKEN);
+      long samples = Synthesized.samples(engine, "x", "af_heart");
+      assertThat(samples).isEqualTo(5L * KokoroStandIn.SAMPLES_PER_TOKEN);
     }
   }
 

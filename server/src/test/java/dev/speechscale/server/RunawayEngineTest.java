@@ -118,7 +118,7 @@ class RunawayEngineTest {
       var first = s.http.sendAsync(post(s, "first"), HttpResponse.BodyHandlers.ofString());
       assertThat(engine.entered.await(30, TimeUnit.SECONDS)).isTrue();
       var second = s.http.sendAsync(post(s, "second"), HttpResponse.BodyHandlers.ofString());
-      awaitQueued(s);
+      s.awaitQueued(1);
       now.addAndGet(Duration.ofSeconds(6).toNanos());
       s.runtime.watchdog.check();
       assertThat(first.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(503);
@@ -164,18 +164,6 @@ class RunawayEngineTest {
       }
     }
     throw new AssertionError("no error message within 10000 messages");
-  }
-
-  /** Waits (bounded, on the gate's own condition polling) until one request is queued. */
-  private static void awaitQueued(TestServer s) throws InterruptedException {
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (s.runtime.gate.snapshot().queued() != 1) {
-      if (System.nanoTime() > until) {
-        throw new AssertionError("the second request never queued: " + s.runtime.gate.snapshot());
-      }
-      Thread.onSpinWait();
-      Thread.yield();
-    }
   }
 
   @Test
@@ -241,34 +229,13 @@ class RunawayEngineTest {
   }
 
   /** A native call that never returns and never calls back, until the test lets it go. */
-  static final class HangingEngine implements SpeechEngine {
+  static final class HangingEngine extends TestEngine {
     final CountDownLatch entered = new CountDownLatch(1);
     final CountDownLatch release = new CountDownLatch(1);
     final AtomicInteger calls = new AtomicInteger();
 
-    @Override
-    public String name() {
-      return "hanging";
-    }
-
-    @Override
-    public int sampleRateHz() {
-      return 16_000;
-    }
-
-    @Override
-    public List<String> voices() {
-      return List.of("test");
-    }
-
-    @Override
-    public String defaultVoice() {
-      return "test";
-    }
-
-    @Override
-    public int maxConcurrency() {
-      return 1;
+    HangingEngine() {
+      super("hanging", 1);
     }
 
     @Override
@@ -288,8 +255,5 @@ class RunawayEngineTest {
         throw new EngineException("interrupted", e);
       }
     }
-
-    @Override
-    public void close() {}
   }
 }

@@ -1,6 +1,5 @@
 package dev.speechscale.server;
 
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -11,12 +10,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the test releases ({@link #allow}), up to {@code chunksPerCall}; it honours cancellation at every
  * chunk boundary. Lets gate and streaming tests hold requests in known states without sleeping.
  */
-final class ScriptedEngine implements SpeechEngine {
+final class ScriptedEngine extends TestEngine {
   static final int RATE = 16_000;
   static final int CHUNK = 1_600;
 
   private final int chunksPerCall;
-  private final int concurrency;
   private final Semaphore permits = new Semaphore(0);
   final AtomicInteger running = new AtomicInteger();
   final AtomicInteger cancelled = new AtomicInteger();
@@ -32,38 +30,13 @@ final class ScriptedEngine implements SpeechEngine {
   volatile String failEveryCall;
 
   ScriptedEngine(int chunksPerCall, int concurrency) {
+    super("scripted", concurrency);
     this.chunksPerCall = chunksPerCall;
-    this.concurrency = concurrency;
   }
 
   /** Lets running calls emit {@code chunks} more chunks in total. */
   void allow(int chunks) {
     permits.release(chunks);
-  }
-
-  @Override
-  public String name() {
-    return "scripted";
-  }
-
-  @Override
-  public int sampleRateHz() {
-    return RATE;
-  }
-
-  @Override
-  public List<String> voices() {
-    return List.of("test");
-  }
-
-  @Override
-  public String defaultVoice() {
-    return "test";
-  }
-
-  @Override
-  public int maxConcurrency() {
-    return concurrency;
   }
 
   @Override
@@ -100,7 +73,4 @@ final class ScriptedEngine implements SpeechEngine {
       running.decrementAndGet();
     }
   }
-
-  @Override
-  public void close() {}
 }

@@ -329,18 +329,10 @@ class StartupAndConfigTest {
     String ipa = "ab ".repeat(233) + "a";
     try (KokoroEngine engine =
         new KokoroEngine(files.model(), files.config(), List.of(files.voices()), (t, l) -> ipa)) {
-      long[] samples = {0};
-      engine.synthesize(
-          "ignored",
-          "af_heart",
-          1.0,
-          (s, o, n) -> {
-            samples[0] += n;
-            return true;
-          });
+      long samples = Synthesized.samples(engine, "ignored", "af_heart");
       int tokens = ipa.length();
       // two model runs, each padded with two tokens
-      assertThat(samples[0]).isEqualTo((long) (tokens + 4) * KokoroStandIn.SAMPLES_PER_TOKEN);
+      assertThat(samples).isEqualTo((long) (tokens + 4) * KokoroStandIn.SAMPLES_PER_TOKEN);
     }
   }
 

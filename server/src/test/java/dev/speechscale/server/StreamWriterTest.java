@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.admission.Ticker;
 import java.io.InputStream;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -39,10 +38,10 @@ class StreamWriterTest {
     Ticker fake = nowNanos::get;
     ScriptedEngine engine = new ScriptedEngine(2, 1); // one slot; a call holds it until allowed
     try (TestServer s = TestServer.start(engine, fake)) {
-      CompletableFuture<HttpResponse<InputStream>> first = stream(s, "one");
+      CompletableFuture<HttpResponse<InputStream>> first = s.stream("one");
       assertThat(engine.firstChunkSent.await(30, TimeUnit.SECONDS)).isTrue();
-      CompletableFuture<HttpResponse<InputStream>> second = stream(s, "two");
-      awaitQueued(s, 1);
+      CompletableFuture<HttpResponse<InputStream>> second = s.stream("two");
+      s.awaitQueued(1);
       nowNanos.addAndGet(7_000_000L);
       engine.allow(2);
       HttpResponse<InputStream> a = first.get(30, TimeUnit.SECONDS);
@@ -65,25 +64,6 @@ class StreamWriterTest {
       HttpResponse<byte[]> r = s.post("{\"text\":\"hello\",\"stream\":false}");
       assertThat(r.statusCode()).isEqualTo(200);
       assertThat(r.headers().firstValue("X-Queue-Wait-Us")).hasValue("0");
-    }
-  }
-
-  private static CompletableFuture<HttpResponse<InputStream>> stream(TestServer s, String text) {
-    return s.http.sendAsync(
-        HttpRequest.newBuilder(s.base.resolve("/invocations"))
-            .POST(HttpRequest.BodyPublishers.ofString("{\"text\":\"" + text + "\"}"))
-            .build(),
-        HttpResponse.BodyHandlers.ofInputStream());
-  }
-
-  /** Spins (bounded, no sleeping) until {@code n} requests wait for a slot. */
-  private static void awaitQueued(TestServer s, int n) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (s.runtime.gate.snapshot().queued() != n) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("queued never reached " + n + ": " + s.runtime.gate.snapshot());
-      }
-      Thread.onSpinWait();
     }
   }
 }

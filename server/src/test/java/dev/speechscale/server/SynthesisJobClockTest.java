@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.admission.Ticker;
 import java.net.http.HttpResponse;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -16,36 +15,12 @@ import org.junit.jupiter.api.Test;
 class SynthesisJobClockTest {
 
   /** Moves the fake ticker 5 ms before its one chunk and 3 ms after it. */
-  private static final class TickingEngine implements SpeechEngine {
+  private static final class TickingEngine extends TestEngine {
     private final AtomicLong nowNanos;
 
     TickingEngine(AtomicLong nowNanos) {
+      super("ticking", 1);
       this.nowNanos = nowNanos;
-    }
-
-    @Override
-    public String name() {
-      return "ticking";
-    }
-
-    @Override
-    public int sampleRateHz() {
-      return ScriptedEngine.RATE;
-    }
-
-    @Override
-    public List<String> voices() {
-      return List.of("test");
-    }
-
-    @Override
-    public String defaultVoice() {
-      return "test";
-    }
-
-    @Override
-    public int maxConcurrency() {
-      return 1;
     }
 
     @Override
@@ -54,9 +29,6 @@ class SynthesisJobClockTest {
       sink.accept(new short[ScriptedEngine.CHUNK], 0, ScriptedEngine.CHUNK);
       nowNanos.addAndGet(3_000_000L);
     }
-
-    @Override
-    public void close() {}
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.speechscale.server;
 
 import dev.speechscale.admission.Ticker;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,6 +14,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /** An in-process speech-server on 127.0.0.1:0 for tests; closing it drains and stops it. */
 final class TestServer implements AutoCloseable {
@@ -71,6 +75,57 @@ final class TestServer implements AutoCloseable {
     return http.send(
         HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET().build(),
         HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** Posts {@code json} without waiting for the answer. */
+  CompletableFuture<HttpResponse<byte[]>> postAsync(String json) {
+    return http.sendAsync(
+        HttpRequest.newBuilder(base.resolve("/invocations"))
+            .POST(HttpRequest.BodyPublishers.ofString(json))
+            .build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  /** Sends a streaming request without waiting for it: the response arrives as it streams. */
+  CompletableFuture<HttpResponse<InputStream>> stream(String text) {
+    return http.sendAsync(
+        HttpRequest.newBuilder(base.resolve("/invocations"))
+            .POST(HttpRequest.BodyPublishers.ofString("{\"text\":\"" + text + "\"}"))
+            .build(),
+        HttpResponse.BodyHandlers.ofInputStream());
+  }
+
+  /**
+   * Sends one streaming request per text, then waits until the gate holds them all (those past the
+   * engine's slots queued): the set-up of every test that needs requests held in the gate.
+   */
+  List<CompletableFuture<HttpResponse<InputStream>>> streamUntilInFlight(String... texts) {
+    List<CompletableFuture<HttpResponse<InputStream>>> held = new ArrayList<>();
+    for (String text : texts) {
+      held.add(stream(text));
+    }
+    awaitInFlight(texts.length);
+    return held;
+  }
+
+  /** Spins (bounded, no sleeping) until the gate holds {@code n} requests in flight. */
+  void awaitInFlight(int n) {
+    awaitGate(() -> runtime.gate.inFlight() == n, "in-flight never reached " + n);
+  }
+
+  /** Spins (bounded, no sleeping) until {@code n} requests wait for a slot. */
+  void awaitQueued(int n) {
+    awaitGate(() -> runtime.gate.snapshot().queued() == n, "queued never reached " + n);
+  }
+
+  private void awaitGate(BooleanSupplier reached, String failure) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!reached.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(failure + ": " + runtime.gate.snapshot());
+      }
+      Thread.onSpinWait();
+    }
   }
 
   /** Waits (bounded, no sleeping) until the gate reports nothing in flight. */

@@ -1,5 +1,6 @@
 package dev.speechscale.simulator;
 
+import dev.speechscale.scaling.ScalingRules;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -28,6 +29,35 @@ public sealed interface Policy
   int maxInstances();
 
   /**
+   * The plan's thresholds, cooldowns and fleet bounds: what a policy that runs the plan's rules
+   * ({@link ScalingRules#planned}) needs.
+   */
+  interface PlanThresholds {
+    int minInstances();
+
+    int maxInstances();
+
+    double targetValue();
+
+    double scaleInThreshold();
+
+    Duration scaleOutCooldown();
+
+    Duration scaleInCooldown();
+
+    /** The plan's rules with these numbers. */
+    default ScalingRules rules() {
+      return ScalingRules.planned(
+          targetValue(),
+          scaleInThreshold(),
+          minInstances(),
+          maxInstances(),
+          scaleOutCooldown(),
+          scaleInCooldown());
+    }
+  }
+
+  /**
    * The plan artifact's policy: target tracking on ConcurrentRequestsPerModel (Maximum, 10 s, 3
    * datapoints, scale-in disabled) plus step scale-in on the Average over 60 s (3 periods).
    */
@@ -38,7 +68,7 @@ public sealed interface Policy
       double scaleInThreshold,
       Duration scaleOutCooldown,
       Duration scaleInCooldown)
-      implements Policy {
+      implements Policy, PlanThresholds {
     public Planned {
       checkBounds("plan", minInstances, maxInstances);
     }
@@ -81,7 +111,7 @@ public sealed interface Policy
       Duration scaleOutCooldown,
       Duration scaleInCooldown,
       String sizing)
-      implements Policy {
+      implements Policy, PlanThresholds {
     public PublishedSizing {
       checkBounds("naive", minInstances, maxInstances);
     }

@@ -61,22 +61,8 @@ final class Scalers {
     return Optional.ofNullable(
         switch (policy) {
           case Policy.Fixed fixed -> null;
-          case Policy.Planned p ->
-              ScalingRules.planned(
-                  p.targetValue(),
-                  p.scaleInThreshold(),
-                  p.minInstances(),
-                  p.maxInstances(),
-                  p.scaleOutCooldown(),
-                  p.scaleInCooldown());
-          case Policy.PublishedSizing p ->
-              ScalingRules.planned(
-                  p.targetValue(),
-                  p.scaleInThreshold(),
-                  p.minInstances(),
-                  p.maxInstances(),
-                  p.scaleOutCooldown(),
-                  p.scaleInCooldown());
+          case Policy.Planned p -> p.rules();
+          case Policy.PublishedSizing p -> p.rules();
           case Policy.InvocationsTracking p ->
               ScalingRules.targetTracking(
                   ScalingMetric.INVOCATIONS_PER_INSTANCE,

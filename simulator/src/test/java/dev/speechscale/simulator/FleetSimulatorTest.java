@@ -27,15 +27,6 @@ class FleetSimulatorTest {
         "test");
   }
 
-  private static Traffic arrivals(double... times) {
-    return Traffic.csv(
-        "arrivals.csv",
-        () ->
-            java.util.stream.Stream.concat(
-                java.util.stream.Stream.of("arrival_s"),
-                java.util.Arrays.stream(times).mapToObj(Double::toString)));
-  }
-
   private static PolicyResult run(InstanceModel m, Traffic t, Policy p) {
     return FleetSimulator.run(m, t, p, OPTIONS, Progress.none());
   }
@@ -44,7 +35,7 @@ class FleetSimulatorTest {
   void run_gateFull_shedsAtOnceAndKeepsTheAdmitted() {
     InstanceModel m = constant(1.0, 2, Duration.ofSeconds(56), Duration.ZERO);
 
-    PolicyResult r = run(m, arrivals(0.0, 0.1, 0.2, 0.3), new Policy.Fixed(1));
+    PolicyResult r = run(m, ArrivalTimes.at(0.0, 0.1, 0.2, 0.3), new Policy.Fixed(1));
 
     assertThat(r.served()).isEqualTo(2);
     assertThat(r.shedQueueFull()).isEqualTo(2);
@@ -56,7 +47,7 @@ class FleetSimulatorTest {
   void run_twoInstances_leastOutstandingSendsTheSecondRequestToTheIdleOne() {
     InstanceModel m = constant(1.0, 0, Duration.ofSeconds(56), Duration.ZERO);
 
-    PolicyResult r = run(m, arrivals(0.0, 0.1, 0.2), new Policy.Fixed(2));
+    PolicyResult r = run(m, ArrivalTimes.at(0.0, 0.1, 0.2), new Policy.Fixed(2));
 
     // 1.0 and 1.0 in parallel, the third waits for the first: 0.8 + 1.0
     assertThat(r.ttfabMeanMs()).isCloseTo((1000 + 1000 + 1800) / 3.0, within(1e-6));
@@ -66,7 +57,7 @@ class FleetSimulatorTest {
   void run_firstByteBeyondDeadline_shedsBeforeStarting() {
     InstanceModel m = constant(1.0, 0, Duration.ofSeconds(2), Duration.ZERO);
 
-    PolicyResult r = run(m, arrivals(0.0, 0.1, 0.2), new Policy.Fixed(1));
+    PolicyResult r = run(m, ArrivalTimes.at(0.0, 0.1, 0.2), new Policy.Fixed(1));
 
     // the third would start at 2.0 s: 1.8 s waiting + 1.0 s first byte > 2 s
     assertThat(r.served()).isEqualTo(2);

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** X_sat from the plateau, the first byte by requests held, start-up delays drawn per instance. */
@@ -168,7 +167,7 @@ class InstanceModelTest {
             RefusalCost.NONE,
             ColdStart.NONE);
     // alone at 0.0; at 1.0 with nobody held; at 2.0 and 2.01 (the second waits 0.09 s, held 1)
-    PolicyResult r = run(m, arrivals(0.0, 1.0, 2.0, 2.01));
+    PolicyResult r = run(m, ArrivalTimes.at(0.0, 1.0, 2.0, 2.01));
 
     // 10 + 10 + 10 + (90 + 50) ms = 170 ms over 4
     assertThat(r.ttfabMeanMs()).isCloseTo(42.5, within(1e-6));
@@ -275,13 +274,6 @@ class InstanceModelTest {
     // p95 TTFAB 30 ms / p95 latency 60 ms
     assertThat(m.firstByte()).isEqualTo(new FirstByte.Proportional(0.5));
     assertThat(m.derivation()).contains("the artifact has no TTFAB histograms per rung");
-  }
-
-  private static Traffic arrivals(double... times) {
-    return Traffic.csv(
-        "arrivals.csv",
-        () ->
-            Stream.concat(Stream.of("arrival_s"), Arrays.stream(times).mapToObj(Double::toString)));
   }
 
   private static PolicyResult run(InstanceModel m, Traffic t) {

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.within;
 import dev.speechscale.capacity.ServiceTimeDistribution;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** The instance model spending capacity on refusals. */
@@ -25,13 +24,6 @@ class RefusalCostSimulationTest {
     return ServiceTimeDistribution.ofQuantiles(table, "constant");
   }
 
-  private static Traffic arrivals(double... times) {
-    return Traffic.csv(
-        "arrivals.csv",
-        () ->
-            Stream.concat(Stream.of("arrival_s"), Arrays.stream(times).mapToObj(Double::toString)));
-  }
-
   private static PolicyResult run(InstanceModel m, Traffic t) {
     return FleetSimulator.run(m, t, new Policy.Fixed(1), OPTIONS, Progress.none());
   }
@@ -43,7 +35,7 @@ class RefusalCostSimulationTest {
     // ended) starts at 3.0: TTFAB 1.0, 1.9, 2.5 s
     InstanceModel m = serial(constant(1.0), 2).withRefusalCost(new RefusalCost(0.5, "hand-worked"));
 
-    PolicyResult r = run(m, arrivals(0.0, 0.1, 0.2, 0.3, 1.5));
+    PolicyResult r = run(m, ArrivalTimes.at(0.0, 0.1, 0.2, 0.3, 1.5));
 
     assertThat(r.served()).isEqualTo(3);
     assertThat(r.shedQueueFull()).isEqualTo(2);
@@ -52,7 +44,7 @@ class RefusalCostSimulationTest {
 
   @Test
   void run_sameArrivalsWithoutCost_startTheNextWhenTheSlotFrees() {
-    PolicyResult r = run(serial(constant(1.0), 2), arrivals(0.0, 0.1, 0.2, 0.3, 1.5));
+    PolicyResult r = run(serial(constant(1.0), 2), ArrivalTimes.at(0.0, 0.1, 0.2, 0.3, 1.5));
 
     // 1.5 starts at 2.0: TTFAB 1.0, 1.9, 1.5 s
     assertThat(r.ttfabMeanMs()).isCloseTo(4400.0 / 3, within(1e-6));

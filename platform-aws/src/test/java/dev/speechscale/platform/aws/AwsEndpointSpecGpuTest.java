@@ -93,7 +93,7 @@ class AwsEndpointSpecGpuTest {
                 .model(AwsFixtures.MODEL),
             null,
             "none",
-            Map.of("account", "123456789012", "region", "us-east-1"),
+            Synth.ACCOUNT,
             out);
     Template endpoint = Template.fromStack(app.endpoint());
 
@@ -102,25 +102,15 @@ class AwsEndpointSpecGpuTest {
         Map.of("PrimaryContainer", Match.objectLike(Map.of("Image", GPU_IMAGE))));
     endpoint.hasResourceProperties(
         "AWS::IAM::Policy",
-        Map.of(
-            "PolicyDocument",
-            Match.objectLike(
-                Map.of(
-                    "Statement",
-                    Match.arrayWith(
-                        java.util.List.of(
-                            Match.objectLike(
-                                Map.of(
-                                    "Sid",
-                                    "PullImage",
-                                    "Resource",
-                                    Match.objectLike(
-                                        Map.of(
-                                            "Fn::Join",
-                                            Match.arrayWith(
-                                                java.util.List.of(
-                                                    Match.arrayWith(
-                                                        java.util.List.of(
-                                                            ":ecr:us-east-1:123456789012:repository/speech-server-gpu"))))))))))))));
+        Synth.policyDocument(
+            Match.arrayWith(
+                java.util.List.of(
+                    Match.objectLike(
+                        Map.of(
+                            "Sid",
+                            "PullImage",
+                            "Resource",
+                            Synth.joinWith(
+                                ":ecr:us-east-1:123456789012:repository/speech-server-gpu")))))));
   }
 }

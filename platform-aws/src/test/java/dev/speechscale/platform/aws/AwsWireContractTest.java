@@ -25,9 +25,7 @@ class AwsWireContractTest extends PlatformContract {
 
   @BeforeAll
   void deploy() throws IOException {
-    aws = new WireAws(Clock.systemUTC());
-    aws.services().deploy(AwsEndpointSpec.of(AwsFixtures.wireConfig()), 37.5, 25.0, 30, 960);
-    aws.services().awaitInService(AwsFixtures.WIRE_ENDPOINT, 1, Duration.ofSeconds(90));
+    aws = WireAws.withTheWireEndpointInService();
     platform =
         new AwsPlatform(
             aws.clients(),

@@ -54,9 +54,7 @@ class AwsWireTest {
 
   @BeforeAll
   void deploy() throws IOException {
-    aws = new WireAws(Clock.systemUTC());
-    aws.services().deploy(AwsEndpointSpec.of(AwsFixtures.wireConfig()), 37.5, 25.0, 30, 960);
-    aws.services().awaitInService(ENDPOINT, 1, Duration.ofSeconds(90));
+    aws = WireAws.withTheWireEndpointInService();
     platform = platform(aws.clients());
   }
 

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -33,11 +32,8 @@ class ModelCacheTemplateTest {
             .replace("model_revision: " + AwsFixtures.REVISION, "model_revision: " + REVISION)
             .replace("engine: kokoro", "engine: " + engine);
     SpeechInfraApp app =
-        SpeechInfraApp.build(
+        Synth.withoutPlan(
             EndpointConfigFile.parse(Path.of("endpoints.yaml"), yaml).model(AwsFixtures.MODEL),
-            null,
-            "none",
-            Map.of("account", "123456789012", "region", "us-east-1"),
             out);
     return Template.fromStack(app.modelCache());
   }
@@ -99,13 +95,7 @@ class ModelCacheTemplateTest {
             "Layout",
             "kokoro-onnx",
             "WeightsUri",
-            Match.objectLike(
-                Map.of(
-                    "Fn::Join",
-                    Match.arrayWith(
-                        List.of(
-                            Match.arrayWith(
-                                List.of("/models/" + REPOSITORY + "/" + REVISION + "/"))))))));
+            Synth.joinWith("/models/" + REPOSITORY + "/" + REVISION + "/")));
   }
 
   @Test

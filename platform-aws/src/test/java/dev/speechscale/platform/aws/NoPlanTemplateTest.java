@@ -51,15 +51,7 @@ class NoPlanTemplateTest {
 
   @Test
   void gate_noPlan_createsNoScalingOrObservability() {
-    for (String type :
-        List.of(
-            "AWS::ApplicationAutoScaling::ScalableTarget",
-            "AWS::ApplicationAutoScaling::ScalingPolicy",
-            "AWS::CloudWatch::Alarm",
-            "AWS::CloudWatch::Dashboard",
-            "AWS::Logs::MetricFilter")) {
-      endpoint.resourceCountIs(type, 0);
-    }
+    Synth.assertNoScalingOrObservability(endpoint);
   }
 
   @Test
@@ -159,19 +151,15 @@ class NoPlanTemplateTest {
   void foundation_bucketRefusesPlainHttp() {
     foundation.hasResourceProperties(
         "AWS::S3::BucketPolicy",
-        Map.of(
-            "PolicyDocument",
-            Match.objectLike(
-                Map.of(
-                    "Statement",
-                    Match.arrayWith(
-                        List.of(
-                            Match.objectLike(
-                                Map.of(
-                                    "Effect",
-                                    "Deny",
-                                    "Condition",
-                                    Map.of("Bool", Map.of("aws:SecureTransport", "false"))))))))));
+        Synth.policyDocument(
+            Match.arrayWith(
+                List.of(
+                    Match.objectLike(
+                        Map.of(
+                            "Effect",
+                            "Deny",
+                            "Condition",
+                            Map.of("Bool", Map.of("aws:SecureTransport", "false"))))))));
   }
 
   @Test

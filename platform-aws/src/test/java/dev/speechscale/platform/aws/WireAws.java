@@ -121,6 +121,17 @@ final class WireAws implements AutoCloseable {
   private final Map<String, String> lastSdkHeaders = new ConcurrentHashMap<>();
   private final WireServices services;
 
+  /**
+   * A fake AWS on the system clock with {@link AwsFixtures#wireConfig()}'s endpoint deployed and in
+   * service at one instance: the starting point of the wire tests.
+   */
+  static WireAws withTheWireEndpointInService() throws IOException {
+    WireAws aws = new WireAws(Clock.systemUTC());
+    aws.services().deploy(AwsEndpointSpec.of(AwsFixtures.wireConfig()), 37.5, 25.0, 30, 960);
+    aws.services().awaitInService(AwsFixtures.WIRE_ENDPOINT, 1, Duration.ofSeconds(90));
+    return aws;
+  }
+
   WireAws(Clock clock) throws IOException {
     this.services = new WireServices(clock, json);
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);

@@ -7,7 +7,6 @@ import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.ScalingGate;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,15 +62,7 @@ class WithheldScalingTemplateTest {
 
     assertThat(app.decision()).isInstanceOf(ScalingGate.Decision.Withhold.class);
     assertThat(app.decision().reason()).contains(why);
-    for (String type :
-        List.of(
-            "AWS::ApplicationAutoScaling::ScalableTarget",
-            "AWS::ApplicationAutoScaling::ScalingPolicy",
-            "AWS::CloudWatch::Alarm",
-            "AWS::CloudWatch::Dashboard",
-            "AWS::Logs::MetricFilter")) {
-      endpoint.resourceCountIs(type, 0);
-    }
+    Synth.assertNoScalingOrObservability(endpoint);
     endpoint.resourceCountIs("AWS::SageMaker::Endpoint", 1);
     endpoint.hasOutput("ScalingDecision", Map.of("Value", app.decision().reason()));
   }

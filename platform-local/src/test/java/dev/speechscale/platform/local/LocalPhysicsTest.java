@@ -3,12 +3,10 @@ package dev.speechscale.platform.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.artifacts.EndpointConfig;
+import dev.speechscale.platform.FakeClock;
 import dev.speechscale.platform.Physics;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 class LocalPhysicsTest {
@@ -50,32 +48,12 @@ class LocalPhysicsTest {
     assertThat(p.requestTimeout()).isEqualTo(UpstreamConnection.READ_TIMEOUT);
   }
 
-  /** A clock the drain's pause moves. */
-  private static final class FakeClock extends Clock {
-    Instant now = Instant.parse("2026-12-01T12:00:00Z");
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
-
   @Test
   void awaitDrained_requestEndingJustInsideTheRequestTimeout_isWaitedFor() throws Exception {
-    FakeClock clock = new FakeClock();
+    FakeClock clock = new FakeClock(Instant.parse("2026-12-01T12:00:00Z"));
     Backend b = new Backend("i-local-9", "127.0.0.1", 1);
     b.acquire();
-    Instant ends = clock.now.plus(LocalPlatform.REQUEST_TIMEOUT).minusMillis(1);
+    Instant ends = clock.instant().plus(LocalPlatform.REQUEST_TIMEOUT).minusMillis(1);
 
     boolean drained =
         Supervisor.awaitDrained(
@@ -83,8 +61,8 @@ class LocalPhysicsTest {
             clock,
             Supervisor.DRAIN_BOUND,
             d -> {
-              clock.now = clock.now.plus(d);
-              if (!clock.now.isBefore(ends) && b.inFlight() > 0) {
+              clock.advance(d);
+              if (!clock.instant().isBefore(ends) && b.inFlight() > 0) {
                 b.release();
               }
             });
@@ -95,16 +73,15 @@ class LocalPhysicsTest {
 
   @Test
   void awaitDrained_requestNoClientWaitsFor_givesUpAtTheBound() throws Exception {
-    FakeClock clock = new FakeClock();
-    Instant start = clock.now;
+    FakeClock clock = new FakeClock(Instant.parse("2026-12-01T12:00:00Z"));
+    Instant start = clock.instant();
     Backend b = new Backend("i-local-9", "127.0.0.1", 1);
     b.acquire();
 
     boolean drained =
-        Supervisor.awaitDrained(
-            b, clock, Supervisor.DRAIN_BOUND, d -> clock.now = clock.now.plus(d));
+        Supervisor.awaitDrained(b, clock, Supervisor.DRAIN_BOUND, d -> clock.advance(d));
 
     assertThat(drained).isFalse();
-    assertThat(Duration.between(start, clock.now)).isEqualTo(Supervisor.DRAIN_BOUND);
+    assertThat(Duration.between(start, clock.instant())).isEqualTo(Supervisor.DRAIN_BOUND);
   }
 }

@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.platform.MetricSeries;
-import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.PlatformContract;
 import dev.speechscale.platform.PlatformException;
 import dev.speechscale.platform.RetryingPlatform;
 import dev.speechscale.platform.StageMarker;
 import dev.speechscale.platform.Statistic;
 import dev.speechscale.platform.SuspendedState;
-import dev.speechscale.platform.Transport;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -46,23 +44,13 @@ class LocalPlatformPhysicsContractTest extends PlatformContract {
         LocalEndpoint.deploy(
             dir,
             "physics",
-            """
-            models:
-              physics:
-                engine: flite
-                instance_type: local.1cpu
-                min_instances: 1
-                max_instances: 2
-                scaling_target_value: 3.0
-                scale_in_threshold: 1.5
-                scale_out_cooldown_s: 30
-                scale_in_cooldown_s: 300
-                ttfab_slo_ms: 1000
-                queue_max_depth: 8
-                local:
-                  aws_physics: {metric_delay_s: %d, control_calls_per_s: %d, instance_start_s: %d}
-            """
-                .formatted(DELAY_S, CALLS_PER_S, START_S),
+            ContractFixture.yaml(
+                "physics",
+                """
+                    local:
+                      aws_physics: {metric_delay_s: %d, control_calls_per_s: %d, instance_start_s: %d}
+                """
+                    .formatted(DELAY_S, CALLS_PER_S, START_S)),
             true);
     retrying = RetryingPlatform.of(endpoint.platform);
   }
@@ -74,47 +62,22 @@ class LocalPlatformPhysicsContractTest extends PlatformContract {
 
   @Override
   protected Fixture fixture() {
-    return new Fixture() {
-      @Override
-      public Platform platform() {
-        return retrying;
-      }
-
-      @Override
-      public String endpoint() {
-        return endpoint.endpoint();
-      }
-
-      @Override
-      public double scalingTargetValue() {
-        return 3.0;
-      }
-
-      @Override
-      public double scaleInThreshold() {
-        return 1.5;
-      }
-
-      @Override
-      public void awaitInServiceInstances(int count, Duration timeout) {
-        Instant deadline = Instant.now().plus(timeout);
-        while (true) {
-          var d = retrying.describe(endpoint.endpoint());
-          if (d.currentInstances() == count && d.desiredInstances() == count) {
-            return;
+    return new ContractFixture(
+        retrying,
+        endpoint.endpoint(),
+        (count, timeout) -> {
+          Instant deadline = Instant.now().plus(timeout);
+          while (true) {
+            var d = retrying.describe(endpoint.endpoint());
+            if (d.currentInstances() == count && d.desiredInstances() == count) {
+              return;
+            }
+            assertThat(Instant.now())
+                .as("%d in-service instances by %s", count, deadline)
+                .isBefore(deadline);
+            retrying.pause(retrying.pollInterval(endpoint.endpoint()));
           }
-          assertThat(Instant.now())
-              .as("%d in-service instances by %s", count, deadline)
-              .isBefore(deadline);
-          retrying.pause(retrying.pollInterval(endpoint.endpoint()));
-        }
-      }
-
-      @Override
-      public Transport invokableTransport() {
-        return Transport.HTTP_STREAM;
-      }
-    };
+        });
   }
 
   @Test

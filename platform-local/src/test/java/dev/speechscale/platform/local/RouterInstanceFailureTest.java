@@ -55,26 +55,28 @@ class RouterInstanceFailureTest {
         });
   }
 
-  @Test
-  void invocations_instanceDiesAfterItsResponseHead_answers502InstanceFailedAndReleases()
-      throws Exception {
+  /**
+   * Posts a request through a router whose only instance dies after its response head, waits
+   * (bounded) until the router has released the instance and the instance thread ended, and returns
+   * the router's answer.
+   */
+  private static HttpResponse<String> postToADyingInstance(String path) throws Exception {
     try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
       Thread instance = dyingInstance(listener);
       Backends backends = new Backends();
       Backend victim = new Backend("i-victim", "127.0.0.1", listener.getLocalPort());
       backends.add(victim);
+      HttpResponse<String> r;
       try (Router router = new Router("speech-t", "127.0.0.1", 0, backends, new RequestStats());
           HttpClient http = HttpClient.newHttpClient()) {
         int port = router.start();
-        HttpResponse<String> r =
+        r =
             http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/invocations"))
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                     .timeout(Duration.ofSeconds(30))
                     .POST(HttpRequest.BodyPublishers.ofString("{\"text\":\"hello\"}"))
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).isEqualTo(502);
-        assertThat(r.body()).contains("\"error\":\"instance_failed\"").contains("i-victim");
         // the router releases the instance just after its answer left: wait for it, bounded
         LocalEndpoint.await(
             "the instance's in-flight count back to 0",
@@ -82,41 +84,27 @@ class RouterInstanceFailureTest {
             () -> victim.inFlight() == 0);
       }
       assertThat(instance.join(Duration.ofSeconds(10))).isTrue();
+      return r;
     }
+  }
+
+  @Test
+  void invocations_instanceDiesAfterItsResponseHead_answers502InstanceFailedAndReleases()
+      throws Exception {
+    HttpResponse<String> r = postToADyingInstance("/invocations");
+
+    assertThat(r.statusCode()).isEqualTo(502);
+    assertThat(r.body()).contains("\"error\":\"instance_failed\"").contains("i-victim");
   }
 
   @Test
   void runtimeInvocations_instanceDiesAfterItsResponseHead_answersInternalFailureAndReleases()
       throws Exception {
-    try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-      Thread instance = dyingInstance(listener);
-      Backends backends = new Backends();
-      Backend victim = new Backend("i-victim", "127.0.0.1", listener.getLocalPort());
-      backends.add(victim);
-      try (Router router = new Router("speech-t", "127.0.0.1", 0, backends, new RequestStats());
-          HttpClient http = HttpClient.newHttpClient()) {
-        int port = router.start();
-        HttpResponse<String> r =
-            http.send(
-                HttpRequest.newBuilder(
-                        URI.create(
-                            "http://127.0.0.1:"
-                                + port
-                                + "/endpoints/speech-t/invocations-response-stream"))
-                    .timeout(Duration.ofSeconds(30))
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"text\":\"hello\"}"))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).isEqualTo(500);
-        assertThat(r.headers().firstValue("x-amzn-ErrorType")).hasValue("InternalFailure");
-        assertThat(r.body()).contains("i-victim");
-        // the router releases the instance just after its answer left: wait for it, bounded
-        LocalEndpoint.await(
-            "the instance's in-flight count back to 0",
-            Duration.ofSeconds(10),
-            () -> victim.inFlight() == 0);
-      }
-      assertThat(instance.join(Duration.ofSeconds(10))).isTrue();
-    }
+    HttpResponse<String> r =
+        postToADyingInstance("/endpoints/speech-t/invocations-response-stream");
+
+    assertThat(r.statusCode()).isEqualTo(500);
+    assertThat(r.headers().firstValue("x-amzn-ErrorType")).hasValue("InternalFailure");
+    assertThat(r.body()).contains("i-victim");
   }
 }

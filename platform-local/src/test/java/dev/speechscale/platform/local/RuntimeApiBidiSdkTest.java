@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,12 +16,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.core.retry.RetryPolicy;
-import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sagemakerruntimehttp2.SageMakerRuntimeHttp2AsyncClient;
 import software.amazon.awssdk.services.sagemakerruntimehttp2.model.InputValidationErrorException;
 import software.amazon.awssdk.services.sagemakerruntimehttp2.model.InvokeEndpointWithBidirectionalStreamResponseHandler;
@@ -53,15 +47,7 @@ class RuntimeApiBidiSdkTest {
               bidisdk: {engine: flite, instance_type: local.1cpu, min_instances: 1, max_instances: 1}
             """,
             false);
-    client =
-        SageMakerRuntimeHttp2AsyncClient.builder()
-            .endpointOverride(URI.create(endpoint.url()))
-            .region(Region.US_EAST_1)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-            .httpClientBuilder(NettyNioAsyncHttpClient.builder())
-            .overrideConfiguration(c -> c.retryPolicy(RetryPolicy.none()))
-            .build();
+    client = LocalSdkClients.bidi(endpoint.url());
   }
 
   @AfterAll

@@ -3,7 +3,6 @@ package dev.speechscale.platform.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,13 +18,8 @@ import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.SdkBytes;
-import software.amazon.awssdk.core.retry.RetryPolicy;
-import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sagemakerruntimehttp2.SageMakerRuntimeHttp2AsyncClient;
 import software.amazon.awssdk.services.sagemakerruntimehttp2.model.InvokeEndpointWithBidirectionalStreamResponseHandler;
 import software.amazon.awssdk.services.sagemakerruntimehttp2.model.ModelStreamErrorException;
@@ -87,15 +81,7 @@ class RuntimeBidiStreamTest {
     backends.add(backend);
     router = new Router("speech-t", "127.0.0.1", 0, backends, new RequestStats());
     int port = router.start();
-    client =
-        SageMakerRuntimeHttp2AsyncClient.builder()
-            .endpointOverride(URI.create("http://127.0.0.1:" + port))
-            .region(Region.US_EAST_1)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-            .httpClientBuilder(NettyNioAsyncHttpClient.builder())
-            .overrideConfiguration(c -> c.retryPolicy(RetryPolicy.none()))
-            .build();
+    client = LocalSdkClients.bidi("http://127.0.0.1:" + port);
   }
 
   @AfterEach
