@@ -19,6 +19,12 @@ import org.jspecify.annotations.Nullable;
  * the {@code surge_survival} simulation rerun at other thresholds ({@link SurgeCurve}); plans
  * written before it have none, and read and write back as they were.
  *
+ * <p>The record stays flat because its components are the JSON's fields, in order; {@link #of}
+ * assembles it from sections ({@link Stamp}, {@link Target}, {@link Judgement}, {@link QMax},
+ * {@link Thresholds}, {@link Fleet}, {@link Timing}, {@link Surge}, {@link Inputs}, {@link
+ * Deployment}). It runs past 300 lines because the sections sit beside the wire fields they fill,
+ * and the factory and the one copy name every field.
+ *
  * <p>A plan is what gates autoscaling: the platforms attach scaling only when a plan's model and
  * fingerprint match the deployment, its verdict is not {@code INFEASIBLE}, and it carries a
  * measured units conversion ({@code ratio_max} and {@code ratio_average}).
@@ -32,7 +38,7 @@ public record PlanArtifact(
     String model,
     String endpoint,
     @Nullable String instanceType,
-    DeployedConfig deployedConfig,
+    @Nullable DeployedConfig deployedConfig,
     String slug,
     PlanVerdict verdict,
     int qMax,
@@ -73,9 +79,199 @@ public record PlanArtifact(
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<SurgeCurve.Point> surgeCurve)
     implements Artifact {
 
+  /**
+   * The flat wire record, as JSON reads and writes it field by field; build one with {@link #of}
+   * from its sections.
+   */
   public PlanArtifact {
     findings = findings == null ? List.of() : List.copyOf(findings);
     surgeCurve = surgeCurve == null ? null : List.copyOf(surgeCurve);
+  }
+
+  /**
+   * What the plan is for.
+   *
+   * @param model the model
+   * @param endpoint its endpoint
+   * @param instanceType the instance type it deploys on, or {@code null} when none was measured
+   * @param deployedConfig the measured fingerprint (its slug is written beside it), or {@code
+   *     null}: a plan without one never pairs with a deployment
+   */
+  public record Target(
+      String model,
+      String endpoint,
+      @Nullable String instanceType,
+      @Nullable DeployedConfig deployedConfig) {}
+
+  /**
+   * The plan's verdict and the findings behind it.
+   *
+   * @param verdict {@code ok}, {@code warn (N)} or {@code INFEASIBLE}
+   * @param findings worst first
+   */
+  public record Judgement(PlanVerdict verdict, List<FindingEntry> findings) {}
+
+  /**
+   * The ladder's Q_max as the plan used it.
+   *
+   * @param qMax measured Q_max (0 when no rung met the SLO)
+   * @param bracketed a usable rung above Q_max breached the SLO
+   * @param refined the breaching rung is Q_max + 1
+   */
+  public record QMax(int qMax, boolean bracketed, boolean refined) {}
+
+  /**
+   * A measured ratio of the deployed metric to the client's concurrency.
+   *
+   * @param ratio deployed metric / client mean
+   * @param rung the concurrency it was measured at
+   */
+  public record Ratio(double ratio, int rung) {}
+
+  /**
+   * The scaling thresholds, in client units and (when a ratio was measured) the deployed metric's.
+   *
+   * @param cScaleMax scale-out threshold in client units
+   * @param cScaleMin scale-in threshold in client units
+   * @param scalingTargetValue C_scale_max in the deployed metric's units, or {@code null}
+   * @param scaleInThreshold C_scale_min in the deployed metric's units, or {@code null}
+   * @param ratioMax the Maximum/client ratio used, or {@code null}
+   * @param ratioAverage the Average/client ratio used, or {@code null}
+   */
+  public record Thresholds(
+      double cScaleMax,
+      double cScaleMin,
+      @Nullable Double scalingTargetValue,
+      @Nullable Double scaleInThreshold,
+      @Nullable Ratio ratioMax,
+      @Nullable Ratio ratioAverage) {}
+
+  /**
+   * The fleet's size.
+   *
+   * @param minInstances the floor
+   * @param maxInstances the ceiling
+   * @param troughInstances instances the trough needs (0 without a trough)
+   * @param peakInstances instances the peak needs
+   * @param minSafeInstances N_safe, or {@code null} when no fleet size is safe
+   * @param naiveMaxInstances the published sizing for the peak rate, or {@code null}
+   * @param queueMaxDepth the container's admission bound
+   */
+  public record Fleet(
+      int minInstances,
+      int maxInstances,
+      int troughInstances,
+      int peakInstances,
+      @Nullable Integer minSafeInstances,
+      @Nullable Integer naiveMaxInstances,
+      int queueMaxDepth) {}
+
+  /**
+   * The plan's times.
+   *
+   * @param scaleOutCooldownS scale-out cooldown
+   * @param scaleInCooldownS scale-in cooldown
+   * @param wMaxS queueing budget, SLO - S_p95
+   * @param requestDeadlineS W_max + S_p95
+   * @param tTotalS T planned against
+   * @param firstChunkAlarmMs the first-chunk latency alarm threshold, or {@code null}
+   */
+  public record Timing(
+      int scaleOutCooldownS,
+      int scaleInCooldownS,
+      double wMaxS,
+      double requestDeadlineS,
+      double tTotalS,
+      @Nullable Double firstChunkAlarmMs) {}
+
+  /**
+   * One instance at C_scale_max, and a surge from there.
+   *
+   * @param utilizationMm1 rho at C_scale_max as M/M/1
+   * @param utilizationMg1 rho at C_scale_max as M/G/1
+   * @param serviceCv the service-time coefficient of variation used
+   * @param shedProbability P(queue reaches Q_max within T), or {@code null}
+   * @param recommendedCScaleMax the largest threshold within the shed target, or {@code null}
+   * @param throughputAtCScaleMaxRps X(C_scale_max) used for sizing, or {@code null}
+   */
+  public record Surge(
+      double utilizationMm1,
+      double utilizationMg1,
+      double serviceCv,
+      @Nullable Double shedProbability,
+      @Nullable Double recommendedCScaleMax,
+      @Nullable Double throughputAtCScaleMaxRps) {}
+
+  /**
+   * What deploys: the configuration block's fields and its rendered text.
+   *
+   * @param endpointConfig the fields
+   * @param configBlock the block as the endpoint config file takes it
+   */
+  public record Deployment(EndpointConfigBlock endpointConfig, String configBlock) {}
+
+  /** An unpriced plan without a surge curve, assembled from its sections. */
+  public static PlanArtifact of(
+      Stamp stamp,
+      Target target,
+      Judgement judgement,
+      QMax qMax,
+      Thresholds thresholds,
+      Fleet fleet,
+      Timing timing,
+      Surge surge,
+      Inputs inputs,
+      Deployment deployment) {
+    Ratio ratioMax = thresholds.ratioMax();
+    Ratio ratioAverage = thresholds.ratioAverage();
+    return new PlanArtifact(
+        Artifact.SCHEMA_VERSION,
+        ArtifactKind.PLAN.label(),
+        stamp.toolVersion(),
+        stamp.createdAt(),
+        stamp.provenance(),
+        target.model(),
+        target.endpoint(),
+        target.instanceType(),
+        target.deployedConfig(),
+        DeployedConfig.slugOf(target.deployedConfig()),
+        judgement.verdict(),
+        qMax.qMax(),
+        qMax.bracketed(),
+        qMax.refined(),
+        thresholds.cScaleMax(),
+        thresholds.cScaleMin(),
+        thresholds.scalingTargetValue(),
+        thresholds.scaleInThreshold(),
+        ratioMax == null ? null : ratioMax.ratio(),
+        ratioAverage == null ? null : ratioAverage.ratio(),
+        ratioMax == null ? null : ratioMax.rung(),
+        ratioAverage == null ? null : ratioAverage.rung(),
+        fleet.minInstances(),
+        fleet.maxInstances(),
+        fleet.troughInstances(),
+        fleet.peakInstances(),
+        fleet.minSafeInstances(),
+        fleet.queueMaxDepth(),
+        timing.scaleOutCooldownS(),
+        timing.scaleInCooldownS(),
+        timing.wMaxS(),
+        timing.requestDeadlineS(),
+        timing.tTotalS(),
+        surge.utilizationMm1(),
+        surge.utilizationMg1(),
+        surge.serviceCv(),
+        surge.shedProbability(),
+        surge.recommendedCScaleMax(),
+        surge.throughputAtCScaleMaxRps(),
+        fleet.naiveMaxInstances(),
+        timing.firstChunkAlarmMs(),
+        judgement.findings(),
+        inputs,
+        deployment.endpointConfig(),
+        deployment.configBlock(),
+        null,
+        null);
   }
 
   /**
@@ -83,6 +279,16 @@ public record PlanArtifact(
    * --price-per-hour}), or {@code null} for none.
    */
   public PlanArtifact withCost(@Nullable FleetCost cost) {
+    return with(cost, surgeCurve);
+  }
+
+  /** This plan with the surge simulation rerun at other thresholds, or without ({@code null}). */
+  public PlanArtifact withSurgeCurve(@Nullable List<SurgeCurve.Point> surgeCurve) {
+    return with(cost, surgeCurve);
+  }
+
+  /** The one copy: every field kept but the two additive ones. */
+  private PlanArtifact with(@Nullable FleetCost cost, @Nullable List<SurgeCurve.Point> surgeCurve) {
     return new PlanArtifact(
         schemaVersion,
         kind,

@@ -8,6 +8,7 @@ import dev.speechscale.capacity.ScaleOutTime;
 import dev.speechscale.capacity.Scenario;
 import dev.speechscale.capacity.SurgeCurve;
 import dev.speechscale.capacity.ThroughputCurve;
+import dev.speechscale.capacity.UnitsRatio;
 import java.time.Instant;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -48,54 +49,49 @@ public final class PlanArtifacts {
     Plan p = in.plan();
     QmaxArtifact q = in.qmax();
     PlanArtifact.EndpointConfigBlock block = configBlock(in);
-    return new PlanArtifact(
-        Artifact.SCHEMA_VERSION,
-        ArtifactKind.PLAN.label(),
-        ToolVersion.current(),
-        in.now(),
-        in.provenance(),
-        q.model(),
-        q.endpoint(),
-        block.instanceType(),
-        q.deployedConfig(),
-        DeployedConfig.slugOf(q.deployedConfig()),
-        p.verdict(),
-        p.qMax(),
-        p.qMaxBracketed(),
-        p.qMaxRefined(),
-        p.cScaleMax(),
-        p.cScaleMin(),
-        p.scalingTargetValue(),
-        p.scaleInThreshold(),
-        p.ratioMax() == null ? null : p.ratioMax().ratio(),
-        p.ratioAverage() == null ? null : p.ratioAverage().ratio(),
-        p.ratioMax() == null ? null : p.ratioMax().atConcurrency(),
-        p.ratioAverage() == null ? null : p.ratioAverage().atConcurrency(),
-        p.minInstances(),
-        p.maxInstances(),
-        p.troughInstances(),
-        p.peakInstances(),
-        p.minSafeInstances(),
-        p.queueMaxDepth(),
-        p.scaleOutCooldownSeconds(),
-        p.scaleInCooldownSeconds(),
-        p.wMaxSeconds(),
-        p.requestDeadlineSeconds(),
-        p.tTotalSeconds(),
-        p.utilizationMm1(),
-        p.utilizationMg1(),
-        p.serviceCv(),
-        p.shedProbability(),
-        p.recommendedCScaleMax(),
-        p.throughputAtCScaleMaxPerSecond(),
-        p.naiveMaxInstances(),
-        p.firstChunkAlarmMs(),
-        p.findings().stream().map(PlanArtifacts::entry).toList(),
-        new PlanArtifact.Inputs(measured(in), chosen(in.scenario())),
-        block,
-        ConfigBlock.render(block, p, in.scenario()),
-        null,
-        SurgeCurve.of(in.measurement(), in.scaleOut(), in.scenario(), p));
+    return PlanArtifact.of(
+            Stamp.current(in.now(), in.provenance()),
+            new PlanArtifact.Target(
+                q.model(), q.endpoint(), block.instanceType(), q.deployedConfig()),
+            new PlanArtifact.Judgement(
+                p.verdict(), p.findings().stream().map(PlanArtifacts::entry).toList()),
+            new PlanArtifact.QMax(p.qMax(), p.qMaxBracketed(), p.qMaxRefined()),
+            new PlanArtifact.Thresholds(
+                p.cScaleMax(),
+                p.cScaleMin(),
+                p.scalingTargetValue(),
+                p.scaleInThreshold(),
+                ratio(p.ratioMax()),
+                ratio(p.ratioAverage())),
+            new PlanArtifact.Fleet(
+                p.minInstances(),
+                p.maxInstances(),
+                p.troughInstances(),
+                p.peakInstances(),
+                p.minSafeInstances(),
+                p.naiveMaxInstances(),
+                p.queueMaxDepth()),
+            new PlanArtifact.Timing(
+                p.scaleOutCooldownSeconds(),
+                p.scaleInCooldownSeconds(),
+                p.wMaxSeconds(),
+                p.requestDeadlineSeconds(),
+                p.tTotalSeconds(),
+                p.firstChunkAlarmMs()),
+            new PlanArtifact.Surge(
+                p.utilizationMm1(),
+                p.utilizationMg1(),
+                p.serviceCv(),
+                p.shedProbability(),
+                p.recommendedCScaleMax(),
+                p.throughputAtCScaleMaxPerSecond()),
+            new PlanArtifact.Inputs(measured(in), chosen(in.scenario())),
+            new PlanArtifact.Deployment(block, ConfigBlock.render(block, p, in.scenario())))
+        .withSurgeCurve(SurgeCurve.of(in.measurement(), in.scaleOut(), in.scenario(), p));
+  }
+
+  private static PlanArtifact.@Nullable Ratio ratio(@Nullable UnitsRatio r) {
+    return r == null ? null : new PlanArtifact.Ratio(r.ratio(), r.atConcurrency());
   }
 
   /** The endpoint configuration block the plan recommends. */

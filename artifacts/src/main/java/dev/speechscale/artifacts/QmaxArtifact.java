@@ -17,6 +17,10 @@ import org.jspecify.annotations.Nullable;
  * refined}, {@code s_mean_s}, {@code s_p95_s}, each step's {@code meets_slo}) are recomputed from
  * {@code steps} by {@link #withDerived()}, which every reader applies.
  *
+ * <p>The record stays flat because its components are the JSON's fields, in order; it is built from
+ * sections ({@link Stamp}, {@link Target}, {@link Conditions}, {@link Summary}) by {@link #of} and
+ * {@link #stated}.
+ *
  * @param transport {@code http-stream}, {@code response-stream} or {@code bidi}
  * @param sloMs the p95 TTFAB SLO the ladder was judged against
  * @param holdS how long each rung was held
@@ -42,18 +46,18 @@ public record QmaxArtifact(
     String endpoint,
     String transport,
     double sloMs,
-    DeployedConfig deployedConfig,
+    @Nullable DeployedConfig deployedConfig,
     Integer runs,
     Double holdS,
     Double windowS,
     Boolean frozen,
-    Boolean unboundedQueue,
-    Integer qMax,
-    List<Integer> qMaxPerRun,
-    Boolean qMaxBracketed,
-    Boolean refined,
-    Double sMeanS,
-    Double sP95S,
+    @Nullable Boolean unboundedQueue,
+    @Nullable Integer qMax,
+    @Nullable List<Integer> qMaxPerRun,
+    @Nullable Boolean qMaxBracketed,
+    @Nullable Boolean refined,
+    @Nullable Double sMeanS,
+    @Nullable Double sP95S,
     String loadModel,
     String platform,
     List<QmaxStep> steps,
@@ -62,50 +66,137 @@ public record QmaxArtifact(
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable QmaxDrift drift)
     implements Artifact {
 
+  /** The load model every ladder runs under. */
+  static final String CLOSED_LOOP = "closed-loop";
+
+  /**
+   * The flat wire record, as JSON reads and writes it field by field; build one with {@link #of}
+   * (or {@link #stated} for a hand-written ladder) from its sections.
+   */
   public QmaxArtifact {
     steps = steps == null ? List.of() : List.copyOf(steps);
     qMaxPerRun = qMaxPerRun == null ? null : List.copyOf(qMaxPerRun);
     rungChecks = rungChecks == null ? null : List.copyOf(rungChecks);
   }
 
+  /**
+   * What was measured: the model, where it was reached, the SLO it was judged against and the
+   * fingerprint of what ran.
+   *
+   * @param model the model
+   * @param endpoint the endpoint measured
+   * @param transport {@code http-stream}, {@code response-stream} or {@code bidi}
+   * @param sloMs the p95 TTFAB SLO the ladder was judged against
+   * @param deployedConfig the fingerprint, or {@code null} when none was read
+   */
+  public record Target(
+      String model,
+      String endpoint,
+      String transport,
+      double sloMs,
+      @Nullable DeployedConfig deployedConfig) {}
+
+  /**
+   * How the ladder was run.
+   *
+   * @param platform where it ran ({@code local}, {@code aws})
+   * @param runs how many runs were asked for (recomputed from the steps on every read)
+   * @param holdS how long each rung was held
+   * @param windowS the trailing window measured at each rung
+   * @param unboundedQueue the container's queue bound was seen off, or {@code null} when the
+   *     platform reports no bound either way
+   */
+  public record Conditions(
+      String platform, int runs, double holdS, double windowS, @Nullable Boolean unboundedQueue) {}
+
+  /**
+   * The top-level values a reader derives from the steps, as an artifact states them (a
+   * hand-written file may state them; every read recomputes them).
+   *
+   * @param qMax Q_max
+   * @param qMaxPerRun Q_max of each run
+   * @param qMaxBracketed a usable rung above Q_max breached the SLO
+   * @param refined the breaching rung is Q_max + 1
+   * @param sMeanS uncontended mean service time
+   * @param sP95S uncontended p95 service time
+   */
+  public record Summary(
+      @Nullable Integer qMax,
+      @Nullable List<Integer> qMaxPerRun,
+      @Nullable Boolean qMaxBracketed,
+      @Nullable Boolean refined,
+      @Nullable Double sMeanS,
+      @Nullable Double sP95S) {
+
+    /** Nothing stated: every value comes from the steps. */
+    public static final Summary NONE = new Summary(null, null, null, null, null, null);
+
+    /** Q_max and its bracketing stated, nothing else. */
+    public static Summary ofQMax(@Nullable Integer qMax, boolean bracketed, boolean refined) {
+      return new Summary(qMax, null, bracketed, refined, null, null);
+    }
+  }
+
+  /**
+   * A measured ladder, frozen at capacity 1 under closed-loop load, with every derived value
+   * computed from its steps.
+   */
+  public static QmaxArtifact of(
+      Stamp stamp, Target target, Conditions conditions, List<QmaxStep> steps) {
+    return stated(stamp, target, conditions, Summary.NONE, steps).withDerived();
+  }
+
+  /**
+   * A ladder as a hand-written artifact states it, frozen at capacity 1 under closed-loop load: the
+   * summary is kept as given, not recomputed, until it is read back.
+   */
+  public static QmaxArtifact stated(
+      Stamp stamp, Target target, Conditions conditions, Summary summary, List<QmaxStep> steps) {
+    return new QmaxArtifact(
+        Artifact.SCHEMA_VERSION,
+        ArtifactKind.QMAX.label(),
+        stamp.toolVersion(),
+        stamp.createdAt(),
+        stamp.provenance(),
+        target.model(),
+        target.endpoint(),
+        target.transport(),
+        target.sloMs(),
+        target.deployedConfig(),
+        conditions.runs(),
+        conditions.holdS(),
+        conditions.windowS(),
+        true,
+        conditions.unboundedQueue(),
+        summary.qMax(),
+        summary.qMaxPerRun(),
+        summary.qMaxBracketed(),
+        summary.refined(),
+        summary.sMeanS(),
+        summary.sP95S(),
+        CLOSED_LOOP,
+        conditions.platform(),
+        steps,
+        null,
+        null,
+        null);
+  }
+
   /** This artifact with the ladder's drift check, or without one ({@code null}). */
   public QmaxArtifact withDrift(@Nullable QmaxDrift drift) {
-    return new QmaxArtifact(
-            schemaVersion,
-            kind,
-            toolVersion,
-            createdAt,
-            provenance,
-            model,
-            endpoint,
-            transport,
-            sloMs,
-            deployedConfig,
-            runs,
-            holdS,
-            windowS,
-            frozen,
-            unboundedQueue,
-            qMax,
-            qMaxPerRun,
-            qMaxBracketed,
-            refined,
-            sMeanS,
-            sP95S,
-            loadModel,
-            platform,
-            steps,
-            rungChecks,
-            qMaxInterval,
-            drift)
-        .withDerived();
+    return derived(provenance, rungChecks, drift);
   }
 
   /**
    * This artifact with the rung checks measured alongside its steps (derived fields recomputed).
    */
   public QmaxArtifact withRungChecks(List<RungCheck> checks) {
-    return derivedWith(checks);
+    return derived(provenance, checks, drift);
+  }
+
+  /** This artifact under another provenance (derived fields recomputed). */
+  public QmaxArtifact withProvenance(Provenance provenance) {
+    return derived(provenance, rungChecks, drift);
   }
 
   /** The steps as the planner sees them. */
@@ -115,10 +206,15 @@ public record QmaxArtifact(
 
   /** This artifact with every derived field recomputed from its steps. */
   public QmaxArtifact withDerived() {
-    return derivedWith(rungChecks);
+    return derived(provenance, rungChecks, drift);
   }
 
-  private QmaxArtifact derivedWith(@Nullable List<RungCheck> checks) {
+  /**
+   * The one copy: everything but provenance, rung checks and drift kept, every derived value
+   * recomputed from the steps (S stated at the top level is kept when no rung gives one).
+   */
+  private QmaxArtifact derived(
+      Provenance provenance, @Nullable List<RungCheck> checks, @Nullable QmaxDrift drift) {
     Ladder ladder = ladder();
     Optional<Ladder.ServiceTime> s = ladder.serviceTime();
     return new QmaxArtifact(

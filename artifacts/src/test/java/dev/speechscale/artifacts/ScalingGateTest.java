@@ -22,55 +22,26 @@ class ScalingGateTest {
   }
 
   static PlanArtifact plan(String verdict, Double target, Double scaleIn, DeployedConfig dc) {
-    return new PlanArtifact(
-        1,
-        "plan",
-        "t",
-        Instant.EPOCH,
+    return PlanArtifact.of(
+        new Stamp("t", Instant.EPOCH, new Provenance("t", "t", "t", "t", Map.of())),
+        new PlanArtifact.Target("m", "speech-m", "local.1cpu", dc),
+        new PlanArtifact.Judgement(PlanVerdict.ofLabel(verdict), List.of()),
+        new PlanArtifact.QMax(8, true, false),
+        new PlanArtifact.Thresholds(
+            6,
+            4,
+            target,
+            scaleIn,
+            target == null ? null : new PlanArtifact.Ratio(1.0, 5),
+            scaleIn == null ? null : new PlanArtifact.Ratio(1.0, 4)),
+        new PlanArtifact.Fleet(1, 2, 1, 2, 3, 1, 8),
+        new PlanArtifact.Timing(10, 300, 0.9, 1.0, 40, 50.0),
+        new PlanArtifact.Surge(0.8, 0.9, 0.1, 0.5, 2.0, 10.0),
         null,
-        "m",
-        "speech-m",
-        "local.1cpu",
-        dc,
-        DeployedConfig.slugOf(dc),
-        PlanVerdict.ofLabel(verdict),
-        8,
-        true,
-        false,
-        6,
-        4,
-        target,
-        scaleIn,
-        target == null ? null : 1.0,
-        scaleIn == null ? null : 1.0,
-        5,
-        4,
-        1,
-        2,
-        1,
-        2,
-        3,
-        8,
-        10,
-        300,
-        0.9,
-        1.0,
-        40,
-        0.8,
-        0.9,
-        0.1,
-        0.5,
-        2.0,
-        10.0,
-        1,
-        50.0,
-        List.of(),
-        null,
-        new PlanArtifact.EndpointConfigBlock(
-            "m", "local.1cpu", 1, 2, target, scaleIn, 1000, 8, 10, 300, 50.0),
-        "models: ...",
-        null,
-        null);
+        new PlanArtifact.Deployment(
+            new PlanArtifact.EndpointConfigBlock(
+                "m", "local.1cpu", 1, 2, target, scaleIn, 1000, 8, 10, 300, 50.0),
+            "models: ..."));
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.speechscale.capacity;
 
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything the qmax measurement contributes to a plan.
@@ -23,7 +24,7 @@ public record Measurement(
     ServiceTimeDistribution serviceTimes,
     boolean frozen,
     boolean unboundedQueue,
-    Integer declaredQMax,
+    @Nullable Integer declaredQMax,
     List<RungDrift> drift) {
 
   public Measurement {

@@ -44,77 +44,60 @@ public final class Planner {
 
   private static Plan scalablePlan(Derivation.Scalable d, List<Finding> findings) {
     Measurement m = d.m();
-    return new Plan(
+    double cv = m.serviceTimes().coefficientOfVariation();
+    return Plan.of(
         verdict(findings),
-        d.qMax(),
-        m.ladder().bracketed(),
-        m.ladder().refined(),
-        d.cScaleMax(),
-        d.cScaleMin(),
-        d.scalingTargetValue(),
-        d.scaleInThreshold(),
-        d.ratioMax(),
-        d.ratioAverage(),
-        d.minInstances(),
-        d.maxInstances(),
-        d.troughInstances(),
-        d.peakInstances(),
-        d.minSafe(),
-        d.qMax(),
-        d.cooldowns().scaleOutSeconds(),
-        d.cooldowns().scaleInSeconds(),
-        d.wMaxSeconds(),
-        d.wMaxSeconds() + m.sP95Seconds(),
-        d.t().plannedSeconds(),
-        Utilization.mm1(d.cScaleMax()),
-        Utilization.mg1(d.cScaleMax(), m.serviceTimes().coefficientOfVariation()),
-        m.serviceTimes().coefficientOfVariation(),
-        d.shedProbability(),
-        d.recommended(),
-        d.throughput(),
-        d.naiveMax(),
-        boxed(m.ladder().lowestRungTtfabP95Ms()),
+        new Plan.QMax(d.qMax(), m.ladder().bracketed(), m.ladder().refined()),
+        new Plan.Thresholds(
+            d.cScaleMax(),
+            d.cScaleMin(),
+            d.scalingTargetValue(),
+            d.scaleInThreshold(),
+            d.ratioMax(),
+            d.ratioAverage()),
+        new Plan.Fleet(
+            d.minInstances(),
+            d.maxInstances(),
+            d.troughInstances(),
+            d.peakInstances(),
+            d.minSafe(),
+            d.naiveMax(),
+            d.qMax()),
+        timing(d),
+        new Plan.Surge(
+            Utilization.mm1(d.cScaleMax()),
+            Utilization.mg1(d.cScaleMax(), cv),
+            cv,
+            d.shedProbability(),
+            d.recommended(),
+            d.throughput()),
         findings);
   }
 
-  /**
-   * The plan of a ladder where no rung met the SLO: Q_max 0 and the numbers that depend on it 0
-   * (the plan artifact's fields are numbers, and its INFEASIBLE verdict tells a reader to ignore
-   * them); what does not depend on Q_max (the floor, cooldowns, W_max, T, the service CV) is kept.
-   */
+  /** The plan of a ladder where no rung met the SLO ({@link Plan#unscalable}). */
   private static Plan unscalablePlan(Derivation.Unscalable d, List<Finding> findings) {
     Measurement m = d.m();
-    return new Plan(
+    return Plan.unscalable(
         verdict(findings),
-        0,
         m.ladder().bracketed(),
         m.ladder().refined(),
-        0,
-        0,
-        null,
-        null,
-        null,
-        null,
         d.minInstances(),
         d.maxInstances(),
-        0,
-        0,
-        null,
-        0,
+        timing(d),
+        m.serviceTimes().coefficientOfVariation(),
+        findings);
+  }
+
+  /** The times, which a plan has whether or not a rung met the SLO. */
+  private static Plan.Timing timing(Derivation d) {
+    Measurement m = d.m();
+    return new Plan.Timing(
         d.cooldowns().scaleOutSeconds(),
         d.cooldowns().scaleInSeconds(),
         d.wMaxSeconds(),
         d.wMaxSeconds() + m.sP95Seconds(),
         d.t().plannedSeconds(),
-        0,
-        0,
-        m.serviceTimes().coefficientOfVariation(),
-        null,
-        null,
-        null,
-        null,
-        boxed(m.ladder().lowestRungTtfabP95Ms()),
-        findings);
+        boxed(m.ladder().lowestRungTtfabP95Ms()));
   }
 
   /** {@code ok} when nothing warns, {@code warn (N)}, or {@code INFEASIBLE}. */

@@ -1,12 +1,10 @@
 package dev.speechscale.chain;
 
-import dev.speechscale.artifacts.Artifact;
-import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.DeployedConfig;
 import dev.speechscale.artifacts.EnforcedCpu;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.QmaxArtifact;
-import dev.speechscale.artifacts.ToolVersion;
+import dev.speechscale.artifacts.Stamp;
 import dev.speechscale.loadgen.JsonlEventLog;
 import dev.speechscale.loadgen.LadderHooks;
 import dev.speechscale.loadgen.LadderListener;
@@ -96,8 +94,39 @@ public final class QmaxRun {
     Clock clock = clocks.wall();
     String endpoint = "speech-" + o.model();
     RetryingPlatform control = RetryingPlatform.of(platform, clock);
-    platform = control; // every control-plane call backs off on throttling
     Instant began = clock.instant();
+    requireInService(control, endpoint, o.model());
+    Fingerprint fp = control.fingerprint(endpoint);
+    OptionalInt bound = requireUnboundedQueue(control, endpoint);
+    EnforcedCpu cpu =
+        CpuLimitCheck.requireEnforced(control, endpoint, o.model(), allowUnenforcedCpu, notes);
+    RungNoise noise = new RungNoise(clock);
+    Map<String, Object> parameters = new LinkedHashMap<>(o.parameters());
+    LadderResult result =
+        measure(control, endpoint, o, clocks, noise.alongside(listener), noise, notes, parameters);
+    notes.accept(ControlCalls.summary(control, began, endpoint));
+    parameters.put("control_plane_calls", ControlCalls.summary(control, began, endpoint));
+    return QmaxArtifact.of(
+            Stamp.current(
+                clock.instant(), Provenance.capture(o.command(), parameters).withCpuLimit(cpu)),
+            new QmaxArtifact.Target(
+                o.model(),
+                endpoint,
+                o.transport().label(),
+                o.spec().sloMs(),
+                new DeployedConfig(fp.instanceType(), fp.imageDigest(), fp.containerEnv())),
+            new QmaxArtifact.Conditions(
+                control.name(),
+                o.spec().runs(),
+                o.spec().hold().toMillis() / 1000.0,
+                o.spec().window().toMillis() / 1000.0,
+                bound.isPresent() ? Boolean.TRUE : null),
+            result.steps())
+        .withRungChecks(noise.checks(result.steps(), cpu))
+        .withDrift(result.drift());
+  }
+
+  private static void requireInService(Platform platform, String endpoint, String model) {
     EndpointDescription d = platform.describe(endpoint);
     if (d.status() != EndpointStatus.IN_SERVICE) {
       throw new ChainException(
@@ -106,10 +135,13 @@ public final class QmaxRun {
               + d.status()
               + ", not InService; deploy it and"
               + " wait, or check `speech-infra status --model "
-              + o.model()
+              + model
               + "`");
     }
-    Fingerprint fp = platform.fingerprint(endpoint);
+  }
+
+  /** The container's queue bound, refused unless it is absent or off. */
+  private static OptionalInt requireUnboundedQueue(Platform platform, String endpoint) {
     OptionalInt bound = platform.containerQueueBound(endpoint);
     if (bound.isPresent() && bound.getAsInt() > 0) {
       throw new ChainException(
@@ -119,70 +151,55 @@ public final class QmaxRun {
               + "): Q_max would measure the gate, not the instance. Redeploy with"
               + " queue_max_depth: 0 for the measurement, then deploy the plan's queue_max_depth");
     }
-    EnforcedCpu cpu =
-        CpuLimitCheck.requireEnforced(platform, endpoint, o.model(), allowUnenforcedCpu, notes);
-    RungNoise noise = new RungNoise(clock);
-    LadderResult result;
+    return bound;
+  }
+
+  /**
+   * Freezes the endpoint at one instance, runs the ladder and joins the server's concurrency to its
+   * rungs; the freeze is restored however it ends. Records the join's outcome in {@code
+   * parameters}.
+   */
+  private static LadderResult measure(
+      RetryingPlatform control,
+      String endpoint,
+      Options o,
+      ChainClock clocks,
+      LadderListener listener,
+      RungNoise noise,
+      Consumer<String> notes,
+      Map<String, Object> parameters) {
+    Clock clock = clocks.wall();
     Duration settle =
-        o.settleTimeout() != null ? o.settleTimeout() : Timeouts.settle(platform.physics(endpoint));
-    Map<String, Object> parameters = new LinkedHashMap<>(o.parameters());
-    try (Freeze freeze = Freeze.pin(platform, endpoint, 1, settle, clock, notes);
-        Invoker invoker = platform.invoker(endpoint, o.transport());
+        o.settleTimeout() != null ? o.settleTimeout() : Timeouts.settle(control.physics(endpoint));
+    try (Freeze freeze = Freeze.pin(control, endpoint, 1, settle, clock, notes);
+        Invoker invoker = control.invoker(endpoint, o.transport());
         JsonlEventLog events =
             o.events() == null ? null : JsonlEventLog.open(o.events(), clocks.monotonic(), clock)) {
       LadderHooks hooks =
           LadderHooks.defaults()
               .withClocks(clocks.monotonic(), clock)
               .withCapacity(() -> control.describe(endpoint).currentInstances())
-              .withListener(noise.alongside(listener))
+              .withListener(listener)
               .withRequests(noise.alongside(events == null ? RequestListener.NONE : events));
-      LadderRunner runner =
-          new LadderRunner(invoker, TextPool.shuffled(o.texts(), o.seed()), hooks);
-      Thread stopper = new Thread(runner::stop, "stop-ladder");
-      Runtime.getRuntime().addShutdownHook(stopper);
-      try {
-        result = runner.run(o.spec());
-      } finally {
-        removeHook(stopper);
-      }
+      LadderResult result = runLadder(invoker, o, hooks);
       ServerConcurrency.Join join = new ServerConcurrency(control, endpoint).join(result);
-      result = join.result();
       notes.accept("server concurrency: " + join.outcome());
       parameters.put("server_concurrency_join", join.outcome());
       // the ladder's notes already reached the listener as they happened
+      return join.result();
     }
-    notes.accept(ControlCalls.summary(control, began, endpoint));
-    parameters.put("control_plane_calls", ControlCalls.summary(control, began, endpoint));
-    return new QmaxArtifact(
-            Artifact.SCHEMA_VERSION,
-            ArtifactKind.QMAX.label(),
-            ToolVersion.current(),
-            clock.instant(),
-            Provenance.capture(o.command(), parameters).withCpuLimit(cpu),
-            o.model(),
-            endpoint,
-            o.transport().label(),
-            o.spec().sloMs(),
-            new DeployedConfig(fp.instanceType(), fp.imageDigest(), fp.containerEnv()),
-            o.spec().runs(),
-            o.spec().hold().toMillis() / 1000.0,
-            o.spec().window().toMillis() / 1000.0,
-            true,
-            bound.isPresent() ? Boolean.TRUE : null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            "closed-loop",
-            platform.name(),
-            result.steps(),
-            null,
-            null,
-            null)
-        .withRungChecks(noise.checks(result.steps(), cpu))
-        .withDrift(result.drift());
+  }
+
+  /** Runs the ladder, stopped cleanly if the JVM is asked to exit meanwhile. */
+  private static LadderResult runLadder(Invoker invoker, Options o, LadderHooks hooks) {
+    LadderRunner runner = new LadderRunner(invoker, TextPool.shuffled(o.texts(), o.seed()), hooks);
+    Thread stopper = new Thread(runner::stop, "stop-ladder");
+    Runtime.getRuntime().addShutdownHook(stopper);
+    try {
+      return runner.run(o.spec());
+    } finally {
+      removeHook(stopper);
+    }
   }
 
   static void removeHook(Thread hook) {

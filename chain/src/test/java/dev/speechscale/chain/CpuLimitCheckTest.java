@@ -115,33 +115,6 @@ class CpuLimitCheckTest {
 
   private static QmaxArtifact ladderUnder(EnforcedCpu cpu) {
     QmaxArtifact q = Recorded.quickstartQmax();
-    return new QmaxArtifact(
-        q.schemaVersion(),
-        q.kind(),
-        q.toolVersion(),
-        q.createdAt(),
-        q.provenance().withCpuLimit(cpu),
-        q.model(),
-        q.endpoint(),
-        q.transport(),
-        q.sloMs(),
-        q.deployedConfig(),
-        q.runs(),
-        q.holdS(),
-        q.windowS(),
-        q.frozen(),
-        q.unboundedQueue(),
-        q.qMax(),
-        q.qMaxPerRun(),
-        q.qMaxBracketed(),
-        q.refined(),
-        q.sMeanS(),
-        q.sP95S(),
-        q.loadModel(),
-        q.platform(),
-        q.steps(),
-        null,
-        null,
-        null);
+    return q.withProvenance(q.provenance().withCpuLimit(cpu));
   }
 }

@@ -5,13 +5,16 @@ import dev.speechscale.artifacts.DriftArtifact;
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.QmaxStep;
+import dev.speechscale.artifacts.Stamp;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Map;
 
 /**
  * Committed artifacts (found from the module directory Surefire runs in): a real quickstart run
@@ -108,35 +111,17 @@ final class Recorded {
     return step(0, concurrency, p95Ms, null);
   }
 
-  /** A ladder with the given Q_max (derived values otherwise left as given). */
+  /** A ladder stating the given Q_max, as a hand-written artifact would (nothing derived). */
   static QmaxArtifact ladder(Integer qMax, QmaxStep... steps) {
-    return new QmaxArtifact(
-        1,
-        "qmax",
-        "test",
-        Instant.EPOCH,
-        null,
-        "m",
-        "speech-m",
-        "http-stream",
-        1000,
-        null,
-        1,
-        8.0,
-        5.0,
-        true,
-        true,
-        qMax,
-        null,
-        true,
-        false,
-        null,
-        null,
-        "closed-loop",
-        "local",
-        Arrays.asList(steps),
-        null,
-        null,
-        null);
+    return QmaxArtifact.stated(
+        new Stamp("test", Instant.EPOCH, TEST_PROVENANCE),
+        new QmaxArtifact.Target("m", "speech-m", "http-stream", 1000, null),
+        new QmaxArtifact.Conditions("local", 1, 8.0, 5.0, true),
+        QmaxArtifact.Summary.ofQMax(qMax, true, false),
+        Arrays.asList(steps));
   }
+
+  /** The provenance of a hand-built test artifact. */
+  static final Provenance TEST_PROVENANCE =
+      new Provenance("test", "test", "test", "test ladder", Map.of());
 }

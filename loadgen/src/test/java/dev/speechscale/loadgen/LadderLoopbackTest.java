@@ -10,6 +10,7 @@ import dev.speechscale.artifacts.Histograms;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.QmaxStep;
+import dev.speechscale.artifacts.Stamp;
 import dev.speechscale.loadgen.FakeTtsServer.Reply;
 import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.NanoClock;
@@ -161,34 +162,17 @@ class LadderLoopbackTest {
   }
 
   private static QmaxArtifact artifact(List<QmaxStep> steps) {
-    return new QmaxArtifact(
-        1,
-        "qmax",
-        "test",
-        Instant.parse("2026-01-01T00:00:00Z"),
-        Provenance.capture("test", Map.of()),
-        "fake",
-        "fake-endpoint",
-        Transport.HTTP_STREAM.label(),
-        3000,
-        new DeployedConfig("local.1cpu", null, Map.of()),
-        1,
-        0.2,
-        0.1,
-        true,
-        true,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        RequestEvent.LoadModel.CLOSED_LOOP.label(),
-        "local",
-        steps,
-        null,
-        null,
-        null);
+    return QmaxArtifact.of(
+        new Stamp(
+            "test", Instant.parse("2026-01-01T00:00:00Z"), Provenance.capture("test", Map.of())),
+        new QmaxArtifact.Target(
+            "fake",
+            "fake-endpoint",
+            Transport.HTTP_STREAM.label(),
+            3000,
+            new DeployedConfig("local.1cpu", null, Map.of())),
+        new QmaxArtifact.Conditions("local", 1, 0.2, 0.1, true),
+        steps);
   }
 
   /** Parses one JSONL line; used by the event-log test too. */

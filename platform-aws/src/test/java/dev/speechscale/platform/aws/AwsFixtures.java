@@ -4,6 +4,8 @@ import dev.speechscale.artifacts.DeployedConfig;
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.Provenance;
+import dev.speechscale.artifacts.Stamp;
 import dev.speechscale.capacity.PlanVerdict;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -99,54 +101,28 @@ final class AwsFixtures {
 
   static PlanArtifact plan(
       String verdict, Double target, Double scaleIn, DeployedConfig fingerprint, int max) {
-    return new PlanArtifact(
-        1,
-        "plan",
-        "test",
-        Instant.parse("2026-08-04T15:00:00Z"),
+    return PlanArtifact.of(
+        new Stamp(
+            "test",
+            Instant.parse("2026-08-04T15:00:00Z"),
+            new Provenance("test", "test", "test", "test", Map.of())),
+        new PlanArtifact.Target(MODEL, ENDPOINT, "ml.g5.xlarge", fingerprint),
+        new PlanArtifact.Judgement(PlanVerdict.ofLabel(verdict), List.of()),
+        new PlanArtifact.QMax(50, true, false),
+        new PlanArtifact.Thresholds(
+            37.5,
+            25.0,
+            target,
+            scaleIn,
+            target == null ? null : new PlanArtifact.Ratio(1.0, 40),
+            scaleIn == null ? null : new PlanArtifact.Ratio(1.0, 30)),
+        new PlanArtifact.Fleet(1, max, 1, max, 3, 9, 50),
+        new PlanArtifact.Timing(30, 960, 2.934, 3.0, 320.2, 65.4),
+        new PlanArtifact.Surge(0.974, 0.987, 0.05, 0.2, 1.0, 17.9),
         null,
-        MODEL,
-        ENDPOINT,
-        "ml.g5.xlarge",
-        fingerprint,
-        DeployedConfig.slugOf(fingerprint),
-        PlanVerdict.ofLabel(verdict),
-        50,
-        true,
-        false,
-        37.5,
-        25.0,
-        target,
-        scaleIn,
-        target == null ? null : 1.0,
-        scaleIn == null ? null : 1.0,
-        40,
-        30,
-        1,
-        max,
-        1,
-        max,
-        3,
-        50,
-        30,
-        960,
-        2.934,
-        3.0,
-        320.2,
-        0.974,
-        0.987,
-        0.05,
-        0.2,
-        1.0,
-        17.9,
-        9,
-        65.4,
-        List.of(),
-        null,
-        new PlanArtifact.EndpointConfigBlock(
-            MODEL, "ml.g5.xlarge", 1, max, target, scaleIn, 3000, 50, 30, 960, 65.4),
-        "models: ...",
-        null,
-        null);
+        new PlanArtifact.Deployment(
+            new PlanArtifact.EndpointConfigBlock(
+                MODEL, "ml.g5.xlarge", 1, max, target, scaleIn, 3000, 50, 30, 960, 65.4),
+            "models: ..."));
   }
 }

@@ -6,6 +6,7 @@ import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.Provenance;
+import dev.speechscale.artifacts.Stamp;
 import dev.speechscale.capacity.PlanVerdict;
 import dev.speechscale.capacity.Verdict;
 import java.nio.file.Path;
@@ -63,54 +64,27 @@ public final class TestPlans {
                 null),
             new PlanArtifact.Chosen(
                 c.ttfabSloMs(), 1.25, 10.0, null, null, null, c.minInstances(), 0.1, 60, 1000, 1));
-    return new PlanArtifact(
-        1,
-        "plan",
-        "test",
-        Instant.now(),
-        new Provenance("test", "test", "test", "test plan for " + c.modelName(), Map.of()),
-        c.modelName(),
-        c.endpointName(),
-        c.instanceType(),
-        fingerprint,
-        fingerprint.slug(),
-        PlanVerdict.ok(),
-        8,
-        true,
-        false,
-        c.scalingTargetValue(),
-        c.scaleInThreshold(),
-        c.scalingTargetValue(),
-        c.scaleInThreshold(),
-        1.0,
-        1.0,
-        4,
-        2,
-        c.minInstances(),
-        c.maxInstances(),
-        1,
-        c.maxInstances(),
-        2,
-        c.queueMaxDepth(),
-        c.scaleOutCooldownS(),
-        c.scaleInCooldownS(),
-        0.5,
-        1.0,
-        60,
-        0.7,
-        0.8,
-        0.1,
-        0.0,
-        null,
-        10.0,
-        1,
-        50.0,
-        findings(),
+    return PlanArtifact.of(
+        new Stamp(
+            "test",
+            Instant.now(),
+            new Provenance("test", "test", "test", "test plan for " + c.modelName(), Map.of())),
+        new PlanArtifact.Target(c.modelName(), c.endpointName(), c.instanceType(), fingerprint),
+        new PlanArtifact.Judgement(PlanVerdict.ok(), findings()),
+        new PlanArtifact.QMax(8, true, false),
+        new PlanArtifact.Thresholds(
+            c.scalingTargetValue(),
+            c.scaleInThreshold(),
+            c.scalingTargetValue(),
+            c.scaleInThreshold(),
+            new PlanArtifact.Ratio(1.0, 4),
+            new PlanArtifact.Ratio(1.0, 2)),
+        new PlanArtifact.Fleet(
+            c.minInstances(), c.maxInstances(), 1, c.maxInstances(), 2, 1, c.queueMaxDepth()),
+        new PlanArtifact.Timing(c.scaleOutCooldownS(), c.scaleInCooldownS(), 0.5, 1.0, 60, 50.0),
+        new PlanArtifact.Surge(0.7, 0.8, 0.1, 0.0, null, 10.0),
         inputs,
-        block,
-        "models: (test plan)",
-        null,
-        null);
+        new PlanArtifact.Deployment(block, "models: (test plan)"));
   }
 
   private static List<PlanArtifact.FindingEntry> findings() {
