@@ -5,6 +5,8 @@ import dev.speechscale.capacity.Ladder;
 import dev.speechscale.capacity.Measurement;
 import dev.speechscale.capacity.Rung;
 import dev.speechscale.capacity.ServiceTimeDistribution;
+import dev.speechscale.simulator.ColdStart;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -35,6 +37,8 @@ import org.jspecify.annotations.Nullable;
  *     steps} and {@code rung_checks} on every read
  * @param drift a reference rung re-measured late and compared with its first measurement (additive;
  *     absent in older artifacts and when the check was off)
+ * @param warmupRamp how the warm-up's requests ramped: a fresh instance's cold start (additive;
+ *     absent in older artifacts, without a warm-up, and when the server did not say its queue wait)
  */
 public record QmaxArtifact(
     int schemaVersion,
@@ -63,7 +67,8 @@ public record QmaxArtifact(
     List<QmaxStep> steps,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<RungCheck> rungChecks,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable QmaxInterval qMaxInterval,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable QmaxDrift drift)
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable QmaxDrift drift,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable WarmupRamp warmupRamp)
     implements Artifact {
 
   /** The load model every ladder runs under. */
@@ -179,24 +184,40 @@ public record QmaxArtifact(
         steps,
         null,
         null,
+        null,
         null);
   }
 
   /** This artifact with the ladder's drift check, or without one ({@code null}). */
   public QmaxArtifact withDrift(@Nullable QmaxDrift drift) {
-    return derived(provenance, rungChecks, drift);
+    return derived(provenance, rungChecks, drift, warmupRamp);
+  }
+
+  /** This artifact with how its warm-up's requests ramped, or without ({@code null}). */
+  public QmaxArtifact withWarmupRamp(@Nullable WarmupRamp ramp) {
+    return derived(provenance, rungChecks, drift, ramp);
   }
 
   /**
    * This artifact with the rung checks measured alongside its steps (derived fields recomputed).
    */
   public QmaxArtifact withRungChecks(List<RungCheck> checks) {
-    return derived(provenance, checks, drift);
+    return derived(provenance, checks, drift, warmupRamp);
   }
 
   /** This artifact under another provenance (derived fields recomputed). */
   public QmaxArtifact withProvenance(Provenance provenance) {
-    return derived(provenance, rungChecks, drift);
+    return derived(provenance, rungChecks, drift, warmupRamp);
+  }
+
+  /**
+   * How much slower than warm a new instance serves its first requests, from {@link #warmupRamp}
+   * (none without one, or when the warm-up's instance was already warm).
+   */
+  public ColdStart coldStart(String file) {
+    return warmupRamp == null
+        ? ColdStart.NONE
+        : warmupRamp.coldStart("the warm-up of " + Path.of(file).getFileName());
   }
 
   /** The steps as the planner sees them. */
@@ -206,15 +227,19 @@ public record QmaxArtifact(
 
   /** This artifact with every derived field recomputed from its steps. */
   public QmaxArtifact withDerived() {
-    return derived(provenance, rungChecks, drift);
+    return derived(provenance, rungChecks, drift, warmupRamp);
   }
 
   /**
-   * The one copy: everything but provenance, rung checks and drift kept, every derived value
-   * recomputed from the steps (S stated at the top level is kept when no rung gives one).
+   * The one copy: everything but provenance, rung checks, drift and the warm-up ramp kept, every
+   * derived value recomputed from the steps (S stated at the top level is kept when no rung gives
+   * one).
    */
   private QmaxArtifact derived(
-      Provenance provenance, @Nullable List<RungCheck> checks, @Nullable QmaxDrift drift) {
+      Provenance provenance,
+      @Nullable List<RungCheck> checks,
+      @Nullable QmaxDrift drift,
+      @Nullable WarmupRamp ramp) {
     Ladder ladder = ladder();
     Optional<Ladder.ServiceTime> s = ladder.serviceTime();
     return new QmaxArtifact(
@@ -244,7 +269,8 @@ public record QmaxArtifact(
         steps.stream().map(step -> step.withDerived(sloMs)).toList(),
         checks,
         QmaxInterval.of(steps, checks, sloMs, ladder.qMax()).orElse(null),
-        drift == null ? null : drift.withDerived());
+        drift == null ? null : drift.withDerived(),
+        ramp);
   }
 
   /** The planner's input; S from the lowest rung, else from the top level, else refused. */

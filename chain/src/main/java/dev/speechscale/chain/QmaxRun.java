@@ -5,6 +5,7 @@ import dev.speechscale.artifacts.EnforcedCpu;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.Stamp;
+import dev.speechscale.artifacts.WarmupRamp;
 import dev.speechscale.loadgen.JsonlEventLog;
 import dev.speechscale.loadgen.LadderHooks;
 import dev.speechscale.loadgen.LadderListener;
@@ -102,8 +103,22 @@ public final class QmaxRun {
         CpuLimitCheck.requireEnforced(control, endpoint, o.model(), allowUnenforcedCpu, notes);
     RungNoise noise = new RungNoise(clock);
     Map<String, Object> parameters = new LinkedHashMap<>(o.parameters());
+    WarmupRecorder warm = new WarmupRecorder();
     LadderResult result =
-        measure(control, endpoint, o, clocks, noise.alongside(listener), noise, notes, parameters);
+        measure(
+            control,
+            endpoint,
+            o,
+            clocks,
+            noise.alongside(listener),
+            noise,
+            warm,
+            notes,
+            parameters);
+    WarmupRamp ramp = warm.ramp();
+    if (ramp != null) {
+      notes.accept("warm-up: " + ramp.coldStart("qmax warm-up").describe());
+    }
     notes.accept(ControlCalls.summary(control, began, endpoint));
     parameters.put("control_plane_calls", ControlCalls.summary(control, began, endpoint));
     return QmaxArtifact.of(
@@ -123,7 +138,8 @@ public final class QmaxRun {
                 bound.isPresent() ? Boolean.TRUE : null),
             result.steps())
         .withRungChecks(noise.checks(result.steps(), cpu))
-        .withDrift(result.drift());
+        .withDrift(result.drift())
+        .withWarmupRamp(ramp);
   }
 
   private static void requireInService(Platform platform, String endpoint, String model) {
@@ -166,6 +182,7 @@ public final class QmaxRun {
       ChainClock clocks,
       LadderListener listener,
       RungNoise noise,
+      RequestListener warmup,
       Consumer<String> notes,
       Map<String, Object> parameters) {
     Clock clock = clocks.wall();
@@ -180,7 +197,8 @@ public final class QmaxRun {
               .withClocks(clocks.monotonic(), clock)
               .withCapacity(() -> control.describe(endpoint).currentInstances())
               .withListener(listener)
-              .withRequests(noise.alongside(events == null ? RequestListener.NONE : events));
+              .withRequests(noise.alongside(events == null ? RequestListener.NONE : events))
+              .withWarmupRequests(warmup);
       LadderResult result = runLadder(invoker, o, hooks);
       ServerConcurrency.Join join = new ServerConcurrency(control, endpoint).join(result);
       notes.accept("server concurrency: " + join.outcome());

@@ -138,7 +138,8 @@ public final class ReplayPrediction {
                 queue,
                 deadline,
                 startup.delays())
-            .withRefusalCost(in.refusalCost());
+            .withRefusalCost(in.refusalCost())
+            .withColdStart(in.qmax().coldStart(in.qmaxFile()));
     ScalingRules rules = deployed.rules();
     Policy policy =
         new Policy.Rules("deployed", timeScale == 1 ? rules : rules.timeScaled(timeScale));

@@ -21,6 +21,12 @@ final class FakeTimedEndpoint {
 
   /** The same with the time to first audio a function of the request's send time. */
   static Invoker of(AtomicLong nowNanos, LongUnaryOperator firstAudioAt) {
+    return of(nowNanos, firstAudioAt, ResponseBreakdown.UNKNOWN);
+  }
+
+  /** The same, each response carrying {@code breakdown} (the server's timing headers). */
+  static Invoker of(
+      AtomicLong nowNanos, LongUnaryOperator firstAudioAt, ResponseBreakdown breakdown) {
     return new Invoker() {
       @Override
       public Transport transport() {
@@ -37,14 +43,7 @@ final class FakeTimedEndpoint {
             long first = nowNanos.addAndGet(firstAudio);
             long done = nowNanos.addAndGet(firstAudio);
             return new Invocation(
-                Invocation.Outcome.OK,
-                200,
-                sent,
-                first,
-                done,
-                3200,
-                null,
-                ResponseBreakdown.UNKNOWN);
+                Invocation.Outcome.OK, 200, sent, first, done, 3200, null, breakdown);
           }
 
           @Override

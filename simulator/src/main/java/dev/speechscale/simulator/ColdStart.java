@@ -16,9 +16,10 @@ import java.util.Objects;
  * <p><b>From a measurement</b> ({@link #fromServiceTimes}): the service times of a fresh instance's
  * first requests in order (qmax's warm-up on the instance the deploy just started), grouped in
  * doubling buckets of request indices (0–3, 4–7, 8–15, 16–31, …); each bucket's factor is its mean
- * over the reference, the mean of the last half of the requests (the instance warm by then), and a
- * bucket at or below the reference ends the ramp (a warm instance is not faster than warm). An
- * instance that was not fresh gives no steps: {@link #NONE}.
+ * over the reference, the mean of the last half of the requests (the instance warm by then), and
+ * the first bucket within {@value #WARM_WITHIN_PCT} % of the reference ends the ramp (a warm
+ * instance is not faster than warm, and a few percent is a closed loop's noise from one bucket to
+ * the next). An instance that was not fresh gives no steps: {@link #NONE}.
  *
  * <p>The fleet's initial instances are warm (a replay warms its one instance as qmax did; a day's
  * fleet has long been running); every instance a scale-out starts is cold.
@@ -33,6 +34,9 @@ public record ColdStart(List<Step> steps, String source) {
 
   /** The smallest bucket: the first four requests, a closed loop's first round at N = 4. */
   static final int FIRST_BUCKET = 4;
+
+  /** A bucket this close to the reference (or below it) is warm. */
+  static final double WARM_WITHIN_PCT = 5;
 
   /**
    * Requests {@code [previous untilRequest, untilRequest)} take {@code factor} × a warm instance's
@@ -107,13 +111,13 @@ public record ColdStart(List<Step> steps, String source) {
 
   /**
    * The steps recorded bucket means give: each bucket's factor is its mean over the reference,
-   * until the first bucket at or below it.
+   * until the first bucket within {@value #WARM_WITHIN_PCT} % of it or below.
    */
   public static ColdStart fromBuckets(Buckets b, String source) {
     List<Step> steps = new ArrayList<>();
     for (int i = 0; i < b.untilRequest().size(); i++) {
       double factor = b.referenceS() > 0 ? b.meanS().get(i) / b.referenceS() : 1;
-      if (!(factor > 1)) {
+      if (!(factor > 1 + WARM_WITHIN_PCT / 100)) {
         break;
       }
       steps.add(new Step(b.untilRequest().get(i), factor));
