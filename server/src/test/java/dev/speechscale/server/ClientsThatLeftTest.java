@@ -24,6 +24,26 @@ class ClientsThatLeftTest {
   }
 
   /**
+   * Waits (bounded) until the one request sent holds the execution slot. Admitted is not enough: a
+   * request whose body came after its headers is admitted, then reads its body on a virtual thread
+   * before it asks for a turn, and a request sent meanwhile with its whole body took the free slot
+   * on the I/O thread first; the held request then queued behind it and the test waited 30 s for a
+   * queued hang-up that was executing (stop 18's CI failure, and 2 in 40 runs beside two busy
+   * loops).
+   */
+  private static void awaitHolding(TestServer s) {
+    awaitGate(s, 1, 0, "the held request never started");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (s.runtime.gate.snapshot().executing() != 1) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            "the held request never took the slot: " + s.runtime.gate.snapshot());
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  /**
    * Sends a whole request over a raw socket behind the one running request, waits (bounded) until
    * it is queued, then hangs up.
    */
@@ -44,7 +64,7 @@ class ClientsThatLeftTest {
     ScriptedEngine engine = new ScriptedEngine(2, 1);
     try (TestServer s = TestServer.start(engine, "--max-queue-depth", "2")) {
       var held = s.postAsync("{\"text\":\"held\"}");
-      awaitGate(s, 1, 0, "the held request never started");
+      awaitHolding(s);
       queueThenHangUp(s, "the second request never queued");
 
       awaitGate(s, 1, 0, "the client that left still holds its place");
@@ -65,7 +85,7 @@ class ClientsThatLeftTest {
     ScriptedEngine engine = new ScriptedEngine(2, 1);
     try (TestServer s = TestServer.start(engine, "--max-queue-depth", "2")) {
       var held = s.postAsync("{\"text\":\"held\"}");
-      awaitGate(s, 1, 0, "the held request never started");
+      awaitHolding(s);
       try (WsClient ws = new WsClient(s.port())) {
         ws.sendText("{\"text\":\"leaves while queued\",\"request_id\":\"w1\"}");
         awaitGate(s, 2, 1, "the WebSocket request never queued");
@@ -95,7 +115,7 @@ class ClientsThatLeftTest {
     ScriptedEngine engine = new ScriptedEngine(2, 1);
     try (TestServer s = TestServer.start(engine, "--max-queue-depth", "2")) {
       var held = s.postAsync("{\"text\":\"held\"}");
-      awaitGate(s, 1, 0, "the held request never started");
+      awaitHolding(s);
       for (int i = 0; i < hangUps; i++) {
         queueThenHangUp(s, "hang-up " + i + " never queued");
         awaitGate(s, 1, 0, "hang-up " + i + " still holds its place");
