@@ -1,5 +1,7 @@
 package dev.speechscale.loadgen;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Counts audio bytes of a response body and times the first one.
  *
@@ -14,12 +16,14 @@ final class AudioMeter implements SocketInput.BodySink {
   /** A header longer than this without a {@code data} chunk is malformed. */
   static final int MAX_HEADER_BYTES = 4096;
 
+  private static final byte[] NO_HEADER = new byte[0];
+
   private final byte[] header;
   private int headerLength;
   private boolean inAudio;
   private long audioBytes;
   private long firstAudioNanos = -1;
-  private String problem;
+  private @Nullable String problem;
   private long wavByteRate = -1;
   private final byte[] lead = new byte[4];
   private int leadLength;
@@ -28,7 +32,8 @@ final class AudioMeter implements SocketInput.BodySink {
    * @param wav the response declared a WAV body: look for a RIFF header before counting audio
    */
   AudioMeter(boolean wav) {
-    this.header = wav ? new byte[MAX_HEADER_BYTES] : null;
+    // a body that is not WAV is all audio from its first byte: its header buffer is never read
+    this.header = wav ? new byte[MAX_HEADER_BYTES] : NO_HEADER;
     this.inAudio = !wav;
   }
 
@@ -151,7 +156,7 @@ final class AudioMeter implements SocketInput.BodySink {
   }
 
   /** Why the body is not valid audio, or {@code null}. */
-  String problem() {
+  @Nullable String problem() {
     if (problem == null && !inAudio && headerLength > 0) {
       return "the body ended inside its WAV header (" + headerLength + " bytes)";
     }

@@ -1,6 +1,7 @@
 package dev.speechscale.loadgen;
 
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Seconds of audio in a response body: audio bytes over the byte rate its format declares. WAV: the
@@ -29,13 +30,13 @@ final class AudioSeconds {
    * @param meter the meter that read the body
    * @return seconds, or -1 when the format's byte rate is unknown
    */
-  static double of(String contentType, AudioMeter meter) {
+  static double of(@Nullable String contentType, AudioMeter meter) {
     long rate = bytesPerSecond(contentType, meter.wavByteRate(), meter.leadingBytes());
     return rate <= 0 ? -1 : meter.audioBytes() / (double) rate;
   }
 
   /** Bytes per second of audio, or -1 when unknown. */
-  static long bytesPerSecond(String contentType, long wavByteRate, byte[] leadingBytes) {
+  static long bytesPerSecond(@Nullable String contentType, long wavByteRate, byte[] leadingBytes) {
     String type = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT);
     if (type.contains("wav")) {
       return wavByteRate;

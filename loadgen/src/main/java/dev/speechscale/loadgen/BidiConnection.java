@@ -12,6 +12,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -51,10 +53,12 @@ final class BidiConnection implements Invoker.Connection {
   private final String idPrefix;
   private final Watchdog watchdog;
   private long requests;
-  private Socket socket;
-  private Watchdog.Guard guard;
-  private SocketInput in;
-  private OutputStream out;
+  // the session: null until the first request opens it and after it closes; guard, in and out
+  // are set whenever socket is
+  private @Nullable Socket socket;
+  private Watchdog.@Nullable Guard guard;
+  private @Nullable SocketInput in;
+  private @Nullable OutputStream out;
 
   BidiConnection(
       InetSocketAddress address,
@@ -107,10 +111,12 @@ final class BidiConnection implements Invoker.Connection {
           return refused;
         }
       } else {
-        guard.arm(deadline);
+        Objects.requireNonNull(guard, "an open session has a guard").arm(deadline);
       }
-      WebSocketFrames.write(out, WebSocketFrames.TEXT, message, true);
-      Invocation result = exchange.readUntilDone(requestId);
+      SocketInput input = Objects.requireNonNull(in, "an open session has an input");
+      OutputStream output = Objects.requireNonNull(out, "an open session has an output");
+      WebSocketFrames.write(output, WebSocketFrames.TEXT, message, true);
+      Invocation result = exchange.readUntilDone(requestId, input, output);
       if (guard != null && guard.disarm()) {
         closeSocket(); // the deadline fired as the response ended: the socket is gone
       }
@@ -158,7 +164,8 @@ final class BidiConnection implements Invoker.Connection {
       this.sent = sent;
     }
 
-    Invocation readUntilDone(String requestId) throws IOException {
+    Invocation readUntilDone(String requestId, SocketInput in, OutputStream out)
+        throws IOException {
       int messageType = -1; // the opcode of the fragmented message in progress
       StringBuilder text = null;
       while (true) {
@@ -192,7 +199,11 @@ final class BidiConnection implements Invoker.Connection {
             }
           }
           case WebSocketFrames.PING ->
-              WebSocketFrames.write(out, WebSocketFrames.PONG, frame.payload(), true);
+              WebSocketFrames.write(
+                  out,
+                  WebSocketFrames.PONG,
+                  Objects.requireNonNull(frame.payload(), "a ping's payload is always kept"),
+                  true);
           case WebSocketFrames.PONG -> {}
           case WebSocketFrames.CLOSE -> {
             closeSocket();
@@ -223,7 +234,7 @@ final class BidiConnection implements Invoker.Connection {
     }
 
     /** Handles a server text message; returns the request's end, or null to keep reading. */
-    private Invocation onText(String message, String requestId) throws IOException {
+    private @Nullable Invocation onText(String message, String requestId) throws IOException {
       JsonNode node;
       try {
         node = JSON.readTree(message);
@@ -289,7 +300,7 @@ final class BidiConnection implements Invoker.Connection {
     };
   }
 
-  private static String closeReason(byte[] payload) {
+  private static String closeReason(byte @Nullable [] payload) {
     if (payload == null || payload.length < 2) {
       return "";
     }
@@ -298,8 +309,11 @@ final class BidiConnection implements Invoker.Connection {
     return " (" + code + (reason.isEmpty() ? "" : " " + reason) + ")";
   }
 
-  /** Connects and upgrades; returns a failed invocation when the server refuses the upgrade. */
-  private Invocation open(long sent, long deadline) throws IOException {
+  /**
+   * Connects and upgrades; returns a failed invocation when the server refuses the upgrade, null
+   * when the session is open.
+   */
+  private @Nullable Invocation open(long sent, long deadline) throws IOException {
     Socket s = new Socket();
     try {
       s.setTcpNoDelay(true);

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Holds N requests outstanding: N workers (platform threads by default, see {@link Workers}), each
@@ -130,7 +131,8 @@ public final class ClosedLoopDriver implements AutoCloseable {
    * — which takes up to one response time; the hold ends when the judgement is made, and the
    * requests sent in between are the rung's tail, as its drain is.
    */
-  RungRecording run(int runIndex, int stepIndex, int concurrency, Duration hold, HoldCheck check) {
+  RungRecording run(
+      int runIndex, int stepIndex, int concurrency, Duration hold, @Nullable HoldCheck check) {
     if (concurrency < 1) {
       throw new LoadgenException("concurrency (" + concurrency + ") must be at least 1");
     }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Measures rungs with a {@link ClosedLoopDriver}: holds the rung (until its windows agree, when the
@@ -18,7 +19,7 @@ final class DriverMeasurer implements RungMeasurer {
   private final TextPool texts;
   private final LadderHooks hooks;
   private final TimeBase timeBase;
-  private volatile ClosedLoopDriver warmup;
+  private volatile @Nullable ClosedLoopDriver warmup;
   private volatile boolean stopped;
 
   DriverMeasurer(Invoker invoker, TextPool texts, LadderHooks hooks) {
@@ -56,7 +57,7 @@ final class DriverMeasurer implements RungMeasurer {
   }
 
   @Override
-  public RungReport measure(
+  public @Nullable RungReport measure(
       LadderSpec spec, int runIndex, int stepIndex, int concurrency, RungReport.Phase phase) {
     CapacityWatch watch = new CapacityWatch(spec.capacityPoll());
     RungRecording rec;
@@ -79,7 +80,7 @@ final class DriverMeasurer implements RungMeasurer {
     long windowStart;
     long windowEnd;
     WindowStats stats;
-    RungStability stability = null;
+    @Nullable RungStability stability = null;
     if (spec.stability().extendsHold()) {
       // the rung's figures are those of its counted windows (RungWindows says which)
       RungWindows windows =
@@ -97,10 +98,11 @@ final class DriverMeasurer implements RungMeasurer {
     int overlaps = WindowStats.workerOverlaps(rec.events());
     Instant start = timeBase.at(windowStart);
     Instant end = timeBase.at(windowEnd);
-    LadderHooks.ServerConcurrency server = null;
-    if (hooks.serverConcurrency() != null) {
+    LadderHooks.@Nullable ServerConcurrency server = null;
+    LadderHooks.ServerConcurrencySource source = hooks.serverConcurrency();
+    if (source != null) {
       try {
-        server = hooks.serverConcurrency().over(start, end).orElse(null);
+        server = source.over(start, end).orElse(null);
       } catch (RuntimeException e) {
         hooks
             .listener()
@@ -167,14 +169,18 @@ final class DriverMeasurer implements RungMeasurer {
   /** Samples the instance count at the start, every poll interval, and at the end of a rung. */
   private final class CapacityWatch {
     private final List<Integer> seen = new ArrayList<>();
-    private final Thread poller;
+    // both null when the hooks watch no instance count
+    private final LadderHooks.@Nullable CapacityProbe probe;
+    private final @Nullable Thread poller;
 
     CapacityWatch(Duration poll) {
-      if (hooks.capacity() == null) {
+      LadderHooks.CapacityProbe probe = hooks.capacity();
+      this.probe = probe;
+      if (probe == null) {
         poller = null;
         return;
       }
-      sample();
+      sample(probe);
       poller =
           Thread.ofVirtual()
               .name("loadgen-capacity")
@@ -182,7 +188,7 @@ final class DriverMeasurer implements RungMeasurer {
                 try {
                   while (true) {
                     Thread.sleep(poll);
-                    sample();
+                    sample(probe);
                   }
                 } catch (InterruptedException e) {
                   Thread.currentThread().interrupt(); // the rung ended
@@ -190,10 +196,10 @@ final class DriverMeasurer implements RungMeasurer {
               });
     }
 
-    private void sample() {
+    private void sample(LadderHooks.CapacityProbe probe) {
       int n;
       try {
-        n = hooks.capacity().instanceCount();
+        n = probe.instanceCount();
       } catch (RuntimeException e) {
         hooks.listener().note("instance count could not be read: " + e.getMessage());
         return;
@@ -206,7 +212,9 @@ final class DriverMeasurer implements RungMeasurer {
     }
 
     void finish() {
-      if (poller == null) {
+      Thread poller = this.poller;
+      LadderHooks.CapacityProbe probe = this.probe;
+      if (poller == null || probe == null) {
         return;
       }
       poller.interrupt();
@@ -215,7 +223,7 @@ final class DriverMeasurer implements RungMeasurer {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-      sample();
+      sample(probe);
     }
 
     List<Integer> counts() {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a ladder would cost, without sending anything: wall clock and request counts from an assumed
@@ -117,7 +118,7 @@ public final class DryRun {
    */
   public record Estimate(
       List<Row> rows,
-      Row warmup,
+      @Nullable Row warmup,
       Duration wallClock,
       Duration worstCaseWallClock,
       long requests,

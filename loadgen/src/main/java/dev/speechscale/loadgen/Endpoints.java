@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /** Where the plain-socket invokers connect, from an {@link InvokerTarget}'s base URI. */
 final class Endpoints {
@@ -42,7 +43,7 @@ final class Endpoints {
   }
 
   /** Closes a socket being abandoned; false when closing itself failed (nothing to do then). */
-  static boolean closeQuietly(Closeable c) {
+  static boolean closeQuietly(@Nullable Closeable c) {
     if (c == null) {
       return true;
     }

@@ -3,6 +3,7 @@ package dev.speechscale.loadgen;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The status line and the headers of one HTTP/1.1 response that the load generator cares about.
@@ -18,11 +19,11 @@ import java.util.Locale;
  */
 record HttpHead(
     int status,
-    String contentType,
+    @Nullable String contentType,
     long contentLength,
     boolean chunked,
     boolean close,
-    String webSocketAccept,
+    @Nullable String webSocketAccept,
     long queueWaitUs,
     long engineFirstChunkUs) {
   private static final int MAX_HEADERS = 100;

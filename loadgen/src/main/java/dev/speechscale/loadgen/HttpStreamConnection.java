@@ -15,6 +15,8 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.IdentityHashMap;
 import java.util.Locale;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One worker's keep-alive HTTP/1.1 connection to {@code POST /invocations}, on a plain blocking
@@ -45,10 +47,12 @@ final class HttpStreamConnection implements Invoker.Connection {
   private final Watchdog watchdog;
   private final Runnable onClose;
   private final IdentityHashMap<SynthesisRequest, byte[]> messages = new IdentityHashMap<>();
-  private Socket socket;
-  private Watchdog.Guard guard;
-  private SocketInput in;
-  private OutputStream out;
+  // the connection: null until the first request opens it and after it closes; guard and out are
+  // set whenever socket is (in stays, so a failure can still ask how much the last one received)
+  private @Nullable Socket socket;
+  private Watchdog.@Nullable Guard guard;
+  private @Nullable SocketInput in;
+  private @Nullable OutputStream out;
   private boolean closed;
 
   HttpStreamConnection(
@@ -86,12 +90,14 @@ final class HttpStreamConnection implements Invoker.Connection {
         if (socket == null) {
           open(deadline);
         }
-        g = guard;
+        g = Objects.requireNonNull(guard, "an open connection has a guard");
+        SocketInput input = Objects.requireNonNull(in, "an open connection has an input");
+        OutputStream output = Objects.requireNonNull(out, "an open connection has an output");
         g.arm(deadline);
-        in.resetCount();
-        out.write(message);
-        out.flush();
-        Invocation result = response(sent);
+        input.resetCount();
+        output.write(message);
+        output.flush();
+        Invocation result = response(sent, input);
         if (g.disarm()) {
           closeSocket(); // the deadline fired as the response ended: the socket is gone
         }
@@ -146,7 +152,7 @@ final class HttpStreamConnection implements Invoker.Connection {
     return message;
   }
 
-  private Invocation response(long sent) throws IOException {
+  private Invocation response(long sent, SocketInput in) throws IOException {
     HttpHead head = HttpHead.read(in);
     if (head.status() != 200) {
       HttpBody.Capture capture = new HttpBody.Capture();

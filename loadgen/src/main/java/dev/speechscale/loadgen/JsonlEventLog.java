@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The per-request event log: one JSON object per line, one line per request (and per open-loop
@@ -38,7 +39,7 @@ import java.time.format.DateTimeFormatter;
 public final class JsonlEventLog implements RequestListener, AutoCloseable {
   private final OutputStream out;
   private final TimeBase timeBase;
-  private volatile Second lastSecond;
+  private volatile @Nullable Second lastSecond;
 
   /** Appends to {@code path}, creating it (and its parent folders) when missing. */
   public static JsonlEventLog open(Path path, NanoClock clock, Clock wall) {
@@ -189,7 +190,7 @@ public final class JsonlEventLog implements RequestListener, AutoCloseable {
   }
 
   /** A JSON string or null, escaped per RFC 8259. */
-  static void string(StringBuilder line, String s) {
+  static void string(StringBuilder line, @Nullable String s) {
     if (s == null) {
       line.append("null");
       return;

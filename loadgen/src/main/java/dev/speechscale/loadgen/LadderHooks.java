@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a ladder needs from its caller besides the invoker: clocks, and the platform-side
@@ -24,8 +25,8 @@ import java.util.Optional;
 public record LadderHooks(
     NanoClock clock,
     Clock wallClock,
-    CapacityProbe capacity,
-    ServerConcurrencySource serverConcurrency,
+    @Nullable CapacityProbe capacity,
+    @Nullable ServerConcurrencySource serverConcurrency,
     LadderListener listener,
     RequestListener requests,
     RequestListener warmupRequests) {
@@ -40,7 +41,14 @@ public record LadderHooks(
 
   /** System clocks, nothing watched, nobody listening. */
   public static LadderHooks defaults() {
-    return new LadderHooks(NanoClock.SYSTEM, Clock.systemUTC(), null, null, null, null, null);
+    return new LadderHooks(
+        NanoClock.SYSTEM,
+        Clock.systemUTC(),
+        null,
+        null,
+        LadderListener.NONE,
+        RequestListener.NONE,
+        RequestListener.NONE);
   }
 
   public LadderHooks withClocks(NanoClock clock, Clock wallClock) {
@@ -48,12 +56,12 @@ public record LadderHooks(
         clock, wallClock, capacity, serverConcurrency, listener, requests, warmupRequests);
   }
 
-  public LadderHooks withCapacity(CapacityProbe capacity) {
+  public LadderHooks withCapacity(@Nullable CapacityProbe capacity) {
     return new LadderHooks(
         clock, wallClock, capacity, serverConcurrency, listener, requests, warmupRequests);
   }
 
-  public LadderHooks withServerConcurrency(ServerConcurrencySource serverConcurrency) {
+  public LadderHooks withServerConcurrency(@Nullable ServerConcurrencySource serverConcurrency) {
     return new LadderHooks(
         clock, wallClock, capacity, serverConcurrency, listener, requests, warmupRequests);
   }

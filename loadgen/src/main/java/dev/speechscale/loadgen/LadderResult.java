@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a ladder measured: every rung in the order it ran, and the notes a person should read.
@@ -42,7 +43,7 @@ public record LadderResult(
    * The artifact's drift check: every re-check with both measurements' figures, judged by the
    * spec's tolerances; {@code null} when the spec turned the check off.
    */
-  public QmaxDrift drift() {
+  public @Nullable QmaxDrift drift() {
     DriftRecheck d = spec.drift();
     if (!d.enabled()) {
       return null;

@@ -5,7 +5,9 @@ import dev.speechscale.platform.Invoker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalInt;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Walks a closed-loop ladder: per run, the coarse rungs in ascending order, then (unless {@link
@@ -94,7 +96,7 @@ public final class LadderRunner {
     int rechecksDone;
     int consecutiveSaturated;
     boolean truncated;
-    RungReport reference;
+    @Nullable RungReport reference;
 
     Walk(LadderSpec spec) {
       this.spec = spec;
@@ -136,7 +138,7 @@ public final class LadderRunner {
                   + ": no coarse rung met the SLO, so there is no reference rung to re-measure"
                   + " for drift");
         } else {
-          recheck("at the end of run " + (run + 1));
+          recheck("at the end of run " + (run + 1), reference);
         }
       }
     }
@@ -145,7 +147,7 @@ public final class LadderRunner {
      * This run's highest coarse rung that met the SLO (the bisection's lower end), or null; a rung
      * whose p95 rounds to 0 ms cannot anchor a relative change and is no reference.
      */
-    RungReport reference() {
+    @Nullable RungReport reference() {
       List<RungReport> mine = reports.stream().filter(r -> r.runIndex() == runIndex).toList();
       if (mine.isEmpty()) {
         return null;
@@ -153,7 +155,9 @@ public final class LadderRunner {
       int pass = new LadderResult(spec, mine, List.of(), false, List.of()).ladder().qMax();
       return mine.stream()
           .filter(r -> r.concurrency() == pass && r.meetsSlo(spec.sloMs()))
-          .filter(r -> r.stats().achievedRps() > 0 && r.stats().ttfabP95Ms() > 0)
+          .filter(r ->
+              r.stats().achievedRps() > 0
+                  && Objects.requireNonNull(r.stats().ttfabP95Ms(), "a rung that met the SLO") > 0)
           .findFirst()
           .orElse(null);
     }
@@ -176,7 +180,7 @@ public final class LadderRunner {
      * Measures the reference rung again and records the comparison; false when stopped. Not a step,
      * and its saturation does not count towards stopping the run.
      */
-    boolean recheck(String when) {
+    boolean recheck(String when, RungReport reference) {
       if (stopped || !settle()) {
         return false;
       }
@@ -211,7 +215,7 @@ public final class LadderRunner {
     }
 
     /** Measures one rung, records it, and tracks consecutive saturation; null when stopped. */
-    RungReport measure(int n, RungReport.Phase phase) {
+    @Nullable RungReport measure(int n, RungReport.Phase phase) {
       if (stopped || !settle()) {
         return null;
       }
@@ -312,7 +316,8 @@ public final class LadderRunner {
                     + " and "
                     + (bisectDone + 1)
                     + " of run "
-                    + (runIndex + 1))) {
+                    + (runIndex + 1),
+                reference)) {
           return false;
         }
       }

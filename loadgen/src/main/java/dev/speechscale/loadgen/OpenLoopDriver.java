@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.DoubleSupplier;
 import org.HdrHistogram.Histogram;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sends requests on an arrival schedule regardless of how the server keeps up — the load model for
@@ -80,7 +81,7 @@ public final class OpenLoopDriver implements AutoCloseable {
     return drive(spec, java.util.Objects.requireNonNull(schedule, "schedule"));
   }
 
-  private OpenLoopResult drive(OpenLoopSpec spec, DoubleSupplier schedule) {
+  private OpenLoopResult drive(OpenLoopSpec spec, @Nullable DoubleSupplier schedule) {
     Semaphore permits = new Semaphore(spec.maxInFlight());
     ConcurrentLinkedQueue<RequestEvent> events = new ConcurrentLinkedQueue<>();
     int phases = spec.phases().size();
@@ -305,7 +306,7 @@ public final class OpenLoopDriver implements AutoCloseable {
         lag);
   }
 
-  private static Double ms(long[] sorted, double p) {
+  private static @Nullable Double ms(long[] sorted, double p) {
     return sorted.length == 0 ? null : Percentiles.linear(sorted, p) / 1e6;
   }
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What an open-loop run measured. Latency and TTFAB are from each request's <em>intended</em> send
@@ -71,12 +72,12 @@ public record OpenLoopResult(List<PhaseResult> phases, List<RequestEvent> events
       long rejected,
       Map<Outcome, Long> outcomes,
       double achievedRps,
-      Double ttfabP50Ms,
-      Double ttfabP95Ms,
-      Double ttfabP99Ms,
-      Double latencyP50Ms,
-      Double latencyP95Ms,
-      Double latencyP99Ms,
+      @Nullable Double ttfabP50Ms,
+      @Nullable Double ttfabP95Ms,
+      @Nullable Double ttfabP99Ms,
+      @Nullable Double latencyP50Ms,
+      @Nullable Double latencyP95Ms,
+      @Nullable Double latencyP99Ms,
       Histogram ttfabHistogram,
       Histogram latencyHistogram,
       Histogram sendLagHistogram) {

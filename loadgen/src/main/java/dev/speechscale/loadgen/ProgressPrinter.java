@@ -5,6 +5,7 @@ import dev.speechscale.artifacts.StepBreakdown;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /** Prints ladder progress as one line per event, for stderr. */
 public final class ProgressPrinter implements LadderListener {
@@ -57,7 +58,7 @@ public final class ProgressPrinter implements LadderListener {
    * {@code "; 4 windows, the last 3 agree (spread 2.1 % req/s, 4.0 % p95)"} for a rung held until
    * its windows agreed; nothing otherwise (an unstable rung's verdict says it).
    */
-  static String stability(RungStability st) {
+  static String stability(@Nullable RungStability st) {
     if (st == null || !st.stable()) {
       return "";
     }
@@ -73,7 +74,7 @@ public final class ProgressPrinter implements LadderListener {
   /**
    * {@code "; server p95: queue 12.0 ms, engine 40.1 ms"}, or nothing when the server said none.
    */
-  static String server(StepBreakdown b) {
+  static String server(@Nullable StepBreakdown b) {
     if (b == null || b.queueWaitP95Ms() == null || b.engineFirstChunkP95Ms() == null) {
       return "";
     }

@@ -45,7 +45,7 @@ public record ReferenceRecheck(String when, RungReport first, RungReport again) 
         when,
         Math.max(0, elapsed.toMillis() / 1000.0),
         first.stats().achievedRps(),
-        first.stats().ttfabP95Ms(),
+        Objects.requireNonNull(first.stats().ttfabP95Ms(), "a reference rung has a p95"),
         s.achievedRps(),
         s.ok() > 0 ? s.ttfabP95Ms() : null,
         s.ok(),

@@ -4,6 +4,7 @@ import dev.speechscale.platform.Invocation;
 import dev.speechscale.platform.Invocation.Outcome;
 import dev.speechscale.platform.ResponseBreakdown;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One request as the load generator saw it, timed on the driver's {@link
@@ -47,7 +48,7 @@ public record RequestEvent(
     int status,
     long audioBytes,
     int chars,
-    String error,
+    @Nullable String error,
     ResponseBreakdown breakdown) {
 
   public RequestEvent {

@@ -1,5 +1,7 @@
 package dev.speechscale.loadgen;
 
+import org.jspecify.annotations.Nullable;
+
 /** Measures one rung; the ladder's seam between its decisions and the load it sends. */
 interface RungMeasurer extends AutoCloseable {
   /**
@@ -7,7 +9,7 @@ interface RungMeasurer extends AutoCloseable {
    *
    * @return the report, or {@code null} when {@link #stop()} cut the rung short
    */
-  RungReport measure(
+  @Nullable RungReport measure(
       LadderSpec spec, int runIndex, int stepIndex, int concurrency, RungReport.Phase phase);
 
   /**

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One measured rung: its window's statistics, its verdict, and what the platform said about it.
@@ -36,10 +37,10 @@ public record RungReport(
     WindowStats stats,
     int overlaps,
     List<Integer> instanceCounts,
-    LadderHooks.ServerConcurrency server,
+    LadderHooks.@Nullable ServerConcurrency server,
     RungVerdict verdict,
     Duration wallTime,
-    RungStability stability) {
+    @Nullable RungStability stability) {
 
   public RungReport {
     Objects.requireNonNull(phase, "phase");
@@ -66,15 +67,27 @@ public record RungReport(
 
   /** Usable and p95 TTFAB within the SLO. */
   public boolean meetsSlo(double sloMs) {
-    return usable() && stats.ttfabP95Ms() <= sloMs;
+    return usable() && usableP95Ms() <= sloMs;
   }
 
   /** Usable and p95 TTFAB over the SLO. */
   public boolean breachesSlo(double sloMs) {
-    return usable() && stats.ttfabP95Ms() > sloMs;
+    return usable() && usableP95Ms() > sloMs;
   }
 
-  /** The artifact's view of this rung, with {@code meets_slo} against {@code sloMs}. */
+  /** A usable rung's p95 TTFAB, which exists: {@link RungVerdict#judge} needs ok requests. */
+  private double usableP95Ms() {
+    return Objects.requireNonNull(stats.ttfabP95Ms(), "p95 TTFAB of a usable rung");
+  }
+
+  /**
+   * The artifact's view of this rung, with {@code meets_slo} against {@code sloMs}. A rung without
+   * ok requests has no percentiles, histograms or drift, an unwatched server no concurrency, and a
+   * usable rung no reason: those components are null.
+   */
+  // QmaxStep's boxed components are null when not measured (its javadoc says so) but do not say
+  // @Nullable yet (artifacts is not this module); until they do, NullAway would refuse the nulls
+  @SuppressWarnings("NullAway")
   public QmaxStep toStep(double sloMs) {
     boolean any = stats.ok() > 0;
     return new QmaxStep(

@@ -5,6 +5,8 @@ import dev.speechscale.platform.Invocation.Outcome;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Whether a rung's window can be trusted as a measurement of the endpoint at concurrency N, and if
@@ -98,7 +100,7 @@ public sealed interface RungVerdict {
   }
 
   /** Why the rung is unusable, in words; {@code null} when usable. */
-  default String reason() {
+  default @Nullable String reason() {
     return switch (this) {
       case Usable _ -> null;
       case CapacityChanged c ->
@@ -187,7 +189,10 @@ public sealed interface RungVerdict {
    * @param stability the rung's windows, or {@code null} when one window was measured
    */
   static RungVerdict judge(
-      WindowStats stats, int overlaps, List<Integer> instanceCounts, RungStability stability) {
+      WindowStats stats,
+      int overlaps,
+      List<Integer> instanceCounts,
+      @Nullable RungStability stability) {
     if (instanceCounts.size() > 1) {
       return new CapacityChanged(instanceCounts);
     }
@@ -224,13 +229,17 @@ public sealed interface RungVerdict {
           nan(stability.p95SpreadPct()));
     }
     Double drift = stats.ttfabDriftMs();
-    if (drift != null && Math.abs(drift) > DRIFT_LIMIT * stats.ttfabP95Ms()) {
-      return new NotSettled(drift, stats.ttfabP95Ms());
+    if (drift != null) {
+      // a drift needs at least 3 ok requests, so the p95 exists
+      double p95 = Objects.requireNonNull(stats.ttfabP95Ms(), "p95 of a window with a drift");
+      if (Math.abs(drift) > DRIFT_LIMIT * p95) {
+        return new NotSettled(drift, p95);
+      }
     }
     return new Usable();
   }
 
-  private static double nan(Double v) {
+  private static double nan(@Nullable Double v) {
     return v == null ? Double.NaN : v;
   }
 

@@ -3,6 +3,7 @@ package dev.speechscale.loadgen;
 import dev.speechscale.artifacts.RungStability;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A rung's consecutive measurement windows judged by its {@link StabilityRule}: pure arithmetic
@@ -130,7 +131,7 @@ record RungWindows(
         out);
   }
 
-  private static Double finite(double v) {
+  private static @Nullable Double finite(double v) {
     return Double.isNaN(v) ? null : v;
   }
 }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A buffered reader over one socket that remembers <em>when</em> each buffer fill arrived, so a
@@ -90,7 +91,7 @@ final class SocketInput {
    * A CRLF- (or LF-) terminated ASCII line without its terminator; {@code null} when the stream
    * ends before the first byte of the line.
    */
-  String readLine() throws IOException {
+  @Nullable String readLine() throws IOException {
     if (!ensure()) {
       return null;
     }

@@ -5,6 +5,7 @@ import dev.speechscale.platform.SynthesisRequest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The texts a run sends, shuffled once with a seed and then walked in the same order at every rung
@@ -19,7 +20,7 @@ public final class TextPool {
   private final List<SynthesisRequest> requests;
   private final int[] chars;
 
-  private TextPool(List<String> texts, String voice, Double speed) {
+  private TextPool(List<String> texts, @Nullable String voice, @Nullable Double speed) {
     this.texts = List.copyOf(texts);
     // one request object per text, reused at every rung: invokers cache their wire bytes by it
     this.requests =
@@ -34,7 +35,8 @@ public final class TextPool {
    * @param speed the speed for every request, or {@code null}
    * @throws LoadgenException when the pool is empty or holds a blank text
    */
-  public static TextPool shuffled(List<String> texts, long seed, String voice, Double speed) {
+  public static TextPool shuffled(
+      List<String> texts, long seed, @Nullable String voice, @Nullable Double speed) {
     if (texts.isEmpty()) {
       throw new LoadgenException("the text pool is empty; give at least one text to synthesise");
     }

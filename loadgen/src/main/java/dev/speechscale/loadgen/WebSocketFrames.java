@@ -7,6 +7,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.concurrent.ThreadLocalRandom;
+import org.jspecify.annotations.Nullable;
 
 /**
  * RFC 6455 framing, the small part a client needs: write (masked) frames, read frames of either
@@ -38,9 +39,12 @@ final class WebSocketFrames {
    * @param arrivalNanos when the buffer fill carrying the frame's first byte arrived
    */
   @SuppressWarnings("ArrayRecordComponent") // read once by its one consumer, never compared
-  record Frame(boolean fin, int opcode, long length, byte[] payload, long arrivalNanos) {
+  record Frame(boolean fin, int opcode, long length, byte @Nullable [] payload, long arrivalNanos) {
+    /** The payload as UTF-8; only for a kept payload (text, continuation of text, control). */
     String text() {
-      return new String(payload, StandardCharsets.UTF_8);
+      return new String(
+          java.util.Objects.requireNonNull(payload, "a skipped binary payload has no text"),
+          StandardCharsets.UTF_8);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.speechscale.loadgen;
 
 import java.util.List;
 import java.util.OptionalInt;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Whether consecutive measurement windows of a rung agree: pure arithmetic, no clock.
@@ -18,7 +19,7 @@ import java.util.OptionalInt;
 record WindowAgreement(double throughputSpreadPct, double p95SpreadPct) {
 
   /** One window's figures. */
-  record Figures(double achievedRps, Double ttfabP95Ms) {}
+  record Figures(double achievedRps, @Nullable Double ttfabP95Ms) {}
 
   /** The spreads of {@code windows} (at least one). */
   static WindowAgreement of(List<Figures> windows) {

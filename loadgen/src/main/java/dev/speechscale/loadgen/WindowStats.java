@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one measurement window of a closed-loop rung holds — pure arithmetic over request events, no
@@ -44,7 +45,8 @@ import org.HdrHistogram.Histogram;
  * @param outcomes completions by outcome
  * @param achievedRps ok completions per second of window
  * @param concurrencyMean time-weighted client in-flight over the window
- * @param ttfabP50Ms p50 TTFAB of ok requests, {@code null} when none
+ * @param ttfabP50Ms p50 TTFAB of ok requests, {@code null} when none (as are the other percentiles
+ *     and the mean)
  * @param ttfabP95Ms p95 TTFAB
  * @param ttfabP99Ms p99 TTFAB
  * @param latencyMeanMs mean full-response latency of ok requests
@@ -68,18 +70,18 @@ public record WindowStats(
     Map<Outcome, Long> outcomes,
     double achievedRps,
     double concurrencyMean,
-    Double ttfabP50Ms,
-    Double ttfabP95Ms,
-    Double ttfabP99Ms,
-    Double latencyMeanMs,
-    Double latencyP50Ms,
-    Double latencyP95Ms,
-    Double latencyP99Ms,
-    Double ttfabDriftMs,
+    @Nullable Double ttfabP50Ms,
+    @Nullable Double ttfabP95Ms,
+    @Nullable Double ttfabP99Ms,
+    @Nullable Double latencyMeanMs,
+    @Nullable Double latencyP50Ms,
+    @Nullable Double latencyP95Ms,
+    @Nullable Double latencyP99Ms,
+    @Nullable Double ttfabDriftMs,
     long chars,
     Histogram ttfabHistogram,
     Histogram latencyHistogram,
-    StepBreakdown breakdown) {
+    @Nullable StepBreakdown breakdown) {
 
   public WindowStats {
     outcomes = Map.copyOf(outcomes);
@@ -187,7 +189,7 @@ public record WindowStats(
   }
 
   /** The server's side of the ok requests' time, and their audio, from their responses. */
-  static StepBreakdown breakdown(List<RequestEvent> okEvents) {
+  static @Nullable StepBreakdown breakdown(List<RequestEvent> okEvents) {
     long[] queue = new long[okEvents.size()];
     long[] engine = new long[okEvents.size()];
     double[] audio = new double[okEvents.size()];
@@ -201,7 +203,7 @@ public record WindowStats(
   }
 
   /** Median of the last third minus median of the first third, in ms; ttfab in end-time order. */
-  static Double drift(long[] ttfabByEndTime) {
+  static @Nullable Double drift(long[] ttfabByEndTime) {
     int third = ttfabByEndTime.length / 3;
     if (third == 0) {
       return null;
@@ -214,7 +216,7 @@ public record WindowStats(
     return (Percentiles.linear(last, 50) - Percentiles.linear(first, 50)) / 1e6;
   }
 
-  private static Double ms(long[] sortedNanos, double p) {
+  private static @Nullable Double ms(long[] sortedNanos, double p) {
     return sortedNanos.length == 0 ? null : Percentiles.linear(sortedNanos, p) / 1e6;
   }
 
