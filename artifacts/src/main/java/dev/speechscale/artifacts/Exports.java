@@ -181,7 +181,7 @@ public final class Exports {
   }
 
   /** RFC 4180: quoted when it holds a comma, a quote or a line break; quotes doubled. */
-  static String quote(String value) {
+  static String quote(@Nullable String value) {
     if (value == null) {
       return "";
     }

@@ -210,7 +210,10 @@ public record PlanArtifact(
    */
   public record Deployment(EndpointConfigBlock endpointConfig, String configBlock) {}
 
-  /** An unpriced plan without a surge curve, assembled from its sections. */
+  /**
+   * An unpriced plan without a surge curve, assembled from its sections. Past 60 lines only because
+   * it names each of the wire record's fields once, in the JSON's order.
+   */
   public static PlanArtifact of(
       Stamp stamp,
       Target target,

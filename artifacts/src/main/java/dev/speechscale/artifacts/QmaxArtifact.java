@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The record stays flat because its components are the JSON's fields, in order; it is built from
  * sections ({@link Stamp}, {@link Target}, {@link Conditions}, {@link Summary}) by {@link #of} and
- * {@link #stated}.
+ * {@link #stated}. It runs past 300 lines for the same reason as {@link PlanArtifact}: the sections
+ * sit beside the wire fields they fill, and the factory and the one copy name every field.
  *
  * @param transport {@code http-stream}, {@code response-stream} or {@code bidi}
  * @param sloMs the p95 TTFAB SLO the ladder was judged against

@@ -85,9 +85,6 @@ public record RungReport(
    * ok requests has no percentiles, histograms or drift, an unwatched server no concurrency, and a
    * usable rung no reason: those components are null.
    */
-  // QmaxStep's boxed components are null when not measured (its javadoc says so) but do not say
-  // @Nullable yet (artifacts is not this module); until they do, NullAway would refuse the nulls
-  @SuppressWarnings("NullAway")
   public QmaxStep toStep(double sloMs) {
     boolean any = stats.ok() > 0;
     return new QmaxStep(

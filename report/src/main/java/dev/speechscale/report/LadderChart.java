@@ -148,24 +148,29 @@ final class LadderChart {
       StringBuilder h, Scale s, double sloMs, List<QmaxStep> ordered, String color) {
     StringBuilder path = new StringBuilder();
     for (QmaxStep step : ordered) {
-      if (step.isUsable()) {
+      Double p95 = step.ttfabP95Ms();
+      if (step.isUsable() && p95 != null) {
         path.append(path.isEmpty() ? "M" : " L")
-            .append(f("%.1f %.1f", s.x(step.concurrency()), s.y(step.ttfabP95Ms())));
+            .append(f("%.1f %.1f", s.x(step.concurrency()), s.y(p95)));
       }
     }
     h.append(f("<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>", path, color));
     for (QmaxStep step : ordered) {
-      boolean breach = step.ttfabP95Ms() > sloMs;
+      Double p95 = step.ttfabP95Ms();
+      if (p95 == null) {
+        continue; // nothing succeeded at this rung: no point to draw
+      }
+      boolean breach = p95 > sloMs;
       h.append(
           f(
               "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\" stroke=\"%s\""
                   + " stroke-width=\"2\"><title>N=%d p95 %.1f ms%s</title></circle>",
               s.x(step.concurrency()),
-              s.y(step.ttfabP95Ms()),
+              s.y(p95),
               !step.isUsable() ? "white" : breach ? "#c0262d" : color,
               breach ? "#c0262d" : color,
               step.concurrency(),
-              step.ttfabP95Ms(),
+              p95,
               step.isUsable() ? "" : " (unusable: " + esc(step.unusableReason()) + ")"));
     }
   }
