@@ -16,7 +16,9 @@ import java.util.*;
  * artifacts, the deployed rules and start-up delay the replay artifact recorded, the calibration
  * trace, the seed) with the instance model of the build on the classpath. Prints the instance
  * model's derivation and the predicted shed. Usage:
- * java -cp <classpath> RePredict.java RUN_DIR [REFUSAL_COST_MS]
+ * [COLD=1] java -cp <classpath> RePredict.java RUN_DIR [REFUSAL_COST_MS [X_SAT]]
+ * (COLD=1: new instances start as cold as the qmax artifact's warmup_ramp says; X_SAT: the
+ * saturated throughput to use instead of the plan's X(C_scale_max))
  * (REFUSAL_COST_MS: seconds of the instance each refusal costs, in ms, as simulate's
  * --refusal-cost-ms; default none)
  */
@@ -35,8 +37,11 @@ public class RePredict {
         new StartupDelays(List.of(Duration.ofNanos(Math.round(ph.get("startup_delay_s").asDouble() * 1e9))));
     InstanceModel model =
         InstanceModel.fromMeasurement(
-            q.measurement(qf.toString()), FirstByteEvidences.of(q), PlanSaturation.of(plan),
+            q.measurement(qf.toString()), FirstByteEvidences.of(q), (a.length > 2 ? new InstanceModel.Saturation.PlanPoint(((InstanceModel.Saturation.PlanPoint) PlanSaturation.of(plan)).cScaleMax(), Double.parseDouble(a[2])) : PlanSaturation.of(plan)),
             queue, Duration.ofSeconds(56), delays);
+    if ("1".equals(System.getenv("COLD"))) { // the qmax warm-up's cold start for new instances
+      model = model.withColdStart(q.coldStart(qf.toString()));
+    }
     if (a.length > 1) {
       model = model.withRefusalCost(
           new RefusalCost(Double.parseDouble(a[1]) / 1000.0, "--refusal-cost-ms " + a[1]));
@@ -65,5 +70,6 @@ public class RePredict {
     System.out.printf(Locale.ROOT, "  this build%s: shed %d / %d = %.2f %%%n  model: %s%n",
         a.length > 1 ? " (refusal " + a[1] + " ms)" : "", p.shed(), p.arrived(),
         100.0 * p.shed() / p.arrived(), model.derivation());
+    for (var m : p.minutes()) System.out.printf(Locale.ROOT, "  minute %d: p95 %.1f ms, shed %d%n", m.minute(), m.ttfabP95Ms(), m.shed());
   }
 }
