@@ -96,14 +96,7 @@ final class RefusalCostOptions {
   }
 
   private static ValidateArtifact.Refusing openLoop(ValidateArtifact v, Path file) {
-    ValidateArtifact.RefusalCost c = v.refusalCost();
-    if (c == null) {
-      throw new CliException(
-          "the validate artifact "
-              + file
-              + " has no refusal_cost: it was written without --live, or before validate"
-              + " measured it; run tts-bench validate --live again, or leave it out");
-    }
+    ValidateArtifact.RefusalCost c = measured(v, file, "leave it out");
     for (ValidateArtifact.Refusing r : c.refusing()) {
       if (r.phase().loadModel().equals("open-loop") && r.uncertaintySeconds() > 0) {
         return r;
@@ -117,17 +110,25 @@ final class RefusalCostOptions {
             + " it out, or give it alone as --validate");
   }
 
-  /** The artifact's measured figure, as the simulator takes it. */
-  static RefusalCost fromArtifact(ValidateArtifact v, Path file) {
-    String name = String.valueOf(file.getFileName());
+  /** The artifact's refusal_cost, or a refusal naming the file and {@code orElse} as the fix. */
+  private static ValidateArtifact.RefusalCost measured(
+      ValidateArtifact v, Path file, String orElse) {
     ValidateArtifact.RefusalCost c = v.refusalCost();
     if (c == null) {
       throw new CliException(
           "the validate artifact "
               + file
               + " has no refusal_cost: it was written without --live, or before validate"
-              + " measured it; run tts-bench validate --live again, or give --refusal-cost-ms");
+              + " measured it; run tts-bench validate --live again, or "
+              + orElse);
     }
+    return c;
+  }
+
+  /** The artifact's measured figure, as the simulator takes it. */
+  static RefusalCost fromArtifact(ValidateArtifact v, Path file) {
+    String name = String.valueOf(file.getFileName());
+    ValidateArtifact.RefusalCost c = measured(v, file, "give --refusal-cost-ms");
     Double tau = c.secondsPerRefusal();
     if (tau == null) {
       throw new CliException(
