@@ -12,7 +12,7 @@
 # Usage: refusal-ab.sh OLD_LAUNCH_DIR NEW_LAUNCH_DIR PAIRS OUT_DIR
 #   (a launch dir is a build's server/target/launch: speech-server.jar and lib/)
 set -euo pipefail
-old="$1"; new="$2"; pairs="${3:-5}"; out="${4:-/tmp/refusal-ab/out}"
+old="$1"; new="$2"; pairs="${3:-5}"; out="${4:-$PWD/refusal-ab-out}"
 seconds="${AB_SECONDS:-10}"
 java="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
 lua="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/server/bench/post-hello.lua"

@@ -3,7 +3,7 @@
 # the run's own inputs and seed): with the recorded X_sat, with a refusal cost TAU_MS, and with the
 # "oracle" X_sat = what the live instance served while saturated (served.py). Prints one row a run.
 # usage: measurements/simulator-calibration/oracle/oracle.sh CLASSPATH_FILE [TAU_MS]
-# (CLASSPATH_FILE: one line, the module target/classes and their dependencies, as /work/runs/repredict)
+# (CLASSPATH_FILE: one line joining every module's target/classes and the jars `mvn dependency:build-classpath` lists for them)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
