@@ -3,6 +3,7 @@ package dev.speechscale.artifacts;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.speechscale.capacity.FleetCost;
+import dev.speechscale.capacity.Plan;
 import dev.speechscale.capacity.PlanVerdict;
 import dev.speechscale.capacity.SurgeCurve;
 import dev.speechscale.capacity.Verdict;
@@ -20,10 +21,10 @@ import org.jspecify.annotations.Nullable;
  * written before it have none, and read and write back as they were.
  *
  * <p>The record stays flat because its components are the JSON's fields, in order; {@link #of}
- * assembles it from sections ({@link Stamp}, {@link Target}, {@link Judgement}, {@link QMax},
- * {@link Thresholds}, {@link Fleet}, {@link Timing}, {@link Surge}, {@link Inputs}, {@link
- * Deployment}). It runs past 300 lines because the sections sit beside the wire fields they fill,
- * and the factory and the one copy name every field.
+ * assembles it from sections ({@link Stamp}, {@link Target}, {@link Judgement}, {@link Plan.QMax},
+ * {@link Thresholds}, {@link Plan.Fleet}, {@link Plan.Timing}, {@link Plan.Surge} (the planner's
+ * own sections), {@link Inputs}, {@link Deployment}). It runs past 300 lines because the sections
+ * sit beside the wire fields they fill, and the factory and the one copy name every field.
  *
  * <p>A plan is what gates autoscaling: the platforms attach scaling only when a plan's model and
  * fingerprint match the deployment, its verdict is not {@code INFEASIBLE}, and it carries a
@@ -112,15 +113,6 @@ public record PlanArtifact(
   public record Judgement(PlanVerdict verdict, List<FindingEntry> findings) {}
 
   /**
-   * The ladder's Q_max as the plan used it.
-   *
-   * @param qMax measured Q_max (0 when no rung met the SLO)
-   * @param bracketed a usable rung above Q_max breached the SLO
-   * @param refined the breaching rung is Q_max + 1
-   */
-  public record QMax(int qMax, boolean bracketed, boolean refined) {}
-
-  /**
    * A measured ratio of the deployed metric to the client's concurrency.
    *
    * @param ratio deployed metric / client mean
@@ -147,62 +139,6 @@ public record PlanArtifact(
       @Nullable Ratio ratioAverage) {}
 
   /**
-   * The fleet's size.
-   *
-   * @param minInstances the floor
-   * @param maxInstances the ceiling
-   * @param troughInstances instances the trough needs (0 without a trough)
-   * @param peakInstances instances the peak needs
-   * @param minSafeInstances N_safe, or {@code null} when no fleet size is safe
-   * @param naiveMaxInstances the published sizing for the peak rate, or {@code null}
-   * @param queueMaxDepth the container's admission bound
-   */
-  public record Fleet(
-      int minInstances,
-      int maxInstances,
-      int troughInstances,
-      int peakInstances,
-      @Nullable Integer minSafeInstances,
-      @Nullable Integer naiveMaxInstances,
-      int queueMaxDepth) {}
-
-  /**
-   * The plan's times.
-   *
-   * @param scaleOutCooldownS scale-out cooldown
-   * @param scaleInCooldownS scale-in cooldown
-   * @param wMaxS queueing budget, SLO - S_p95
-   * @param requestDeadlineS W_max + S_p95
-   * @param tTotalS T planned against
-   * @param firstChunkAlarmMs the first-chunk latency alarm threshold, or {@code null}
-   */
-  public record Timing(
-      int scaleOutCooldownS,
-      int scaleInCooldownS,
-      double wMaxS,
-      double requestDeadlineS,
-      double tTotalS,
-      @Nullable Double firstChunkAlarmMs) {}
-
-  /**
-   * One instance at C_scale_max, and a surge from there.
-   *
-   * @param utilizationMm1 rho at C_scale_max as M/M/1
-   * @param utilizationMg1 rho at C_scale_max as M/G/1
-   * @param serviceCv the service-time coefficient of variation used
-   * @param shedProbability P(queue reaches Q_max within T), or {@code null}
-   * @param recommendedCScaleMax the largest threshold within the shed target, or {@code null}
-   * @param throughputAtCScaleMaxRps X(C_scale_max) used for sizing, or {@code null}
-   */
-  public record Surge(
-      double utilizationMm1,
-      double utilizationMg1,
-      double serviceCv,
-      @Nullable Double shedProbability,
-      @Nullable Double recommendedCScaleMax,
-      @Nullable Double throughputAtCScaleMaxRps) {}
-
-  /**
    * What deploys: the configuration block's fields and its rendered text.
    *
    * @param endpointConfig the fields
@@ -218,11 +154,11 @@ public record PlanArtifact(
       Stamp stamp,
       Target target,
       Judgement judgement,
-      QMax qMax,
+      Plan.QMax qMax,
       Thresholds thresholds,
-      Fleet fleet,
-      Timing timing,
-      Surge surge,
+      Plan.Fleet fleet,
+      Plan.Timing timing,
+      Plan.Surge surge,
       Inputs inputs,
       Deployment deployment) {
     Ratio ratioMax = thresholds.ratioMax();
@@ -256,17 +192,17 @@ public record PlanArtifact(
         fleet.peakInstances(),
         fleet.minSafeInstances(),
         fleet.queueMaxDepth(),
-        timing.scaleOutCooldownS(),
-        timing.scaleInCooldownS(),
-        timing.wMaxS(),
-        timing.requestDeadlineS(),
-        timing.tTotalS(),
+        timing.scaleOutCooldownSeconds(),
+        timing.scaleInCooldownSeconds(),
+        timing.wMaxSeconds(),
+        timing.requestDeadlineSeconds(),
+        timing.tTotalSeconds(),
         surge.utilizationMm1(),
         surge.utilizationMg1(),
         surge.serviceCv(),
         surge.shedProbability(),
         surge.recommendedCScaleMax(),
-        surge.throughputAtCScaleMaxRps(),
+        surge.throughputAtCScaleMaxPerSecond(),
         fleet.naiveMaxInstances(),
         timing.firstChunkAlarmMs(),
         judgement.findings(),

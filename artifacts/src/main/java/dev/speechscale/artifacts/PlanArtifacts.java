@@ -55,7 +55,7 @@ public final class PlanArtifacts {
                 q.model(), q.endpoint(), block.instanceType(), q.deployedConfig()),
             new PlanArtifact.Judgement(
                 p.verdict(), p.findings().stream().map(PlanArtifacts::entry).toList()),
-            new PlanArtifact.QMax(p.qMax(), p.qMaxBracketed(), p.qMaxRefined()),
+            p.qMaxSection(),
             new PlanArtifact.Thresholds(
                 p.cScaleMax(),
                 p.cScaleMin(),
@@ -63,28 +63,9 @@ public final class PlanArtifacts {
                 p.scaleInThreshold(),
                 ratio(p.ratioMax()),
                 ratio(p.ratioAverage())),
-            new PlanArtifact.Fleet(
-                p.minInstances(),
-                p.maxInstances(),
-                p.troughInstances(),
-                p.peakInstances(),
-                p.minSafeInstances(),
-                p.naiveMaxInstances(),
-                p.queueMaxDepth()),
-            new PlanArtifact.Timing(
-                p.scaleOutCooldownSeconds(),
-                p.scaleInCooldownSeconds(),
-                p.wMaxSeconds(),
-                p.requestDeadlineSeconds(),
-                p.tTotalSeconds(),
-                p.firstChunkAlarmMs()),
-            new PlanArtifact.Surge(
-                p.utilizationMm1(),
-                p.utilizationMg1(),
-                p.serviceCv(),
-                p.shedProbability(),
-                p.recommendedCScaleMax(),
-                p.throughputAtCScaleMaxPerSecond()),
+            p.fleet(),
+            p.timing(),
+            p.surge(),
             new PlanArtifact.Inputs(measured(in), chosen(in.scenario())),
             new PlanArtifact.Deployment(block, ConfigBlock.render(block, p, in.scenario())))
         .withSurgeCurve(SurgeCurve.of(in.measurement(), in.scaleOut(), in.scenario(), p));

@@ -2,6 +2,7 @@ package dev.speechscale.artifacts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.speechscale.capacity.Plan;
 import dev.speechscale.capacity.PlanVerdict;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -26,7 +27,7 @@ class ScalingGateTest {
         new Stamp("t", Instant.EPOCH, new Provenance("t", "t", "t", "t", Map.of())),
         new PlanArtifact.Target("m", "speech-m", "local.1cpu", dc),
         new PlanArtifact.Judgement(PlanVerdict.ofLabel(verdict), List.of()),
-        new PlanArtifact.QMax(8, true, false),
+        new Plan.QMax(8, true, false),
         new PlanArtifact.Thresholds(
             6,
             4,
@@ -34,9 +35,9 @@ class ScalingGateTest {
             scaleIn,
             target == null ? null : new PlanArtifact.Ratio(1.0, 5),
             scaleIn == null ? null : new PlanArtifact.Ratio(1.0, 4)),
-        new PlanArtifact.Fleet(1, 2, 1, 2, 3, 1, 8),
-        new PlanArtifact.Timing(10, 300, 0.9, 1.0, 40, 50.0),
-        new PlanArtifact.Surge(0.8, 0.9, 0.1, 0.5, 2.0, 10.0),
+        new Plan.Fleet(1, 2, 1, 2, 3, 1, 8),
+        new Plan.Timing(10, 300, 0.9, 1.0, 40, 50.0),
+        new Plan.Surge(0.8, 0.9, 0.1, 0.5, 2.0, 10.0),
         null,
         new PlanArtifact.Deployment(
             new PlanArtifact.EndpointConfigBlock(

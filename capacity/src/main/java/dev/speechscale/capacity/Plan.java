@@ -158,6 +158,45 @@ public record Plan(
       @Nullable Double recommendedCScaleMax,
       @Nullable Double throughputAtCScaleMaxPerSecond) {}
 
+  /** Q_max and how it was bracketed, as a section. */
+  public QMax qMaxSection() {
+    return new QMax(qMax, qMaxBracketed, qMaxRefined);
+  }
+
+  /** The fleet's size, as a section. */
+  public Fleet fleet() {
+    return new Fleet(
+        minInstances,
+        maxInstances,
+        troughInstances,
+        peakInstances,
+        minSafeInstances,
+        naiveMaxInstances,
+        queueMaxDepth);
+  }
+
+  /** The plan's times, as a section. */
+  public Timing timing() {
+    return new Timing(
+        scaleOutCooldownSeconds,
+        scaleInCooldownSeconds,
+        wMaxSeconds,
+        requestDeadlineSeconds,
+        tTotalSeconds,
+        firstChunkAlarmMs);
+  }
+
+  /** One instance at C_scale_max and a surge from there, as a section. */
+  public Surge surge() {
+    return new Surge(
+        utilizationMm1,
+        utilizationMg1,
+        serviceCv,
+        shedProbability,
+        recommendedCScaleMax,
+        throughputAtCScaleMaxPerSecond);
+  }
+
   /** A plan assembled from its sections. */
   public static Plan of(
       PlanVerdict verdict,

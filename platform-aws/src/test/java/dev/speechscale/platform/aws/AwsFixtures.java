@@ -6,6 +6,7 @@ import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.Stamp;
+import dev.speechscale.capacity.Plan;
 import dev.speechscale.capacity.PlanVerdict;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -108,7 +109,7 @@ final class AwsFixtures {
             new Provenance("test", "test", "test", "test", Map.of())),
         new PlanArtifact.Target(MODEL, ENDPOINT, "ml.g5.xlarge", fingerprint),
         new PlanArtifact.Judgement(PlanVerdict.ofLabel(verdict), List.of()),
-        new PlanArtifact.QMax(50, true, false),
+        new Plan.QMax(50, true, false),
         new PlanArtifact.Thresholds(
             37.5,
             25.0,
@@ -116,9 +117,9 @@ final class AwsFixtures {
             scaleIn,
             target == null ? null : new PlanArtifact.Ratio(1.0, 40),
             scaleIn == null ? null : new PlanArtifact.Ratio(1.0, 30)),
-        new PlanArtifact.Fleet(1, max, 1, max, 3, 9, 50),
-        new PlanArtifact.Timing(30, 960, 2.934, 3.0, 320.2, 65.4),
-        new PlanArtifact.Surge(0.974, 0.987, 0.05, 0.2, 1.0, 17.9),
+        new Plan.Fleet(1, max, 1, max, 3, 9, 50),
+        new Plan.Timing(30, 960, 2.934, 3.0, 320.2, 65.4),
+        new Plan.Surge(0.974, 0.987, 0.05, 0.2, 1.0, 17.9),
         null,
         new PlanArtifact.Deployment(
             new PlanArtifact.EndpointConfigBlock(

@@ -7,6 +7,7 @@ import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.Stamp;
+import dev.speechscale.capacity.Plan;
 import dev.speechscale.capacity.PlanVerdict;
 import dev.speechscale.capacity.Verdict;
 import java.nio.file.Path;
@@ -71,7 +72,7 @@ public final class TestPlans {
             new Provenance("test", "test", "test", "test plan for " + c.modelName(), Map.of())),
         new PlanArtifact.Target(c.modelName(), c.endpointName(), c.instanceType(), fingerprint),
         new PlanArtifact.Judgement(PlanVerdict.ok(), findings()),
-        new PlanArtifact.QMax(8, true, false),
+        new Plan.QMax(8, true, false),
         new PlanArtifact.Thresholds(
             c.scalingTargetValue(),
             c.scaleInThreshold(),
@@ -79,10 +80,10 @@ public final class TestPlans {
             c.scaleInThreshold(),
             new PlanArtifact.Ratio(1.0, 4),
             new PlanArtifact.Ratio(1.0, 2)),
-        new PlanArtifact.Fleet(
+        new Plan.Fleet(
             c.minInstances(), c.maxInstances(), 1, c.maxInstances(), 2, 1, c.queueMaxDepth()),
-        new PlanArtifact.Timing(c.scaleOutCooldownS(), c.scaleInCooldownS(), 0.5, 1.0, 60, 50.0),
-        new PlanArtifact.Surge(0.7, 0.8, 0.1, 0.0, null, 10.0),
+        new Plan.Timing(c.scaleOutCooldownS(), c.scaleInCooldownS(), 0.5, 1.0, 60, 50.0),
+        new Plan.Surge(0.7, 0.8, 0.1, 0.0, null, 10.0),
         inputs,
         new PlanArtifact.Deployment(block, "models: (test plan)"));
   }
