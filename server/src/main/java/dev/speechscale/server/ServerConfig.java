@@ -145,6 +145,9 @@ record ServerConfig(
               + " container) in the Kokoro-82M ONNX export's layout (onnx/model.onnx, config.json,"
               + " voices/*.bin); no registry here ships the weights");
     }
+    if (kokoroConfig.isEmpty() && kokoroModel.isPresent()) {
+      configBeside(kokoroModel.get()); // refused here, at start-up, not when the engine loads
+    }
   }
 
   private static void positive(String flag, long value) {
@@ -160,8 +163,19 @@ record ServerConfig(
 
   /** The Kokoro config: {@code --kokoro-config}, else config.json beside the model. */
   Path kokoroConfigPath() {
-    return kokoroConfig.orElseGet(
-        () -> kokoroModel.orElseThrow().toAbsolutePath().getParent().resolve("config.json"));
+    return kokoroConfig.orElseGet(() -> configBeside(kokoroModel.orElseThrow()));
+  }
+
+  private static Path configBeside(Path model) {
+    Path dir = model.toAbsolutePath().getParent();
+    if (dir == null) {
+      throw new UsageException(
+          "--kokoro-model / KOKORO_MODEL ("
+              + model
+              + ") has no directory to find config.json in; name the model file, or pass"
+              + " --kokoro-config / KOKORO_CONFIG with the config.json");
+    }
+    return dir.resolve("config.json");
   }
 
   /**

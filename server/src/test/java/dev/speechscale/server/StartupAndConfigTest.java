@@ -143,6 +143,18 @@ class StartupAndConfigTest {
   }
 
   @Test
+  void parse_kokoroModelAtTheRootWithoutConfig_isRefusedNamingTheFix() {
+    // config.json is looked for beside the model: the root has no directory to look in
+    assertThatThrownBy(() ->
+            ServerConfig.parse(
+                List.of("--engine", "kokoro", "--kokoro-model", "/", "--kokoro-voices", "/v.bin"),
+                Map.of()))
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("--kokoro-model / KOKORO_MODEL (/)")
+        .hasMessageContaining("--kokoro-config");
+  }
+
+  @Test
   void parse_engineFlag_overridesEngineVariable() {
     ServerConfig c = ServerConfig.parse(List.of("--engine", "flite"), Map.of("ENGINE", "espeak"));
     assertThat(c.engine()).isEqualTo(EngineKind.FLITE);
