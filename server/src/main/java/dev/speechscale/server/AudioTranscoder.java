@@ -1,19 +1,22 @@
 package dev.speechscale.server;
 
 import java.io.ByteArrayOutputStream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns engine PCM chunks into the response's bytes: optional downsampling, then 16-bit LE PCM (for
  * wav and pcm) or MP3 frames. One per response.
  */
 final class AudioTranscoder implements AutoCloseable {
-  private final AudioFormat format;
-  private final Resampler resampler;
-  private final Mp3Encoder mp3;
+  /** Null when the engine's rate is the output rate. */
+  private final @Nullable Resampler resampler;
+
+  /** Null unless the format is MP3 (wav and pcm are plain 16-bit samples). */
+  private final @Nullable Mp3Encoder mp3;
+
   private long outputSamples;
 
   AudioTranscoder(AudioFormat format, int engineRateHz, int outputRateHz) {
-    this.format = format;
     this.resampler =
         outputRateHz == engineRateHz ? null : new Resampler(engineRateHz, outputRateHz);
     this.mp3 = format == AudioFormat.MP3 ? new Mp3Encoder(outputRateHz) : null;
@@ -38,9 +41,7 @@ final class AudioTranscoder implements AutoCloseable {
 
   private byte[] emit(short[] pcm) {
     outputSamples += pcm.length;
-    return format == AudioFormat.MP3
-        ? mp3.encode(pcm, 0, pcm.length)
-        : Pcm.toBytes(pcm, 0, pcm.length);
+    return mp3 != null ? mp3.encode(pcm, 0, pcm.length) : Pcm.toBytes(pcm, 0, pcm.length);
   }
 
   /** Samples emitted at the output rate so far. */

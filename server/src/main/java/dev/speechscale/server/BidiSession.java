@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -20,6 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.StatusCode;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -61,9 +63,9 @@ public final class BidiSession implements Session.Listener {
   private final BlockingQueue<String> inbox = new ArrayBlockingQueue<>(PENDING_MESSAGES);
   private final AtomicBoolean demandWithheld = new AtomicBoolean();
   private final AtomicBoolean counted = new AtomicBoolean();
-  private volatile Session session;
-  private volatile SynthesisJob current;
-  private volatile Permit waiting;
+  private volatile @Nullable Session session; // set by onWebSocketOpen, Jetty's first call
+  private volatile @Nullable SynthesisJob current; // the message being synthesized, if any
+  private volatile @Nullable Permit waiting; // the permit waiting in the queue, if any
   private volatile boolean open = true;
 
   BidiSession(SpeechRuntime runtime, Duration sendTimeout) {
@@ -113,12 +115,22 @@ public final class BidiSession implements Session.Listener {
 
   @Override
   public void onWebSocketPing(ByteBuffer payload) {
-    session.demand(); // the pong is Jetty's; keep reading
+    session().demand(); // the pong is Jetty's; keep reading
   }
 
   @Override
   public void onWebSocketPong(ByteBuffer payload) {
-    session.demand();
+    session().demand();
+  }
+
+  /** The open session: every frame, and the loop, come after {@link #onWebSocketOpen}. */
+  private Session session() {
+    Session s = session;
+    if (s == null) {
+      throw new IllegalStateException(
+          "WebSocket session used before onWebSocketOpen; Jetty opens a session before any frame");
+    }
+    return s;
   }
 
   @Override
@@ -159,12 +171,12 @@ public final class BidiSession implements Session.Listener {
       return;
     }
     if (inbox.remainingCapacity() > 0) {
-      session.demand();
+      session().demand();
       return;
     }
     demandWithheld.set(true);
     if (inbox.remainingCapacity() > 0 && demandWithheld.compareAndSet(true, false)) {
-      session.demand(); // the loop took one between the offer and the flag
+      session().demand(); // the loop took one between the offer and the flag
     }
   }
 
@@ -173,7 +185,7 @@ public final class BidiSession implements Session.Listener {
       while (open) {
         String message = inbox.take();
         if (demandWithheld.compareAndSet(true, false)) {
-          session.demand();
+          session().demand();
         }
         if (POISON.equals(message) || !handle(message)) {
           break;
@@ -202,7 +214,7 @@ public final class BidiSession implements Session.Listener {
       return send(error("unknown", "invalid_request", "the message is not valid JSON", "body"));
     }
     if (root != null && root.isObject() && "close".equals(root.path("type").asString(""))) {
-      session.close(StatusCode.NORMAL, "close requested", Callback.NOOP);
+      session().close(StatusCode.NORMAL, "close requested", Callback.NOOP);
       return false;
     }
     String requestId =
@@ -344,7 +356,7 @@ public final class BidiSession implements Session.Listener {
   }
 
   private static Map<String, Object> error(
-      String requestId, String code, String message, String field) {
+      String requestId, String code, String message, @Nullable String field) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("type", "error");
     body.put("request_id", requestId);
@@ -361,11 +373,16 @@ public final class BidiSession implements Session.Listener {
   }
 
   private boolean send(Map<String, ?> message) {
-    return await(f -> session.sendText(RequestParser.JSON.writeValueAsString(message), f));
+    Session s = session();
+    return await(f -> s.sendText(RequestParser.JSON.writeValueAsString(message), f));
   }
 
   private boolean sendBinary(byte[] bytes) {
-    return bytes.length == 0 || await(f -> session.sendBinary(ByteBuffer.wrap(bytes), f));
+    if (bytes.length == 0) {
+      return true;
+    }
+    Session s = session();
+    return await(f -> s.sendBinary(ByteBuffer.wrap(bytes), f));
   }
 
   /**
@@ -398,7 +415,9 @@ public final class BidiSession implements Session.Listener {
       abort("client_too_slow: a frame waited " + sendTimeout.toSeconds() + " s to be read");
       return false;
     } catch (ExecutionException e) {
-      abort("send failed: " + e.getCause().getClass().getSimpleName());
+      // completeExceptionally takes no null: the cause is what Jetty failed the send with
+      Throwable cause = Objects.requireNonNullElse(e.getCause(), e);
+      abort("send failed: " + cause.getClass().getSimpleName());
       return false;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

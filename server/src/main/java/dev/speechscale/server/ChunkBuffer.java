@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The bounded hand-off between an engine (producer) and a socket writer (consumer).
@@ -34,7 +35,7 @@ final class ChunkBuffer {
   private final ArrayDeque<short[]> chunks = new ArrayDeque<>();
   private long bufferedBytes;
   private boolean ended;
-  private Throwable failure;
+  private @Nullable Throwable failure;
 
   ChunkBuffer(long maxBytes) {
     if (maxBytes < 2) {
@@ -114,7 +115,7 @@ final class ChunkBuffer {
    * {@code null} when none is queued. Never waits: a writer uses it to coalesce what the engine
    * already produced into one write, without delaying anything it has not.
    */
-  short[] pollAvailable(int maxSamples) {
+  short @Nullable [] pollAvailable(int maxSamples) {
     lock.lock();
     try {
       int total = 0;

@@ -6,6 +6,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Tells when an HTTP client hangs up while its request waits in the queue. Jetty reads nothing from
@@ -108,7 +109,7 @@ final class DisconnectWatch implements AutoCloseable {
   private final class Entry implements Watch {
     private final SocketChannel channel;
     private final Runnable onGone;
-    private SelectionKey key; // watch thread only
+    private @Nullable SelectionKey key; // watch thread only; null until registered
     private volatile boolean closed;
 
     Entry(SocketChannel channel, Runnable onGone) {

@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Watches every running engine call (issue 11: some espeak-ng 1.51 builds loop inside the
@@ -31,7 +32,7 @@ final class EngineWatchdog implements AutoCloseable {
   private final String engineName;
   private final Set<SynthesisJob> jobs = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService timer;
-  private volatile String stuck;
+  private volatile @Nullable String stuck; // null while every call makes progress
   private volatile Consumer<String> onStuck = reason -> {};
 
   EngineWatchdog(Ticker ticker, Duration bound, String engineName) {

@@ -18,12 +18,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.jspecify.annotations.Nullable;
 
 /**
  * espeak-ng 1.51 through FFM ({@code libespeak-ng.so.1}).
@@ -45,7 +47,7 @@ final class Espeak {
   static final int RATE_MIN_WPM = 80;
   static final int RATE_MAX_WPM = 450;
 
-  private static Espeak instance;
+  private static @Nullable Espeak instance; // guarded by Espeak.class; null until first use
 
   private final ExecutorService thread =
       Executors.newSingleThreadExecutor(
@@ -56,9 +58,10 @@ final class Espeak {
   private final MethodHandle textToPhonemes;
   private final int sampleRateHz;
   private final List<String> languages;
-  private PcmSink currentSink;
+  // engine thread only; the sink is null between calls (a late callback then aborts)
+  private @Nullable PcmSink currentSink;
   private short[] buffer = new short[4096];
-  private Throwable callbackFailure;
+  private @Nullable Throwable callbackFailure;
 
   private Espeak() {
     SymbolLookup lib = NativeLibraries.load("libespeak-ng.so.1", "libespeak-ng1");
@@ -92,24 +95,27 @@ final class Espeak {
             lib,
             "espeak_TextToPhonemes",
             FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, JAVA_INT));
-    int[] rate = new int[1];
     List<String> langs = new ArrayList<>();
-    onEngineThread(() -> {
-      rate[0] =
-          (int)
-              initialize.invokeExact(
-                  AUDIO_OUTPUT_SYNCHRONOUS, BUFFER_MS, MemorySegment.NULL, INITIALIZE_DONT_EXIT);
-      if (rate[0] <= 0) {
-        throw new EngineException(
-            "espeak_Initialize failed ("
-                + rate[0]
-                + "); check that espeak-ng-data is installed: apt-get install -y espeak-ng-data");
-      }
-      setCallback.invokeExact(callbackStub(this));
-      langs.addAll(readLanguages((MemorySegment) listVoices.invokeExact(MemorySegment.NULL)));
-      return null;
-    });
-    this.sampleRateHz = rate[0];
+    this.sampleRateHz =
+        onEngineThread(() -> {
+          int rate =
+              (int)
+                  initialize.invokeExact(
+                      AUDIO_OUTPUT_SYNCHRONOUS,
+                      BUFFER_MS,
+                      MemorySegment.NULL,
+                      INITIALIZE_DONT_EXIT);
+          if (rate <= 0) {
+            throw new EngineException(
+                "espeak_Initialize failed ("
+                    + rate
+                    + "); check that espeak-ng-data is installed: apt-get install -y"
+                    + " espeak-ng-data");
+          }
+          setCallback.invokeExact(callbackStub(this));
+          langs.addAll(readLanguages((MemorySegment) listVoices.invokeExact(MemorySegment.NULL)));
+          return rate;
+        });
     this.languages = List.copyOf(langs);
   }
 
@@ -132,7 +138,7 @@ final class Espeak {
 
   /** Speaks {@code text} with a voice chosen by language code, delivering PCM to {@code sink}. */
   void synthesize(String text, String language, int rateWpm, PcmSink sink) {
-    onEngineThread(() -> {
+    runOnEngineThread(() -> {
       selectVoice(language);
       int unusedRate = (int) setParameter.invokeExact(PARAM_RATE, rateWpm, 0);
       try (Arena arena = Arena.ofConfined()) {
@@ -159,7 +165,6 @@ final class Espeak {
       } finally {
         currentSink = null;
       }
-      return null;
     });
   }
 
@@ -204,6 +209,17 @@ final class Espeak {
     T call() throws Throwable;
   }
 
+  private interface NativeAction {
+    void run() throws Throwable;
+  }
+
+  private void runOnEngineThread(NativeAction body) {
+    onEngineThread(() -> {
+      body.run();
+      return true; // no result: a value only because Future<T> needs one
+    });
+  }
+
   private <T> T onEngineThread(NativeCall<T> body) {
     Callable<T> task =
         () -> {
@@ -221,7 +237,8 @@ final class Espeak {
       Thread.currentThread().interrupt();
       throw new EngineException("interrupted while waiting for espeak", e);
     } catch (ExecutionException e) {
-      throw NativeLibraries.rethrow("espeak", e.getCause());
+      // a task's ExecutionException always carries what the task threw
+      throw NativeLibraries.rethrow("espeak", Objects.requireNonNullElse(e.getCause(), e));
     }
   }
 

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Flite 2.2 through FFM: the Debian {@code libflite1} libraries, voice {@code cmu_us_slt}.
@@ -269,8 +270,8 @@ final class FliteEngine implements SpeechEngine {
     final PcmSink sink;
     short[] buffer = new short[MIN_BUFFER_SAMPLES * 2];
     volatile boolean stopped;
-    Throwable failure;
-    int[] rateSink;
+    @Nullable Throwable failure;
+    int @Nullable [] rateSink;
 
     Call(PcmSink sink) {
       this.sink = sink;

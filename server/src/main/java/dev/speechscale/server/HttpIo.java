@@ -12,6 +12,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Blocker;
 import org.eclipse.jetty.util.Callback;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads and writes on Jetty's core API: {@link #readAvailable} never blocks (I/O threads may call
@@ -26,11 +27,7 @@ final class HttpIo {
    * sending, is sure to see the 413 instead of a reset).
    */
   @SuppressWarnings("ArrayRecordComponent") // handed over once, never compared or hashed
-  record Body(byte[] bytes, boolean drained) {
-    boolean tooLarge() {
-      return bytes == null;
-    }
-  }
+  record Body(byte @Nullable [] bytes, boolean drained) {}
 
   /**
    * The start of a body, taken without waiting: {@code complete} when it is the whole body. A small

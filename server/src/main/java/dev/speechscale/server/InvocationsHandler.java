@@ -12,6 +12,7 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code POST /invocations}: admit, read and validate the body, wait for a slot, then stream (or
@@ -143,7 +144,7 @@ final class InvocationsHandler {
       java.util.concurrent.Executor blocking,
       Permit permit,
       Callback callback,
-      SynthesisJob started,
+      @Nullable SynthesisJob started,
       Runnable work) {
     try {
       blocking.execute(() -> {
@@ -196,7 +197,8 @@ final class InvocationsHandler {
       } finally {
         bound.cancel();
       }
-      if (read.tooLarge()) {
+      byte[] within = read.bytes();
+      if (within == null) { // too large
         if (!read.drained()) {
           response.getHeaders().put(HttpHeader.CONNECTION, "close");
         }
@@ -211,7 +213,7 @@ final class InvocationsHandler {
                 .withStatus(413, "body_too_large"));
         return;
       }
-      body = read.bytes();
+      body = within;
     } catch (IOException | RuntimeException e) {
       if (tooSlow.get()) {
         response.getHeaders().put(HttpHeader.CONNECTION, "close");
@@ -250,7 +252,7 @@ final class InvocationsHandler {
   }
 
   /** The parsed request, or null after answering a bad or stale one. Never blocks. */
-  private SynthesisRequest validated(byte[] body, Response response, Callback callback) {
+  private @Nullable SynthesisRequest validated(byte[] body, Response response, Callback callback) {
     SynthesisRequest synthesis;
     switch (runtime.parser.parse(body)) {
       case RequestParser.Parsed.Bad(ApiError error) -> {

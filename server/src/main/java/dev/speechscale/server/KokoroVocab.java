@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -70,7 +71,8 @@ final class KokoroVocab {
     return new KokoroVocab(ids);
   }
 
-  private static JsonNode vocabOf(JsonNode root) {
+  /** The non-empty vocab object, at the top or under model; null when there is none. */
+  private static @Nullable JsonNode vocabOf(JsonNode root) {
     for (JsonNode candidate : new JsonNode[] {root.get("vocab"), root.path("model").get("vocab")}) {
       if (candidate != null && candidate.isObject() && !candidate.isEmpty()) {
         return candidate;

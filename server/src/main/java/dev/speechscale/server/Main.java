@@ -76,10 +76,12 @@ public final class Main {
               out.flush();
             });
     Runtime.getRuntime().addShutdownHook(hook);
+    SpeechRuntime runtime;
     try {
-      loadAndWarm(config, server, markers, engines, err);
+      runtime = loadAndWarm(config, server, markers, engines, err);
     } catch (EngineException e) {
-      return startupFailed(server, hook, err, e.getMessage());
+      // every EngineException is made with a message
+      return startupFailed(server, hook, err, String.valueOf(e.getMessage()));
     } catch (RuntimeException | LinkageError e) {
       return startupFailed(
           server,
@@ -94,18 +96,15 @@ public final class Main {
     }
     java.util.concurrent.atomic.AtomicReference<String> stuck =
         new java.util.concurrent.atomic.AtomicReference<>();
-    server
-        .runtime()
-        .watchdog
-        .onStuck(reason -> {
-          stuck.set(reason);
-          err.println("speech-server: " + reason + "; draining, then exiting " + EXIT_ENGINE_STUCK);
-          err.flush();
-          // off the watchdog's thread: shutdown waits for requests that wait for the watchdog
-          Thread.ofPlatform()
-              .name("speech-server-stuck")
-              .start(() -> server.shutdown(config.drainTimeout()));
-        });
+    runtime.watchdog.onStuck(reason -> {
+      stuck.set(reason);
+      err.println("speech-server: " + reason + "; draining, then exiting " + EXIT_ENGINE_STUCK);
+      err.flush();
+      // off the watchdog's thread: shutdown waits for requests that wait for the watchdog
+      Thread.ofPlatform()
+          .name("speech-server-stuck")
+          .start(() -> server.shutdown(config.drainTimeout()));
+    });
     try (RefusalLog refusals =
         new RefusalLog(
             Map.of(
@@ -136,7 +135,7 @@ public final class Main {
    * Loads the engine and proves it works: ready means one synthesis succeeded, so a warm-up that
    * fails throws instead of turning {@code /ping} to 200 in front of an engine that answers 500.
    */
-  private static void loadAndWarm(
+  private static SpeechRuntime loadAndWarm(
       ServerConfig config,
       SpeechServer server,
       StageMarkers markers,
@@ -151,6 +150,7 @@ public final class Main {
     markers.mark(ScaleOutStage.WARMUP_DONE);
     server.markReady();
     markers.mark(ScaleOutStage.READY);
+    return runtime;
   }
 
   /** Stops the never-ready server and names the reason; the process then exits 1. */

@@ -39,10 +39,16 @@ final class RefusalLog implements AutoCloseable {
    * @param totals per event kind, a running total (a second's lines are printed in kind order)
    */
   RefusalLog(Map<String, LongSupplier> totals, PrintStream out, Duration every) {
-    List<String> kinds = new ArrayList<>(new TreeMap<>(totals).keySet());
+    List<String> kinds = new ArrayList<>();
+    List<LongSupplier> counts = new ArrayList<>();
+    new TreeMap<>(totals)
+        .forEach((kind, total) -> {
+          kinds.add(kind);
+          counts.add(total);
+        });
     long[] last = new long[kinds.size()];
     for (int k = 0; k < last.length; k++) {
-      last[k] = totals.get(kinds.get(k)).getAsLong();
+      last[k] = counts.get(k).getAsLong();
     }
     this.thread =
         Thread.ofPlatform()
@@ -56,7 +62,7 @@ final class RefusalLog implements AutoCloseable {
                   return;
                 }
                 for (int k = 0; k < last.length; k++) {
-                  long now = totals.get(kinds.get(k)).getAsLong();
+                  long now = counts.get(k).getAsLong();
                   if (now > last[k]) {
                     synchronized (out) {
                       out.println(line(kinds.get(k), now - last[k]));

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
 import java.util.stream.IntStream;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
@@ -67,7 +68,7 @@ final class RequestParser {
   }
 
   /** Parses a JSON tree (the WebSocket path reads the tree itself to see {@code type}). */
-  Parsed parse(JsonNode root) {
+  Parsed parse(@Nullable JsonNode root) {
     if (root == null || !root.isObject()) {
       return bad(
           "body",
@@ -219,7 +220,8 @@ final class RequestParser {
     return List.copyOf(allowed);
   }
 
-  private static AudioFormat formatOf(JsonNode node) {
+  /** The format a {@code format} value names; null when it names none. */
+  private static @Nullable AudioFormat formatOf(JsonNode node) {
     if (!node.isString()) {
       return null;
     }
@@ -251,7 +253,7 @@ final class RequestParser {
     return s.length() > 40 ? s.substring(0, 40) + "..." : s;
   }
 
-  private static String firstLine(String s) {
+  private static String firstLine(@Nullable String s) {
     if (s == null) {
       return "unreadable";
     }

@@ -16,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * speech-server's metrics at {@code GET /metrics}, kept and rendered by the Prometheus Java client
@@ -77,7 +78,7 @@ final class ServerMetrics {
    * @param sampleRateHz the engine's native rate, 0 before it is loaded
    * @param ready whether {@code GET /ping} answers 200
    */
-  record Serving(GateSnapshot gate, String engine, int sampleRateHz, boolean ready) {}
+  record Serving(@Nullable GateSnapshot gate, String engine, int sampleRateHz, boolean ready) {}
 
   /** The exposition of one scrape: its content type and its body. */
   @SuppressWarnings("ArrayRecordComponent") // written once to the response, never compared
@@ -156,12 +157,12 @@ final class ServerMetrics {
    * application/openmetrics-text}, else the Prometheus text format 0.0.4. {@code accept} may be
    * null.
    */
-  Exposition scrape(String accept) {
+  Exposition scrape(@Nullable String accept) {
     return scrape(accept, name -> true);
   }
 
   /** Renders the metric families whose name {@code included} accepts (the benchmark's split). */
-  Exposition scrape(String accept, Predicate<String> included) {
+  Exposition scrape(@Nullable String accept, Predicate<String> included) {
     ExpositionFormatWriter writer = OPEN_METRICS.accepts(accept) ? OPEN_METRICS : PROMETHEUS_TEXT;
     ByteArrayOutputStream body = new ByteArrayOutputStream(32 * 1024);
     try {

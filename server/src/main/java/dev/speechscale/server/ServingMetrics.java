@@ -15,6 +15,7 @@ import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.List;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The metrics read at scrape time rather than recorded: the admission gate's gauges and admitted
@@ -36,8 +37,7 @@ final class ServingMetrics implements MultiCollector {
   @Override
   public MetricSnapshots collect() {
     ServerMetrics.Serving now = serving.get();
-    GateSnapshot gate = now.gate();
-    boolean loaded = gate != null;
+    GateSnapshot gate = now.gate(); // null before the engine is loaded
     double audioSeconds =
         now.sampleRateHz() == 0
             ? 0.0
@@ -46,26 +46,30 @@ final class ServingMetrics implements MultiCollector {
         gauge(
             "in_flight",
             "Requests admitted and not finished: queued + executing + streaming.",
-            loaded ? gate.inFlight() : 0),
-        gauge("queued", "Requests waiting for an execution slot.", loaded ? gate.queued() : 0),
+            gate != null ? gate.inFlight() : 0),
+        gauge(
+            "queued", "Requests waiting for an execution slot.", gate != null ? gate.queued() : 0),
         gauge(
             "executing",
             "Requests holding an execution slot (engine running).",
-            loaded ? gate.executing() : 0),
+            gate != null ? gate.executing() : 0),
         gauge(
             "streaming",
             "Requests whose synthesis ended but whose audio is still being sent.",
-            loaded ? gate.streaming() : 0),
+            gate != null ? gate.streaming() : 0),
         gauge(
             "max_queue_depth",
             "The in-flight bound (MAX_QUEUE_DEPTH); 0 means no bound.",
-            loaded ? gate.maxInFlight() : 0),
+            gate != null ? gate.maxInFlight() : 0),
         gauge(
             "ready",
             "1 once the engine is loaded and warmed up (GET /ping answers 200).",
             now.ready() ? 1 : 0),
         counter(
-            "admitted", "Requests admitted by the gate.", null, loaded ? gate.admittedTotal() : 0),
+            "admitted",
+            "Requests admitted by the gate.",
+            null,
+            gate != null ? gate.admittedTotal() : 0),
         counter(
             "audio_seconds",
             "Seconds of audio produced by the engine for delivered requests.",
@@ -108,7 +112,8 @@ final class ServingMetrics implements MultiCollector {
         .build();
   }
 
-  private static MetricSnapshot counter(String name, String help, Unit unit, double value) {
+  private static MetricSnapshot counter(
+      String name, String help, @Nullable Unit unit, double value) {
     return CounterSnapshot.builder()
         .name(P + name)
         .help(help)

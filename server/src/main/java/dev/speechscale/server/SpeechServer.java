@@ -22,6 +22,7 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The HTTP/WebSocket front of speech-server on Jetty 12's core API: refusals and the small
@@ -49,7 +50,7 @@ public final class SpeechServer implements AutoCloseable {
   private final Server jetty;
   private final ServerConnector connector;
   private final java.util.concurrent.ExecutorService virtualThreads;
-  private volatile SpeechRuntime runtime;
+  private volatile @Nullable SpeechRuntime runtime; // null until attach(engine)
   private volatile boolean ready;
   private volatile boolean warming;
 
@@ -132,10 +133,6 @@ public final class SpeechServer implements AutoCloseable {
     SpeechRuntime attached = new SpeechRuntime(engine, config, metrics, ticker, wallClock);
     this.runtime = attached;
     return attached;
-  }
-
-  SpeechRuntime runtime() {
-    return runtime;
   }
 
   void markReady() {
@@ -244,7 +241,9 @@ public final class SpeechServer implements AutoCloseable {
     jetty.join();
   }
 
-  private Object bidiSession(Response response, org.eclipse.jetty.util.Callback callback) {
+  /** The session's listener, or null after answering the upgrade request with a refusal. */
+  private @Nullable Object bidiSession(
+      Response response, org.eclipse.jetty.util.Callback callback) {
     SpeechRuntime current = runtime;
     if (current == null || !ready) {
       response.setStatus(503);
@@ -387,7 +386,7 @@ public final class SpeechServer implements AutoCloseable {
   }
 
   /** The cheap per-second sample for the local platform: one lock, no rendering. */
-  private Map<String, Object> stats(SpeechRuntime current) {
+  private Map<String, Object> stats(@Nullable SpeechRuntime current) {
     Map<String, Object> stats = new LinkedHashMap<>();
     GateSnapshot gate = current == null ? null : current.gate.snapshot();
     stats.put("ready", ready);
