@@ -1,6 +1,8 @@
 package dev.speechscale.artifacts;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a replay is judged on, in one shape for the live fleet and for the simulator's prediction,
@@ -58,13 +60,53 @@ public record FleetFigures(
    * @param p95TtfabMs p95 time to first audio byte from the intended send time over the minute's
    *     successful requests, or {@code null} when none succeeded
    * @param meanInService mean instances in service over the minute
+   * @param p95TtfabInterval the measured p95's distribution-free 95 % interval (order statistics of
+   *     the minute's {@code ok} samples), or {@code null} on the predicted side, in files written
+   *     before it was recorded, and when too few requests succeeded for one
    */
   public record Minute(
-      int index, long arrivals, long ok, long shed, Double p95TtfabMs, double meanInService) {
+      int index,
+      long arrivals,
+      long ok,
+      long shed,
+      @Nullable Double p95TtfabMs,
+      double meanInService,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Interval p95TtfabInterval) {
     public Minute {
       if (index < 0) {
         throw new ArtifactException("minute index (" + index + ") must not be negative");
       }
+    }
+
+    /** A minute without a sampling interval: the simulator's side, or an older file's. */
+    public static Minute of(
+        int index,
+        long arrivals,
+        long ok,
+        long shed,
+        @Nullable Double p95TtfabMs,
+        double meanInService) {
+      return new Minute(index, arrivals, ok, shed, p95TtfabMs, meanInService, null);
+    }
+  }
+
+  /**
+   * Where the true p95 lies with 95 % confidence, given the samples a minute had.
+   *
+   * @param lowMs the lower order statistic, milliseconds
+   * @param highMs the upper order statistic, milliseconds
+   */
+  public record Interval(double lowMs, double highMs) {
+    public Interval {
+      if (!(lowMs <= highMs)) {
+        throw new ArtifactException(
+            "p95 interval: low_ms (" + lowMs + ") must not exceed high_ms (" + highMs + ")");
+      }
+    }
+
+    /** Whether {@code valueMs} lies inside, ends included. */
+    public boolean contains(double valueMs) {
+      return lowMs <= valueMs && valueMs <= highMs;
     }
   }
 }

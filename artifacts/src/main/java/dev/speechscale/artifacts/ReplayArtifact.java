@@ -136,7 +136,8 @@ public record ReplayArtifact(
    * @param error predicted minus measured, in {@code errorUnit}, or {@code null}
    * @param errorUnit {@code pp} (percentage points) or {@code %} (of the measured value)
    * @param tolerance the largest error that counts as within, or {@code null} when not judged
-   * @param result {@code within}, {@code miss} or {@code not_judged}
+   * @param result {@code within}, {@code miss}, {@code unresolved} (beyond the tolerance but inside
+   *     the measured value's sampling interval: too few samples to tell) or {@code not_judged}
    * @param note why a figure is not judged, or what it means
    */
   public record Row(

@@ -5,8 +5,10 @@ import dev.speechscale.loadgen.RequestEvent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What {@link ReplayRun} observed on the live endpoint: every request and every capacity sample,
@@ -120,7 +122,16 @@ public record LiveReplay(
         in.stream().filter(r -> r.status() == Status.OK).count(),
         in.stream().filter(r -> r.status() == Status.SHED).count(),
         ttfab.length == 0 ? null : Percentile.of(ttfab, 95),
-        secs.stream().mapToInt(Integer::intValue).average().orElse(0));
+        secs.stream().mapToInt(Integer::intValue).average().orElse(0),
+        p95Interval(ttfab));
+  }
+
+  /** The p95's 95 % interval from order statistics, or null with too few samples for one. */
+  static FleetFigures.@Nullable Interval p95Interval(double[] ttfabMs) {
+    double[] sorted = ttfabMs.clone();
+    Arrays.sort(sorted);
+    double[] lowHigh = Percentiles95.interval(sorted);
+    return lowHigh == null ? null : new FleetFigures.Interval(lowHigh[0], lowHigh[1]);
   }
 
   private long count(Status status) {

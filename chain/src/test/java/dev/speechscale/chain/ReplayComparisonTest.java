@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 class ReplayComparisonTest {
@@ -115,7 +116,62 @@ class ReplayComparisonTest {
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(0, "within"),
             org.assertj.core.groups.Tuple.tuple(1, "not_judged"),
-            org.assertj.core.groups.Tuple.tuple(2, "miss"));
+            // +20 % on two requests: no interval of the p95 exists, so no miss can be told
+            org.assertj.core.groups.Tuple.tuple(2, "unresolved"));
+  }
+
+  @Test
+  void p95Interval_150Samples_spansTheOrderStatisticsAroundThe95th() {
+    double[] ttfab = new double[150];
+    for (int i = 0; i < ttfab.length; i++) {
+      ttfab[ttfab.length - 1 - i] = i + 1; // unsorted on purpose
+    }
+
+    // n q = 142.5, 1.96 sd = 5.23: ranks 137 and 148
+    assertThat(LiveReplay.p95Interval(ttfab)).isEqualTo(new FleetFigures.Interval(137, 148));
+    assertThat(LiveReplay.p95Interval(new double[40])).isNull(); // rank 41 of 40
+  }
+
+  /** A quiet minute whose 150 requests measured a p95 of 50 ms, somewhere in 40–100 ms. */
+  static FleetFigures.Minute quietMinute(FleetFigures.@Nullable Interval interval) {
+    return new FleetFigures.Minute(1, 150, 150, 0, 50.0, 2, interval);
+  }
+
+  @Test
+  void p95Row_beyondToleranceInsideTheInterval_isUnresolvedAndSaysWhy() {
+    ReplayArtifact.Row row =
+        ReplayComparison.p95Row(1, 80.0, quietMinute(new FleetFigures.Interval(40, 100)));
+
+    assertThat(row.error()).isEqualTo(60.0);
+    assertThat(row.result()).isEqualTo("unresolved");
+    assertThat(row.note())
+        .isEqualTo(
+            "inside the measured p95's 95 % interval 40.0–100.0 ms (150 requests):"
+                + " too few to tell a ±15 % miss");
+  }
+
+  @Test
+  void p95Row_beyondToleranceOutsideTheInterval_isAMiss() {
+    FleetFigures.Minute m = quietMinute(new FleetFigures.Interval(40, 100));
+
+    assertThat(ReplayComparison.p95Row(1, 120.0, m).result()).isEqualTo("miss");
+    assertThat(ReplayComparison.p95Row(1, 30.0, m).result()).isEqualTo("miss");
+  }
+
+  @Test
+  void p95Row_withinTolerance_isWithinWhateverTheInterval() {
+    assertThat(ReplayComparison.p95Row(1, 57.0, quietMinute(new FleetFigures.Interval(49, 51))))
+        .extracting(ReplayArtifact.Row::result)
+        .isEqualTo("within");
+    assertThat(ReplayComparison.p95Row(1, 43.0, quietMinute(null)).result()).isEqualTo("within");
+  }
+
+  @Test
+  void p95Row_tooFewSamplesForAnInterval_isUnresolvedNotAMiss() {
+    ReplayArtifact.Row row = ReplayComparison.p95Row(1, 80.0, quietMinute(null));
+
+    assertThat(row.result()).isEqualTo("unresolved");
+    assertThat(row.note()).isEqualTo("150 requests: too few for an interval of the p95");
   }
 
   @Test
@@ -127,7 +183,7 @@ class ReplayComparisonTest {
             ABOUT, setup, predicted(), live(), Instant.parse("2026-12-01T15:10:00Z"));
 
     assertThat(ArtifactCodec.validate(ArtifactKind.REPLAY, ArtifactCodec.toJson(a))).isEmpty();
-    assertThat(a.verdict()).isEqualTo("miss (2)");
+    assertThat(a.verdict()).isEqualTo("miss (1)"); // shed; minute 2 is unresolved
     assertThat(a.measuredEvents())
         .extracting(ReplayArtifact.Event::what, ReplayArtifact.Event::atS)
         .containsExactly(
@@ -191,7 +247,7 @@ class ReplayComparisonTest {
     assertThat(page)
         .contains("Simulator against the live fleet (replay)")
         .contains(
-            "replay vs simulator</div><div class=\"big\"><span class=\"warn\">miss (2)</span>")
+            "replay vs simulator</div><div class=\"big\"><span class=\"warn\">miss (1)</span>")
         .contains("<td>shed fraction</td><td class=\"n\">10.00 %</td><td class=\"n\">7.27 %</td>")
         .contains(
             "<td>surge to the next instance in service</td><td class=\"n\">40.0 s</td>"

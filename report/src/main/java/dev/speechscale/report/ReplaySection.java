@@ -259,6 +259,7 @@ final class ReplaySection {
         switch (r.result()) {
           case "within" -> "ok";
           case "miss" -> "fail";
+          case "unresolved" -> "warn";
           default -> "suppressed";
         };
     String text = r.result().replace('_', ' ');

@@ -70,17 +70,37 @@ final class HostileSuite {
     static final List<Kind> SYNTHESIS =
         List.of(HOSTILE_TEXT, DISCONNECT_MID_STREAM, WS_BAD_JSON_THEN_ABORT);
 
-    /** A mix by name: all (the nine hostile kinds), abuse, synthesis or control. */
+    /**
+     * A mix by name: all (the nine hostile kinds), abuse, synthesis or control; or kinds by name,
+     * comma-separated (e.g. {@code MALFORMED_JSON,GARBAGE_REQUEST}), to take one kind's cost apart.
+     */
     static List<Kind> mix(String name) {
       return switch (name) {
         case "all" -> HOSTILE;
         case "abuse" -> ABUSE;
         case "synthesis" -> SYNTHESIS;
         case "control" -> List.of(CONTROL_VALID);
-        default ->
-            throw new IllegalArgumentException(
-                "mix " + name + ": expected all, abuse, synthesis or control");
+        default -> byNames(name);
       };
+    }
+
+    private static List<Kind> byNames(String names) {
+      List<Kind> kinds = new java.util.ArrayList<>();
+      for (String n : names.split(",")) {
+        try {
+          kinds.add(Kind.valueOf(n.strip()));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(
+              "mix "
+                  + names
+                  + ": '"
+                  + n
+                  + "' is not a kind; expected all, abuse, synthesis, control or kinds from "
+                  + List.of(values()),
+              e);
+        }
+      }
+      return List.copyOf(kinds);
     }
   }
 

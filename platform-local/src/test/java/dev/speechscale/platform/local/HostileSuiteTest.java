@@ -1,6 +1,7 @@
 package dev.speechscale.platform.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.nio.file.Path;
@@ -15,6 +16,17 @@ import org.junit.jupiter.api.io.TempDir;
  * audio. The 20,000-request run and the soak are measurement runs ({@link HostileSuite#main}).
  */
 class HostileSuiteTest {
+
+  @Test
+  void mix_kindNames_takesThoseKindsAndNamesAnUnknownOne() {
+    assertThat(HostileSuite.Kind.mix("MALFORMED_JSON, GARBAGE_REQUEST"))
+        .containsExactly(HostileSuite.Kind.MALFORMED_JSON, HostileSuite.Kind.GARBAGE_REQUEST);
+    assertThat(HostileSuite.Kind.mix("abuse")).contains(HostileSuite.Kind.HUGE_BODY).hasSize(6);
+    assertThatThrownBy(() -> HostileSuite.Kind.mix("MALFORMED_JSON,HUGE"))
+        .hasMessageContaining("'HUGE' is not a kind")
+        .hasMessageContaining("HUGE_BODY");
+  }
+
   @TempDir Path dir;
 
   @Test
