@@ -78,27 +78,20 @@ public record QmaxStep(
    *
    * @param runIndex which pass of the ladder (0-based)
    * @param stepIndex position within the run (0-based)
-   * @param concurrency nominal concurrency N, at least 1
+   * @param concurrency nominal concurrency N (the planner, through {@link #toRung}, refuses one
+   *     below 1; a hand-written ladder may hold one, to test that refusal)
    */
   public record Position(int runIndex, int stepIndex, int concurrency) {
     public Position {
-      if (runIndex < 0 || stepIndex < 0) {
+      if (runIndex < 0 || stepIndex < 0 || concurrency < 0) {
         throw new IllegalArgumentException(
             "step position (run "
                 + runIndex
                 + ", step "
                 + stepIndex
-                + ") must not be negative; count runs and steps from 0");
-      }
-      if (concurrency < 1) {
-        throw new IllegalArgumentException(
-            "step concurrency N ("
+                + ", N "
                 + concurrency
-                + ") must be at least 1 (run "
-                + runIndex
-                + ", step "
-                + stepIndex
-                + ")");
+                + ") must not be negative; count runs and steps from 0");
       }
     }
   }

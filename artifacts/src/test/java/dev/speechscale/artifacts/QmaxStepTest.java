@@ -140,10 +140,10 @@ class QmaxStepTest {
   }
 
   @Test
-  void position_concurrencyBelowOne_namesTheStep() {
-    assertThatThrownBy(() -> new QmaxStep.Position(1, 3, 0))
+  void position_negativeConcurrency_namesTheStep() {
+    assertThatThrownBy(() -> new QmaxStep.Position(1, 3, -2))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("concurrency N (0) must be at least 1 (run 1, step 3)");
+        .hasMessageContaining("(run 1, step 3, N -2) must not be negative");
   }
 
   @Test
