@@ -17,8 +17,7 @@ import org.jspecify.annotations.Nullable;
  * with the {@code with...} methods ({@link #withServerConcurrency}, {@link #withHistograms}, {@link
  * #withTtfabDriftMs}, {@link #withBreakdown}, {@link #withStability}, {@link #withMeetsSlo}); the
  * canonical constructor is the JSON reader's. It runs past 300 lines because the sections sit
- * beside the wire fields they fill, and the factory, the copy and the derivation each name every
- * field.
+ * beside the wire fields they fill, and the factory and the copy each name every field.
  *
  * @param runIndex which pass of the ladder
  * @param stepIndex position within the run
@@ -348,7 +347,10 @@ public record QmaxStep(
         rungStability);
   }
 
-  /** This step with {@code meets_slo} derived against {@code sloMs}, as every reader derives it. */
+  /**
+   * This step with {@code meets_slo} derived against {@code sloMs}: what every reader does ({@link
+   * QmaxArtifact#withDerived()}).
+   */
   public QmaxStep withMeetsSlo(double sloMs) {
     return copy(
         serverConcurrencyPeak,
@@ -361,7 +363,11 @@ public record QmaxStep(
         stability);
   }
 
-  /** This step with the given fields beyond its sections, each of the others kept. */
+  /**
+   * This step with the given fields beyond its sections, each of the others kept; a run index or
+   * usable flag an older file left out is filled in ({@link #run()}, {@link #isUsable()}), as every
+   * reader fills it, so a step read through {@link ArtifactCodec} is unchanged by it.
+   */
   private QmaxStep copy(
       @Nullable Double serverPeak,
       @Nullable Double serverMean,
@@ -372,7 +378,7 @@ public record QmaxStep(
       @Nullable StepBreakdown stepBreakdown,
       @Nullable RungStability rungStability) {
     return new QmaxStep(
-        runIndex,
+        run(),
         stepIndex,
         concurrency,
         completed,
@@ -387,7 +393,7 @@ public record QmaxStep(
         latencyP95Ms,
         serverPeak,
         serverMean,
-        usable,
+        isUsable(),
         unusableReason,
         meets,
         ttfabHistogramUs,
@@ -425,34 +431,5 @@ public record QmaxStep(
         isUsable(),
         unusableReason,
         chars);
-  }
-
-  /** This step with its derived field recomputed against {@code sloMs}. */
-  QmaxStep withDerived(double sloMs) {
-    return new QmaxStep(
-        run(),
-        stepIndex,
-        concurrency,
-        completed,
-        ok,
-        rejected,
-        achievedRps,
-        concurrencyMean,
-        ttfabP50Ms,
-        ttfabP95Ms,
-        ttfabP99Ms,
-        latencyMeanMs,
-        latencyP95Ms,
-        serverConcurrencyPeak,
-        serverConcurrencyMean,
-        isUsable(),
-        unusableReason,
-        toRung().meetsSlo(sloMs),
-        ttfabHistogram,
-        latencyHistogram,
-        chars,
-        ttfabDriftMs,
-        breakdown,
-        stability);
   }
 }
