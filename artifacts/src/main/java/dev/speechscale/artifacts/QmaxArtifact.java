@@ -267,7 +267,7 @@ public record QmaxArtifact(
         s.map(Ladder.ServiceTime::p95Seconds).orElse(sP95S),
         loadModel,
         platform,
-        steps.stream().map(step -> step.withDerived(sloMs)).toList(),
+        steps.stream().map(step -> step.withMeetsSlo(sloMs)).toList(),
         checks,
         QmaxInterval.of(steps, checks, sloMs, ladder.qMax()).orElse(null),
         drift == null ? null : drift.withDerived(),

@@ -103,30 +103,12 @@ class StepBreakdownTest {
   }
 
   private static QmaxStep step(int n, StepBreakdown b) {
-    return new QmaxStep(
-        0,
-        0,
-        n,
-        10L,
-        10L,
-        0L,
-        1.0,
-        (double) n,
-        1.0,
-        2.0,
-        3.0,
-        4.0,
-        5.0,
-        null,
-        null,
-        true,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        b,
-        null);
+    return QmaxStep.of(
+            new QmaxStep.Position(0, 0, n),
+            QmaxStep.Counts.of(10, 10, 0),
+            new QmaxStep.Throughput(1.0, n),
+            new QmaxStep.ClientLatency(1.0, 2.0, 3.0, 4.0, 5.0),
+            QmaxStep.Verdict.USABLE)
+        .withBreakdown(b);
   }
 }

@@ -33,30 +33,12 @@ class QmaxBreakdownTest {
   }
 
   private static QmaxStep step(int n, double p95Ms, StepBreakdown b) {
-    return new QmaxStep(
-        0,
-        0,
-        n,
-        10L,
-        10L,
-        0L,
-        1.0,
-        (double) n,
-        p95Ms,
-        p95Ms,
-        p95Ms,
-        p95Ms,
-        p95Ms,
-        null,
-        null,
-        true,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        b,
-        null);
+    return QmaxStep.of(
+            new QmaxStep.Position(0, 0, n),
+            QmaxStep.Counts.of(10, 10, 0),
+            new QmaxStep.Throughput(1.0, n),
+            new QmaxStep.ClientLatency(p95Ms, p95Ms, p95Ms, p95Ms, p95Ms),
+            QmaxStep.Verdict.USABLE)
+        .withBreakdown(b);
   }
 }

@@ -79,31 +79,15 @@ final class Recorded {
 
   /** One rung of run {@code run}: usable unless {@code unusableReason} is given. */
   static QmaxStep step(int run, int concurrency, Double p95Ms, String unusableReason) {
-    return new QmaxStep(
-        run,
-        0,
-        concurrency,
-        100L,
-        100L,
-        0L,
-        10.0,
-        (double) concurrency,
-        p95Ms,
-        p95Ms,
-        p95Ms,
-        p95Ms,
-        p95Ms,
-        (double) concurrency,
-        (double) concurrency,
-        unusableReason == null,
-        unusableReason,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return QmaxStep.of(
+            new QmaxStep.Position(run, 0, concurrency),
+            QmaxStep.Counts.of(100, 100, 0),
+            new QmaxStep.Throughput(10.0, concurrency),
+            new QmaxStep.ClientLatency(p95Ms, p95Ms, p95Ms, p95Ms, p95Ms),
+            unusableReason == null
+                ? QmaxStep.Verdict.USABLE
+                : QmaxStep.Verdict.unusable(unusableReason))
+        .withServerConcurrency(new QmaxStep.ServerConcurrency(concurrency, concurrency));
   }
 
   /** A usable rung of run 0. */

@@ -1,6 +1,5 @@
 package dev.speechscale.loadgen;
 
-import dev.speechscale.artifacts.Histograms;
 import dev.speechscale.artifacts.QmaxStep;
 import dev.speechscale.artifacts.RungStability;
 import java.time.Duration;
@@ -83,35 +82,34 @@ public record RungReport(
   /**
    * The artifact's view of this rung, with {@code meets_slo} against {@code sloMs}. A rung without
    * ok requests has no percentiles, histograms or drift, an unwatched server no concurrency, and a
-   * usable rung no reason: those components are null.
+   * usable rung no reason: those are left out.
    */
   public QmaxStep toStep(double sloMs) {
-    boolean any = stats.ok() > 0;
-    return new QmaxStep(
-        runIndex,
-        stepIndex,
-        concurrency,
-        stats.completed(),
-        stats.ok(),
-        stats.rejected(),
-        stats.achievedRps(),
-        stats.concurrencyMean(),
-        stats.ttfabP50Ms(),
-        stats.ttfabP95Ms(),
-        stats.ttfabP99Ms(),
-        stats.latencyMeanMs(),
-        stats.latencyP95Ms(),
-        server == null ? null : server.peak(),
-        server == null ? null : server.mean(),
-        usable(),
-        verdict.reason(),
-        meetsSlo(sloMs),
-        any ? Histograms.encode(stats.ttfabHistogram()) : null,
-        any ? Histograms.encode(stats.latencyHistogram()) : null,
-        stats.chars(),
-        stats.ttfabDriftMs(),
-        stats.breakdown(),
-        stability);
+    QmaxStep step =
+        QmaxStep.of(
+            new QmaxStep.Position(runIndex, stepIndex, concurrency),
+            QmaxStep.Counts.of(stats.completed(), stats.ok(), stats.rejected(), stats.chars()),
+            new QmaxStep.Throughput(stats.achievedRps(), stats.concurrencyMean()),
+            new QmaxStep.ClientLatency(
+                stats.ttfabP50Ms(),
+                stats.ttfabP95Ms(),
+                stats.ttfabP99Ms(),
+                stats.latencyMeanMs(),
+                stats.latencyP95Ms()),
+            new QmaxStep.Verdict(usable(), verdict.reason()));
+    if (server != null) {
+      step =
+          step.withServerConcurrency(new QmaxStep.ServerConcurrency(server.peak(), server.mean()));
+    }
+    if (stats.ok() > 0) {
+      step =
+          step.withHistograms(
+              QmaxStep.LatencyHistograms.of(stats.ttfabHistogram(), stats.latencyHistogram()));
+    }
+    return step.withTtfabDriftMs(stats.ttfabDriftMs())
+        .withBreakdown(stats.breakdown())
+        .withStability(stability)
+        .withMeetsSlo(sloMs);
   }
 
   /** This report with the server's concurrency attached (a later metric join). */
