@@ -196,6 +196,20 @@ class ArchitectureTest {
   }
 
   @Test
+  void qmaxStep_isBuiltFromItsSectionsOutsideArtifacts_neverByItsPositionalConstructor() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.speechscale.artifacts..")
+        .should()
+        .callConstructorWhere(
+            com.tngtech.archunit.base.DescribedPredicate.describe(
+                "a constructor of QmaxStep (24 positional fields: use QmaxStep.of and its sections)",
+                call ->
+                    call.getTargetOwner().isEquivalentTo(dev.speechscale.artifacts.QmaxStep.class)))
+        .check(CLASSES);
+  }
+
+  @Test
   void nothingOutsideTheAwsModule_importsTheAwsSdk() {
     noClasses()
         .that()
