@@ -11,6 +11,12 @@ import org.jspecify.annotations.Nullable;
  * Judges and explains a derivation: one method per finding, each stating the numbers it used so a
  * user can check the arithmetic by hand. Kept apart from {@link Planner} so the arithmetic and the
  * prose can be read separately.
+ *
+ * <p>Longer than the house's 300 lines on purpose: it is the plan's wording, eleven findings in the
+ * order {@link #all} runs them, so whoever checks a plan's text against its numbers reads one file.
+ * Each finding reads only its {@link Derivation}: the inputs ({@code m()}, {@code t()}, {@code
+ * s()}) and the sections the planner derived from them ({@code timing()}, {@code thresholds()},
+ * {@code fleet()}, ...).
  */
 final class Findings {
   private Findings() {}
