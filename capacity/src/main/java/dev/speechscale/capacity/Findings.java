@@ -11,6 +11,12 @@ import org.jspecify.annotations.Nullable;
  * Judges and explains a derivation: one method per finding, each stating the numbers it used so a
  * user can check the arithmetic by hand. Kept apart from {@link Planner} so the arithmetic and the
  * prose can be read separately.
+ *
+ * <p>Longer than the house's 300 lines on purpose: it is the plan's wording, eleven findings in the
+ * order {@link #all} runs them, so whoever checks a plan's text against its numbers reads one file.
+ * Each finding reads only its {@link Derivation}: the inputs ({@code m()}, {@code t()}, {@code
+ * s()}) and the sections the planner derived from them ({@code timing()}, {@code thresholds()},
+ * {@code fleet()}, ...).
  */
 final class Findings {
   private Findings() {}
@@ -208,8 +214,8 @@ final class Findings {
         f(
             "W_max %.3fs = SLO %.3fs - S_p95 %.3fs: the queueing budget is derived from the"
                 + " promise, not configured beside it",
-            d.wMaxSeconds(), slo, sP95);
-    if (d.wMaxSeconds() < sP95) {
+            d.timing().wMaxSeconds(), slo, sP95);
+    if (d.timing().wMaxSeconds() < sP95) {
       return new Finding(
           "slo_budget",
           Verdict.WARN,
@@ -220,13 +226,13 @@ final class Findings {
   }
 
   static Finding invocationCeiling(Derivation d) {
-    double deadline = d.wMaxSeconds() + d.m().sP95Seconds();
+    double deadline = d.timing().requestDeadlineSeconds();
     double ceiling = d.s().ceilingSeconds();
     String detail =
         f(
             "a queued request finishes within %.3fs (W_max %.3fs + S_p95 %.3fs); the invocation"
                 + " ceiling is %.0fs",
-            deadline, d.wMaxSeconds(), d.m().sP95Seconds(), ceiling);
+            deadline, d.timing().wMaxSeconds(), d.m().sP95Seconds(), ceiling);
     if (deadline > ceiling) {
       return new Finding(
           "invocation_ceiling",
@@ -252,13 +258,13 @@ final class Findings {
                   .orElse(" (no rung was usable)")),
           "loosen the SLO, speed up service, or measure lower concurrencies");
     }
-    double implied = z.wMaxSeconds() / z.m().sMeanSeconds();
+    double implied = z.timing().wMaxSeconds() / z.m().sMeanSeconds();
     String implication =
         f(
             ". The SLO's wait budget independently implies about %.0f (W_max %.2fs / S_mean"
                 + " %.3fs); past the bound a request cannot reach first byte in time, so it is"
                 + " refused rather than served late",
-            implied, z.wMaxSeconds(), z.m().sMeanSeconds());
+            implied, z.timing().wMaxSeconds(), z.m().sMeanSeconds());
     if (!ladder.bracketed()) {
       return new Finding(
           "queue_depth",
@@ -287,8 +293,9 @@ final class Findings {
       return new Finding(
           "threshold_units", Verdict.SUPPRESSED, "no Q_max, so no thresholds to convert", null);
     }
-    UnitsRatio max = z.ratioMax();
-    UnitsRatio avg = z.ratioAverage();
+    Plan.Thresholds th = z.thresholds();
+    UnitsRatio max = th.ratioMax();
+    UnitsRatio avg = th.ratioAverage();
     if (max == null || avg == null) {
       return new Finding(
           "threshold_units",
@@ -309,12 +316,12 @@ final class Findings {
                 + " Maximum / client mean in-flight, measured at rung %d); scale_in_threshold %.3f"
                 + " = C_scale_min %.2f x %.3f (Average / client mean, rung %d). The converted"
                 + " figures deploy; the occupancy is what was measured",
-            z.scalingTargetValue(),
-            z.cScaleMax(),
+            th.scalingTargetValue(),
+            th.cScaleMax(),
             max.ratio(),
             max.atConcurrency(),
-            z.scaleInThreshold(),
-            z.cScaleMin(),
+            th.scaleInThreshold(),
+            th.cScaleMin(),
             avg.ratio(),
             avg.atConcurrency()));
   }
@@ -324,8 +331,10 @@ final class Findings {
       return new Finding(
           "surge_survival", Verdict.SUPPRESSED, "no Q_max, so no surge to simulate", null);
     }
-    SurgeSimulation sim = z.simulation();
-    double p = z.shedProbability();
+    SurgeSimulation sim = z.surge().simulation();
+    double p = z.surge().shedProbability();
+    double cScaleMax = z.thresholds().cScaleMax();
+    Double recommended = z.surge().recommendedCScaleMax();
     String detail =
         f(
             "holding C_scale_max %.2f of Q_max %d is %.1f%% utilisation as M/M/1 (%.1f%% as M/G/1"
@@ -333,20 +342,20 @@ final class Findings {
                 + " arriving against %.2f req/s of measured capacity) filled the queue to Q_max"
                 + " before a replacement arrived (T %.0fs) in %.1f%% of %d simulated surges"
                 + " (service times: %s)",
-            z.cScaleMax(),
+            cScaleMax,
             z.qMax(),
-            100 * Utilization.mm1(z.cScaleMax()),
-            100 * Utilization.mg1(z.cScaleMax(), sim.serviceCv()),
+            100 * Utilization.mm1(cScaleMax),
+            100 * Utilization.mg1(cScaleMax, sim.serviceCv()),
             sim.serviceCv(),
             z.s().surgeRatio(),
-            sim.surgeRatePerSecond(z.cScaleMax()),
-            z.capacityPerSecond(),
+            sim.surgeRatePerSecond(cScaleMax),
+            z.throughput().capacityPerSecond(),
             z.t().plannedSeconds(),
             100 * p,
             sim.trials(),
             z.m().serviceTimes().origin());
     String fix =
-        z.recommended() == null
+        recommended == null
             ? f(
                 "no threshold of 1 or more keeps the shed probability under %.0f%%: shorten"
                     + " T_total or hold standing headroom in instances",
@@ -354,7 +363,7 @@ final class Findings {
             : f(
                 "scale out at %.2f concurrent requests or fewer (recommended_c_scale_max: P <="
                     + " %.0f%%), shorten T_total, or hold standing headroom in instances",
-                z.recommended(), 100 * z.s().shedTarget());
+                recommended, 100 * z.s().shedTarget());
     if (p > Scenario.SURGE_WARN_LINE) {
       return new Finding(
           "surge_survival",
@@ -374,36 +383,38 @@ final class Findings {
       return new Finding(
           "scale_in_safety", Verdict.SUPPRESSED, "no Q_max, so no thresholds to judge", null);
     }
-    if (z.minSafe() == null) {
+    Plan.Thresholds th = z.thresholds();
+    Integer minSafe = z.fleet().minSafeInstances();
+    if (minSafe == null) {
       return new Finding(
           "scale_in_safety",
           Verdict.WARN,
           f(
               "C_scale_min %.2f is not below C_scale_max %.2f (surge ratio %.2f): every scale-in"
                   + " lands on the scale-out threshold, at any fleet size",
-              z.cScaleMin(), z.cScaleMax(), z.s().surgeRatio()),
+              th.cScaleMin(), th.cScaleMax(), z.s().surgeRatio()),
           "use a surge ratio above 1 so the thresholds separate");
     }
-    double r = z.cScaleMax() / z.cScaleMin();
-    int floor = z.minInstances();
+    double r = th.cScaleMax() / th.cScaleMin();
+    int floor = z.fleet().minInstances();
     String rule =
         f(
             "scale-in is only stable from %d instances up: removing one of N multiplies each"
                 + " survivor's concurrency by N/(N-1), which must stay at or under %.2f (="
                 + " C_scale_max %.2f / C_scale_min %.2f)",
-            z.minSafe(), r, z.cScaleMax(), z.cScaleMin());
-    if (floor < z.minSafe()) {
+            minSafe, r, th.cScaleMax(), th.cScaleMin());
+    if (floor < minSafe) {
       return new Finding(
           "scale_in_safety",
           Verdict.WARN,
           rule
               + f(
                   ". This plan's floor is %d, so a %d->%d scale-in leaves the survivors at %.2f",
-                  floor, floor + 1, floor, z.cScaleMin() * (floor + 1) / floor),
+                  floor, floor + 1, floor, th.cScaleMin() * (floor + 1) / floor),
           f(
               "raise --min-floor to %d, or accept the flap that the %ds scale-in cooldown damps"
                   + " but does not remove",
-              z.minSafe(), z.cooldowns().scaleInSeconds()));
+              minSafe, z.timing().scaleInCooldownSeconds()));
     }
     return Finding.ok("scale_in_safety", rule + f("; this plan's floor is %d", floor));
   }
@@ -412,7 +423,8 @@ final class Findings {
     if (!(d instanceof Derivation.Scalable z)) {
       return new Finding("fleet_cost", Verdict.SUPPRESSED, "no Q_max, so no fleet to cost", null);
     }
-    double factor = (double) z.peakInstances() / Math.max(1, z.peakInstancesAtQMax());
+    int peakInstances = z.fleet().peakInstances();
+    double factor = (double) peakInstances / Math.max(1, z.peakInstancesAtQMax());
     return Finding.ok(
         "fleet_cost",
         f(
@@ -420,8 +432,8 @@ final class Findings {
                 + " at C_scale_max %.2f against %d at Q_max %d for %s)%s",
             z.s().surgeRatio(),
             factor,
-            z.peakInstances(),
-            z.cScaleMax(),
+            peakInstances,
+            z.thresholds().cScaleMax(),
             z.peakInstancesAtQMax(),
             z.qMax(),
             z.s().peak().describe(),
@@ -436,19 +448,22 @@ final class Findings {
       return new Finding(
           "fleet_capacity",
           Verdict.SUPPRESSED,
-          f("no Q_max, so the fleet stays at the floor of %d", d.minInstances()),
+          f("no Q_max, so the fleet stays at the floor of %d", d.s().minFloor()),
           null);
     }
+    Plan.Fleet fleet = z.fleet();
+    double cScaleMax = z.thresholds().cScaleMax();
+    Derivation.Throughput x = z.throughput();
     String trough =
         z.s().trough() == null
-            ? f("no trough stated, floor %d", z.minInstances())
-            : f("trough %s needs %d", z.s().trough().describe(), z.troughInstances());
+            ? f("no trough stated, floor %d", fleet.minInstances())
+            : f("trough %s needs %d", z.s().trough().describe(), fleet.troughInstances());
     if (z.s().peak() instanceof Load.Streams streams) {
       return Finding.ok(
           "fleet_capacity",
           f(
               "peak %s / C_scale_max %.2f per instance = %d instances; %s",
-              streams.describe(), z.cScaleMax(), z.peakInstances(), trough));
+              streams.describe(), cScaleMax, fleet.peakInstances(), trough));
     }
     String detail =
         f(
@@ -456,24 +471,24 @@ final class Findings {
                 + " published sizing ceil(lambda x S_mean / C_scale_max) = ceil(%s x %.4f / %.2f)"
                 + " gives %d, which treats one instance as serving %.1f requests at once",
             z.s().peak().describe(),
-            z.cScaleMax(),
-            z.throughput(),
-            z.throughputMeasured() ? "measured" : "assumed (1/S_mean)",
-            z.peakInstances(),
+            cScaleMax,
+            x.atCScaleMaxPerSecond(),
+            x.measured() ? "measured" : "assumed (1/S_mean)",
+            fleet.peakInstances(),
             trough,
             Load.Numbers.compact(z.s().peak().amount()),
             z.m().sMeanSeconds(),
-            z.cScaleMax(),
-            z.naiveMax(),
-            z.cScaleMax());
-    if (!z.throughputMeasured()) {
+            cScaleMax,
+            fleet.naiveMaxInstances(),
+            cScaleMax);
+    if (!x.measured()) {
       return new Finding(
           "fleet_capacity",
           Verdict.WARN,
           detail + "; the ladder recorded no throughput, so a serial engine was assumed",
           "re-run `tts-bench qmax`, which records achieved_rps on every rung");
     }
-    if (z.throughputExtrapolated()) {
+    if (x.extrapolated()) {
       return new Finding(
           "fleet_capacity",
           Verdict.WARN,

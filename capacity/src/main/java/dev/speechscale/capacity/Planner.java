@@ -3,8 +3,8 @@ package dev.speechscale.capacity;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalInt;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -42,35 +42,23 @@ public final class Planner {
     };
   }
 
+  /** The plan of a ladder where some rung met the SLO: the sections the findings judged. */
   private static Plan scalablePlan(Derivation.Scalable d, List<Finding> findings) {
-    Measurement m = d.m();
-    double cv = m.serviceTimes().coefficientOfVariation();
+    double cScaleMax = d.thresholds().cScaleMax();
+    double cv = d.m().serviceTimes().coefficientOfVariation();
     return Plan.of(
         verdict(findings),
-        new Plan.QMax(d.qMax(), m.ladder().bracketed(), m.ladder().refined()),
-        new Plan.Thresholds(
-            d.cScaleMax(),
-            d.cScaleMin(),
-            d.scalingTargetValue(),
-            d.scaleInThreshold(),
-            d.ratioMax(),
-            d.ratioAverage()),
-        new Plan.Fleet(
-            d.minInstances(),
-            d.maxInstances(),
-            d.troughInstances(),
-            d.peakInstances(),
-            d.minSafe(),
-            d.naiveMax(),
-            d.qMax()),
-        timing(d),
+        d.qMaxSection(),
+        d.thresholds(),
+        d.fleet(),
+        d.timing(),
         new Plan.Surge(
-            Utilization.mm1(d.cScaleMax()),
-            Utilization.mg1(d.cScaleMax(), cv),
+            Utilization.mm1(cScaleMax),
+            Utilization.mg1(cScaleMax, cv),
             cv,
-            d.shedProbability(),
-            d.recommended(),
-            d.throughput()),
+            d.surge().shedProbability(),
+            d.surge().recommendedCScaleMax(),
+            d.throughput().atCScaleMaxPerSecond()),
         findings);
   }
 
@@ -81,23 +69,11 @@ public final class Planner {
         verdict(findings),
         m.ladder().bracketed(),
         m.ladder().refined(),
-        d.minInstances(),
-        d.maxInstances(),
-        timing(d),
+        d.s().minFloor(),
+        d.s().minFloor(),
+        d.timing(),
         m.serviceTimes().coefficientOfVariation(),
         findings);
-  }
-
-  /** The times, which a plan has whether or not a rung met the SLO. */
-  private static Plan.Timing timing(Derivation d) {
-    Measurement m = d.m();
-    return new Plan.Timing(
-        d.cooldowns().scaleOutSeconds(),
-        d.cooldowns().scaleInSeconds(),
-        d.wMaxSeconds(),
-        d.wMaxSeconds() + m.sP95Seconds(),
-        d.t().plannedSeconds(),
-        boxed(m.ladder().lowestRungTtfabP95Ms()));
   }
 
   /** {@code ok} when nothing warns, {@code warn (N)}, or {@code INFEASIBLE}. */
@@ -105,6 +81,10 @@ public final class Planner {
     return PlanVerdict.of(findings);
   }
 
+  /**
+   * The planner's stages in order: the times, then (with Q_max ≥ 1) the thresholds, the throughput
+   * they are held at, the fleet that throughput sizes, and the surge simulated over T.
+   */
   private static Derivation derive(Measurement m, ScaleOutTime t, Scenario s) {
     if (s.sloMs() != m.ladder().sloMs()) {
       throw new CapacityException(
@@ -114,61 +94,97 @@ public final class Planner {
               + m.ladder().sloMs()
               + " ms); Q_max is only meaningful at the SLO it was measured against");
     }
+    Plan.Timing timing = timing(m, t, s);
     int qMax = m.ladder().qMax();
-    double sloSeconds = s.sloMs() / 1000.0;
-    double wMax = Math.max(0, sloSeconds - m.sP95Seconds());
-    Cooldowns cooldowns = Cooldowns.forScaleOutTime(t.plannedSeconds());
     if (qMax < 1) {
-      return Derivation.Unscalable.of(m, t, s, wMax, cooldowns);
+      return new Derivation.Unscalable(m, t, s, timing);
     }
     Thresholds th = Thresholds.of(qMax, s.surgeRatio());
-    Optional<UnitsRatio> ratioMax =
-        m.ladder().ratioNear(th.cScaleMax(), UnitsRatio.Statistic.MAXIMUM);
-    Optional<UnitsRatio> ratioAvg =
-        m.ladder().ratioNear(th.cScaleMin(), UnitsRatio.Statistic.AVERAGE);
-    ThroughputCurve curve = m.ladder().throughputCurve();
-    boolean throughputMeasured = !curve.isEmpty();
-    double xAtMax = curve.at(th.cScaleMax()).orElse(1.0 / m.sMeanSeconds());
-    double xAtQ = curve.at(qMax).orElse(1.0 / m.sMeanSeconds());
-    double capacity = capacityPerSecond(m);
-    int peakN = FleetSizing.instances(s.peak(), th.cScaleMax(), xAtMax);
-    int troughN =
-        s.trough() == null ? 0 : FleetSizing.instances(s.trough(), th.cScaleMax(), xAtMax);
-    int peakAtQ = FleetSizing.instances(s.peak(), qMax, xAtQ);
-    int minN = Math.max(s.minFloor(), troughN);
-    int maxN = Math.max(minN, peakN);
-    Integer naive =
-        s.peak() instanceof Load.RequestRate r
-            ? FleetSizing.naive(r.perSecond(), m.sMeanSeconds(), th.cScaleMax())
-            : null;
-    SurgeSimulation sim = simulation(m, t, s, qMax);
-    double shed = sim.shedProbability(th.cScaleMax());
-    OptionalDouble recommended = sim.largestSafeThreshold(th.cScaleMax(), s.shedTarget());
+    Plan.Thresholds thresholds = thresholds(m, th);
+    Derivation.Throughput throughput = Derivation.Throughput.of(m, th.cScaleMax(), qMax);
+    Plan.Fleet fleet = fleet(m, s, th, throughput.atCScaleMaxPerSecond(), qMax);
+    int peakAtQMax = FleetSizing.instances(s.peak(), qMax, throughput.atQMaxPerSecond());
     return new Derivation.Scalable(
         m,
         t,
         s,
-        wMax,
-        cooldowns,
-        minN,
-        maxN,
-        qMax,
+        timing,
+        new Plan.QMax(qMax, m.ladder().bracketed(), m.ladder().refined()),
+        thresholds,
+        throughput,
+        fleet,
+        peakAtQMax,
+        Derivation.Surge.of(simulation(m, t, s, qMax), th.cScaleMax(), s.shedTarget()));
+  }
+
+  /**
+   * The times, which a plan has whether or not a rung met the SLO: W_max = SLO − S_p95 (not below
+   * zero), the cooldowns T gives, the request deadline W_max + S_p95, T itself and the first-chunk
+   * alarm (p95 TTFAB at the lowest usable rung, {@code null} when no rung was usable).
+   */
+  static Plan.Timing timing(Measurement m, ScaleOutTime t, Scenario s) {
+    double wMaxSeconds = Math.max(0, s.sloMs() / 1000.0 - m.sP95Seconds());
+    Cooldowns cooldowns = Cooldowns.forScaleOutTime(t.plannedSeconds());
+    return new Plan.Timing(
+        cooldowns.scaleOutSeconds(),
+        cooldowns.scaleInSeconds(),
+        wMaxSeconds,
+        wMaxSeconds + m.sP95Seconds(),
+        t.plannedSeconds(),
+        boxed(m.ladder().lowestRungTtfabP95Ms()));
+  }
+
+  /**
+   * The thresholds in client units and, when the ladder measured both units ratios (Maximum near
+   * C_scale_max, Average near C_scale_min), in the deployed metric's, rounded as they deploy
+   * ({@link #deployable}); without both, neither converted threshold is given, so nothing deploys a
+   * client-unit number against the server's metric.
+   */
+  static Plan.Thresholds thresholds(Measurement m, Thresholds th) {
+    UnitsRatio ratioMax =
+        m.ladder().ratioNear(th.cScaleMax(), UnitsRatio.Statistic.MAXIMUM).orElse(null);
+    UnitsRatio ratioAverage =
+        m.ladder().ratioNear(th.cScaleMin(), UnitsRatio.Statistic.AVERAGE).orElse(null);
+    if (ratioMax == null || ratioAverage == null) {
+      return new Plan.Thresholds(
+          th.cScaleMax(), th.cScaleMin(), null, null, ratioMax, ratioAverage);
+    }
+    return new Plan.Thresholds(
         th.cScaleMax(),
         th.cScaleMin(),
-        th.minSafeInstances().isPresent() ? th.minSafeInstances().getAsInt() : null,
-        ratioMax.orElse(null),
-        ratioAvg.orElse(null),
-        throughputMeasured,
-        xAtMax,
-        capacity,
-        curve.extrapolates(th.cScaleMax()),
-        troughN,
-        peakN,
-        peakAtQ,
-        naive,
-        sim,
-        shed,
-        boxed(recommended));
+        deployable(th.cScaleMax() * ratioMax.ratio()),
+        deployable(th.cScaleMin() * ratioAverage.ratio()),
+        ratioMax,
+        ratioAverage);
+  }
+
+  /**
+   * The fleet for the scenario's loads with each instance held at C_scale_max completing {@code
+   * xAtCScaleMaxPerSecond}: the floor is the larger of the scenario's floor and what the trough
+   * needs, the ceiling the larger of the floor and what the peak needs; N_safe from the thresholds;
+   * the published sizing only for a peak given as a request rate; the queue bound at Q_max.
+   */
+  static Plan.Fleet fleet(
+      Measurement m, Scenario s, Thresholds th, double xAtCScaleMaxPerSecond, int qMax) {
+    int peakInstances = FleetSizing.instances(s.peak(), th.cScaleMax(), xAtCScaleMaxPerSecond);
+    int troughInstances =
+        s.trough() == null
+            ? 0
+            : FleetSizing.instances(s.trough(), th.cScaleMax(), xAtCScaleMaxPerSecond);
+    int minInstances = Math.max(s.minFloor(), troughInstances);
+    Integer naiveMaxInstances =
+        s.peak() instanceof Load.RequestRate r
+            ? FleetSizing.naive(r.perSecond(), m.sMeanSeconds(), th.cScaleMax())
+            : null;
+    OptionalInt minSafe = th.minSafeInstances();
+    return new Plan.Fleet(
+        minInstances,
+        Math.max(minInstances, peakInstances),
+        troughInstances,
+        peakInstances,
+        minSafe.isPresent() ? minSafe.getAsInt() : null,
+        naiveMaxInstances,
+        qMax);
   }
 
   /**
