@@ -1,6 +1,7 @@
 package dev.speechscale.artifacts;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a replay is judged on, in one shape for the live fleet and for the simulator's prediction,
@@ -21,7 +22,7 @@ public record FleetFigures(
     long ok,
     long shed,
     long errors,
-    Double surgeToInServiceS,
+    @Nullable Double surgeToInServiceS,
     List<Minute> minutes,
     List<Integer> inServicePerSecond,
     List<Integer> desiredPerSecond) {
@@ -60,7 +61,12 @@ public record FleetFigures(
    * @param meanInService mean instances in service over the minute
    */
   public record Minute(
-      int index, long arrivals, long ok, long shed, Double p95TtfabMs, double meanInService) {
+      int index,
+      long arrivals,
+      long ok,
+      long shed,
+      @Nullable Double p95TtfabMs,
+      double meanInService) {
     public Minute {
       if (index < 0) {
         throw new ArtifactException("minute index (" + index + ") must not be negative");

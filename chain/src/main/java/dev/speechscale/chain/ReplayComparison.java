@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Puts the prediction beside the measurement, figure by figure, against the calibration targets:
@@ -116,7 +117,7 @@ public final class ReplayComparison {
         fleet.desired());
   }
 
-  private static Double surgeToInService(PolicyResult r, Double surge) {
+  private static @Nullable Double surgeToInService(PolicyResult r, @Nullable Double surge) {
     if (surge == null) {
       return null;
     }
@@ -130,7 +131,8 @@ public final class ReplayComparison {
     return null;
   }
 
-  static List<ReplayArtifact.Row> rows(FleetFigures p, FleetFigures m, Double surgeStartS) {
+  static List<ReplayArtifact.Row> rows(
+      FleetFigures p, FleetFigures m, @Nullable Double surgeStartS) {
     List<ReplayArtifact.Row> rows = new ArrayList<>();
     double shedP = 100 * p.shedFraction();
     double shedM = 100 * m.shedFraction();
@@ -176,7 +178,7 @@ public final class ReplayComparison {
 
   private static ReplayArtifact.Row judged(
       String figure,
-      Integer minute,
+      @Nullable Integer minute,
       double predicted,
       double measured,
       double error,
@@ -196,13 +198,13 @@ public final class ReplayComparison {
 
   private static ReplayArtifact.Row relative(
       String figure,
-      Integer minute,
-      Double predicted,
-      Double measured,
+      @Nullable Integer minute,
+      @Nullable Double predicted,
+      @Nullable Double measured,
       double tolerance,
       String missing) {
     Double error = percent(predicted, measured);
-    if (error == null) {
+    if (predicted == null || measured == null || error == null) {
       return new ReplayArtifact.Row(
           figure,
           minute,
@@ -219,7 +221,7 @@ public final class ReplayComparison {
     return judged(figure, minute, predicted, measured, error, "%", tolerance);
   }
 
-  private static Double percent(Double predicted, Double measured) {
+  private static @Nullable Double percent(@Nullable Double predicted, @Nullable Double measured) {
     if (predicted == null || measured == null || measured == 0) {
       return null;
     }
