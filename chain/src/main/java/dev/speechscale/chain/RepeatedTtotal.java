@@ -87,7 +87,7 @@ public final class RepeatedTtotal {
    * The combined artifact with a note per failed run: a run that timed out took longer than any
    * recorded one, so the recorded maximum understates T.
    */
-  private static TtotalArtifact withNotes(
+  static TtotalArtifact withNotes(
       TtotalArtifact t, List<String> failed, java.time.@Nullable Duration timeout) {
     List<String> notes = new ArrayList<>(t.notes());
     notes.addAll(failed);
