@@ -23,7 +23,7 @@ public record FleetFigures(
     long ok,
     long shed,
     long errors,
-    Double surgeToInServiceS,
+    @Nullable Double surgeToInServiceS,
     List<Minute> minutes,
     List<Integer> inServicePerSecond,
     List<Integer> desiredPerSecond) {

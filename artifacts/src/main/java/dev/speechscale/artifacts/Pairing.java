@@ -29,18 +29,16 @@ public final class Pairing {
    * {@code --allow-config-mismatch} downgrades a difference to a warning.
    */
   public static Result cpuLimits(
-      String aName, EnforcedCpu a, String bName, EnforcedCpu b, boolean allowMismatch) {
-    if (a == null && b == null) {
-      return Result.pass();
+      String aName,
+      @Nullable EnforcedCpu a,
+      String bName,
+      @Nullable EnforcedCpu b,
+      boolean allowMismatch) {
+    if (a == null) {
+      return b == null ? Result.pass() : unrecorded(aName, bName, b);
     }
-    if (a == null || b == null) {
-      return new Result(
-          true,
-          (a == null ? aName : bName)
-              + " does not record the CPU limit it was measured under ("
-              + (a == null ? bName + ": " + b.describe() : aName + ": " + a.describe())
-              + "); re-measure it to be sure both ran under the same limit",
-          null);
+    if (b == null) {
+      return unrecorded(bName, aName, a);
     }
     if (EnforcedCpu.sameLimit(a, b)) {
       return Result.pass();
@@ -65,9 +63,26 @@ public final class Pairing {
             + " --allow-config-mismatch");
   }
 
+  /** One side records its CPU limit and the other does not: passes, with a warning naming both. */
+  private static Result unrecorded(String missingName, String recordedName, EnforcedCpu recorded) {
+    return new Result(
+        true,
+        missingName
+            + " does not record the CPU limit it was measured under ("
+            + recordedName
+            + ": "
+            + recorded.describe()
+            + "); re-measure it to be sure both ran under the same limit",
+        null);
+  }
+
   /** Checks two fingerprints, naming both slugs in any message. */
   public static Result fingerprints(
-      String aName, DeployedConfig a, String bName, DeployedConfig b, boolean allowMismatch) {
+      String aName,
+      @Nullable DeployedConfig a,
+      String bName,
+      @Nullable DeployedConfig b,
+      boolean allowMismatch) {
     if (DeployedConfig.sameDeployment(a, b)) {
       return Result.pass();
     }

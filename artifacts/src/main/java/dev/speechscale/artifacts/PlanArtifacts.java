@@ -11,6 +11,7 @@ import dev.speechscale.capacity.ThroughputCurve;
 import dev.speechscale.capacity.UnitsRatio;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /** Builds a {@link PlanArtifact} from a computed plan and the artifacts it came from. */
@@ -38,7 +39,7 @@ public final class PlanArtifacts {
       String qmaxFile,
       Measurement measurement,
       @Nullable TtotalArtifact ttotal,
-      String ttotalFile,
+      @Nullable String ttotalFile,
       ScaleOutTime scaleOut,
       Scenario scenario,
       Provenance provenance,
@@ -118,7 +119,12 @@ public final class PlanArtifacts {
         in.scaleOut().policyLagBoundSeconds(),
         in.scaleOut().measured(),
         source(in.qmaxFile(), q),
-        in.ttotal() == null ? null : source(in.ttotalFile(), in.ttotal()),
+        in.ttotal() == null
+            ? null
+            : source(
+                Objects.requireNonNull(
+                    in.ttotalFile(), "ttotalFile: a ttotal artifact needs its path"),
+                in.ttotal()),
         in.ttotal() == null ? null : choice(in.ttotal(), in.tTotalStatistic(), in.scaleOut()));
   }
 

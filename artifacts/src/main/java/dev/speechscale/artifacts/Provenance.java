@@ -38,7 +38,7 @@ public record Provenance(
   }
 
   /** This provenance with the CPU limit the measurement ran under. */
-  public Provenance withCpuLimit(EnforcedCpu limit) {
+  public Provenance withCpuLimit(@Nullable EnforcedCpu limit) {
     return new Provenance(host, jvm, os, command, parameters, limit);
   }
 

@@ -3,6 +3,7 @@ package dev.speechscale.artifacts;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The result of {@code tts-bench replay}: one trace replayed against the live endpoint and
@@ -39,7 +40,7 @@ public record ReplayArtifact(
     String trace,
     String traffic,
     long seed,
-    Double surgeStartS,
+    @Nullable Double surgeStartS,
     Inputs inputs,
     Physics physics,
     Live live,
@@ -134,20 +135,21 @@ public record ReplayArtifact(
    * @param predicted the simulator's value, or {@code null}
    * @param measured the live value, or {@code null}
    * @param error predicted minus measured, in {@code errorUnit}, or {@code null}
-   * @param errorUnit {@code pp} (percentage points) or {@code %} (of the measured value)
+   * @param errorUnit {@code pp} (percentage points) or {@code %} (of the measured value), or {@code
+   *     null} for a figure that is only reported
    * @param tolerance the largest error that counts as within, or {@code null} when not judged
    * @param result {@code within}, {@code miss}, {@code unresolved} (beyond the tolerance but inside
    *     the measured value's sampling interval: too few samples to tell) or {@code not_judged}
-   * @param note why a figure is not judged, or what it means
+   * @param note why a figure is not judged, or what it means; {@code null} for a judged figure
    */
   public record Row(
       String figure,
-      Integer minute,
-      Double predicted,
-      Double measured,
-      Double error,
-      String errorUnit,
-      Double tolerance,
+      @Nullable Integer minute,
+      @Nullable Double predicted,
+      @Nullable Double measured,
+      @Nullable Double error,
+      @Nullable String errorUnit,
+      @Nullable Double tolerance,
       String result,
-      String note) {}
+      @Nullable String note) {}
 }

@@ -1,9 +1,14 @@
 package dev.speechscale.artifacts;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * How far one qmax rung can be trusted: whether its window was stable, how sure its p95 is, and
  * whether the machine or the load generator, not the endpoint, may have limited it. Recorded per
  * rung under the qmax artifact's {@code rung_checks} (additive; older artifacts carry none).
+ *
+ * <p>Only the run, step and N are required (the schema's {@code required}): every other figure is
+ * {@code null} when the rung could not say it or the file does not carry it.
  *
  * @param runIndex the rung's run
  * @param stepIndex the rung's position in its run
@@ -33,23 +38,23 @@ public record RungCheck(
     int runIndex,
     int stepIndex,
     int concurrency,
-    Long samples,
-    Double firstHalfRps,
-    Double secondHalfRps,
-    Double firstHalfP95Ms,
-    Double secondHalfP95Ms,
-    Boolean stable,
-    Double p95Ms,
-    Double p95CiLowMs,
-    Double p95CiHighMs,
-    Double stealFraction,
-    Double machineBusyCpus,
-    Double loadGeneratorCpus,
-    Double instanceLimitCpus,
-    Double otherCpus,
-    Boolean machineBusy,
-    Boolean generatorBound,
-    String finding) {
+    @Nullable Long samples,
+    @Nullable Double firstHalfRps,
+    @Nullable Double secondHalfRps,
+    @Nullable Double firstHalfP95Ms,
+    @Nullable Double secondHalfP95Ms,
+    @Nullable Boolean stable,
+    @Nullable Double p95Ms,
+    @Nullable Double p95CiLowMs,
+    @Nullable Double p95CiHighMs,
+    @Nullable Double stealFraction,
+    @Nullable Double machineBusyCpus,
+    @Nullable Double loadGeneratorCpus,
+    @Nullable Double instanceLimitCpus,
+    @Nullable Double otherCpus,
+    @Nullable Boolean machineBusy,
+    @Nullable Boolean generatorBound,
+    @Nullable String finding) {
 
   /** Halves' throughput may differ by this share of their mean. */
   public static final double THROUGHPUT_TOLERANCE = 0.15;

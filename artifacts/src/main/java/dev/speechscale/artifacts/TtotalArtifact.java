@@ -129,10 +129,10 @@ public record TtotalArtifact(
    * @param at when it happened
    * @param source what observed it (API call, log marker, probe)
    * @param bounded true when {@code at} is an upper bound
-   * @param note anything a reader should know
+   * @param note anything a reader should know, or {@code null} when nothing
    */
   public record TimelineEntry(
-      String stage, Instant at, String source, Boolean bounded, String note) {}
+      String stage, Instant at, String source, Boolean bounded, @Nullable String note) {}
 
   /**
    * The time between two consecutive observed stages.

@@ -42,7 +42,8 @@ final class CapacitySampler implements Runnable {
                 (at - t0) / 1e9, d.desiredInstances(), d.currentInstances()));
       } catch (PlatformException e) {
         failures.incrementAndGet();
-        lastFailure = e.getMessage();
+        String message = e.getMessage();
+        lastFailure = message == null ? e.toString() : message;
       }
       next += every.toNanos();
       long wait = next - nanos.nanoTime();

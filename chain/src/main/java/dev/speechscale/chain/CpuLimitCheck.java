@@ -8,6 +8,7 @@ import dev.speechscale.platform.CpuLimit;
 import dev.speechscale.platform.Platform;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The CPU limit a measurement runs under: read back from the platform before measuring, refused
@@ -18,7 +19,7 @@ final class CpuLimitCheck {
   private CpuLimitCheck() {}
 
   /** The limit in force now, or {@code null} when the platform has none below the instance type. */
-  static EnforcedCpu current(Platform platform, String endpoint) {
+  static @Nullable EnforcedCpu current(Platform platform, String endpoint) {
     Optional<CpuLimit> limit = platform.cpuLimit(endpoint);
     return limit.map(EnforcedCpu::of).orElse(null);
   }
@@ -27,7 +28,7 @@ final class CpuLimitCheck {
    * The limit qmax measures under; stops when it is not in force unless {@code allowUnenforced}, in
    * which case it is recorded as not enforced and a warning printed.
    */
-  static EnforcedCpu requireEnforced(
+  static @Nullable EnforcedCpu requireEnforced(
       Platform platform,
       String endpoint,
       String model,
@@ -65,7 +66,7 @@ final class CpuLimitCheck {
    *
    * @return the limit in force now, or {@code null}
    */
-  static EnforcedCpu requireSameAsLadder(
+  static @Nullable EnforcedCpu requireSameAsLadder(
       Platform platform,
       String endpoint,
       QmaxArtifact q,
@@ -81,7 +82,7 @@ final class CpuLimitCheck {
             now,
             allowMismatch);
     if (!pair.ok()) {
-      throw new ChainException(pair.refusal());
+      throw new ChainException(Refusals.of(pair));
     }
     if (pair.warning() != null) {
       progress.accept("warning: " + pair.warning());

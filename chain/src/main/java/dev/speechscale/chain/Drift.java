@@ -17,6 +17,7 @@ import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.RetryingPlatform;
 import dev.speechscale.platform.ScalingState;
+import dev.speechscale.platform.Statistic;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,6 +26,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code drift}: a read-only reconciliation of what is deployed against the endpoint config and the
@@ -44,7 +46,7 @@ public final class Drift {
    * @param planSource where the plan was looked for
    */
   public record Inputs(
-      Platform platform, EndpointConfig config, PlanArtifact plan, String planSource) {}
+      Platform platform, EndpointConfig config, @Nullable PlanArtifact plan, String planSource) {}
 
   /**
    * Checks and builds the drift artifact (not written): the platform's name, {@code clean} when no
@@ -185,13 +187,28 @@ public final class Drift {
     Instant now = clock.instant();
     for (Alarm a : s.alarms()) {
       if (a.state() == Alarm.AlarmState.INSUFFICIENT_DATA) {
+        Statistic statistic = a.statistic();
+        if (statistic == null) {
+          // the platform could not name its statistic (an extended statistic or metric math):
+          // there is no query to ask whether the metric publishes
+          items.add(
+              warn(
+                  "alarm_data",
+                  "OK or ALARM",
+                  "INSUFFICIENT_DATA",
+                  "alarm "
+                      + a.name()
+                      + " has no decision yet, and it evaluates a statistic drift cannot read, so"
+                      + " whether its metric publishes is unknown"));
+          continue;
+        }
         Duration needed = Duration.ofSeconds((long) a.periodSeconds() * a.evaluationPeriods());
         boolean publishes =
             !p.metric(
                     endpoint,
                     new MetricQuery(
                         MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL,
-                        a.statistic(),
+                        statistic,
                         Duration.ofSeconds(a.periodSeconds()),
                         now.minus(needed.multipliedBy(2)),
                         now))

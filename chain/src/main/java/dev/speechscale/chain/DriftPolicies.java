@@ -10,6 +10,7 @@ import dev.speechscale.platform.Statistic;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code drift}'s comparison of the deployed scalable target and policies with the planned endpoint
@@ -77,11 +78,12 @@ final class DriftPolicies {
               t.metricName() + " " + t.statistic(),
               "the policy tracks the wrong metric"));
     }
-    if (Math.abs(t.targetValue() - want.scalingTargetValue()) > 1e-6) {
+    double targetValue = planned(want.scalingTargetValue(), "scaling_target_value");
+    if (Math.abs(t.targetValue() - targetValue) > 1e-6) {
       items.add(
           Drift.error(
               "target_value",
-              fmt(want.scalingTargetValue()),
+              fmt(targetValue),
               fmt(t.targetValue()),
               "the deployed target differs from the plan"));
     }
@@ -93,11 +95,12 @@ final class DriftPolicies {
               "false",
               "target tracking may scale in; only the step policy should"));
     }
-    if (t.scaleOutCooldownSeconds() != want.scaleOutCooldownS()) {
+    int scaleOutCooldownS = planned(want.scaleOutCooldownS(), "scale_out_cooldown_s");
+    if (t.scaleOutCooldownSeconds() != scaleOutCooldownS) {
       items.add(
           Drift.error(
               "scale_out_cooldown",
-              want.scaleOutCooldownS() + "s",
+              scaleOutCooldownS + "s",
               t.scaleOutCooldownSeconds() + "s",
               "the deployed scale-out cooldown differs"));
     }
@@ -108,11 +111,12 @@ final class DriftPolicies {
       EndpointConfig want,
       ScalingPolicy.StepScaling step,
       ScalingState s) {
-    if (step.cooldownSeconds() != want.scaleInCooldownS()) {
+    int scaleInCooldownS = planned(want.scaleInCooldownS(), "scale_in_cooldown_s");
+    if (step.cooldownSeconds() != scaleInCooldownS) {
       items.add(
           Drift.error(
               "scale_in_cooldown",
-              want.scaleInCooldownS() + "s",
+              scaleInCooldownS + "s",
               step.cooldownSeconds() + "s",
               "the deployed scale-in cooldown differs"));
     }
@@ -127,11 +131,12 @@ final class DriftPolicies {
               "the step scale-in policy has no alarm; it never fires"));
     } else {
       Alarm a = alarm.get();
-      if (Math.abs(a.threshold() - want.scaleInThreshold()) > 1e-6) {
+      double threshold = planned(want.scaleInThreshold(), "scale_in_threshold");
+      if (Math.abs(a.threshold() - threshold) > 1e-6) {
         items.add(
             Drift.error(
                 "scale_in_threshold",
-                fmt(want.scaleInThreshold()),
+                fmt(threshold),
                 fmt(a.threshold()),
                 "the scale-in alarm's threshold differs from the plan"));
       }
@@ -148,5 +153,21 @@ final class DriftPolicies {
 
   private static String fmt(double v) {
     return String.format(Locale.ROOT, "%.3f", v);
+  }
+
+  /**
+   * A scaling value of the effective config: the scaling gate attaches only a config whose plan
+   * filled every one in ({@code EndpointConfig.withPlanValues} over a plan with a units
+   * conversion), so {@code null} here is a bug upstream, not a drift.
+   */
+  private static <T> T planned(@Nullable T value, String field) {
+    if (value == null) {
+      throw new IllegalStateException(
+          "the effective endpoint config has no "
+              + field
+              + ", but the scaling gate attaches only configs whose plan fills it in"
+              + " (ScalingGate.decide): report this with the plan and the config");
+    }
+    return value;
   }
 }

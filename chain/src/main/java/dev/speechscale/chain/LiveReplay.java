@@ -35,7 +35,7 @@ public record LiveReplay(
     Duration alignedTo,
     String traffic,
     long durationS,
-    Double surgeStartS,
+    @Nullable Double surgeStartS,
     long seed,
     Duration sampleEvery,
     List<Request> requests,
@@ -67,7 +67,7 @@ public record LiveReplay(
    * @param ttfabMs first audio byte minus the intended send time, or {@code null} without audio
    * @param status how it ended
    */
-  public record Request(double intendedS, Double ttfabMs, Status status) {
+  public record Request(double intendedS, @Nullable Double ttfabMs, Status status) {
     public Request {
       Objects.requireNonNull(status, "status");
     }
@@ -139,7 +139,7 @@ public record LiveReplay(
   }
 
   /** The last sample taken before {@code s} seconds, else the first one; null without samples. */
-  private CapacitySample stateAt(double s) {
+  private @Nullable CapacitySample stateAt(double s) {
     CapacitySample last = samples.isEmpty() ? null : samples.getFirst();
     for (CapacitySample c : samples) {
       if (c.atS() >= s) {
@@ -154,12 +154,12 @@ public record LiveReplay(
    * Seconds from the surge start until the first sample with more instances in service than the
    * fleet had at the surge start; {@code null} without a surge or a scale-out.
    */
-  public Double surgeToInServiceS() {
+  public @Nullable Double surgeToInServiceS() {
     Double surge = surgeStartS;
-    if (surge == null || samples.isEmpty()) {
+    CapacitySample base = surge == null ? null : stateAt(surge); // null without samples
+    if (surge == null || base == null) {
       return null;
     }
-    CapacitySample base = stateAt(surge);
     for (CapacitySample c : samples) {
       if (c.atS() >= surge && c.inService() > base.inService()) {
         return c.atS() - surge;

@@ -21,11 +21,19 @@ import org.jspecify.annotations.Nullable;
 final class LiveScaleOut {
   private LiveScaleOut() {}
 
+  /**
+   * @param scalingTargetValue the plan's target value (C_scale_max in the deployed metric's units)
+   */
   static ValidateArtifact.Check run(
-      RetryingPlatform platform, String endpoint, LiveLoad load, Duration settle, Clock clock) {
+      RetryingPlatform platform,
+      String endpoint,
+      LiveLoad load,
+      double scalingTargetValue,
+      Duration settle,
+      Clock clock) {
     PlanArtifact plan = load.plan();
     int start = plan.minInstances();
-    int n = (int) Math.ceil(2 * plan.scalingTargetValue() * start);
+    int n = (int) Math.ceil(2 * scalingTargetValue * start);
     Duration bound = Duration.ofMillis(Math.round(plan.tTotalS() * 1000));
     Physics physics = platform.physics(endpoint);
     try (Freeze pinned = Freeze.pin(platform, endpoint, start, settle, clock, load.progress())) {

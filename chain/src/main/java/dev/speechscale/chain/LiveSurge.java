@@ -18,10 +18,14 @@ import java.util.Locale;
 final class LiveSurge {
   private LiveSurge() {}
 
-  static ValidateArtifact.Check run(LiveLoad load, int fleet, double sloMs) {
+  /**
+   * @param throughputAtCScaleMaxRps the plan's X(C_scale_max), per instance
+   */
+  static ValidateArtifact.Check run(
+      LiveLoad load, int fleet, double sloMs, double throughputAtCScaleMaxRps) {
     PlanArtifact plan = load.plan();
     double k = plan.inputs().chosen().surgeRatio();
-    double holding = fleet * plan.throughputAtCScaleMaxRps() * plan.utilizationMg1();
+    double holding = fleet * throughputAtCScaleMaxRps * plan.utilizationMg1();
     double rate = k * holding;
     load.progress()
         .accept(

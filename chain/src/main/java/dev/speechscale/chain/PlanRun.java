@@ -19,7 +19,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The plan step: reads the measured artifacts, checks they may be paired (one model, one
@@ -45,10 +47,10 @@ public final class PlanRun {
    */
   public record Options(
       Path qmax,
-      Path ttotal,
-      Duration assumedTTotal,
+      @Nullable Path ttotal,
+      @Nullable Duration assumedTTotal,
       Scenario shape,
-      Duration slo,
+      @Nullable Duration slo,
       boolean allowConfigMismatch,
       String command,
       Map<String, Object> parameters) {
@@ -100,11 +102,12 @@ public final class PlanRun {
     QmaxArtifact q = ArtifactCodec.readQmax(o.qmax());
     Measurement measurement = q.measurement(o.qmax().toString());
     requireLadderSlo(o, q);
-    TtotalArtifact t = o.ttotal() == null ? null : pairedTtotal(o, q, warn);
+    Path ttotalFile = o.ttotal();
+    TtotalArtifact t = ttotalFile == null ? null : pairedTtotal(o, ttotalFile, q, warn);
     ScaleOutTime scaleOut =
         t != null
             ? t.scaleOutTime(statistic)
-            : ScaleOutTime.assumed(o.assumedTTotal().toNanos() / 1e9);
+            : ScaleOutTime.assumed(assumedTTotal(o).toNanos() / 1e9);
     Scenario shape = o.shape();
     Scenario scenario =
         new Scenario(
@@ -126,7 +129,7 @@ public final class PlanRun {
                 o.qmax().toString(),
                 measurement,
                 t,
-                t == null ? null : o.ttotal().toString(),
+                ttotalFile == null ? null : ttotalFile.toString(),
                 scaleOut,
                 scenario,
                 Provenance.capture(o.command(), o.parameters()),
@@ -151,8 +154,15 @@ public final class PlanRun {
     }
   }
 
-  private static TtotalArtifact pairedTtotal(Options o, QmaxArtifact q, Consumer<String> warn) {
-    TtotalArtifact t = ArtifactCodec.readTtotal(o.ttotal());
+  /** The assumed T: given whenever no ttotal artifact is (the options hold exactly one). */
+  private static Duration assumedTTotal(Options o) {
+    return Objects.requireNonNull(
+        o.assumedTTotal(), "Options holds exactly one of a ttotal artifact and an assumed T");
+  }
+
+  private static TtotalArtifact pairedTtotal(
+      Options o, Path ttotalFile, QmaxArtifact q, Consumer<String> warn) {
+    TtotalArtifact t = ArtifactCodec.readTtotal(ttotalFile);
     Pairing.Result pair =
         Pairing.fingerprints(
             "qmax " + o.qmax(),
@@ -161,7 +171,7 @@ public final class PlanRun {
             t.deployedConfig(),
             o.allowConfigMismatch());
     if (!pair.ok()) {
-      throw new ChainException(pair.refusal());
+      throw new ChainException(Refusals.of(pair));
     }
     if (pair.warning() != null) {
       warn.accept("warning: " + pair.warning());
@@ -174,7 +184,7 @@ public final class PlanRun {
             Provenance.cpuLimitOf(t.provenance()),
             o.allowConfigMismatch());
     if (!cpu.ok()) {
-      throw new ChainException(cpu.refusal());
+      throw new ChainException(Refusals.of(cpu));
     }
     if (cpu.warning() != null) {
       warn.accept("warning: " + cpu.warning());

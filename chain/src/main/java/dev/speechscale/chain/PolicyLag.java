@@ -34,7 +34,7 @@ record PolicyLag(double seconds, String source) {
       ScalingPolicy.TargetTracking t = tracking.get();
       int evaluations =
           s.alarms().stream()
-              .filter(a -> a.metricName().equals(t.metricName()) && a.statistic() == t.statistic())
+              .filter(a -> t.metricName().equals(a.metricName()) && a.statistic() == t.statistic())
               .mapToInt(Alarm::evaluationPeriods)
               .findFirst()
               .orElse(DEFAULT_EVALUATION_PERIODS);

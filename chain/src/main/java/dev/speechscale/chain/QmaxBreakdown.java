@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Queue against engine per rung, in lines for people (the CLI, and the report when it shows them):
@@ -23,17 +24,20 @@ public final class QmaxBreakdown {
    * artifact whose steps carry none (older artifacts, servers that send no timing headers).
    */
   public static List<String> lines(QmaxArtifact a) {
-    List<QmaxStep> steps = new ArrayList<>();
+    List<Broken> steps = new ArrayList<>();
     for (QmaxStep s : a.steps()) {
-      if (s.breakdown() != null) {
-        steps.add(s);
+      StepBreakdown b = s.breakdown();
+      if (b != null) {
+        steps.add(new Broken(s, b));
       }
     }
     if (steps.isEmpty()) {
       return List.of();
     }
-    steps.sort(Comparator.comparingInt(QmaxStep::run).thenComparingInt(QmaxStep::concurrency));
-    boolean runs = steps.stream().anyMatch(s -> s.run() > 0);
+    steps.sort(
+        Comparator.comparingInt((Broken x) -> x.step().run())
+            .thenComparingInt(x -> x.step().concurrency()));
+    boolean runs = steps.stream().anyMatch(x -> x.step().run() > 0);
     List<String> out = new ArrayList<>();
     out.add(
         "server breakdown per rung (p50 / p95 ms): queue = waiting for an execution slot,"
@@ -47,8 +51,9 @@ public final class QmaxBreakdown {
             "engine p50 / p95",
             "TTFAB p95",
             "audio/req"));
-    for (QmaxStep s : steps) {
-      StepBreakdown b = s.breakdown();
+    for (Broken x : steps) {
+      QmaxStep s = x.step();
+      StepBreakdown b = x.breakdown();
       out.add(
           String.format(
               Locale.ROOT,
@@ -62,7 +67,10 @@ public final class QmaxBreakdown {
     return out;
   }
 
-  private static String pair(Double p50, Double p95) {
+  /** A step with the breakdown it carries. */
+  private record Broken(QmaxStep step, StepBreakdown breakdown) {}
+
+  private static String pair(@Nullable Double p50, @Nullable Double p95) {
     if (p50 == null || p95 == null) {
       return "-";
     }

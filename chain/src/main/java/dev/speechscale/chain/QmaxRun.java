@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code qmax}: the most concurrent requests one instance holds inside the SLO. Preflight (in
@@ -61,8 +62,8 @@ public final class QmaxRun {
       LadderSpec spec,
       List<String> texts,
       long seed,
-      Path events,
-      Duration settleTimeout,
+      @Nullable Path events,
+      @Nullable Duration settleTimeout,
       String command,
       Map<String, Object> parameters) {}
 

@@ -82,14 +82,20 @@ public final class QmaxTrust {
    * its windows agreeing (unusable, so Q_max was decided without it).
    */
   static List<String> stability(QmaxArtifact a) {
-    List<QmaxStep> held = a.steps().stream().filter(s -> s.stability() != null).toList();
+    List<Held> held = new ArrayList<>();
+    for (QmaxStep s : a.steps()) {
+      RungStability r = s.stability();
+      if (r != null) {
+        held.add(new Held(s, r));
+      }
+    }
     if (held.isEmpty()) {
       return List.of();
     }
     List<String> out = new ArrayList<>();
     RungStability rule = held.getFirst().stability();
     IntSummaryStatistics windows =
-        held.stream().mapToInt(s -> s.stability().windows().size()).summaryStatistics();
+        held.stream().mapToInt(h -> h.stability().windows().size()).summaryStatistics();
     out.add(
         String.format(
             Locale.ROOT,
@@ -100,9 +106,10 @@ public final class QmaxTrust {
             rule.maxHoldS(),
             windows.getMin(),
             windows.getMax()));
-    List<QmaxStep> unstable = held.stream().filter(s -> !s.stability().stable()).toList();
-    for (QmaxStep s : unstable) {
-      RungStability r = s.stability();
+    List<Held> unstable = held.stream().filter(h -> !h.stability().stable()).toList();
+    for (Held h : unstable) {
+      QmaxStep s = h.step();
+      RungStability r = h.stability();
       out.add(
           String.format(
               Locale.ROOT,
@@ -133,6 +140,9 @@ public final class QmaxTrust {
     }
     return out;
   }
+
+  /** A step held in stability windows, with its windows. */
+  private record Held(QmaxStep step, RungStability stability) {}
 
   private static String join(List<String> figures) {
     return String.join(", ", figures);

@@ -25,13 +25,20 @@ record QuickstartProgress(PrintWriter err) {
     err.println("  " + line);
   }
 
+  /**
+   * The ladder's Q_max and uncontended S_mean; S_mean is unknown when the lowest rung was not
+   * usable (the plan step then refuses, naming the file).
+   */
   void qmax(QmaxArtifact q) {
+    Double sMeanS = q.sMeanS();
     err.printf(
         Locale.ROOT,
-        "  Q_max %d (%s), S_mean %.1f ms%n",
+        "  Q_max %d (%s), S_mean %s%n",
         q.qMax(),
         Boolean.TRUE.equals(q.qMaxBracketed()) ? "bracketed" : "lower bound",
-        q.sMeanS() * 1000);
+        sMeanS == null
+            ? "unknown (no usable uncontended rung)"
+            : String.format(Locale.ROOT, "%.1f ms", sMeanS * 1000));
   }
 
   void ttotal(TtotalArtifact t) {

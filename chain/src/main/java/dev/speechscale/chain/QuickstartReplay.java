@@ -8,6 +8,7 @@ import dev.speechscale.simulator.FleetSimulator;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** {@code quickstart}'s replay step ({@link QuickstartSteps} runs it; it may fail on its own). */
 final class QuickstartReplay {
@@ -23,7 +24,7 @@ final class QuickstartReplay {
    * @param artifact the comparison, or {@code null} when it did not run
    * @param notRun why not, or {@code null} when it ran
    */
-  record Outcome(ReplayArtifact artifact, String notRun) {}
+  record Outcome(@Nullable ReplayArtifact artifact, @Nullable String notRun) {}
 
   /**
    * Runs the step; a refusal or failure of the chain is the outcome's reason, not the run's end.

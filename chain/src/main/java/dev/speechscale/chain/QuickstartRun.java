@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code quickstart} as a composition of the chain's steps: deploy a measurement endpoint, drift →
@@ -45,7 +46,7 @@ public final class QuickstartRun {
      *
      * @return the sentence saying whether scaling was attached and why
      */
-    String deploy(EndpointConfig model, Path configFile, Path planFile);
+    String deploy(EndpointConfig model, Path configFile, @Nullable Path planFile);
 
     /** Stops everything of the endpoint. */
     void destroy(String endpoint);

@@ -210,7 +210,7 @@ record QuickstartSteps(
   private PlanArtifact plan(QmaxArtifact q, Path qmaxFile, Path ttotalFile) {
     progress.step(5, "plan: thresholds, cooldowns and fleet from the two measurements");
     double peakRps = Math.ceil(1.6 * peakThroughput(q));
-    Scenario shape = new Scenario(1, 1.25, new Load.RequestRate(peakRps), null, 1, 0.10, 60, 1, 0);
+    Scenario shape = shape(peakRps);
     PlanRun.Result r =
         PlanRun.run(
             new PlanRun.Options(
@@ -234,6 +234,13 @@ record QuickstartSteps(
           "the plan cannot attach scaling (" + plan.verdict().label() + "); see " + planFile);
     }
     return plan;
+  }
+
+  /** The quickstart's scenario: a 1.25x surge over {@code peakRps}, no trough, one floor. */
+  // capacity's Scenario documents trough "or null" but does not mark it @Nullable yet
+  @SuppressWarnings("NullAway")
+  private static Scenario shape(double peakRps) {
+    return new Scenario(1, 1.25, new Load.RequestRate(peakRps), null, 1, 0.10, 60, 1, 0);
   }
 
   private Path deployBehind(PlanArtifact plan, Path planFile) {

@@ -266,8 +266,8 @@ final class RefusalCostRun {
   static ValidateArtifact.LoadPhase phase(
       String name,
       RequestEvent.LoadModel model,
-      Integer concurrency,
-      Double offeredRps,
+      @Nullable Integer concurrency,
+      @Nullable Double offeredRps,
       List<RequestEvent> events,
       long startNanos,
       long endNanos) {

@@ -6,7 +6,9 @@ import dev.speechscale.platform.Platform;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code ttotal --runs N}: times the scale-out N times, each a complete {@link TtotalRun} (its own
@@ -65,7 +67,10 @@ public final class RepeatedTtotal {
     }
     if (each.isEmpty()) {
       throw new ChainException(
-          "none of the " + runs + " scale-outs completed; the last: " + last.getMessage());
+          "none of the "
+              + runs
+              + " scale-outs completed; the last: "
+              + Objects.requireNonNull(last, "every run failed, so one was the last").getMessage());
     }
     TtotalArtifact combined = TtotalArtifact.combine(each);
     if (!failed.isEmpty()) {
@@ -82,8 +87,8 @@ public final class RepeatedTtotal {
    * The combined artifact with a note per failed run: a run that timed out took longer than any
    * recorded one, so the recorded maximum understates T.
    */
-  private static TtotalArtifact withNotes(
-      TtotalArtifact t, List<String> failed, java.time.Duration timeout) {
+  static TtotalArtifact withNotes(
+      TtotalArtifact t, List<String> failed, java.time.@Nullable Duration timeout) {
     List<String> notes = new ArrayList<>(t.notes());
     notes.addAll(failed);
     notes.add(
@@ -92,7 +97,7 @@ public final class RepeatedTtotal {
             + (failed.size() + t.runCount())
             + " scale-outs did not complete and are not among the runs: a run that found no"
             + " recovery within "
-            + timeout
+            + (timeout == null ? "its timeout (derived from the platform)" : timeout)
             + " was slower than every recorded one, so t_total_max_s understates T; re-measure"
             + " on a quiet machine or size against the timeout");
     return new TtotalArtifact(

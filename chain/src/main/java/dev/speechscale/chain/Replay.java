@@ -116,7 +116,7 @@ public final class Replay {
     try {
       return Traffic.csv(file.toString(), () -> lines(file));
     } catch (SimulatorException e) {
-      throw new ChainException(e.getMessage(), e);
+      throw ChainException.wrapping(e);
     }
   }
 

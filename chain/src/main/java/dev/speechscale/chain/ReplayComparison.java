@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Puts the prediction beside the measurement, figure by figure, against the calibration targets:
@@ -116,7 +117,7 @@ public final class ReplayComparison {
         fleet.desired());
   }
 
-  private static Double surgeToInService(PolicyResult r, Double surge) {
+  private static @Nullable Double surgeToInService(PolicyResult r, @Nullable Double surge) {
     if (surge == null) {
       return null;
     }
@@ -130,7 +131,8 @@ public final class ReplayComparison {
     return null;
   }
 
-  static List<ReplayArtifact.Row> rows(FleetFigures p, FleetFigures m, Double surgeStartS) {
+  static List<ReplayArtifact.Row> rows(
+      FleetFigures p, FleetFigures m, @Nullable Double surgeStartS) {
     List<ReplayArtifact.Row> rows = new ArrayList<>();
     double shedP = 100 * p.shedFraction();
     double shedM = 100 * m.shedFraction();
@@ -182,7 +184,8 @@ public final class ReplayComparison {
    * quickstart's 30 s quiet tail, about 150 requests, gives the p95 an interval of −25 % … +90 % on
    * this fleet; ±15 % takes of the order of a thousand). The tolerance is unchanged.
    */
-  static ReplayArtifact.Row p95Row(int minute, Double predicted, FleetFigures.Minute measured) {
+  static ReplayArtifact.Row p95Row(
+      int minute, @Nullable Double predicted, FleetFigures.Minute measured) {
     ReplayArtifact.Row row =
         relative(
             "p95_ttfab_ms",
@@ -223,7 +226,7 @@ public final class ReplayComparison {
 
   private static ReplayArtifact.Row judged(
       String figure,
-      Integer minute,
+      @Nullable Integer minute,
       double predicted,
       double measured,
       double error,
@@ -243,13 +246,13 @@ public final class ReplayComparison {
 
   private static ReplayArtifact.Row relative(
       String figure,
-      Integer minute,
-      Double predicted,
-      Double measured,
+      @Nullable Integer minute,
+      @Nullable Double predicted,
+      @Nullable Double measured,
       double tolerance,
       String missing) {
     Double error = percent(predicted, measured);
-    if (error == null) {
+    if (predicted == null || measured == null || error == null) {
       return new ReplayArtifact.Row(
           figure,
           minute,
@@ -266,7 +269,7 @@ public final class ReplayComparison {
     return judged(figure, minute, predicted, measured, error, "%", tolerance);
   }
 
-  private static Double percent(Double predicted, Double measured) {
+  private static @Nullable Double percent(@Nullable Double predicted, @Nullable Double measured) {
     if (predicted == null || measured == null || measured == 0) {
       return null;
     }

@@ -179,7 +179,7 @@ public final class ReplayPrediction {
     try {
       return StartupDelaySamples.of(in.ttotals());
     } catch (ArtifactException e) {
-      throw new ChainException(e.getMessage(), e);
+      throw ChainException.wrapping(e);
     }
   }
 

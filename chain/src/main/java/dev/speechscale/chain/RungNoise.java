@@ -65,7 +65,7 @@ final class RungNoise implements LadderListener, RequestListener {
   }
 
   /** One check per step that was watched, in the steps' order. */
-  synchronized List<RungCheck> checks(List<QmaxStep> steps, EnforcedCpu limit) {
+  synchronized List<RungCheck> checks(List<QmaxStep> steps, @Nullable EnforcedCpu limit) {
     int cpus = Runtime.getRuntime().availableProcessors();
     Double limitCpus = limit == null ? null : limit.enforcedCpus();
     List<RungCheck> out = new ArrayList<>();

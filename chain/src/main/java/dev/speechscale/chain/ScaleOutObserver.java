@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * ttotal's observation of one scale-out: the probe's samples, the stages as the platform and the
@@ -243,7 +244,7 @@ final class ScaleOutObserver {
   }
 
   static TtotalArtifact.TimelineEntry entry(
-      String stage, Instant at, String source, boolean bounded, String note) {
+      String stage, Instant at, String source, boolean bounded, @Nullable String note) {
     return new TtotalArtifact.TimelineEntry(stage, at, source, bounded, note);
   }
 }

@@ -7,13 +7,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** The text pool requests are drawn from: the built-in Harvard sentences, or a file's lines. */
 public final class Texts {
   private Texts() {}
 
   /** One request per non-blank, non-comment line of {@code file}, or the built-in pool. */
-  public static List<String> load(Path file) {
+  public static List<String> load(@Nullable Path file) {
     try {
       String text;
       if (file == null) {

@@ -9,6 +9,7 @@ import dev.speechscale.platform.Fingerprint;
 import dev.speechscale.platform.Platform;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What {@code ttotal} settles before it touches the endpoint: the ladder's transport, fingerprint
@@ -19,7 +20,7 @@ final class TtotalPreflight {
   private TtotalPreflight() {}
 
   /** What ttotal checked before touching the endpoint: the deployment and its CPU limit. */
-  record Checked(DeployedConfig deployed, EnforcedCpu cpu) {}
+  record Checked(DeployedConfig deployed, @Nullable EnforcedCpu cpu) {}
 
   /**
    * Refuses a ladder of another transport, fingerprint or enforced CPU limit than the endpoint's.
@@ -52,7 +53,7 @@ final class TtotalPreflight {
             deployed,
             o.allowConfigMismatch());
     if (!pair.ok()) {
-      throw new ChainException(pair.refusal());
+      throw new ChainException(Refusals.of(pair));
     }
     if (pair.warning() != null) {
       progress.accept("warning: " + pair.warning());
@@ -64,7 +65,7 @@ final class TtotalPreflight {
   }
 
   /** The probe's N: given and checked, or the largest even usable rung ≤ Q_max with its half. */
-  static int probe(QmaxArtifact q, Integer requested, String file) {
+  static int probe(QmaxArtifact q, @Nullable Integer requested, String file) {
     TreeSet<Integer> usable = new TreeSet<>();
     for (QmaxStep s : q.steps()) {
       if (s.isUsable() && s.ttfabP95Ms() != null) {

@@ -26,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code ttotal}: how long a real scale-out takes, stage by stage. A probe holds concurrency N on
@@ -63,10 +64,10 @@ public final class TtotalRun {
       QmaxArtifact qmax,
       String qmaxFile,
       Transport transport,
-      Integer probeConcurrency,
+      @Nullable Integer probeConcurrency,
       Duration recoveryWindow,
       Duration settle,
-      Duration timeout,
+      @Nullable Duration timeout,
       boolean allowConfigMismatch,
       List<String> texts,
       long seed,
@@ -245,7 +246,7 @@ public final class TtotalRun {
       String endpoint,
       Clock clock,
       DeployedConfig deployed,
-      EnforcedCpu cpu,
+      @Nullable EnforcedCpu cpu,
       PolicyLag lag,
       List<TtotalArtifact.TimelineEntry> ordered,
       List<String> notes,
@@ -265,8 +266,8 @@ public final class TtotalRun {
             null,
             null,
             ordered,
-            null,
-            null,
+            List.of(), // durations and missing stages: withDerived() computes them
+            List.of(),
             notes,
             probeInfo,
             null)

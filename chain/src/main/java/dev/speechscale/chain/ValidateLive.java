@@ -45,6 +45,11 @@ final class ValidateLive {
     Clock clock = clocks.wall();
     NanoClock nanos = clocks.monotonic();
     PlanArtifact plan = o.plan();
+    double targetValue =
+        PlanFigures.required(plan.scalingTargetValue(), "scaling_target_value", o.planFile());
+    double throughput =
+        PlanFigures.required(
+            plan.throughputAtCScaleMaxRps(), "throughput_at_c_scale_max_rps", o.planFile());
     platform = RetryingPlatform.of(platform, clock); // backs off on throttling
     Duration settle = Timeouts.settle(plan.tTotalS(), platform.physics(endpoint));
     List<ValidateArtifact.Check> out = new ArrayList<>();
@@ -63,11 +68,13 @@ final class ValidateLive {
         timeline.phase("live_slo_at_threshold_load");
         out.add(sloAtScaledFleet(load, fleet, sloMs));
         timeline.phase("live_surge");
-        out.add(LiveSurge.run(load, fleet, sloMs));
+        out.add(LiveSurge.run(load, fleet, sloMs, throughput));
       }
       if (plan.maxInstances() > plan.minInstances()) {
         timeline.phase("live_scale_out");
-        out.add(LiveScaleOut.run(RetryingPlatform.of(platform), endpoint, load, settle, clock));
+        out.add(
+            LiveScaleOut.run(
+                RetryingPlatform.of(platform), endpoint, load, targetValue, settle, clock));
       }
     }
     return new Outcome(out, refusalCost);

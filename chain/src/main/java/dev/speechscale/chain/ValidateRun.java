@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code validate}: the deployed policy equals the plan (static), and with {@code --live} it
@@ -241,7 +242,8 @@ public final class ValidateRun {
             "the scale-in alarm reads another statistic");
   }
 
-  private static ValidateArtifact.Check compare(String name, Number expected, Number actual) {
+  private static ValidateArtifact.Check compare(
+      String name, @Nullable Number expected, @Nullable Number actual) {
     boolean same =
         expected != null
             && actual != null
@@ -256,7 +258,7 @@ public final class ValidateRun {
             : "deployed " + fmt(actual) + " but the plan says " + fmt(expected));
   }
 
-  static String fmt(Number v) {
+  static String fmt(@Nullable Number v) {
     if (v == null) {
       return "none";
     }

@@ -393,6 +393,26 @@ class DriftTest {
   }
 
   @Test
+  void check_alarmWithoutDataOnAStatisticDriftCannotRead_warnsWithoutQueryingTheMetric() {
+    FakePlatform p = planned();
+    p.scaleInAlarmState = Alarm.AlarmState.INSUFFICIENT_DATA;
+    p.scaleInStatistic = null; // e.g. p99 on AWS: the platform cannot name it
+
+    List<Item> items = checkPlanned(p);
+
+    assertThat(p.metricQueries).isEmpty();
+    assertThat(items)
+        .contains(
+            new Item(
+                "alarm_data",
+                Severity.WARN,
+                "OK or ALARM",
+                "INSUFFICIENT_DATA",
+                "alarm speech-quickstart-scale-in has no decision yet, and it evaluates a statistic"
+                    + " drift cannot read, so whether its metric publishes is unknown"));
+  }
+
+  @Test
   void check_alarmWithoutDataOnASilentMetric_warnsItNeverFires() {
     FakePlatform p = planned();
     p.trackingAlarmState = Alarm.AlarmState.INSUFFICIENT_DATA;

@@ -65,7 +65,13 @@ final class FakePlatform implements Platform {
   int scaleInCooldownS;
   boolean scaleInAlarm = true;
   double scaleInThreshold;
+
+  /** Null: an alarm the platform reports without a metric name (metric math on AWS). */
+  String scaleInMetric = "ConcurrentRequestsPerModel";
+
+  /** Null: a statistic the platform cannot name (an extended statistic such as p99 on AWS). */
   Statistic scaleInStatistic = Statistic.AVERAGE;
+
   int scaleInPeriodS = 60;
   int scaleInEvaluationPeriods = 3;
   Alarm.AlarmState scaleInAlarmState = Alarm.AlarmState.OK;
@@ -202,7 +208,7 @@ final class FakePlatform implements Platform {
         alarms.add(
             new Alarm(
                 scaleInAlarmName(),
-                "ConcurrentRequestsPerModel",
+                scaleInMetric,
                 scaleInStatistic,
                 scaleInPeriodS,
                 scaleInEvaluationPeriods,

@@ -68,6 +68,15 @@ class PolicyLagTest {
   }
 
   @Test
+  void read_anAlarmWithoutAMetricName_isSkippedNotAFailure() {
+    FakePlatform p = deployed();
+    p.trackingAlarm = false;
+    p.scaleInMetric = null; // metric math: CloudWatch reports no metric name
+
+    assertThat(PolicyLag.read(p, ENDPOINT).seconds()).isEqualTo(10 * 3 + 30);
+  }
+
+  @Test
   void read_noScalingAttached_isBoundedByThePolicyAPlanDeploysAndSaysWhy() {
     FakePlatform p =
         deployed().withoutScaling("no plan artifact (looked for plan-quickstart.json)");

@@ -5,6 +5,7 @@ import static dev.speechscale.report.Html.f;
 import dev.speechscale.artifacts.FleetFigures;
 import dev.speechscale.artifacts.ReplayArtifact;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The report's "simulator against the live fleet" section: the replay's predicted and measured
@@ -242,7 +243,7 @@ final class ReplaySection {
     return r.minute() == null ? base : base + ", minute " + r.minute();
   }
 
-  private static String value(String figure, Double v) {
+  private static String value(String figure, @Nullable Double v) {
     if (v == null) {
       return "\u2013";
     }

@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /** The replay's text output: predicted beside measured, one figure a line. */
 public final class ReplayTable {
@@ -71,7 +72,7 @@ public final class ReplayTable {
     return r.errorUnit() == null ? "" : r.errorUnit();
   }
 
-  private static String value(String figure, Double v) {
+  private static String value(String figure, @Nullable Double v) {
     if (v == null) {
       return "-";
     }
