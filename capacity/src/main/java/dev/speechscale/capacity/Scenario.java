@@ -1,6 +1,7 @@
 package dev.speechscale.capacity;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the operator chooses: the SLO, the surge ratio, the stated loads and the guard rails.
@@ -19,7 +20,7 @@ public record Scenario(
     double sloMs,
     double surgeRatio,
     Load peak,
-    Load trough,
+    @Nullable Load trough,
     int minFloor,
     double shedTarget,
     double ceilingSeconds,
@@ -66,7 +67,7 @@ public record Scenario(
       double sloMs,
       double surgeRatio,
       Load peak,
-      Load trough,
+      @Nullable Load trough,
       int minFloor,
       double shedTarget,
       double ceilingSeconds) {

@@ -237,8 +237,6 @@ record QuickstartSteps(
   }
 
   /** The quickstart's scenario: a 1.25x surge over {@code peakRps}, no trough, one floor. */
-  // capacity's Scenario documents trough "or null" but does not mark it @Nullable yet
-  @SuppressWarnings("NullAway")
   private static Scenario shape(double peakRps) {
     return new Scenario(1, 1.25, new Load.RequestRate(peakRps), null, 1, 0.10, 60, 1, 0);
   }
