@@ -171,6 +171,13 @@ final class ChainOptions {
 
   /** {@code plan-<model>.json} beside the config file. */
   Path defaultPlan() {
-    return config.toAbsolutePath().getParent().resolve("plan-" + model + ".json");
+    return besideConfig("plan-" + model + ".json");
+  }
+
+  /** The file {@code name} in the config file's folder (the root's own, for {@code --config /}). */
+  Path besideConfig(String name) {
+    Path file = config.toAbsolutePath();
+    Path folder = file.getParent();
+    return (folder != null ? folder : file).resolve(name);
   }
 }

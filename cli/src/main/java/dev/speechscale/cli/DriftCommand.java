@@ -125,12 +125,7 @@ final class DriftCommand implements Callable<Integer> {
     int withErrors = 0;
     for (EndpointConfig config : models.values()) {
       out.println("== " + config.endpointName() + " (" + config.modelName() + ")");
-      Path planPath =
-          common
-              .config
-              .toAbsolutePath()
-              .getParent()
-              .resolve("plan-" + config.modelName() + ".json");
+      Path planPath = common.besideConfig("plan-" + config.modelName() + ".json");
       boolean clean;
       try {
         DriftArtifact artifact = drift(platform, config, planPath, false);
