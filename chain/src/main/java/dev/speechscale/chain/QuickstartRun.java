@@ -74,7 +74,7 @@ public final class QuickstartRun {
    */
   public record Options(
       String model,
-      Path outputDir,
+      @Nullable Path outputDir,
       Duration slo,
       List<Integer> rungs,
       Duration hold,

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The whole replay, for {@code tts-bench replay} and for the quickstart: build the simulation of
@@ -95,7 +96,7 @@ public final class Replay {
       String command,
       Map<String, Object> parameters,
       FleetSimulator.PreRoll preRoll,
-      Path events,
+      @Nullable Path events,
       Duration warmup) {
     public Request {
       Objects.requireNonNull(preRoll, "preRoll");

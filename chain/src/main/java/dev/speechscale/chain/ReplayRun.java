@@ -26,6 +26,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code replay}, the live side: drives a deployed endpoint open loop with a trace, sending at
@@ -73,7 +74,7 @@ public final class ReplayRun {
       int maxInFlight,
       boolean align,
       int startInService,
-      Path events,
+      @Nullable Path events,
       Duration warmup,
       int warmupConcurrency) {
     public Options {

@@ -7,6 +7,7 @@ import dev.speechscale.platform.ScalingState;
 import dev.speechscale.platform.SuspendedState;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code thaw}: undoes what a hard-killed qmax or ttotal left behind — resumes suspended scaling
@@ -16,7 +17,7 @@ public final class Thaw {
   private Thaw() {}
 
   /** Resumes scaling and optionally restores desired capacity; returns what it did. */
-  public static List<String> run(Platform platform, String endpoint, Integer desired) {
+  public static List<String> run(Platform platform, String endpoint, @Nullable Integer desired) {
     platform = RetryingPlatform.of(platform); // every control-plane call backs off on throttling
     List<String> done = new ArrayList<>();
     ScalingState s = platform.scalingState(endpoint);

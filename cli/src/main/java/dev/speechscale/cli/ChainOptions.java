@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -33,7 +34,7 @@ final class ChainOptions {
       names = "--model",
       paramLabel = "NAME",
       description = "the model; the endpoint is speech-<NAME> (required unless --endpoint)")
-  String model;
+  @Nullable String model;
 
   /**
    * The published tool's spelling ({@code thaw --endpoint speech-kokoro-82m}): the endpoint by
@@ -70,10 +71,27 @@ final class ChainOptions {
    */
   void requireModel(CommandSpec command) {
     if (model == null && !(command.userObject() instanceof DriftCommand)) {
-      throw new ParameterException(
-          command.commandLine(),
-          "give the model: --model NAME (the endpoint is speech-NAME) or --endpoint speech-NAME");
+      throw noModel(command);
     }
+  }
+
+  /**
+   * The model; {@link Cli} checked it was given before {@code call()} ({@code drift} asks only when
+   * it has one).
+   *
+   * @throws ParameterException (exit 2) when none was given
+   */
+  String model() {
+    if (model == null) {
+      throw noModel(mixee);
+    }
+    return model;
+  }
+
+  private static ParameterException noModel(CommandSpec command) {
+    return new ParameterException(
+        command.commandLine(),
+        "give the model: --model NAME (the endpoint is speech-NAME) or --endpoint speech-NAME");
   }
 
   @Option(
@@ -87,7 +105,7 @@ final class ChainOptions {
       names = "--state-dir",
       paramLabel = "DIR",
       description = "local control state (default $SPEECHSCALE_STATE_DIR or ~/.speechscale/local)")
-  Path stateDir;
+  @Nullable Path stateDir;
 
   @Option(
       names = "--config",
@@ -100,24 +118,30 @@ final class ChainOptions {
       names = "--region",
       paramLabel = "REGION",
       description = "aws: the region (default $AWS_REGION)")
-  String region;
+  @Nullable String region;
 
   @Option(names = "--profile", paramLabel = "NAME", description = "aws: a credentials profile")
-  String profile;
+  @Nullable String profile;
 
   @Option(
       names = "--runtime-url",
       paramLabel = "URL",
       description = "aws: SageMaker Runtime endpoint override (e.g. a local platform's router)")
-  java.net.URI runtimeUrl;
+  java.net.@Nullable URI runtimeUrl;
 
   String endpoint() {
-    return ENDPOINT_PREFIX + model;
+    return ENDPOINT_PREFIX + model();
   }
 
   /** The platform to talk to; the caller closes it. */
   Platform open() {
-    return provider().open(new PlatformSettings(stateDir, region, null, profile, runtimeUrl, null));
+    return provider().open(settings());
+  }
+
+  // PlatformSettings takes null for 'not given' unmarked: platform is JDK-only (ArchitectureTest)
+  @SuppressWarnings("NullAway")
+  private PlatformSettings settings() {
+    return new PlatformSettings(stateDir, region, null, profile, runtimeUrl, null);
   }
 
   /** The qmax ladder the chosen platform walks when none is given; no endpoint call. */
@@ -158,11 +182,11 @@ final class ChainOptions {
               + "; pass --config FILE (the file"
               + " speech-infra deployed from)");
     }
-    return EndpointConfigFile.read(config).model(model);
+    return EndpointConfigFile.read(config).model(model());
   }
 
   /** The transport: given, else the platform's natural one. */
-  Transport transport(String given) {
+  Transport transport(@Nullable String given) {
     if (given != null) {
       return Transport.ofLabel(given);
     }
@@ -171,6 +195,13 @@ final class ChainOptions {
 
   /** {@code plan-<model>.json} beside the config file. */
   Path defaultPlan() {
-    return config.toAbsolutePath().getParent().resolve("plan-" + model + ".json");
+    return besideConfig("plan-" + model() + ".json");
+  }
+
+  /** The file {@code name} in the config file's folder (the root's own, for {@code --config /}). */
+  Path besideConfig(String name) {
+    Path file = config.toAbsolutePath();
+    Path folder = file.getParent();
+    return (folder != null ? folder : file).resolve(name);
   }
 }

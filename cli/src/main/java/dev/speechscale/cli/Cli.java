@@ -83,7 +83,8 @@ final class Cli {
     }
   }
 
-  private static String message(Exception ex) {
+  /** The exception's message, or its class's name when it has none. */
+  static String message(Exception ex) {
     return ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
   }
 

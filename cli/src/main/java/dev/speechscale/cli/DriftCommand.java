@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -44,7 +45,7 @@ final class DriftCommand implements Callable<Integer> {
       names = "--plan",
       paramLabel = "FILE",
       description = "the plan deployed behind (default plan-<model>.json beside the config)")
-  Path plan;
+  @Nullable Path plan;
 
   @Option(
       names = "--orphans",
@@ -53,7 +54,7 @@ final class DriftCommand implements Callable<Integer> {
   boolean orphans;
 
   @Option(names = "--output", paramLabel = "FILE", description = "also write a drift artifact")
-  Path output;
+  @Nullable Path output;
 
   @Option(names = "--json", description = "print the drift artifact as JSON")
   boolean json;
@@ -103,7 +104,7 @@ final class DriftCommand implements Callable<Integer> {
                 + " is deployed as configured");
         out.println(
             "next: tts-bench qmax --model "
-                + common.model
+                + common.model()
                 + (common.stateDir == null ? "" : " --state-dir " + common.stateDir));
       } else {
         out.println("drift found: fix the errors above before measuring");
@@ -125,12 +126,7 @@ final class DriftCommand implements Callable<Integer> {
     int withErrors = 0;
     for (EndpointConfig config : models.values()) {
       out.println("== " + config.endpointName() + " (" + config.modelName() + ")");
-      Path planPath =
-          common
-              .config
-              .toAbsolutePath()
-              .getParent()
-              .resolve("plan-" + config.modelName() + ".json");
+      Path planPath = common.besideConfig("plan-" + config.modelName() + ".json");
       boolean clean;
       try {
         DriftArtifact artifact = drift(platform, config, planPath, false);

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -29,13 +30,13 @@ final class ExportCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--qmax", paramLabel = "FILE", description = "qmax artifact")
-  Path qmax;
+  @Nullable Path qmax;
 
   @Option(
       names = "--events",
       paramLabel = "FILE",
       description = "per-request JSON-lines log (qmax --events, replay --events)")
-  Path events;
+  @Nullable Path events;
 
   @Option(
       names = "--output-dir",

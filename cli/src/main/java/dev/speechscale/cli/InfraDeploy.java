@@ -2,6 +2,7 @@ package dev.speechscale.cli;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -33,9 +34,11 @@ final class InfraDeploy implements Callable<Integer> {
       names = "--plan",
       paramLabel = "FILE",
       description = "plan artifact gating scaling (default plan-<model>.json beside the config)")
-  Path plan;
+  @Nullable Path plan;
 
   @Override
+  // Infra.deploy takes a null plan (its Javadoc) unmarked: platform is JDK-only (ArchitectureTest)
+  @SuppressWarnings("NullAway")
   public Integer call() {
     return common.infra(spec).deploy(config, plan);
   }

@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -24,7 +25,7 @@ final class InfraOptions {
       names = "--model",
       paramLabel = "NAME",
       description = "model name in the config; the endpoint is speech-<NAME>")
-  String model;
+  @Nullable String model;
 
   /** The published tool's spelling: {@code speech-infra deploy kokoro-82m}. */
   @Parameters(
@@ -47,6 +48,11 @@ final class InfraOptions {
 
   /** Exit 2 unless the model was given. */
   void requireModel(CommandSpec command) {
+    model(command);
+  }
+
+  /** The model, checked by {@link Cli} before {@code call()}; exit 2 when none was given. */
+  private String model(CommandSpec command) {
     if (model == null) {
       throw new ParameterException(
           command.commandLine(),
@@ -54,6 +60,7 @@ final class InfraOptions {
               + command.qualifiedName()
               + " MODEL (or --model NAME); the endpoint is speech-MODEL");
     }
+    return model;
   }
 
   @Option(
@@ -67,19 +74,19 @@ final class InfraOptions {
       names = "--state-dir",
       paramLabel = "DIR",
       description = "local control state (default $SPEECHSCALE_STATE_DIR or ~/.speechscale/local)")
-  Path stateDir;
+  @Nullable Path stateDir;
 
   @Option(
       names = "--region",
       paramLabel = "REGION",
       description = "aws: the region (default $AWS_REGION; CDK context region)")
-  String region;
+  @Nullable String region;
 
   @Option(names = "--account", paramLabel = "ID", description = "aws: the account (CDK context)")
-  String account;
+  @Nullable String account;
 
   @Option(names = "--profile", paramLabel = "NAME", description = "aws: a credentials profile")
-  String profile;
+  @Nullable String profile;
 
   @Option(
       names = "--out",
@@ -100,10 +107,16 @@ final class InfraOptions {
             .orElseThrow(() ->
                 Cli.usage(spec, "--platform (" + platform + ") must be " + ChainOptions.choices()));
     return provider.infra(
-        new PlatformSettings(stateDir, region, account, profile, null, out),
-        model,
+        settings(),
+        model(spec),
         stream(spec.commandLine().getOut()),
         stream(spec.commandLine().getErr()));
+  }
+
+  // PlatformSettings takes null for 'not given' unmarked: platform is JDK-only (ArchitectureTest)
+  @SuppressWarnings("NullAway")
+  private PlatformSettings settings() {
+    return new PlatformSettings(stateDir, region, account, profile, null, out);
   }
 
   private static PrintStream stream(PrintWriter w) {

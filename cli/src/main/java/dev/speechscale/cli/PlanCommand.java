@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -42,40 +43,40 @@ final class PlanCommand implements Callable<Integer> {
   Path qmax;
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")
-  TimeSource time;
+  @Nullable TimeSource time;
 
   static final class TimeSource {
     @Option(names = "--ttotal", paramLabel = "FILE", description = "ttotal artifact (measured)")
-    Path ttotal;
+    @Nullable Path ttotal;
 
     @Option(
         names = "--assume-t-total",
         paramLabel = "DURATION",
         converter = PublishedSeconds.class,
         description = "assumed T instead of a measurement (e.g. 320s)")
-    Duration assumed;
+    @Nullable Duration assumed;
   }
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")
-  LoadOption peak;
+  @Nullable LoadOption peak;
 
   static final class LoadOption {
     @Option(names = "--peak-rps", paramLabel = "N", description = "peak requests per second")
-    Double rps;
+    @Nullable Double rps;
 
     @Option(names = "--peak-streams", paramLabel = "N", description = "peak concurrent streams")
-    Double streams;
+    @Nullable Double streams;
   }
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")
-  TroughOption trough;
+  @Nullable TroughOption trough;
 
   static final class TroughOption {
     @Option(names = "--trough-rps", paramLabel = "N", description = "trough requests per second")
-    Double rps;
+    @Nullable Double rps;
 
     @Option(names = "--trough-streams", paramLabel = "N", description = "trough streams")
-    Double streams;
+    @Nullable Double streams;
   }
 
   @Option(
@@ -111,7 +112,7 @@ final class PlanCommand implements Callable<Integer> {
       names = "--slo",
       paramLabel = "DURATION",
       description = "p95 TTFAB SLO; must equal the ladder's (default: the ladder's)")
-  Duration slo;
+  @Nullable Duration slo;
 
   @Option(
       names = "--allow-config-mismatch",
@@ -124,13 +125,13 @@ final class PlanCommand implements Callable<Integer> {
       description =
           "one instance's price per hour: adds $/hour at trough and peak, $ per million requests"
               + " and $ per audio hour (when the ladder recorded audio per request)")
-  Double pricePerHour;
+  @Nullable Double pricePerHour;
 
   @Option(
       names = "--output",
       paramLabel = "FILE",
       description = "where to write the plan artifact (default plan-<model>.json)")
-  Path output;
+  @Nullable Path output;
 
   @Option(
       names = "--ttotal-statistic",
@@ -164,18 +165,22 @@ final class PlanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Scenario shape = validateUsage();
+    TimeSource t = time;
+    if (t == null) {
+      throw Cli.usage(spec, "give --ttotal FILE (measured T) or --assume-t-total DURATION");
+    }
+    Scenario shape = validateUsage(t);
     PlanRun.Result r =
         PlanRun.run(
             new PlanRun.Options(
                 qmax,
-                time.ttotal,
-                time.assumed,
+                t.ttotal,
+                t.assumed,
                 shape,
                 slo,
                 allowConfigMismatch,
                 Cli.commandLine(spec),
-                parameters(shape)),
+                parameters(t, shape)),
             statistic(),
             line -> spec.commandLine().getErr().println(line),
             clock.instant());
@@ -198,25 +203,28 @@ final class PlanCommand implements Callable<Integer> {
     if (json) {
       spec.commandLine().getOut().print(ArtifactCodec.toJson(artifact));
     } else {
-      spec.commandLine()
-          .getOut()
-          .print(
-              PlanReport.render(
-                  artifact,
-                  r.plan(),
-                  r.scaleOut(),
-                  r.scenario(),
-                  ArtifactCodec.readQmax(qmax).qMaxInterval()));
+      spec.commandLine().getOut().print(report(artifact, r));
     }
     spec.commandLine().getErr().println("wrote " + target);
     return r.plan().infeasible() ? 1 : 0;
   }
 
-  /** Checks everything that is a usage error (exit 2) before any file is read. */
-  private Scenario validateUsage() {
-    if (time == null) {
-      throw Cli.usage(spec, "give --ttotal FILE (measured T) or --assume-t-total DURATION");
-    }
+  // PlanReport.render takes a null interval (its Javadoc) unmarked: report is JDK-only (ArchUnit)
+  @SuppressWarnings("NullAway")
+  private String report(PlanArtifact artifact, PlanRun.Result r) {
+    return PlanReport.render(
+        artifact,
+        r.plan(),
+        r.scaleOut(),
+        r.scenario(),
+        ArtifactCodec.readQmax(qmax).qMaxInterval());
+  }
+
+  /**
+   * Checks everything else that is a usage error (exit 2) before any file is read; {@code call()}
+   * checked the time source.
+   */
+  private Scenario validateUsage(TimeSource t) {
     if (peak == null) {
       throw Cli.usage(spec, "give the peak load: --peak-rps N or --peak-streams N");
     }
@@ -250,18 +258,24 @@ final class PlanCommand implements Callable<Integer> {
               + ") must be a positive number of US dollars, e.g. 1.408 for ml.g5.xlarge on"
               + " demand");
     }
-    if (time.assumed != null && (time.assumed.isNegative() || time.assumed.isZero())) {
-      throw Cli.usage(spec, "--assume-t-total (" + time.assumed + ") must be positive, e.g. 320s");
+    if (t.assumed != null && (t.assumed.isNegative() || t.assumed.isZero())) {
+      throw Cli.usage(spec, "--assume-t-total (" + t.assumed + ") must be positive, e.g. 320s");
     }
+    return shape(peakLoad, troughLoad);
+  }
+
+  // Scenario takes a null trough (its Javadoc) unmarked; capacity may mark it: drop this then
+  @SuppressWarnings("NullAway")
+  private Scenario shape(Load peakLoad, @Nullable Load troughLoad) {
     return new Scenario(
         1, surgeRatio, peakLoad, troughLoad, minFloor, shedTarget, ceiling.toNanos() / 1e9, 1, 0);
   }
 
-  private Map<String, Object> parameters(Scenario s) {
+  private Map<String, Object> parameters(TimeSource t, Scenario s) {
     Map<String, Object> p = new LinkedHashMap<>();
     p.put("qmax", qmax.toString());
-    p.put("ttotal", time.ttotal == null ? null : time.ttotal.toString());
-    p.put("assume_t_total_s", time.assumed == null ? null : time.assumed.toNanos() / 1e9);
+    p.put("ttotal", t.ttotal == null ? null : t.ttotal.toString());
+    p.put("assume_t_total_s", t.assumed == null ? null : t.assumed.toNanos() / 1e9);
     p.put("peak", s.peak().describe());
     p.put("trough", s.trough() == null ? null : s.trough().describe());
     p.put("surge_ratio", s.surgeRatio());

@@ -1,6 +1,7 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.capacity.Load;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -11,14 +12,27 @@ final class PlanLoads {
   private PlanLoads() {}
 
   /** The peak: {@code --peak-rps} when given, else {@code --peak-streams}. */
-  static Load peak(CommandSpec spec, Double rps, Double streams) {
-    return rps != null ? rate(spec, "--peak-rps", rps) : streams(spec, "--peak-streams", streams);
+  static Load peak(CommandSpec spec, @Nullable Double rps, @Nullable Double streams) {
+    if (rps != null) {
+      return rate(spec, "--peak-rps", rps);
+    }
+    if (streams != null) {
+      return streams(spec, "--peak-streams", streams);
+    }
+    throw Cli.usage(spec, "give the peak load: --peak-rps N or --peak-streams N");
   }
 
   /** The trough, checked against the peak: same unit, not above it. */
-  static Load trough(CommandSpec spec, Load peakLoad, Double rps, Double streams) {
-    Load troughLoad =
-        rps != null ? rate(spec, "--trough-rps", rps) : streams(spec, "--trough-streams", streams);
+  static Load trough(
+      CommandSpec spec, Load peakLoad, @Nullable Double rps, @Nullable Double streams) {
+    Load troughLoad;
+    if (rps != null) {
+      troughLoad = rate(spec, "--trough-rps", rps);
+    } else if (streams != null) {
+      troughLoad = streams(spec, "--trough-streams", streams);
+    } else {
+      throw Cli.usage(spec, "give the trough load: --trough-rps N or --trough-streams N");
+    }
     if (troughLoad.getClass() != peakLoad.getClass()) {
       throw Cli.usage(
           spec,

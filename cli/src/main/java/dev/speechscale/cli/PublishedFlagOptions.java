@@ -5,6 +5,7 @@ import dev.speechscale.cli.PublishedFlags.Kind;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -57,7 +58,7 @@ final class PublishedFlagOptions {
     }
   }
 
-  private static CommandLine subcommand(CommandLine root, String command) {
+  private static @Nullable CommandLine subcommand(CommandLine root, String command) {
     String[] words = command.split(" ");
     if (!words[0].equals(root.getCommandName())) {
       return null;
@@ -120,7 +121,7 @@ final class PublishedFlagOptions {
   private static CommandLine.Model.ISetter checking(Consumer<Object> check) {
     return new CommandLine.Model.ISetter() {
       @Override
-      public <T> T set(T value) {
+      public <T> @Nullable T set(T value) {
         check.accept(value);
         return null;
       }

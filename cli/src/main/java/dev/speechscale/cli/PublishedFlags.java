@@ -1,6 +1,7 @@
 package dev.speechscale.cli;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The published tool's flags, command by command, and what each means here: the same flag, an alias
@@ -52,7 +53,7 @@ final class PublishedFlags {
       String command,
       String published,
       Kind kind,
-      String ours,
+      @Nullable String ours,
       Conversion conversion,
       int arity,
       String note) {}
@@ -69,7 +70,8 @@ final class PublishedFlags {
     return new Flag(command, flag, Kind.ALWAYS, null, Conversion.AS_IS, 0, note);
   }
 
-  private static Flag refused(String command, String flag, int arity, String ours, String note) {
+  private static Flag refused(
+      String command, String flag, int arity, @Nullable String ours, String note) {
     return new Flag(command, flag, Kind.REFUSED, ours, Conversion.AS_IS, arity, note);
   }
 

@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,7 +49,7 @@ final class QmaxCommand implements Callable<Integer> {
       names = "--slo",
       paramLabel = "DURATION",
       description = "p95 TTFAB SLO (default: ttfab_slo_ms of the endpoint config)")
-  Duration slo;
+  @Nullable Duration slo;
 
   /** The published tool's {@code --slo-ms 3000}: the same SLO in whole milliseconds. */
   @Option(names = "--slo-ms", hidden = true, paramLabel = "MS")
@@ -60,7 +61,7 @@ final class QmaxCommand implements Callable<Integer> {
       names = "--transport",
       paramLabel = "http-stream|response-stream|bidi",
       description = "default http-stream locally, response-stream on aws")
-  String transport;
+  @Nullable String transport;
 
   @Option(
       names = {"--rungs", "--concurrency"},
@@ -69,7 +70,7 @@ final class QmaxCommand implements Callable<Integer> {
       description =
           "coarse concurrencies (default: the platform's ladder, local 1,2,4,8,16,32; aws"
               + " 1,5,10,20,30,40,50,60)")
-  List<Integer> rungs;
+  @Nullable List<Integer> rungs;
 
   @Option(
       names = "--hold",
@@ -78,7 +79,7 @@ final class QmaxCommand implements Callable<Integer> {
       description =
           "how long each rung is held; its first measured window ends there, later ones follow"
               + " while they disagree, up to --max-hold (default: local 30s, aws 240s)")
-  Duration hold;
+  @Nullable Duration hold;
 
   @Option(
       names = {"--window", "--measure-window"},
@@ -87,7 +88,7 @@ final class QmaxCommand implements Callable<Integer> {
       description =
           "one measurement window; the first is the trailing part of the hold, before it is"
               + " warm-up (default: local 20s, aws 60s)")
-  Duration window;
+  @Nullable Duration window;
 
   @Option(
       names = {"--settle", "--settle-between-steps"},
@@ -95,7 +96,7 @@ final class QmaxCommand implements Callable<Integer> {
       converter = PublishedSeconds.class,
       description =
           "idle time between rungs so the previous queue drains (default: local 0s, aws 30s)")
-  Duration settle;
+  @Nullable Duration settle;
 
   @Mixin StabilityOptions stability;
 
@@ -154,19 +155,19 @@ final class QmaxCommand implements Callable<Integer> {
       names = "--texts",
       paramLabel = "FILE",
       description = "one request text per line (default: built-in Harvard sentences)")
-  Path texts;
+  @Nullable Path texts;
 
   @Option(names = "--seed", defaultValue = "1", description = "text shuffle seed (default 1)")
   long seed;
 
   @Option(names = "--events", paramLabel = "FILE", description = "per-request JSON-lines log")
-  Path events;
+  @Nullable Path events;
 
   @Option(
       names = "--output",
       paramLabel = "FILE",
       description = "artifact path (default qmax-<model>-<transport>-<slug>.json)")
-  Path output;
+  @Nullable Path output;
 
   @Option(names = "--json", description = "print the artifact as JSON")
   boolean json;
@@ -217,7 +218,7 @@ final class QmaxCommand implements Callable<Integer> {
           QmaxRun.run(
               platform,
               new QmaxRun.Options(
-                  common.model,
+                  common.model(),
                   t,
                   ladder,
                   Texts.load(texts),
@@ -236,7 +237,7 @@ final class QmaxCommand implements Callable<Integer> {
     if (json) {
       out.print(ArtifactCodec.toJson(a));
     } else {
-      QmaxSummary.print(out, a, target, common.model, common.stateDir);
+      QmaxSummary.print(out, a, target, common.model(), common.stateDir);
     }
     return 0;
   }
@@ -259,7 +260,7 @@ final class QmaxCommand implements Callable<Integer> {
   /** The run's parameters, as the artifact records them. */
   private Map<String, Object> parameters(Transport t, LadderSpec ladder, LadderDefaults defaults) {
     Map<String, Object> params = new LinkedHashMap<>();
-    params.put("model", common.model);
+    params.put("model", common.model());
     params.put("platform", common.platform);
     params.put("transport", t.label());
     params.put("slo_ms", ladder.sloMs());

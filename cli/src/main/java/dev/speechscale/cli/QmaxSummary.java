@@ -6,6 +6,7 @@ import dev.speechscale.chain.QmaxTrust;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What {@code qmax} prints after a run: Q_max and the service time, how far to trust it, where the
@@ -15,7 +16,8 @@ import java.util.Locale;
 final class QmaxSummary {
   private QmaxSummary() {}
 
-  static void print(PrintWriter out, QmaxArtifact a, Path target, String model, Path stateDir) {
+  static void print(
+      PrintWriter out, QmaxArtifact a, Path target, String model, @Nullable Path stateDir) {
     out.printf(
         Locale.ROOT,
         "Q_max %d at p95 TTFAB <= %.0f ms on %s (%s%s); S_mean %.1f ms," + " S_p95 %.1f ms%n",

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -51,7 +52,7 @@ final class QuickstartCommand implements Callable<Integer> {
       paramLabel = "DIR",
       description =
           "where artifacts and the report go (default speechscale-runs/quickstart-<time>)")
-  Path outputDir;
+  @Nullable Path outputDir;
 
   @Option(
       names = "--model",
@@ -106,7 +107,7 @@ final class QuickstartCommand implements Callable<Integer> {
   Duration phase;
 
   @Option(names = "--state-dir", paramLabel = "DIR", description = "local control state")
-  Path stateDir;
+  @Nullable Path stateDir;
 
   @Option(names = "--keep", description = "leave the endpoint running at the end")
   boolean keep;
@@ -130,7 +131,7 @@ final class QuickstartCommand implements Callable<Integer> {
     QuickstartRun.Deployments deployments =
         new QuickstartRun.Deployments() {
           @Override
-          public String deploy(EndpointConfig m, Path configFile, Path planFile) {
+          public String deploy(EndpointConfig m, Path configFile, @Nullable Path planFile) {
             return deployer.deploy(m, configFile, planFile).scalingReason();
           }
 

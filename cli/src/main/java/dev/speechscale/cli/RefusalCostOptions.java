@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
@@ -24,7 +25,7 @@ final class RefusalCostOptions {
           "validate artifact (validate --live) whose measured refusal_cost the simulated instance"
               + " spends per 503 at queue_max_depth (default: refusals cost nothing); repeat it"
               + " to pool several runs' open-loop figures by their uncertainties")
-  List<Path> validate;
+  @Nullable List<Path> validate;
 
   @Option(
       names = "--refusal-cost-ms",
@@ -32,7 +33,7 @@ final class RefusalCostOptions {
       description =
           "milliseconds of the instance's serving capacity per 503 at queue_max_depth, instead of"
               + " --validate (default 0)")
-  Double refusalCostMs;
+  @Nullable Double refusalCostMs;
 
   /** The cost the options name; usage errors and unreadable artifacts are refused. */
   RefusalCost resolve(CommandSpec spec) {

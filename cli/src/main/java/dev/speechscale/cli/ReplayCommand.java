@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -47,6 +48,8 @@ final class ReplayCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ChainOptions common;
 
+  // picocli fills a multiplicity-1 group before call(), or refuses the command line (exit 2)
+  @SuppressWarnings("NullAway.Init")
   @ArgGroup(multiplicity = "1")
   TraceChoice trace;
 
@@ -55,20 +58,20 @@ final class ReplayCommand implements Callable<Integer> {
         names = "--trace",
         paramLabel = "FILE",
         description = "a trace: CSV time_s,rps (the last row ends it) or arrival_s")
-    Path file;
+    @Nullable Path file;
 
     @Option(
         names = "--calibration",
         paramLabel = "FILE",
         description = "write the calibration trace to FILE and replay it")
-    Path calibration;
+    @Nullable Path calibration;
   }
 
   @Option(
       names = "--surge-at",
       paramLabel = "DURATION",
       description = "where the trace's surge starts (with --trace; --calibration knows)")
-  Duration surgeAt;
+  @Nullable Duration surgeAt;
 
   @Option(names = "--plan", required = true, paramLabel = "FILE", description = "plan artifact")
   Path plan;
@@ -117,7 +120,7 @@ final class ReplayCommand implements Callable<Integer> {
       names = "--metric-delay",
       paramLabel = "DURATION",
       description = "metric publication delay simulated (default: 0s local, 60s aws)")
-  Duration metricDelay;
+  @Nullable Duration metricDelay;
 
   @Option(
       names = "--sample-every",
@@ -135,22 +138,22 @@ final class ReplayCommand implements Callable<Integer> {
       names = "--transport",
       paramLabel = "http-stream|response-stream|bidi",
       description = "transport of the replay")
-  String transport;
+  @Nullable String transport;
 
   @Option(names = "--texts", paramLabel = "FILE", description = "one request text per line")
-  Path texts;
+  @Nullable Path texts;
 
   @Option(
       names = "--events",
       paramLabel = "FILE",
       description = "per-request JSON-lines log of the live side (as qmax --events)")
-  Path events;
+  @Nullable Path events;
 
   @Option(
       names = "--output",
       paramLabel = "FILE",
       description = "artifact path (default replay-<model>.json)")
-  Path output;
+  @Nullable Path output;
 
   @Option(names = "--json", description = "print the artifact as JSON")
   boolean json;
@@ -176,7 +179,7 @@ final class ReplayCommand implements Callable<Integer> {
   String preRoll;
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")
-  RefusalCostOptions refusalCost;
+  @Nullable RefusalCostOptions refusalCost;
 
   private FleetSimulator.PreRoll preRoll() {
     if (preRoll.equals("window")) {
@@ -194,7 +197,7 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    checkTrace();
+    Replay.TraceSource source = traceSource();
     QmaxArtifact q = ArtifactCodec.readQmax(qmax);
     List<StartupDelaySamples.Input> ttotals = new ArrayList<>();
     for (Path file : ttotal) {
@@ -204,17 +207,13 @@ final class ReplayCommand implements Callable<Integer> {
     Duration delay = metricDelay != null ? metricDelay : common.typicalMetricPublicationDelay();
     Map<String, Object> params = parameters(delay);
     RefusalCost cost = refusalCost == null ? RefusalCost.NONE : refusalCost.resolve(spec);
-    Replay.TraceSource source =
-        trace.file != null
-            ? new Replay.TraceSource.File(trace.file, surgeAt.toMillis() / 1000.0)
-            : new Replay.TraceSource.Calibration(trace.calibration, quiet, surge, fall);
     ReplayArtifact artifact;
     try (Platform platform = common.open()) {
       artifact =
           Replay.run(
               platform,
               new Replay.Request(
-                  common.model,
+                  common.model(),
                   new ReplayPrediction.Inputs(
                       q, qmax.toString(), ttotals, p, plan.toString(), cost),
                   source,
@@ -233,7 +232,7 @@ final class ReplayCommand implements Callable<Integer> {
               NanoClock.SYSTEM,
               line -> spec.commandLine().getErr().println(line));
     }
-    Path target = output != null ? output : Path.of("replay-" + common.model + ".json");
+    Path target = output != null ? output : Path.of("replay-" + common.model() + ".json");
     ArtifactCodec.write(target, artifact);
     if (json) {
       spec.commandLine().getOut().print(ArtifactCodec.toJson(artifact));
@@ -244,26 +243,34 @@ final class ReplayCommand implements Callable<Integer> {
     return artifact.verdict().equals("within") ? 0 : 1;
   }
 
-  /** The usage errors of the trace flags, and a bad trace file, before the endpoint is touched. */
-  private void checkTrace() {
-    if (trace.file != null && surgeAt == null) {
-      throw Cli.usage(
-          spec,
-          "--surge-at is required with --trace: say where the trace's surge starts (e.g."
-              + " --surge-at 60s), or use --calibration");
+  /**
+   * The trace the flags name; their usage errors, and a bad trace file, before the endpoint is
+   * touched.
+   */
+  private Replay.TraceSource traceSource() {
+    if (trace.file != null) {
+      if (surgeAt == null) {
+        throw Cli.usage(
+            spec,
+            "--surge-at is required with --trace: say where the trace's surge starts (e.g."
+                + " --surge-at 60s), or use --calibration");
+      }
+      Replay.traffic(trace.file); // every bad line reported before the endpoint is touched
+      return new Replay.TraceSource.File(trace.file, surgeAt.toMillis() / 1000.0);
     }
-    if (trace.calibration != null && surgeAt != null) {
+    if (surgeAt != null) {
       throw Cli.usage(spec, "--surge-at goes with --trace; a --calibration trace knows its surge");
     }
-    if (trace.file != null) {
-      Replay.traffic(trace.file); // every bad line reported before the endpoint is touched
+    if (trace.calibration == null) { // the group takes one of the two: picocli refuses neither
+      throw Cli.usage(spec, "give --trace FILE or --calibration FILE");
     }
+    return new Replay.TraceSource.Calibration(trace.calibration, quiet, surge, fall);
   }
 
   /** The run's parameters, as the artifact records them. */
   private Map<String, Object> parameters(Duration delay) {
     Map<String, Object> params = new LinkedHashMap<>();
-    params.put("model", common.model);
+    params.put("model", common.model());
     params.put("plan", plan.toString());
     params.put("qmax", qmax.toString());
     params.put(

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -67,6 +68,8 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
   @Option(names = "--plan", required = true, paramLabel = "FILE", description = "plan artifact")
   Path plan;
 
+  // picocli fills a multiplicity-1 group before call(), or refuses the command line (exit 2)
+  @SuppressWarnings("NullAway.Init")
   @ArgGroup(exclusive = true, multiplicity = "1")
   TrafficChoice traffic;
 
@@ -75,13 +78,13 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         names = "--trace",
         paramLabel = "FILE",
         description = "CSV: header time_s,rps (rate intervals) or arrival_s (arrival times)")
-    Path trace;
+    @Nullable Path trace;
 
     @Option(
         names = "--pattern",
         paramLabel = "SHAPE",
         description = "built-in traffic: ${COMPLETION-CANDIDATES}")
-    Pattern pattern;
+    @Nullable Pattern pattern;
   }
 
   enum Pattern {
@@ -95,13 +98,13 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
       names = "--peak-rps",
       paramLabel = "N",
       description = "pattern peak (default: the plan's peak)")
-  Double peakRps;
+  @Nullable Double peakRps;
 
   @Option(
       names = "--trough-rps",
       paramLabel = "N",
       description = "pattern trough (default: the plan's trough, else 0)")
-  Double troughRps;
+  @Nullable Double troughRps;
 
   @Option(
       names = "--duration",
@@ -155,25 +158,25 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
       names = "--price-per-hour",
       paramLabel = "N",
       description = "price of one instance-hour; adds a cost column")
-  Double pricePerHour;
+  @Nullable Double pricePerHour;
 
   @Option(
       names = "--output",
       paramLabel = "FILE",
       description = "where to write the artifact (default simulate-<model>.json)")
-  Path output;
+  @Nullable Path output;
 
   @Option(
       names = "--report",
       paramLabel = "FILE",
       description = "where to write the HTML report (default simulate-<model>.html)")
-  Path report;
+  @Nullable Path report;
 
   @Option(names = "--json", description = "print the artifact as JSON instead of the table")
   boolean json;
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")
-  RefusalCostOptions refusalCost;
+  @Nullable RefusalCostOptions refusalCost;
 
   private final Clock clock;
 
@@ -210,22 +213,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
     List<PolicyResult> results =
         ParallelPolicies.run(model, offered, chosen, options, spec.commandLine().getErr());
     SimulateArtifact artifact =
-        SimulateArtifacts.build(
-            new SimulateArtifacts.Sources(
-                q.model(),
-                p.endpoint(),
-                q.sloMs(),
-                seed,
-                metricDelay.toNanos() / 1e9,
-                pricePerHour,
-                offered,
-                traffic.trace != null ? "trace" : "pattern",
-                model,
-                delay.source(),
-                in.sources(),
-                results,
-                Provenance.capture(commandLine(), parameters()),
-                clock.instant()));
+        SimulateArtifacts.build(sources(in, offered, model, delay, results));
     Path target = output != null ? output : Path.of(artifact.defaultFileName());
     ArtifactCodec.write(target, artifact);
     Path html = report != null ? report : Path.of("simulate-" + q.model() + ".html");
@@ -237,6 +225,31 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
     }
     spec.commandLine().getErr().println("wrote " + target + " and " + html);
     return 0;
+  }
+
+  // Sources takes a null price (its Javadoc) unmarked; artifacts may mark it: drop this then
+  @SuppressWarnings("NullAway")
+  private SimulateArtifacts.Sources sources(
+      SimulateInputs in,
+      Traffic offered,
+      InstanceModel model,
+      StartupDelaySamples delay,
+      List<PolicyResult> results) {
+    return new SimulateArtifacts.Sources(
+        in.qmax().model(),
+        in.plan().endpoint(),
+        in.qmax().sloMs(),
+        seed,
+        metricDelay.toNanos() / 1e9,
+        pricePerHour,
+        offered,
+        traffic.trace != null ? "trace" : "pattern",
+        model,
+        delay.source(),
+        in.sources(),
+        results,
+        Provenance.capture(commandLine(), parameters()),
+        clock.instant());
   }
 
   private void validateUsage() {

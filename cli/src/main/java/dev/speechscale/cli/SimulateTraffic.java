@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** What {@code simulate} feeds the fleet: the offered traffic and the warm history before t = 0. */
@@ -23,8 +24,8 @@ final class SimulateTraffic {
    */
   static Traffic of(
       SimulateCommand.TrafficChoice traffic,
-      Double peakRps,
-      Double troughRps,
+      @Nullable Double peakRps,
+      @Nullable Double troughRps,
       Duration duration,
       PlanArtifact p,
       Path plan,
@@ -48,7 +49,11 @@ final class SimulateTraffic {
         troughRps != null
             ? troughRps
             : chosen == null || chosen.troughRps() == null ? 0 : chosen.troughRps();
-    return switch (traffic.pattern) {
+    SimulateCommand.Pattern pattern = traffic.pattern;
+    if (pattern == null) { // the group takes one of the two: picocli refuses neither
+      throw Cli.usage(spec, "give --trace FILE or --pattern SHAPE");
+    }
+    return switch (pattern) {
       case diurnal -> Traffic.diurnal(peak, trough, duration);
       case step -> Traffic.step(peak, trough, duration);
       case ramp -> Traffic.ramp(peak, trough, duration);
@@ -82,7 +87,7 @@ final class SimulateTraffic {
     try {
       return d.isZero() ? new FleetSimulator.PreRoll.None() : new FleetSimulator.PreRoll.Fixed(d);
     } catch (SimulatorException e) {
-      throw Cli.usage(spec, e.getMessage());
+      throw Cli.usage(spec, Cli.message(e));
     }
   }
 }

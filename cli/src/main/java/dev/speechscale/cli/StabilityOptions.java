@@ -4,6 +4,7 @@ import dev.speechscale.loadgen.StabilityRule;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
@@ -23,13 +24,13 @@ final class StabilityOptions {
               + " (default "
               + StabilityRule.DEFAULT_WINDOWS
               + ")")
-  Integer windows;
+  @Nullable Integer windows;
 
   @Option(
       names = "--stability-percent",
       paramLabel = "PERCENT",
       description = "how far each window's figures may lie from the windows' mean (default 10)")
-  String percent;
+  @Nullable String percent;
 
   @Option(
       names = "--max-hold",
@@ -38,7 +39,7 @@ final class StabilityOptions {
           "the longest a rung is held waiting for its windows to agree, warm-up included; a rung"
               + " that reaches it is unstable and unusable (default: hold + (K + 1) x window, room"
               + " for two windows more than K)")
-  Duration maxHold;
+  @Nullable Duration maxHold;
 
   /**
    * The rule these options ask for on a ladder of {@code hold} and {@code window}: the defaults for

@@ -4,6 +4,7 @@ import dev.speechscale.chain.Thaw;
 import dev.speechscale.platform.Platform;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,7 +23,7 @@ final class ThawCommand implements Callable<Integer> {
   @Mixin ChainOptions common;
 
   @Option(names = "--desired", paramLabel = "N", description = "set desired capacity to N")
-  Integer desired;
+  @Nullable Integer desired;
 
   @Override
   public Integer call() {
@@ -31,7 +32,7 @@ final class ThawCommand implements Callable<Integer> {
       done = Thaw.run(platform, common.endpoint(), desired);
     }
     done.forEach(d -> spec.commandLine().getOut().println(common.endpoint() + ": " + d));
-    spec.commandLine().getOut().println("next: tts-bench drift --model " + common.model);
+    spec.commandLine().getOut().println("next: tts-bench drift --model " + common.model());
     return 0;
   }
 }

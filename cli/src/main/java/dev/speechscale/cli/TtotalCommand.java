@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -44,13 +45,13 @@ final class TtotalCommand implements Callable<Integer> {
       names = "--transport",
       paramLabel = "http-stream|response-stream|bidi",
       description = "the probe's transport (default: the ladder's)")
-  String transport;
+  @Nullable String transport;
 
   @Option(
       names = "--probe-concurrency",
       paramLabel = "N",
       description = "probe N (default: largest even usable rung <= Q_max whose half is a rung)")
-  Integer probe;
+  @Nullable Integer probe;
 
   @Option(
       names = "--recovery-window",
@@ -72,7 +73,7 @@ final class TtotalCommand implements Callable<Integer> {
       description =
           "how long to wait for recovery (default: the platform's instance start-up bound plus"
               + " twice the recovery window)")
-  Duration timeout;
+  @Nullable Duration timeout;
 
   @Option(
       names = "--allow-config-mismatch",
@@ -80,13 +81,13 @@ final class TtotalCommand implements Callable<Integer> {
   boolean allowConfigMismatch;
 
   @Option(names = "--texts", paramLabel = "FILE", description = "one request text per line")
-  Path texts;
+  @Nullable Path texts;
 
   @Option(
       names = "--output",
       paramLabel = "FILE",
       description = "artifact path (default ttotal-<model>-force-desired-<slug>.json)")
-  Path output;
+  @Nullable Path output;
 
   @Option(
       names = "--runs",
@@ -109,7 +110,7 @@ final class TtotalCommand implements Callable<Integer> {
           RepeatedTtotal.run(
               platform,
               new TtotalRun.Options(
-                  common.model,
+                  common.model(),
                   q,
                   qmax.toString(),
                   transport == null
@@ -144,7 +145,7 @@ final class TtotalCommand implements Callable<Integer> {
   /** The run's parameters, as the artifact records them. */
   private Map<String, Object> parameters() {
     Map<String, Object> params = new LinkedHashMap<>();
-    params.put("model", common.model);
+    params.put("model", common.model());
     params.put("qmax", qmax.toString());
     params.put("probe_concurrency", probe);
     params.put("recovery_window_s", recoveryWindow.toMillis() / 1000.0);

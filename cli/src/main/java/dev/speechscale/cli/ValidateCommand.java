@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,7 +41,7 @@ final class ValidateCommand implements Callable<Integer> {
       names = "--plan",
       paramLabel = "FILE",
       description = "the plan (default plan-<model>.json beside the config)")
-  Path plan;
+  @Nullable Path plan;
 
   @Option(
       names = "--live",
@@ -58,13 +59,13 @@ final class ValidateCommand implements Callable<Integer> {
       names = "--transport",
       paramLabel = "http-stream|response-stream|bidi",
       description = "transport of the live checks")
-  String transport;
+  @Nullable String transport;
 
   @Option(names = "--texts", paramLabel = "FILE", description = "one request text per line")
-  Path texts;
+  @Nullable Path texts;
 
   @Option(names = "--output", paramLabel = "FILE", description = "also write the artifact")
-  Path output;
+  @Nullable Path output;
 
   @Option(names = "--json", description = "print the artifact as JSON")
   boolean json;
@@ -74,7 +75,7 @@ final class ValidateCommand implements Callable<Integer> {
     Path planPath = plan != null ? plan : common.defaultPlan();
     PlanArtifact p = ArtifactCodec.readPlan(planPath);
     Map<String, Object> params = new LinkedHashMap<>();
-    params.put("model", common.model);
+    params.put("model", common.model());
     params.put("plan", planPath.toString());
     params.put("live", live);
     params.put("phase_s", phase.toMillis() / 1000.0);
@@ -84,7 +85,7 @@ final class ValidateCommand implements Callable<Integer> {
           ValidateRun.run(
               platform,
               new ValidateRun.Options(
-                  common.model,
+                  common.model(),
                   p,
                   planPath.toString(),
                   live,

@@ -97,13 +97,13 @@ public final class LocalDeployer {
    * @throws PlatformException when the config cannot run locally or the endpoint does not come into
    *     service (nothing is left running then)
    */
-  public Deployed deploy(EndpointConfig config, Path configFile, Path planFile) {
+  public Deployed deploy(EndpointConfig config, Path configFile, @Nullable Path planFile) {
     try (DeployLock lock = DeployLock.acquire(control.root(), config.endpointName())) {
       return deployLocked(config, configFile, planFile);
     }
   }
 
-  private Deployed deployLocked(EndpointConfig config, Path configFile, Path planFile) {
+  private Deployed deployLocked(EndpointConfig config, Path configFile, @Nullable Path planFile) {
     Instant started = clock.instant();
     validateLocal(config);
     DeployedConfig fingerprint = fingerprint(config);
