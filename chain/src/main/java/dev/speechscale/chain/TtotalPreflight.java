@@ -7,8 +7,13 @@ import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.QmaxStep;
 import dev.speechscale.platform.Fingerprint;
 import dev.speechscale.platform.Platform;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalDouble;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -64,14 +69,15 @@ final class TtotalPreflight {
     return new Checked(deployed, cpu);
   }
 
-  /** The probe's N: given and checked, or the largest even usable rung ≤ Q_max with its half. */
+  /**
+   * The probe's N: given and checked, or the largest even usable rung ≤ Q_max with its half; when
+   * no such pair exists, the largest pair among the usable rungs and those that only failed to
+   * settle ({@link #unsettled}: measured, their windows did not agree), which {@link TtotalRun}
+   * then names in a warning and the artifact's notes. A noisy machine leaves rungs unsettled; the
+   * quickstart then measures T_total against their figures instead of stopping.
+   */
   static int probe(QmaxArtifact q, @Nullable Integer requested, String file) {
-    TreeSet<Integer> usable = new TreeSet<>();
-    for (QmaxStep s : q.steps()) {
-      if (s.isUsable() && s.ttfabP95Ms() != null) {
-        usable.add(s.concurrency());
-      }
-    }
+    TreeSet<Integer> usable = rungs(q, false);
     if (requested != null) {
       if (requested < 2
           || requested % 2 != 0
@@ -93,11 +99,16 @@ final class TtotalPreflight {
       return requested;
     }
     int qMax = q.qMax() == null ? 0 : q.qMax();
-    for (int n : usable.descendingSet()) {
-      if (n <= qMax && n >= 2 && n % 2 == 0 && usable.contains(n / 2)) {
-        return n;
+    TreeSet<Integer> measured = rungs(q, true);
+    for (TreeSet<Integer> candidates : List.of(usable, measured)) {
+      for (int n : candidates.descendingSet()) {
+        if (n <= qMax && n >= 2 && n % 2 == 0 && candidates.contains(n / 2)) {
+          return n;
+        }
       }
     }
+    TreeSet<Integer> unsettled = new TreeSet<>(measured);
+    unsettled.removeAll(usable);
     throw new ChainException(
         "missing recovery rungs: "
             + file
@@ -106,15 +117,62 @@ final class TtotalPreflight {
             + qMax
             + ") whose half is also a usable rung (usable rungs: "
             + usable
+            + (unsettled.isEmpty() ? "" : ", unsettled: " + unsettled)
             + "); re-run qmax with rungs like 2, 4, 8");
+  }
+
+  /**
+   * The rungs with a p95: usable ones, and with {@code withUnsettled} those that did not settle.
+   */
+  private static TreeSet<Integer> rungs(QmaxArtifact q, boolean withUnsettled) {
+    TreeSet<Integer> rungs = new TreeSet<>();
+    for (QmaxStep s : q.steps()) {
+      if (s.ttfabP95Ms() != null && (s.isUsable() || (withUnsettled && unsettled(s)))) {
+        rungs.add(s.concurrency());
+      }
+    }
+    return rungs;
+  }
+
+  /**
+   * A step unusable only because its stability windows never agreed: measured in full, its figures
+   * moved more than the stability rule allows (on a shared machine, often its p95 over a few dozen
+   * requests per window).
+   */
+  static boolean unsettled(QmaxStep s) {
+    String reason = s.unusableReason();
+    return !s.isUsable()
+        && s.stability() != null
+        && !s.stability().stable()
+        && reason != null
+        && reason.startsWith("unstable");
+  }
+
+  /** Of {@code ns}, the rungs with no usable step, only an unsettled one. */
+  static List<Integer> unsettledOnly(QmaxArtifact q, int... ns) {
+    List<Integer> out = new ArrayList<>();
+    for (int n : ns) {
+      boolean usable = q.steps().stream().anyMatch(s -> s.concurrency() == n && s.isUsable());
+      if (!usable && q.steps().stream().anyMatch(s -> s.concurrency() == n && unsettled(s))) {
+        out.add(n);
+      }
+    }
+    return out;
   }
 
   /** The ladder's p95 TTFAB at rung {@code n} (the worst across runs). */
   static double p95At(QmaxArtifact q, int n) {
-    return q.steps().stream()
-        .filter(s -> s.concurrency() == n && s.isUsable() && s.ttfabP95Ms() != null)
-        .mapToDouble(QmaxStep::ttfabP95Ms)
-        .max()
+    OptionalDouble usable = p95At(q, n, QmaxStep::isUsable);
+    return (usable.isPresent() ? usable : p95At(q, n, TtotalPreflight::unsettled))
         .orElseThrow(() -> new ChainException("the ladder has no usable rung at " + n));
+  }
+
+  private static OptionalDouble p95At(QmaxArtifact q, int n, Predicate<QmaxStep> which) {
+    return q.steps().stream()
+        .filter(s -> s.concurrency() == n && which.test(s))
+        .map(QmaxStep::ttfabP95Ms)
+        .filter(Objects::nonNull)
+        .mapToDouble(Double::doubleValue)
+        .max();
   }
 }

@@ -95,6 +95,21 @@ public final class TtotalRun {
     int n = TtotalPreflight.probe(q, o.probeConcurrency(), o.qmaxFile());
     double target = RECOVERY_FACTOR * TtotalPreflight.p95At(q, n / 2);
     List<String> notes = new ArrayList<>();
+    List<Integer> unsettled = TtotalPreflight.unsettledOnly(q, n, n / 2);
+    if (!unsettled.isEmpty()) {
+      String w =
+          "the probe N="
+              + n
+              + " and its recovery target (the N="
+              + n / 2
+              + " p95) use rung(s) "
+              + unsettled
+              + " that did not settle in the ladder (their windows disagreed): no settled pair N,"
+              + " N/2 exists in "
+              + o.qmaxFile();
+      progress.accept("warning: " + w);
+      notes.add(w);
+    }
     Map<String, TtotalArtifact.TimelineEntry> timeline = new LinkedHashMap<>();
     CopyOnWriteArrayList<ScaleOutObserver.Sample> samples = new CopyOnWriteArrayList<>();
     int from =

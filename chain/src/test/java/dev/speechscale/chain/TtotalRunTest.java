@@ -395,6 +395,51 @@ class TtotalRunTest {
     assertThat(TtotalPreflight.probe(q, null, "q.json")).isEqualTo(2);
   }
 
+  /** A rung held to the max hold without its windows agreeing, as qmax records one. */
+  static dev.speechscale.artifacts.QmaxStep unsettled(int n, double p95Ms) {
+    return step(0, n, p95Ms, "unstable: held to the max hold (28 s), 5 windows, and no 3 agreed")
+        .withStability(
+            new dev.speechscale.artifacts.RungStability(3, 10, 28, false, 3.9, 16.7, List.of()));
+  }
+
+  @Test
+  void probe_noSettledPairButUnsettledHalves_takesThePairAndTheUnsettledP95() {
+    // the quiet-machine quickstart of 2026-12-02 09:15: N=1 and N=4 unsettled, Q_max 13; it
+    // stopped here with "missing recovery rungs" before
+    QmaxArtifact q =
+        ladder(
+            13,
+            unsettled(1, 52.4),
+            step(2, 136.1),
+            unsettled(4, 344.6),
+            step(8, 592.1),
+            step(12, 880.8),
+            step(13, 942.7),
+            step(14, 1012.4),
+            step(16, 1185.4));
+
+    assertThat(TtotalPreflight.probe(q, null, "q.json")).isEqualTo(8);
+    assertThat(TtotalPreflight.p95At(q, 4)).isEqualTo(344.6);
+    assertThat(TtotalPreflight.unsettledOnly(q, 8, 4)).containsExactly(4);
+  }
+
+  @Test
+  void probe_aSettledPair_isPreferredToALargerUnsettledOne() {
+    QmaxArtifact q = ladder(8, step(1, 60.0), step(2, 120.0), unsettled(4, 240.0), step(8, 480.0));
+
+    assertThat(TtotalPreflight.probe(q, null, "q.json")).isEqualTo(2);
+    assertThat(TtotalPreflight.unsettledOnly(q, 2, 1)).isEmpty();
+  }
+
+  @Test
+  void probe_unsettledRungsOnlyOnOneSide_isRefusedNamingThem() {
+    QmaxArtifact q = ladder(10, unsettled(1, 60.0), step(4, 240.0), step(10, 600.0));
+
+    assertThatThrownBy(() -> TtotalPreflight.probe(q, null, "q.json"))
+        .isInstanceOf(ChainException.class)
+        .hasMessageContaining("(usable rungs: [4, 10], unsettled: [1])");
+  }
+
   @Test
   void probe_rungWithoutP95_isNotAProbeCandidate() {
     QmaxArtifact q = ladder(8, step(1, 60.0), step(2, 120.0), step(0, 4, null, null));
