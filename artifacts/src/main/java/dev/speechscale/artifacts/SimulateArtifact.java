@@ -34,7 +34,7 @@ public record SimulateArtifact(
     double sloMs,
     long seed,
     double metricPublicationDelayS,
-    Double pricePerHour,
+    @Nullable Double pricePerHour,
     TrafficSection traffic,
     InstanceSection instance,
     List<PlanArtifact.SourceFile> inputs,

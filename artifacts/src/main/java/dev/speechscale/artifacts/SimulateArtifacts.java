@@ -37,7 +37,7 @@ public final class SimulateArtifacts {
       double sloMs,
       long seed,
       double metricPublicationDelayS,
-      Double pricePerHour,
+      @Nullable Double pricePerHour,
       Traffic traffic,
       String trafficSource,
       InstanceModel instance,
@@ -89,7 +89,7 @@ public final class SimulateArtifacts {
         in.results().stream().map(r -> policy(r, in.pricePerHour())).toList());
   }
 
-  private static SimulateArtifact.PolicySection policy(PolicyResult r, Double price) {
+  private static SimulateArtifact.PolicySection policy(PolicyResult r, @Nullable Double price) {
     return new SimulateArtifact.PolicySection(
         r.policy(),
         r.description(),

@@ -136,9 +136,11 @@ public final class ReplayComparison {
     List<ReplayArtifact.Row> rows = new ArrayList<>();
     double shedP = 100 * p.shedFraction();
     double shedM = 100 * m.shedFraction();
-    rows.add(judged("shed_fraction", null, shedP, shedM, shedP - shedM, "pp", SHED_TOLERANCE_PP));
     rows.add(
-        relative(
+        ComparisonRows.judged(
+            "shed_fraction", null, shedP, shedM, shedP - shedM, "pp", SHED_TOLERANCE_PP));
+    rows.add(
+        ComparisonRows.relative(
             "surge_to_in_service_s",
             null,
             p.surgeToInServiceS(),
@@ -157,13 +159,13 @@ public final class ReplayComparison {
                 i,
                 pp,
                 mm,
-                percent(pp, mm),
+                ComparisonRows.percent(pp, mm),
                 "%",
                 null,
                 "not_judged",
                 "the surge minute: detection timing dominates it"));
       } else {
-        rows.add(p95Row(i, pp, m.minutes().get(i)));
+        rows.add(ComparisonRows.p95(i, pp, m.minutes().get(i)));
       }
     }
     for (int i = 0; i < minutes; i++) {
@@ -174,106 +176,6 @@ public final class ReplayComparison {
               "mean_in_service", i, pp, mm, pp - mm, null, null, "not_judged", "reported"));
     }
     return rows;
-  }
-
-  /**
-   * A quiet minute's p95, judged against what its samples can tell: within ±15 % is within; beyond
-   * it, a miss only when the prediction also lies outside the measured p95's 95 % interval. A
-   * prediction beyond ±15 % but inside the interval (which is then wider than the tolerance) is
-   * {@code unresolved}: the minute held too few requests to tell a miss from sampling noise (the
-   * quickstart's 30 s quiet tail, about 150 requests, gives the p95 an interval of −25 % … +90 % on
-   * this fleet; ±15 % takes of the order of a thousand). The tolerance is unchanged.
-   */
-  static ReplayArtifact.Row p95Row(
-      int minute, @Nullable Double predicted, FleetFigures.Minute measured) {
-    ReplayArtifact.Row row =
-        relative(
-            "p95_ttfab_ms",
-            minute,
-            predicted,
-            measured.p95TtfabMs(),
-            P95_TOLERANCE_PERCENT,
-            "no request served");
-    if (!row.result().equals("miss") || row.error() == null || predicted == null) {
-      return row;
-    }
-    FleetFigures.Interval interval = measured.p95TtfabInterval();
-    if (interval != null && !interval.contains(predicted)) {
-      return row;
-    }
-    String why =
-        interval == null
-            ? measured.ok() + " requests: too few for an interval of the p95"
-            : String.format(
-                java.util.Locale.ROOT,
-                "inside the measured p95's 95 %% interval %.1f–%.1f ms (%d requests):"
-                    + " too few to tell a ±%.0f %% miss",
-                interval.lowMs(),
-                interval.highMs(),
-                measured.ok(),
-                P95_TOLERANCE_PERCENT);
-    return new ReplayArtifact.Row(
-        row.figure(),
-        minute,
-        predicted,
-        row.measured(),
-        row.error(),
-        row.errorUnit(),
-        row.tolerance(),
-        "unresolved",
-        why);
-  }
-
-  private static ReplayArtifact.Row judged(
-      String figure,
-      @Nullable Integer minute,
-      double predicted,
-      double measured,
-      double error,
-      String unit,
-      double tolerance) {
-    return new ReplayArtifact.Row(
-        figure,
-        minute,
-        predicted,
-        measured,
-        error,
-        unit,
-        tolerance,
-        Math.abs(error) <= tolerance ? "within" : "miss",
-        null);
-  }
-
-  private static ReplayArtifact.Row relative(
-      String figure,
-      @Nullable Integer minute,
-      @Nullable Double predicted,
-      @Nullable Double measured,
-      double tolerance,
-      String missing) {
-    Double error = percent(predicted, measured);
-    if (predicted == null || measured == null || error == null) {
-      return new ReplayArtifact.Row(
-          figure,
-          minute,
-          predicted,
-          measured,
-          null,
-          "%",
-          tolerance,
-          predicted == null && measured == null ? "not_judged" : "miss",
-          predicted == null && measured == null
-              ? missing + " on either side"
-              : missing + " on one side only");
-    }
-    return judged(figure, minute, predicted, measured, error, "%", tolerance);
-  }
-
-  private static @Nullable Double percent(@Nullable Double predicted, @Nullable Double measured) {
-    if (predicted == null || measured == null || measured == 0) {
-      return null;
-    }
-    return 100 * (predicted - measured) / measured;
   }
 
   /** Changes of desired capacity at each decision, of in-service capacity when it happened. */

@@ -138,9 +138,9 @@ class ReplayComparisonTest {
   }
 
   @Test
-  void p95Row_beyondToleranceInsideTheInterval_isUnresolvedAndSaysWhy() {
+  void p95_beyondToleranceInsideTheInterval_isUnresolvedAndSaysWhy() {
     ReplayArtifact.Row row =
-        ReplayComparison.p95Row(1, 80.0, quietMinute(new FleetFigures.Interval(40, 100)));
+        ComparisonRows.p95(1, 80.0, quietMinute(new FleetFigures.Interval(40, 100)));
 
     assertThat(row.error()).isEqualTo(60.0);
     assertThat(row.result()).isEqualTo("unresolved");
@@ -151,24 +151,24 @@ class ReplayComparisonTest {
   }
 
   @Test
-  void p95Row_beyondToleranceOutsideTheInterval_isAMiss() {
+  void p95_beyondToleranceOutsideTheInterval_isAMiss() {
     FleetFigures.Minute m = quietMinute(new FleetFigures.Interval(40, 100));
 
-    assertThat(ReplayComparison.p95Row(1, 120.0, m).result()).isEqualTo("miss");
-    assertThat(ReplayComparison.p95Row(1, 30.0, m).result()).isEqualTo("miss");
+    assertThat(ComparisonRows.p95(1, 120.0, m).result()).isEqualTo("miss");
+    assertThat(ComparisonRows.p95(1, 30.0, m).result()).isEqualTo("miss");
   }
 
   @Test
-  void p95Row_withinTolerance_isWithinWhateverTheInterval() {
-    assertThat(ReplayComparison.p95Row(1, 57.0, quietMinute(new FleetFigures.Interval(49, 51))))
+  void p95_withinTolerance_isWithinWhateverTheInterval() {
+    assertThat(ComparisonRows.p95(1, 57.0, quietMinute(new FleetFigures.Interval(49, 51))))
         .extracting(ReplayArtifact.Row::result)
         .isEqualTo("within");
-    assertThat(ReplayComparison.p95Row(1, 43.0, quietMinute(null)).result()).isEqualTo("within");
+    assertThat(ComparisonRows.p95(1, 43.0, quietMinute(null)).result()).isEqualTo("within");
   }
 
   @Test
-  void p95Row_tooFewSamplesForAnInterval_isUnresolvedNotAMiss() {
-    ReplayArtifact.Row row = ReplayComparison.p95Row(1, 80.0, quietMinute(null));
+  void p95_tooFewSamplesForAnInterval_isUnresolvedNotAMiss() {
+    ReplayArtifact.Row row = ComparisonRows.p95(1, 80.0, quietMinute(null));
 
     assertThat(row.result()).isEqualTo("unresolved");
     assertThat(row.note()).isEqualTo("150 requests: too few for an interval of the p95");

@@ -138,8 +138,6 @@ final class ChainOptions {
     return provider().open(settings());
   }
 
-  // PlatformSettings takes null for 'not given' unmarked: platform is JDK-only (ArchitectureTest)
-  @SuppressWarnings("NullAway")
   private PlatformSettings settings() {
     return new PlatformSettings(stateDir, region, null, profile, runtimeUrl, null);
   }

@@ -37,8 +37,6 @@ final class InfraDeploy implements Callable<Integer> {
   @Nullable Path plan;
 
   @Override
-  // Infra.deploy takes a null plan (its Javadoc) unmarked: platform is JDK-only (ArchitectureTest)
-  @SuppressWarnings("NullAway")
   public Integer call() {
     return common.infra(spec).deploy(config, plan);
   }

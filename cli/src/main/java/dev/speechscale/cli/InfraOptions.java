@@ -113,8 +113,6 @@ final class InfraOptions {
         stream(spec.commandLine().getErr()));
   }
 
-  // PlatformSettings takes null for 'not given' unmarked: platform is JDK-only (ArchitectureTest)
-  @SuppressWarnings("NullAway")
   private PlatformSettings settings() {
     return new PlatformSettings(stateDir, region, account, profile, null, out);
   }

@@ -46,8 +46,6 @@ final class InfraSynth implements Callable<Integer> {
     return synth(infra);
   }
 
-  // Infra.synth takes a null plan (its Javadoc) unmarked: platform is JDK-only (ArchitectureTest)
-  @SuppressWarnings("NullAway")
   private int synth(Infra infra) {
     return infra.synth(config, plan);
   }

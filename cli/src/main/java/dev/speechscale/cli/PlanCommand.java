@@ -209,8 +209,6 @@ final class PlanCommand implements Callable<Integer> {
     return r.plan().infeasible() ? 1 : 0;
   }
 
-  // PlanReport.render takes a null interval (its Javadoc) unmarked: report is JDK-only (ArchUnit)
-  @SuppressWarnings("NullAway")
   private String report(PlanArtifact artifact, PlanRun.Result r) {
     return PlanReport.render(
         artifact,
@@ -264,8 +262,6 @@ final class PlanCommand implements Callable<Integer> {
     return shape(peakLoad, troughLoad);
   }
 
-  // Scenario takes a null trough (its Javadoc) unmarked; capacity may mark it: drop this then
-  @SuppressWarnings("NullAway")
   private Scenario shape(Load peakLoad, @Nullable Load troughLoad) {
     return new Scenario(
         1, surgeRatio, peakLoad, troughLoad, minFloor, shedTarget, ceiling.toNanos() / 1e9, 1, 0);

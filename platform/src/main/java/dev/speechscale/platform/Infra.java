@@ -1,6 +1,7 @@
 package dev.speechscale.platform;
 
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A platform's deployment side for one model, behind {@code speech-infra}: each operation prints
@@ -15,7 +16,7 @@ public interface Infra {
    * @param config the endpoint config file
    * @param plan the plan artifact, or {@code null} for {@code plan-<model>.json} beside the config
    */
-  int deploy(Path config, Path plan);
+  int deploy(Path config, @Nullable Path plan);
 
   /**
    * Stops everything of the endpoint; does nothing when nothing is deployed.
@@ -38,5 +39,5 @@ public interface Infra {
    * @param plan the plan artifact, or {@code null} for {@code plan-<model>.json} beside the config
    * @throws PlatformException when the platform has nothing to synthesize
    */
-  int synth(Path config, Path plan);
+  int synth(Path config, @Nullable Path plan);
 }

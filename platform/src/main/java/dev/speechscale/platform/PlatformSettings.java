@@ -2,6 +2,7 @@ package dev.speechscale.platform;
 
 import java.net.URI;
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where and as whom to reach a platform: every setting any provider reads, each {@code null} when
@@ -16,9 +17,9 @@ import java.nio.file.Path;
  * @param cloudAssemblyDir where deployment templates are written
  */
 public record PlatformSettings(
-    Path stateDir,
-    String region,
-    String account,
-    String profile,
-    URI runtimeUrl,
-    Path cloudAssemblyDir) {}
+    @Nullable Path stateDir,
+    @Nullable String region,
+    @Nullable String account,
+    @Nullable String profile,
+    @Nullable URI runtimeUrl,
+    @Nullable Path cloudAssemblyDir) {}

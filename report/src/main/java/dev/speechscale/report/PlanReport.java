@@ -25,7 +25,7 @@ public final class PlanReport {
    * intervals, {@code null} when it recorded no rung checks) is printed under Q_max.
    */
   public static String render(
-      PlanArtifact a, Plan p, ScaleOutTime t, Scenario s, QmaxInterval interval) {
+      PlanArtifact a, Plan p, ScaleOutTime t, Scenario s, @Nullable QmaxInterval interval) {
     StringBuilder o = new StringBuilder();
     o.append(
         f(
@@ -54,7 +54,11 @@ public final class PlanReport {
 
   /** The measured inputs: Q_max and its range, service time, throughput, ratio, T, sources. */
   private static void measured(
-      StringBuilder o, PlanArtifact.Measured m, Plan p, ScaleOutTime t, QmaxInterval interval) {
+      StringBuilder o,
+      PlanArtifact.Measured m,
+      Plan p,
+      ScaleOutTime t,
+      @Nullable QmaxInterval interval) {
     o.append("measured\n");
     row(
         o,

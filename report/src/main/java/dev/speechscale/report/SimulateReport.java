@@ -93,12 +93,13 @@ public final class SimulateReport {
   }
 
   private static void table(StringBuilder h, SimulateArtifact a) {
-    boolean cost = a.pricePerHour() != null;
+    Double price = a.pricePerHour();
+    boolean cost = price != null;
     h.append("<h2>Policies side by side</h2>\n<table><tr><th class=\"l\">policy</th>")
         .append("<th>arrived</th><th>SLO attained</th><th>shed</th><th>p50 TTFAB</th>")
         .append("<th>p95 TTFAB</th><th>p99 TTFAB</th><th>peak inst.</th><th>mean inst.</th>")
         .append("<th>instance-h</th>")
-        .append(cost ? "<th>cost @ " + plain(a.pricePerHour()) + "/h</th>" : "")
+        .append(price != null ? "<th>cost @ " + plain(price) + "/h</th>" : "")
         .append("<th>out / in</th><th>at max</th></tr>\n");
     for (int i = 0; i < a.policies().size(); i++) {
       SimulateArtifact.PolicySection p = a.policies().get(i);

@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
 record AwsInfra(PlatformSettings settings, String model, PrintStream out) implements Infra {
 
   @Override
-  public int deploy(Path config, Path plan) {
+  public int deploy(Path config, @Nullable Path plan) {
     AwsDeployer deployer = AwsDeployer.system(out);
     deployer.deploy(synthesize(deployer, config, plan));
     out.flush();
@@ -42,7 +42,7 @@ record AwsInfra(PlatformSettings settings, String model, PrintStream out) implem
   }
 
   @Override
-  public int synth(Path config, Path plan) {
+  public int synth(Path config, @Nullable Path plan) {
     AwsDeployer.Synthesis s = synthesize(AwsDeployer.system(out), config, plan);
     out.print(s.describeSynth());
     out.flush();

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code speech-infra deploy|destroy|status} on the local platform: real processes here.
@@ -31,7 +32,7 @@ record LocalInfra(PlatformSettings settings, String model, PrintStream out, Prin
   }
 
   @Override
-  public int deploy(Path config, Path plan) {
+  public int deploy(Path config, @Nullable Path plan) {
     EndpointConfig endpointConfig = EndpointConfigFile.read(config).model(model);
     LocalDeployer deployer = new LocalDeployer(root(), line -> err.println(line));
     err.println(
@@ -130,7 +131,7 @@ record LocalInfra(PlatformSettings settings, String model, PrintStream out, Prin
   }
 
   @Override
-  public int synth(Path config, Path plan) {
+  public int synth(Path config, @Nullable Path plan) {
     throw new PlatformException(
         new PlatformException.Reason.InvalidRequest(
             "the local platform has nothing to synthesize; use speech-infra deploy"));
