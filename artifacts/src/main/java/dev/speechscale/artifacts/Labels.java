@@ -41,6 +41,16 @@ final class Labels {
         DriftArtifact.Severity.class,
         DriftArtifact.Severity::label,
         DriftArtifact.Severity::ofLabel);
+    add(
+        m,
+        ReplayArtifact.Result.class,
+        ReplayArtifact.Result::label,
+        ReplayArtifact.Result::ofLabel);
+    add(
+        m,
+        ReplayArtifact.Verdict.class,
+        ReplayArtifact.Verdict::label,
+        ReplayArtifact.Verdict::ofLabel);
     return m;
   }
 

@@ -49,7 +49,7 @@ public record ReplayArtifact(
     List<Event> predictedEvents,
     List<Event> measuredEvents,
     List<Row> comparison,
-    String verdict)
+    Verdict verdict)
     implements Artifact {
 
   public ReplayArtifact {
@@ -150,6 +150,68 @@ public record ReplayArtifact(
       @Nullable Double error,
       @Nullable String errorUnit,
       @Nullable Double tolerance,
-      String result,
+      Result result,
       @Nullable String note) {}
+
+  /**
+   * A row's result, written as {@code within}, {@code miss}, {@code unresolved} or {@code
+   * not_judged}.
+   */
+  public enum Result implements Labelled {
+    WITHIN,
+    MISS,
+    /** Beyond the tolerance but inside the measured value's sampling interval: too few samples. */
+    UNRESOLVED,
+    NOT_JUDGED;
+
+    /** Parses a label written by {@link #label()}. */
+    public static Result ofLabel(String label) {
+      return Labels.ofLabel(Result.class, label, "replay row result");
+    }
+  }
+
+  /**
+   * The replay's verdict, written {@code within} or {@code miss (N)}.
+   *
+   * @param misses judged figures beyond their tolerance (and, for a p95, its interval); 0 is within
+   */
+  public record Verdict(int misses) {
+    public Verdict {
+      if (misses < 0) {
+        throw new ArtifactException(
+            "a replay verdict's misses (" + misses + ") must not be negative");
+      }
+    }
+
+    /** The verdict over these rows: their {@link Result#MISS} count. */
+    public static Verdict of(List<Row> rows) {
+      return new Verdict((int) rows.stream().filter(r -> r.result() == Result.MISS).count());
+    }
+
+    /** Every judged figure within (or unresolved): replay exits 0. */
+    public boolean within() {
+      return misses == 0;
+    }
+
+    /** The label in artifacts and output. */
+    public String label() {
+      return misses == 0 ? "within" : "miss (" + misses + ")";
+    }
+
+    @Override
+    public String toString() {
+      return label();
+    }
+
+    /** Parses a label written by {@link #label()}. */
+    public static Verdict ofLabel(String label) {
+      if ("within".equals(label)) {
+        return new Verdict(0);
+      }
+      if (label != null && label.matches("miss \\([1-9][0-9]{0,8}\\)")) {
+        return new Verdict(Integer.parseInt(label.substring(6, label.length() - 1)));
+      }
+      throw new ArtifactException("replay verdict '" + label + "' is not one of within, miss (N)");
+    }
+  }
 }

@@ -27,7 +27,7 @@ final class ComparisonRows {
             measured.p95TtfabMs(),
             ReplayComparison.P95_TOLERANCE_PERCENT,
             "no request served");
-    if (!row.result().equals("miss") || row.error() == null || predicted == null) {
+    if (row.result() != ReplayArtifact.Result.MISS || row.error() == null || predicted == null) {
       return row;
     }
     FleetFigures.Interval interval = measured.p95TtfabInterval();
@@ -53,7 +53,7 @@ final class ComparisonRows {
         row.error(),
         row.errorUnit(),
         row.tolerance(),
-        "unresolved",
+        ReplayArtifact.Result.UNRESOLVED,
         why);
   }
 
@@ -73,7 +73,7 @@ final class ComparisonRows {
         error,
         unit,
         tolerance,
-        Math.abs(error) <= tolerance ? "within" : "miss",
+        Math.abs(error) <= tolerance ? ReplayArtifact.Result.WITHIN : ReplayArtifact.Result.MISS,
         null);
   }
 
@@ -94,7 +94,9 @@ final class ComparisonRows {
           null,
           "%",
           tolerance,
-          predicted == null && measured == null ? "not_judged" : "miss",
+          predicted == null && measured == null
+              ? ReplayArtifact.Result.NOT_JUDGED
+              : ReplayArtifact.Result.MISS,
           predicted == null && measured == null
               ? missing + " on either side"
               : missing + " on one side only");

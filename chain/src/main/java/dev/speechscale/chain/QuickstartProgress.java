@@ -75,7 +75,7 @@ record QuickstartProgress(PrintWriter err) {
                 r.figure(),
                 r.predicted() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.predicted()),
                 r.measured() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.measured()),
-                r.result()));
+                r.result().label()));
   }
 
   void replayNotRun(String why) {

@@ -58,7 +58,6 @@ public final class ReplayComparison {
     FleetFigures p = predictedFigures(predicted, setup.policy().initialInstances(), live);
     FleetFigures m = live.figures();
     List<ReplayArtifact.Row> rows = rows(p, m, live.surgeStartS());
-    long misses = rows.stream().filter(r -> r.result().equals("miss")).count();
     return new ReplayArtifact(
         Artifact.SCHEMA_VERSION,
         ArtifactKind.REPLAY.label(),
@@ -85,7 +84,7 @@ public final class ReplayComparison {
         predictedEvents(predicted, setup.policy().initialInstances()),
         measuredEvents(live),
         rows,
-        misses == 0 ? "within" : "miss (" + misses + ")");
+        ReplayArtifact.Verdict.of(rows));
   }
 
   /**
@@ -162,7 +161,7 @@ public final class ReplayComparison {
                 ComparisonRows.percent(pp, mm),
                 "%",
                 null,
-                "not_judged",
+                ReplayArtifact.Result.NOT_JUDGED,
                 "the surge minute: detection timing dominates it"));
       } else {
         rows.add(ComparisonRows.p95(i, pp, m.minutes().get(i)));
@@ -173,7 +172,15 @@ public final class ReplayComparison {
       double mm = m.minutes().get(i).meanInService();
       rows.add(
           new ReplayArtifact.Row(
-              "mean_in_service", i, pp, mm, pp - mm, null, null, "not_judged", "reported"));
+              "mean_in_service",
+              i,
+              pp,
+              mm,
+              pp - mm,
+              null,
+              null,
+              ReplayArtifact.Result.NOT_JUDGED,
+              "reported"));
     }
     return rows;
   }

@@ -105,19 +105,19 @@ class ReplayComparisonTest {
     assertThat(shed.figure()).isEqualTo("shed_fraction");
     // predicted 10 %, measured 8 of 110 = 7.27 %: +2.73 pp, a miss at ±2 pp
     assertThat(shed.error()).isCloseTo(10 - 800.0 / 110, org.assertj.core.data.Offset.offset(1e-9));
-    assertThat(shed.result()).isEqualTo("miss");
+    assertThat(shed.result()).isEqualTo(ReplayArtifact.Result.MISS);
     ReplayArtifact.Row surge = rows.get(1);
     // predicted 40 s, measured 44 s: -9.1 %, within ±15 %
     assertThat(surge.error()).isCloseTo(-100 * 4 / 44.0, org.assertj.core.data.Offset.offset(1e-9));
-    assertThat(surge.result()).isEqualTo("within");
+    assertThat(surge.result()).isEqualTo(ReplayArtifact.Result.WITHIN);
     assertThat(rows)
         .filteredOn(r -> r.figure().equals("p95_ttfab_ms"))
         .extracting(ReplayArtifact.Row::minute, ReplayArtifact.Row::result)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(0, "within"),
-            org.assertj.core.groups.Tuple.tuple(1, "not_judged"),
+            org.assertj.core.groups.Tuple.tuple(0, ReplayArtifact.Result.WITHIN),
+            org.assertj.core.groups.Tuple.tuple(1, ReplayArtifact.Result.NOT_JUDGED),
             // +20 % on two requests: no interval of the p95 exists, so no miss can be told
-            org.assertj.core.groups.Tuple.tuple(2, "unresolved"));
+            org.assertj.core.groups.Tuple.tuple(2, ReplayArtifact.Result.UNRESOLVED));
   }
 
   @Test
@@ -143,7 +143,7 @@ class ReplayComparisonTest {
         ComparisonRows.p95(1, 80.0, quietMinute(new FleetFigures.Interval(40, 100)));
 
     assertThat(row.error()).isEqualTo(60.0);
-    assertThat(row.result()).isEqualTo("unresolved");
+    assertThat(row.result()).isEqualTo(ReplayArtifact.Result.UNRESOLVED);
     assertThat(row.note())
         .isEqualTo(
             "inside the measured p95's 95 % interval 40.0–100.0 ms (150 requests):"
@@ -154,23 +154,24 @@ class ReplayComparisonTest {
   void p95_beyondToleranceOutsideTheInterval_isAMiss() {
     FleetFigures.Minute m = quietMinute(new FleetFigures.Interval(40, 100));
 
-    assertThat(ComparisonRows.p95(1, 120.0, m).result()).isEqualTo("miss");
-    assertThat(ComparisonRows.p95(1, 30.0, m).result()).isEqualTo("miss");
+    assertThat(ComparisonRows.p95(1, 120.0, m).result()).isEqualTo(ReplayArtifact.Result.MISS);
+    assertThat(ComparisonRows.p95(1, 30.0, m).result()).isEqualTo(ReplayArtifact.Result.MISS);
   }
 
   @Test
   void p95_withinTolerance_isWithinWhateverTheInterval() {
     assertThat(ComparisonRows.p95(1, 57.0, quietMinute(new FleetFigures.Interval(49, 51))))
         .extracting(ReplayArtifact.Row::result)
-        .isEqualTo("within");
-    assertThat(ComparisonRows.p95(1, 43.0, quietMinute(null)).result()).isEqualTo("within");
+        .isEqualTo(ReplayArtifact.Result.WITHIN);
+    assertThat(ComparisonRows.p95(1, 43.0, quietMinute(null)).result())
+        .isEqualTo(ReplayArtifact.Result.WITHIN);
   }
 
   @Test
   void p95_tooFewSamplesForAnInterval_isUnresolvedNotAMiss() {
     ReplayArtifact.Row row = ComparisonRows.p95(1, 80.0, quietMinute(null));
 
-    assertThat(row.result()).isEqualTo("unresolved");
+    assertThat(row.result()).isEqualTo(ReplayArtifact.Result.UNRESOLVED);
     assertThat(row.note()).isEqualTo("150 requests: too few for an interval of the p95");
   }
 
@@ -183,7 +184,7 @@ class ReplayComparisonTest {
             ABOUT, setup, predicted(), live(), Instant.parse("2026-12-01T15:10:00Z"));
 
     assertThat(ArtifactCodec.validate(ArtifactKind.REPLAY, ArtifactCodec.toJson(a))).isEmpty();
-    assertThat(a.verdict()).isEqualTo("miss (1)"); // shed; minute 2 is unresolved
+    assertThat(a.verdict().label()).isEqualTo("miss (1)"); // shed; minute 2 is unresolved
     assertThat(a.measuredEvents())
         .extracting(ReplayArtifact.Event::what, ReplayArtifact.Event::atS)
         .containsExactly(

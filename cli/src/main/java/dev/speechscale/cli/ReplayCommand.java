@@ -240,7 +240,7 @@ final class ReplayCommand implements Callable<Integer> {
       ReplayTable.print(artifact, spec.commandLine().getOut());
       spec.commandLine().getOut().println("wrote " + target);
     }
-    return artifact.verdict().equals("within") ? 0 : 1;
+    return artifact.verdict().within() ? 0 : 1;
   }
 
   /**

@@ -254,13 +254,14 @@ public final class LadderRunner {
       if (mine.isEmpty()) {
         return true;
       }
-      int lo = new LadderResult(spec, mine, List.of(), false, List.of()).ladder().qMax();
-      final int pass = lo;
+      int usableQMax = new LadderResult(spec, mine, List.of(), false, List.of()).ladder().qMax();
       OptionalInt firstBreach =
           mine.stream()
-              .filter(r -> r.breachesSlo(spec.sloMs()) && r.concurrency() > pass)
+              .filter(r -> r.breachesSlo(spec.sloMs()) && r.concurrency() > usableQMax)
               .mapToInt(RungReport::concurrency)
               .min();
+      int lo = lowerEnd(mine, usableQMax, firstBreach);
+      boolean loUsable = lo == usableQMax;
       String run = "run " + (runIndex + 1);
       if (lo == 0) {
         note(run + ": no rung met the SLO; nothing to bisect");
@@ -289,9 +290,14 @@ public final class LadderRunner {
         if (truncated) {
           return true;
         }
-        if (r.meetsSlo(spec.sloMs())) {
+        RungReport.SloSide side = r.sloSideForBisection(spec.sloMs());
+        if (side != RungReport.SloSide.UNKNOWN && !r.usable()) {
+          note(unsettledNote(run, mid, side));
+        }
+        if (side == RungReport.SloSide.MEETS) {
           lo = mid;
-        } else if (r.breachesSlo(spec.sloMs())) {
+          loUsable = r.usable();
+        } else if (side == RungReport.SloSide.BREACHES) {
           hi = mid;
         } else {
           note(
@@ -321,8 +327,53 @@ public final class LadderRunner {
           return false;
         }
       }
-      note(run + ": bisection closed Q_max at " + lo + " (N=" + hi + " breaches the SLO)");
+      note(
+          loUsable
+              ? run + ": bisection closed Q_max at " + lo + " (N=" + hi + " breaches the SLO)"
+              : run
+                  + ": bisection closed the bracket at ["
+                  + lo
+                  + ", "
+                  + hi
+                  + ") but N="
+                  + lo
+                  + " did not settle, so Q_max counts the usable rungs below it");
       return true;
+    }
+
+    /**
+     * The bisection's lower end: the usable Q_max, raised to the largest coarse rung below the
+     * first breach that did not settle but met the SLO in every window (see {@link
+     * RungReport#sloSideForBisection}), so one unsettled coarse rung does not leave the gap above
+     * the usable Q_max unexplored.
+     */
+    private int lowerEnd(List<RungReport> mine, int usableQMax, OptionalInt firstBreach) {
+      if (usableQMax == 0 || firstBreach.isEmpty()) {
+        return usableQMax;
+      }
+      int hi = firstBreach.getAsInt();
+      int lo = usableQMax;
+      for (RungReport r : mine) {
+        if (!r.usable()
+            && r.concurrency() > lo
+            && r.concurrency() < hi
+            && r.sloSideForBisection(spec.sloMs()) == RungReport.SloSide.MEETS) {
+          note(unsettledNote("run " + (runIndex + 1), r.concurrency(), RungReport.SloSide.MEETS));
+          lo = r.concurrency();
+        }
+      }
+      return lo;
+    }
+
+    private String unsettledNote(String run, int n, RungReport.SloSide side) {
+      return run
+          + ": N="
+          + n
+          + " did not settle, but every one of its windows "
+          + (side == RungReport.SloSide.MEETS ? "met" : "breached")
+          + " the SLO: the bisection continues "
+          + (side == RungReport.SloSide.MEETS ? "above" : "below")
+          + " it; the rung stays out of Q_max";
     }
 
     LadderListener.Progress progress(int n, RungReport.Phase phase) {

@@ -74,6 +74,40 @@ public record RungReport(
     return usable() && usableP95Ms() > sloMs;
   }
 
+  /** Which side of the SLO a rung lies on, as the bisection reads it. */
+  public enum SloSide {
+    MEETS,
+    BREACHES,
+    /** Unusable, or unsettled with windows on both sides of the SLO. */
+    UNKNOWN
+  }
+
+  /**
+   * The rung's side of the SLO for the bisection: a usable rung's; for a rung held to its max hold
+   * without its windows agreeing ({@link RungVerdict.Unstable}), the side every one of its windows
+   * lay on (their figures moved, their verdict did not), else {@link SloSide#UNKNOWN}. Such a rung
+   * still stays out of Q_max: it only keeps one unsettled rung from stopping the bisection.
+   */
+  public SloSide sloSideForBisection(double sloMs) {
+    if (usable()) {
+      return meetsSlo(sloMs) ? SloSide.MEETS : SloSide.BREACHES;
+    }
+    if (!(verdict instanceof RungVerdict.Unstable) || stability == null) {
+      return SloSide.UNKNOWN;
+    }
+    List<RungStability.Window> windows = stability.windows();
+    if (windows.isEmpty() || windows.stream().anyMatch(w -> w.ttfabP95Ms() == null)) {
+      return SloSide.UNKNOWN;
+    }
+    if (windows.stream().allMatch(w -> w.ttfabP95Ms() != null && w.ttfabP95Ms() <= sloMs)) {
+      return SloSide.MEETS;
+    }
+    if (windows.stream().allMatch(w -> w.ttfabP95Ms() != null && w.ttfabP95Ms() > sloMs)) {
+      return SloSide.BREACHES;
+    }
+    return SloSide.UNKNOWN;
+  }
+
   /** A usable rung's p95 TTFAB, which exists: {@link RungVerdict#judge} needs ok requests. */
   private double usableP95Ms() {
     return Objects.requireNonNull(stats.ttfabP95Ms(), "p95 TTFAB of a usable rung");

@@ -96,6 +96,62 @@ class LadderRunnerTest {
   }
 
   @Test
+  void run_unstableBisectionRungWhoseWindowsAllMeetTheSlo_bisectsOnAbove() {
+    // 8 ms a request, SLO 125 ms: Q_max 15. N=11 does not settle, its windows at 79, 88 and 97 ms
+    // all inside the SLO: before, the bisection stopped there and left Q_max at 4
+    SimulatedMeasurer m =
+        new SimulatedMeasurer((run, n) -> 8.0 * n).unstableWhen(n -> n == 11, 0.10);
+
+    LadderResult result = run(m, spec(List.of(4, 32), 1));
+
+    assertThat(m.asked).containsExactly("0:4", "0:32", "0:18", "0:11", "0:14", "0:16", "0:15");
+    assertThat(result.ladder().qMax()).isEqualTo(15);
+    assertThat(result.notes())
+        .anyMatch(n -> n.contains("N=11 did not settle, but every one of its windows met the SLO"))
+        .anyMatch(n -> n.contains("bisection closed Q_max at 15"));
+  }
+
+  @Test
+  void run_unstableCoarseRungWhoseWindowsAllMeetTheSlo_raisesTheBisectionsLowerEnd() {
+    // N=8 (windows 72, 80, 88 ms) does not settle below the first breach (16): the bisection
+    // begins at [8, 16), not [4, 16)
+    SimulatedMeasurer m = SimulatedMeasurer.serial(10).unstableWhen(n -> n == 8, 0.10);
+
+    LadderResult result = run(m, spec(List.of(4, 8, 16, 32), 1));
+
+    assertThat(m.asked).containsExactly("0:4", "0:8", "0:16", "0:32", "0:12", "0:14", "0:13");
+    assertThat(result.ladder().qMax()).isEqualTo(12);
+  }
+
+  @Test
+  void run_lastMeetingRungUnsettled_bracketsItButQmaxCountsUsableRungs() {
+    // N=12 (windows 116, 120, 124 ms) is the last rung inside the SLO and does not settle
+    SimulatedMeasurer m = SimulatedMeasurer.serial(10).unstableWhen(n -> n == 12, 0.03);
+
+    LadderResult result = run(m, spec(List.of(10, 20), 1));
+
+    assertThat(m.asked).containsExactly("0:10", "0:20", "0:15", "0:12", "0:13");
+    assertThat(result.ladder().qMax()).isEqualTo(10);
+    assertThat(result.notes())
+        .anyMatch(n ->
+            n.contains(
+                "bisection closed the bracket at [12, 13) but N=12 did not settle, so Q_max"
+                    + " counts the usable rungs below it"));
+  }
+
+  @Test
+  void run_unstableBisectionRungStraddlingTheSlo_stillStopsTheBisection() {
+    // N=12: windows 108, 120 and 132 ms around the 125 ms SLO
+    SimulatedMeasurer m = SimulatedMeasurer.serial(10).unstableWhen(n -> n == 12, 0.10);
+
+    LadderResult result = run(m, spec(List.of(10, 20), 1));
+
+    assertThat(m.asked).containsExactly("0:10", "0:20", "0:15", "0:12");
+    assertThat(result.ladder().qMax()).isEqualTo(10);
+    assertThat(result.notes()).anyMatch(n -> n.contains("bisection stopped at N=12"));
+  }
+
+  @Test
   void run_notBracketed_noBisectionAndSaysHowToFix() {
     SimulatedMeasurer m = SimulatedMeasurer.serial(1);
 

@@ -1,6 +1,7 @@
 package dev.speechscale.loadgen;
 
 import dev.speechscale.artifacts.Histograms;
+import dev.speechscale.artifacts.RungStability;
 import dev.speechscale.platform.Invocation.Outcome;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +22,8 @@ final class SimulatedMeasurer implements RungMeasurer {
   private final BiFunction<Integer, Integer, Double> p95Ms;
   private IntPredicate saturated = n -> false;
   private IntPredicate unsettled = n -> false;
+  private IntPredicate unstable = n -> false;
+  private double unstableSpread;
   private double recheckSlowdown = 1;
   private Runnable onMeasure = () -> {};
   private boolean stopped;
@@ -41,6 +44,16 @@ final class SimulatedMeasurer implements RungMeasurer {
 
   SimulatedMeasurer unsettledWhen(IntPredicate p) {
     this.unsettled = p;
+    return this;
+  }
+
+  /**
+   * Rungs held to the max hold without agreeing: three windows whose p95s are the rung's p95 times
+   * (1 − spread), 1 and (1 + spread).
+   */
+  SimulatedMeasurer unstableWhen(IntPredicate p, double spread) {
+    this.unstable = p;
+    this.unstableSpread = spread;
     return this;
   }
 
@@ -109,6 +122,20 @@ final class SimulatedMeasurer implements RungMeasurer {
             Histograms.newMicros(),
             Histograms.newMicros(),
             null);
+    RungStability stability =
+        unstable.test(concurrency)
+            ? new RungStability(
+                3,
+                10,
+                28,
+                false,
+                0.0,
+                100 * unstableSpread,
+                List.of(
+                    new RungStability.Window(0, 5, 50, 10, p95 * (1 - unstableSpread), true),
+                    new RungStability.Window(5, 10, 50, 10, p95, true),
+                    new RungStability.Window(10, 15, 50, 10, p95 * (1 + unstableSpread), true)))
+            : null;
     return new RungReport(
         runIndex,
         stepIndex,
@@ -120,9 +147,9 @@ final class SimulatedMeasurer implements RungMeasurer {
         0,
         List.of(),
         null,
-        RungVerdict.judge(stats, 0, List.of()),
+        RungVerdict.judge(stats, 0, List.of(), stability),
         spec.hold().plus(Duration.ofSeconds(1)),
-        null);
+        stability);
   }
 
   @Override

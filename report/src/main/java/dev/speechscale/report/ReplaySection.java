@@ -74,9 +74,9 @@ final class ReplaySection {
   /** The replay's verdict in a span: ok when within every target, warn otherwise. */
   static String verdict(ReplayArtifact r) {
     return "<span class=\""
-        + ("within".equals(r.verdict()) ? "ok" : "warn")
+        + (r.verdict().within() ? "ok" : "warn")
         + "\">"
-        + Html.esc(r.verdict())
+        + Html.esc(r.verdict().label())
         + "</span>";
   }
 
@@ -258,12 +258,12 @@ final class ReplaySection {
   private static String result(ReplayArtifact.Row r) {
     String cls =
         switch (r.result()) {
-          case "within" -> "ok";
-          case "miss" -> "fail";
-          case "unresolved" -> "warn";
-          default -> "suppressed";
+          case WITHIN -> "ok";
+          case MISS -> "fail";
+          case UNRESOLVED -> "warn";
+          case NOT_JUDGED -> "suppressed";
         };
-    String text = r.result().replace('_', ' ');
+    String text = r.result().label().replace('_', ' ');
     return "<span class=\""
         + cls
         + "\">"

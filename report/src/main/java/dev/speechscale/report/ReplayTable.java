@@ -50,7 +50,7 @@ public final class ReplayTable {
           r.tolerance() == null
               ? ""
               : String.format(Locale.ROOT, "±%s %s", fmt(r.tolerance()), r.errorUnit()),
-          r.result().toUpperCase(Locale.ROOT).replace('_', ' '),
+          r.result().label().toUpperCase(Locale.ROOT).replace('_', ' '),
           r.note() == null || r.note().equals("reported") ? "" : " (" + r.note() + ")");
     }
     out.println("scaling predicted: " + events(a.predictedEvents()));

@@ -92,7 +92,7 @@ class ReplayEndToEndTest {
           .extracting(ReplayArtifact.Row::figure)
           .contains("shed_fraction", "surge_to_in_service_s", "p95_ttfab_ms");
       assertThat(r.out()).contains("shed fraction", "p95 TTFAB min 0", "verdict: ");
-      assertThat(r.exitCode()).isEqualTo(a.verdict().equals("within") ? 0 : 1);
+      assertThat(r.exitCode()).isEqualTo(a.verdict().within() ? 0 : 1);
     }
   }
 }
