@@ -17,31 +17,6 @@ class DerivationTest {
     return Scenario.of(3000, k, peak, trough, floor, 0.10, 60);
   }
 
-  /** The Kokoro rungs with throughput (achieved_rps) left out. */
-  private static Measurement withoutThroughput() {
-    List<Rung> rungs = new ArrayList<>();
-    for (Rung r : KokoroExample.rungs(0, 1.0)) {
-      rungs.add(
-          new Rung(
-              r.runIndex(),
-              r.stepIndex(),
-              r.concurrency(),
-              r.ok(),
-              r.rejected(),
-              null,
-              r.concurrencyMean(),
-              r.ttfabP95Ms(),
-              r.latencyMeanMs(),
-              r.latencyP95Ms(),
-              r.serverConcurrencyPeak(),
-              r.serverConcurrencyMean(),
-              true,
-              null,
-              null));
-    }
-    return KokoroExample.measurement(rungs);
-  }
-
   // Throughput
 
   @Test
@@ -67,7 +42,7 @@ class DerivationTest {
 
   @Test
   void throughputOf_noThroughputMeasured_assumesASerialEngineEverywhere() {
-    Derivation.Throughput x = Derivation.Throughput.of(withoutThroughput(), 37.5, 50);
+    Derivation.Throughput x = Derivation.Throughput.of(KokoroExample.withoutThroughput(), 37.5, 50);
 
     double serial = 1.0 / KokoroExample.S_MEAN_S;
     assertThat(x.measured()).isFalse();

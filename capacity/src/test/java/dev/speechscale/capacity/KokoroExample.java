@@ -90,4 +90,29 @@ final class KokoroExample {
     return Scenario.of(
         3000, 1.25, new Load.RequestRate(5000), new Load.RequestRate(10), 1, 0.10, 60);
   }
+
+  /** The Kokoro rungs with throughput (achieved_rps) left out. */
+  static Measurement withoutThroughput() {
+    List<Rung> rungs = new ArrayList<>();
+    for (Rung r : rungs(0, 1.0)) {
+      rungs.add(
+          new Rung(
+              r.runIndex(),
+              r.stepIndex(),
+              r.concurrency(),
+              r.ok(),
+              r.rejected(),
+              null,
+              r.concurrencyMean(),
+              r.ttfabP95Ms(),
+              r.latencyMeanMs(),
+              r.latencyP95Ms(),
+              r.serverConcurrencyPeak(),
+              r.serverConcurrencyMean(),
+              true,
+              null,
+              null));
+    }
+    return measurement(rungs);
+  }
 }

@@ -363,28 +363,7 @@ class PlannerTest {
 
   @Test
   void fleetCapacity_noThroughputMeasured_warnsAndAssumesASerialEngine() {
-    List<Rung> rungs = new ArrayList<>();
-    for (Rung r : KokoroExample.rungs(0, 1.0)) {
-      rungs.add(
-          new Rung(
-              r.runIndex(),
-              r.stepIndex(),
-              r.concurrency(),
-              r.ok(),
-              r.rejected(),
-              null,
-              r.concurrencyMean(),
-              r.ttfabP95Ms(),
-              r.latencyMeanMs(),
-              r.latencyP95Ms(),
-              r.serverConcurrencyPeak(),
-              r.serverConcurrencyMean(),
-              true,
-              null,
-              null));
-    }
-
-    Plan p = plan(KokoroExample.measurement(rungs));
+    Plan p = plan(KokoroExample.withoutThroughput());
 
     assertThat(p.finding("fleet_capacity").verdict()).isEqualTo(Verdict.WARN);
     assertThat(p.maxInstances()).isEqualTo((int) Math.ceil(5000 * KokoroExample.S_MEAN_S));

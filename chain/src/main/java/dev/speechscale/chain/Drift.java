@@ -182,6 +182,15 @@ public final class Drift {
     }
   }
 
+  /** An alarm still in INSUFFICIENT_DATA: a warning, with what is known about its metric. */
+  private static DriftArtifact.Item noDecisionYet(Alarm a, String why) {
+    return warn(
+        "alarm_data",
+        "OK or ALARM",
+        "INSUFFICIENT_DATA",
+        "alarm " + a.name() + " has no decision yet" + why);
+  }
+
   private static void checkAlarms(
       List<DriftArtifact.Item> items, ScalingState s, Platform p, String endpoint, Clock clock) {
     Instant now = clock.instant();
@@ -192,14 +201,10 @@ public final class Drift {
           // the platform could not name its statistic (an extended statistic or metric math):
           // there is no query to ask whether the metric publishes
           items.add(
-              warn(
-                  "alarm_data",
-                  "OK or ALARM",
-                  "INSUFFICIENT_DATA",
-                  "alarm "
-                      + a.name()
-                      + " has no decision yet, and it evaluates a statistic drift cannot read, so"
-                      + " whether its metric publishes is unknown"));
+              noDecisionYet(
+                  a,
+                  ", and it evaluates a statistic drift cannot read, so whether its metric"
+                      + " publishes is unknown"));
           continue;
         }
         Duration needed = Duration.ofSeconds((long) a.periodSeconds() * a.evaluationPeriods());
@@ -215,18 +220,13 @@ public final class Drift {
                 .datapoints()
                 .isEmpty();
         items.add(
-            warn(
-                "alarm_data",
-                "OK or ALARM",
-                "INSUFFICIENT_DATA",
-                "alarm "
-                    + a.name()
-                    + " has no decision yet"
-                    + (publishes
-                        ? " (the metric publishes; it needs " + needed.toSeconds() + " s of data)"
-                        : " and its metric published nothing in the last "
-                            + needed.multipliedBy(2).toSeconds()
-                            + " s: a policy whose metric publishes nothing never fires")));
+            noDecisionYet(
+                a,
+                publishes
+                    ? " (the metric publishes; it needs " + needed.toSeconds() + " s of data)"
+                    : " and its metric published nothing in the last "
+                        + needed.multipliedBy(2).toSeconds()
+                        + " s: a policy whose metric publishes nothing never fires"));
       }
     }
   }
