@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The loadgen-vs-wrk benchmark (measurements/loadgen-vs-wrk.md): the same trivial keep-alive
@@ -141,9 +142,9 @@ public final class LoadgenVsWrk {
   private record Result(long requests, double rps, WindowStats stats, RungVerdict verdict) {}
 
   private static Result loadgen(
-      Invoker invoker, int n, int seconds, Path log, ClosedLoopDriver.Workers workers) {
+      Invoker invoker, int n, int seconds, @Nullable Path log, ClosedLoopDriver.Workers workers) {
     TextPool texts = TextPool.shuffled(List.of("Hello there."), 1);
-    JsonlEventLog events =
+    @Nullable JsonlEventLog events =
         log == null ? null : JsonlEventLog.open(log, NanoClock.SYSTEM, Clock.systemUTC());
     RequestListener listener = events == null ? RequestListener.NONE : events;
     try (ClosedLoopDriver driver =
@@ -195,7 +196,7 @@ public final class LoadgenVsWrk {
       long requests,
       double rps,
       double wrkRps,
-      Result r) {
+      @Nullable Result r) {
     out.printf(
         Locale.ROOT,
         "| %d | %d | %s | %d | %.0f | %s | %s | %s | %s | %s |%n",
