@@ -284,67 +284,33 @@ public record QmaxStep(
 
   /** This step with the server's concurrency over its window; {@code null}: not watched. */
   public QmaxStep withServerConcurrency(@Nullable ServerConcurrency server) {
-    return copy(
-        server == null ? null : server.peak(),
-        server == null ? null : server.mean(),
-        meetsSlo,
-        ttfabHistogram,
-        latencyHistogram,
-        ttfabDriftMs,
-        breakdown,
-        stability);
+    return copy(e -> {
+      e.serverPeak = server == null ? null : server.peak();
+      e.serverMean = server == null ? null : server.mean();
+    });
   }
 
   /** This step with its latency histograms; {@code null}: none recorded. */
   public QmaxStep withHistograms(@Nullable LatencyHistograms histograms) {
-    return copy(
-        serverConcurrencyPeak,
-        serverConcurrencyMean,
-        meetsSlo,
-        histograms == null ? null : histograms.ttfabUs(),
-        histograms == null ? null : histograms.latencyUs(),
-        ttfabDriftMs,
-        breakdown,
-        stability);
+    return copy(e -> {
+      e.ttfabHistogramUs = histograms == null ? null : histograms.ttfabUs();
+      e.latencyHistogramUs = histograms == null ? null : histograms.latencyUs();
+    });
   }
 
   /** This step with the change of TTFAB across its window; {@code null}: too few requests. */
   public QmaxStep withTtfabDriftMs(@Nullable Double driftMs) {
-    return copy(
-        serverConcurrencyPeak,
-        serverConcurrencyMean,
-        meetsSlo,
-        ttfabHistogram,
-        latencyHistogram,
-        driftMs,
-        breakdown,
-        stability);
+    return copy(e -> e.driftMs = driftMs);
   }
 
   /** This step with the server's breakdown; {@code null}: the server said nothing. */
   public QmaxStep withBreakdown(@Nullable StepBreakdown stepBreakdown) {
-    return copy(
-        serverConcurrencyPeak,
-        serverConcurrencyMean,
-        meetsSlo,
-        ttfabHistogram,
-        latencyHistogram,
-        ttfabDriftMs,
-        stepBreakdown,
-        stability);
+    return copy(e -> e.breakdown = stepBreakdown);
   }
 
   /** This step with the windows it was held for; {@code null}: one window was measured. */
   public QmaxStep withStability(@Nullable RungStability rungStability) {
-    return copy(
-        serverConcurrencyPeak,
-        serverConcurrencyMean,
-        meetsSlo,
-        ttfabHistogram,
-        latencyHistogram,
-        ttfabDriftMs,
-        breakdown,
-        rungStability);
+    return copy(e -> e.stability = rungStability);
   }
 
   /**
@@ -352,31 +318,39 @@ public record QmaxStep(
    * QmaxArtifact#withDerived()}).
    */
   public QmaxStep withMeetsSlo(double sloMs) {
-    return copy(
-        serverConcurrencyPeak,
-        serverConcurrencyMean,
-        toRung().meetsSlo(sloMs),
-        ttfabHistogram,
-        latencyHistogram,
-        ttfabDriftMs,
-        breakdown,
-        stability);
+    boolean meets = toRung().meetsSlo(sloMs);
+    return copy(e -> e.meets = meets);
+  }
+
+  /** The fields beyond the sections, as a {@code with…} method changes them. */
+  private static final class Extras {
+    @Nullable Double serverPeak;
+    @Nullable Double serverMean;
+    @Nullable Boolean meets;
+    @Nullable String ttfabHistogramUs;
+    @Nullable String latencyHistogramUs;
+    @Nullable Double driftMs;
+    @Nullable StepBreakdown breakdown;
+    @Nullable RungStability stability;
   }
 
   /**
-   * This step with the given fields beyond its sections, each of the others kept; a run index or
-   * usable flag an older file left out is filled in ({@link #run()}, {@link #isUsable()}), as every
-   * reader fills it, so a step read through {@link ArtifactCodec} is unchanged by it.
+   * This step with {@code change} applied to its fields beyond the sections, each of the others
+   * kept; a run index or usable flag an older file left out is filled in ({@link #run()}, {@link
+   * #isUsable()}), as every reader fills it, so a step read through {@link ArtifactCodec} is
+   * unchanged by it.
    */
-  private QmaxStep copy(
-      @Nullable Double serverPeak,
-      @Nullable Double serverMean,
-      @Nullable Boolean meets,
-      @Nullable String ttfabHistogramUs,
-      @Nullable String latencyHistogramUs,
-      @Nullable Double driftMs,
-      @Nullable StepBreakdown stepBreakdown,
-      @Nullable RungStability rungStability) {
+  private QmaxStep copy(java.util.function.Consumer<Extras> change) {
+    Extras e = new Extras();
+    e.serverPeak = serverConcurrencyPeak;
+    e.serverMean = serverConcurrencyMean;
+    e.meets = meetsSlo;
+    e.ttfabHistogramUs = ttfabHistogram;
+    e.latencyHistogramUs = latencyHistogram;
+    e.driftMs = ttfabDriftMs;
+    e.breakdown = breakdown;
+    e.stability = stability;
+    change.accept(e);
     return new QmaxStep(
         run(),
         stepIndex,
@@ -391,17 +365,17 @@ public record QmaxStep(
         ttfabP99Ms,
         latencyMeanMs,
         latencyP95Ms,
-        serverPeak,
-        serverMean,
+        e.serverPeak,
+        e.serverMean,
         isUsable(),
         unusableReason,
-        meets,
-        ttfabHistogramUs,
-        latencyHistogramUs,
+        e.meets,
+        e.ttfabHistogramUs,
+        e.latencyHistogramUs,
         chars,
-        driftMs,
-        stepBreakdown,
-        rungStability);
+        e.driftMs,
+        e.breakdown,
+        e.stability);
   }
 
   /** Absent means usable unless a reason says otherwise. */

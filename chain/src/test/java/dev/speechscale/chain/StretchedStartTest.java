@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.speechscale.platform.Backoff;
 import dev.speechscale.platform.EndpointDescription;
 import dev.speechscale.platform.EndpointStatus;
+import dev.speechscale.platform.FakeClock;
 import dev.speechscale.platform.Fingerprint;
 import dev.speechscale.platform.InstanceLog;
 import dev.speechscale.platform.Invoker;
@@ -17,11 +18,8 @@ import dev.speechscale.platform.RetryingPlatform;
 import dev.speechscale.platform.ScalingState;
 import dev.speechscale.platform.SuspendedState;
 import dev.speechscale.platform.Transport;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -37,26 +35,6 @@ class StretchedStartTest {
   static final Duration START = Duration.ofMinutes(6);
   static final Physics SLOW =
       new Physics(Duration.ofSeconds(1), Duration.ofMinutes(2), Duration.ofMinutes(7));
-
-  /** A clock the pause moves. */
-  static final class FakeClock extends Clock {
-    Instant now = Instant.parse("2026-12-01T12:00:00Z");
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
 
   /** One endpoint whose new instances come into service {@link #START} after desired is raised. */
   static final class SlowPlatform implements Platform {
@@ -78,7 +56,7 @@ class StretchedStartTest {
     @Override
     public EndpointDescription describe(String endpoint) {
       describes++;
-      if (raisedAt != null && !clock.now.isBefore(raisedAt.plus(START))) {
+      if (raisedAt != null && !clock.instant().isBefore(raisedAt.plus(START))) {
         inService = desired;
       }
       return new EndpointDescription(
@@ -87,7 +65,7 @@ class StretchedStartTest {
           desired,
           inService,
           "ml.g5.xlarge",
-          clock.now);
+          clock.instant());
     }
 
     @Override
@@ -111,7 +89,7 @@ class StretchedStartTest {
     @Override
     public void setDesiredInstances(String endpoint, int count) {
       if (count > inService) {
-        raisedAt = clock.now;
+        raisedAt = clock.instant();
       } else {
         inService = count;
       }
@@ -142,7 +120,7 @@ class StretchedStartTest {
     public void close() {}
   }
 
-  private final FakeClock clock = new FakeClock();
+  private final FakeClock clock = new FakeClock(Instant.parse("2026-12-01T12:00:00Z"));
   private final SlowPlatform slow = new SlowPlatform(clock);
   private final List<Duration> pauses = new ArrayList<>();
   private final RetryingPlatform platform =
@@ -151,7 +129,7 @@ class StretchedStartTest {
           clock,
           d -> {
             pauses.add(d);
-            clock.now = clock.now.plus(d);
+            clock.advance(d);
           },
           Backoff.THROTTLING,
           1);

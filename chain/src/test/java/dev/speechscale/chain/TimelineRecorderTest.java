@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.speechscale.artifacts.ValidateTimeline;
 import dev.speechscale.loadgen.RequestEvent;
 import dev.speechscale.platform.Backoff;
+import dev.speechscale.platform.FakeClock;
 import dev.speechscale.platform.Invocation.Outcome;
 import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.platform.MetricSeries;
@@ -24,11 +25,11 @@ class TimelineRecorderTest {
   static final long MS = 1_000_000L;
   static final long START_NANOS = 1_000 * MS;
 
-  final StretchedStartTest.FakeClock clock = new StretchedStartTest.FakeClock();
-  final Instant t0 = clock.now;
+  final Instant t0 = Instant.parse("2026-12-01T12:00:00Z");
+  final FakeClock clock = new FakeClock(t0);
   final FakePlatform fake = FakePlatform.deployedBehind(Recorded.quickstartPlan());
   final RetryingPlatform platform =
-      new RetryingPlatform(fake, clock, d -> clock.now = clock.now.plus(d), Backoff.THROTTLING, 1);
+      new RetryingPlatform(fake, clock, clock::advance, Backoff.THROTTLING, 1);
   final TimelineRecorder recorder =
       new TimelineRecorder(
           platform, fake.endpoint, clock, () -> START_NANOS, Duration.ofSeconds(5));
@@ -55,7 +56,7 @@ class TimelineRecorderTest {
   }
 
   void at(long seconds) {
-    clock.now = t0.plusSeconds(seconds);
+    clock.advance(Duration.between(clock.instant(), t0.plusSeconds(seconds)));
   }
 
   @Test
