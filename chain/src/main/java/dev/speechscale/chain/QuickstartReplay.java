@@ -4,7 +4,6 @@ import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.platform.Transport;
-import dev.speechscale.simulator.FleetSimulator;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -76,10 +75,10 @@ final class QuickstartReplay {
                     "fall",
                     "30s",
                     "pre_roll",
-                    "0s",
+                    "live",
                     "warmup_s",
                     s.o().warmup().toMillis() / 1000.0),
-                new FleetSimulator.PreRoll.None(),
+                new Replay.History.Live(),
                 s.dir().resolve("replay-events.jsonl"),
                 s.o().warmup()),
             s.clocks().wall(),

@@ -5,8 +5,11 @@ import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.RetryingPlatform;
 import dev.speechscale.platform.Transport;
+import dev.speechscale.scaling.StepScaleIn;
 import dev.speechscale.simulator.FleetSimulator;
+import dev.speechscale.simulator.Policy;
 import dev.speechscale.simulator.PolicyResult;
 import dev.speechscale.simulator.SimulatorException;
 import dev.speechscale.simulator.Traffic;
@@ -63,6 +66,26 @@ public final class Replay {
     }
   }
 
+  /** What the prediction knows of the fleet's metrics before the trace starts. */
+  public sealed interface History {
+    /**
+     * The live endpoint's own metric history, read back from its platform after the run ({@link
+     * LiveHistory}): the prediction's alarms start with exactly the periods the live alarms had.
+     */
+    record Live() implements History {}
+
+    /**
+     * A simulated history: a quiet window at the trace's first rate, a fixed length, or none.
+     *
+     * @param preRoll what the simulator runs before t = 0
+     */
+    record Simulated(FleetSimulator.PreRoll preRoll) implements History {
+      public Simulated {
+        Objects.requireNonNull(preRoll, "preRoll");
+      }
+    }
+  }
+
   /**
    * One replay.
    *
@@ -77,8 +100,8 @@ public final class Replay {
    * @param align start on the next alarm-period boundary
    * @param command the command line
    * @param parameters effective parameters
-   * @param preRoll the metric history the prediction simulates before the trace: the policy's alarm
-   *     window for a fleet that sat quiet at its floor, none for one deployed just before
+   * @param preRoll the metric history the prediction starts with: the live endpoint's own (read
+   *     back after the run), or a simulated one
    * @param events a JSONL file for every live request, or {@code null}
    * @param warmup closed-loop load before the trace, not measured (qmax's warm-up, so the live
    *     instance serves as warm as the ladder measured it); zero for none
@@ -95,7 +118,7 @@ public final class Replay {
       boolean align,
       String command,
       Map<String, Object> parameters,
-      FleetSimulator.PreRoll preRoll,
+      History preRoll,
       @Nullable Path events,
       Duration warmup) {
     public Request {
@@ -127,7 +150,14 @@ public final class Replay {
     String endpoint = "speech-" + r.model();
     ReplayPrediction.Setup setup =
         ReplayPrediction.setup(
-            platform, endpoint, r.inputs(), r.metricDelay(), r.seed(), r.preRoll());
+            platform,
+            endpoint,
+            r.inputs(),
+            r.metricDelay(),
+            r.seed(),
+            r.preRoll() instanceof History.Simulated s
+                ? s.preRoll()
+                : new FleetSimulator.PreRoll.None());
     TraceAt at =
         switch (r.trace()) {
           case TraceSource.File f -> new TraceAt(f.file(), f.surgeStartS());
@@ -136,8 +166,6 @@ public final class Replay {
     Path traceFile = at.file();
     double surgeStartS = at.surgeStartS();
     Traffic traffic = traffic(traceFile);
-    progress.accept("simulating " + traffic.description() + " with the deployed policy");
-    PolicyResult predicted = ReplayPrediction.predict(setup, traffic);
     LiveReplay live =
         ReplayRun.run(
             platform,
@@ -158,6 +186,11 @@ public final class Replay {
             clock,
             nanos,
             progress);
+    if (r.preRoll() instanceof History.Live) {
+      setup = withLiveHistory(platform, endpoint, setup, r.metricDelay(), live, clock, progress);
+    }
+    progress.accept("simulating " + traffic.description() + " with the deployed policy");
+    PolicyResult predicted = ReplayPrediction.predict(setup, traffic);
     Map<String, Object> params = new LinkedHashMap<>(r.parameters());
     params.put("trace", traceFile.toString());
     params.put("surge_start_s", surgeStartS);
@@ -173,6 +206,38 @@ public final class Replay {
         predicted,
         live,
         clock.instant());
+  }
+
+  /**
+   * The setup with the live endpoint's own history before the trace: as long as the deployed
+   * policy's longest alarm window, read back from the platform now that the run is over.
+   */
+  private static ReplayPrediction.Setup withLiveHistory(
+      Platform platform,
+      String endpoint,
+      ReplayPrediction.Setup setup,
+      Duration metricDelay,
+      LiveReplay live,
+      Clock clock,
+      Consumer<String> progress) {
+    long window = new FleetSimulator.PreRoll.Window().seconds(setup.policy(), metricDelay);
+    if (window == 0) {
+      return setup;
+    }
+    FleetSimulator.PreRoll.Recorded history =
+        LiveHistory.read(RetryingPlatform.of(platform, clock), endpoint, live.startedAt(), window);
+    if (setup.policy() instanceof Policy.Rules rules
+        && rules.rules().scaleIn() instanceof StepScaleIn in) {
+      progress.accept(
+          "replay: the live scale-in alarm's periods before the trace ("
+              + in.statistic().awsName()
+              + " per "
+              + in.period().toSeconds()
+              + " s, oldest first): "
+              + LiveHistory.periods(history, (int) in.period().toSeconds())
+              + "; the prediction starts from them");
+    }
+    return ReplayPrediction.withPreRoll(setup, history);
   }
 
   /** The trace file a replay sends and when its surge starts. */

@@ -168,6 +168,28 @@ public final class ReplayPrediction {
             (double) preRoll.seconds(policy, metricDelay)));
   }
 
+  /** {@code setup} starting from {@code preRoll} instead of its own. */
+  static Setup withPreRoll(Setup setup, FleetSimulator.PreRoll preRoll) {
+    FleetSimulator.Options o = setup.options();
+    ReplayArtifact.Physics p = setup.physics();
+    return new Setup(
+        setup.model(),
+        setup.policy(),
+        new FleetSimulator.Options(o.sloMs(), o.metricPublicationDelay(), o.seed(), preRoll),
+        new ReplayArtifact.Physics(
+            p.metricDelayS(),
+            p.minInstances(),
+            p.maxInstances(),
+            p.targetValue(),
+            p.scaleInThreshold(),
+            p.scaleOutCooldownS(),
+            p.scaleInCooldownS(),
+            p.timeScale(),
+            p.startupDelayS(),
+            p.instanceModel(),
+            (double) preRoll.seconds(setup.policy(), o.metricPublicationDelay())));
+  }
+
   /** Simulates the deployed policy over {@code traffic}. */
   public static PolicyResult predict(Setup setup, Traffic traffic) {
     return FleetSimulator.run(

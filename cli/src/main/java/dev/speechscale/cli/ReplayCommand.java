@@ -170,29 +170,35 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Option(
       names = "--pre-roll",
-      defaultValue = "window",
-      paramLabel = "window|0s|DURATION",
+      defaultValue = "live",
+      paramLabel = "live|window|0s|DURATION",
       description =
-          "metric history simulated before the trace: 'window' (default) for a fleet that sat"
-              + " quiet at its floor for the policy's longest alarm window, 0s for one deployed"
-              + " just before the replay")
+          "the metric history the prediction starts from: 'live' (default) the endpoint's own,"
+              + " read back from the platform, so the predicted alarms start with the periods the"
+              + " live ones had; 'window' a simulated quiet spell at the trace's first rate as long"
+              + " as the policy's longest alarm window; 0s none")
   String preRoll;
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")
   @Nullable RefusalCostOptions refusalCost;
 
-  private FleetSimulator.PreRoll preRoll() {
+  private Replay.History preRoll() {
+    if (preRoll.equals("live")) {
+      return new Replay.History.Live();
+    }
     if (preRoll.equals("window")) {
-      return new FleetSimulator.PreRoll.Window();
+      return new Replay.History.Simulated(new FleetSimulator.PreRoll.Window());
     }
     Duration d;
     try {
       d = Durations.parse(preRoll);
     } catch (RuntimeException e) {
       throw Cli.usage(
-          spec, "--pre-roll (" + preRoll + ") must be 'window', 0s or a duration such as 180s");
+          spec,
+          "--pre-roll (" + preRoll + ") must be 'live', 'window', 0s or a duration such as 180s");
     }
-    return d.isZero() ? new FleetSimulator.PreRoll.None() : new FleetSimulator.PreRoll.Fixed(d);
+    return new Replay.History.Simulated(
+        d.isZero() ? new FleetSimulator.PreRoll.None() : new FleetSimulator.PreRoll.Fixed(d));
   }
 
   @Override

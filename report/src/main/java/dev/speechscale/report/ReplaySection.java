@@ -47,7 +47,9 @@ final class ReplaySection {
           .append(
               row.error() == null
                   ? "\u2013"
-                  : f("%+.1f %s", row.error(), row.errorUnit() == null ? "" : row.errorUnit()))
+                  : ReplayTable.signed(row.error())
+                      + " "
+                      + (row.errorUnit() == null ? "" : row.errorUnit()))
           .append("</td><td class=\"n\">")
           .append(
               row.tolerance() == null

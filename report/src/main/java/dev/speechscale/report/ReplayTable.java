@@ -46,7 +46,7 @@ public final class ReplayTable {
           name,
           value(r.figure(), r.predicted()),
           value(r.figure(), r.measured()),
-          r.error() == null ? "-" : String.format(Locale.ROOT, "%+.1f %s", r.error(), unit(r)),
+          r.error() == null ? "-" : signed(r.error()) + " " + unit(r),
           r.tolerance() == null
               ? ""
               : String.format(Locale.ROOT, "±%s %s", fmt(r.tolerance()), r.errorUnit()),
@@ -96,5 +96,14 @@ public final class ReplayTable {
 
   private static String fmt(double v) {
     return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.1f", v);
+  }
+
+  /**
+   * An error with its sign to one decimal; one that rounds to zero is {@code 0.0}, not the {@code
+   * -0.0} a formatter prints for a small negative.
+   */
+  static String signed(double error) {
+    double rounded = Math.round(error * 10) / 10.0;
+    return rounded == 0 ? "0.0" : String.format(Locale.ROOT, "%+.1f", rounded);
   }
 }

@@ -43,8 +43,8 @@ class TextTablesTest {
             "p95 TTFAB min 0                971 ms    1131 ms    -14.1 %           NOT JUDGED (the"
                 + " surge minute: detection timing dominates it)",
             "p95 TTFAB min 1                 22 ms      21 ms     +2.1 %    ±15 %  WITHIN",
-            "instances in service min 0       1.12       1.12      +0.0            NOT JUDGED",
-            "instances in service min 1       2.00       2.00      +0.0            NOT JUDGED",
+            "instances in service min 0       1.12       1.12       0.0            NOT JUDGED",
+            "instances in service min 1       2.00       2.00       0.0            NOT JUDGED",
             "scaling predicted: desired 1->2 at 50.0 s, in_service 1->2 at 53.0 s",
             "scaling measured:  desired 1->2 at 51.0 s, in_service 1->2 at 53.2 s",
             "verdict: within");
@@ -71,5 +71,14 @@ class TextTablesTest {
             "  ready             -> in_service           0.213 s    8.4%  (bounded)",
             "  in_service        -> traffic_recovered    0.193 s    7.6%  (bounded)",
             "1 scale-out timed (--runs N times more and records the spread)");
+  }
+
+  @Test
+  void signed_smallNegativeError_isZeroWithoutASign() {
+    // the quickstart's replay printed a surge-to-in-service error of "-0.0 %"
+    assertThat(ReplayTable.signed(-0.04)).isEqualTo("0.0");
+    assertThat(ReplayTable.signed(0.0)).isEqualTo("0.0");
+    assertThat(ReplayTable.signed(-2.94)).isEqualTo("-2.9");
+    assertThat(ReplayTable.signed(1.25)).isEqualTo("+1.3");
   }
 }

@@ -21,7 +21,9 @@ import java.util.OptionalLong;
  * {@link Completions}.
  *
  * <p><b>Pre-roll.</b> With {@link FleetSimulator.PreRoll}, seconds −P … −1 run through the same
- * loop at the trace's first rate (own random streams), then every tally is cleared before t = 0.
+ * loop at the trace's first rate (own random streams), then every tally is cleared before t = 0. A
+ * {@link FleetSimulator.PreRoll.Recorded} one runs nothing: its samples are filed as seconds −P …
+ * −1 of the metric history.
  */
 final class FleetRun {
   private static final int TABLE_BITS = 12;
@@ -43,6 +45,7 @@ final class FleetRun {
   private final long seed;
   private final boolean sampleBusy;
   private final long preRollS;
+  private final FleetSimulator.PreRoll preRollKind;
 
   private final int slots;
   private final int queueMaxDepth;
@@ -136,6 +139,7 @@ final class FleetRun {
     this.seed = options.seed();
     this.sampleBusy = policy instanceof Policy.CpuTracking;
     this.preRollS = options.preRoll().seconds(policy, options.metricPublicationDelay());
+    this.preRollKind = options.preRoll();
     this.slots = model.slots();
     this.queueMaxDepth = model.queueMaxDepth();
     this.refusalCostS = model.refusalCost().secondsPerRefusal();
@@ -209,6 +213,13 @@ final class FleetRun {
    */
   private void preRoll() {
     if (preRollS == 0) {
+      return;
+    }
+    if (preRollKind instanceof FleetSimulator.PreRoll.Recorded r) {
+      List<Double> c = r.concurrencyPerInstance();
+      for (int i = 0; i < c.size(); i++) {
+        samples.record(i - c.size(), c.get(i), Double.NaN, Double.NaN);
+      }
       return;
     }
     SplitMix64 main = service;

@@ -1,6 +1,7 @@
 package dev.speechscale.simulator;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -78,21 +79,60 @@ public final class FleetSimulator {
       }
     }
 
+    /**
+     * The fleet's own metric history before t = 0, as its platform recorded it, instead of a
+     * simulated one: {@code replay} reads it from the live endpoint, so the simulated alarms start
+     * with exactly the periods the live alarms had (a warm-up, an idle wait, or no data at all
+     * before the endpoint was in service). Nothing is simulated before t = 0: the fleet starts at
+     * the policy's starting count with nothing in flight, and the scaler has taken no action.
+     *
+     * <p>Only ConcurrentRequestsPerModel is recorded (the plan's rules read nothing else); the
+     * other metrics have no samples before t = 0.
+     *
+     * @param concurrencyPerInstance ConcurrentRequestsPerModel of seconds −n … −1, oldest first;
+     *     {@link Double#NaN} for a second without a sample (no instance in service)
+     * @param source where it was read, for the artifact
+     */
+    record Recorded(List<Double> concurrencyPerInstance, String source) implements PreRoll {
+      public Recorded {
+        concurrencyPerInstance = List.copyOf(concurrencyPerInstance);
+        Objects.requireNonNull(source, "source");
+        for (int i = 0; i < concurrencyPerInstance.size(); i++) {
+          double v = concurrencyPerInstance.get(i);
+          if (v < 0 || Double.isInfinite(v)) {
+            throw new SimulatorException(
+                "recorded ConcurrentRequestsPerModel at second "
+                    + (i - concurrencyPerInstance.size())
+                    + " ("
+                    + v
+                    + ") must be finite and at least 0, or NaN for no sample ("
+                    + source
+                    + ")");
+          }
+        }
+      }
+    }
+
     /** The pre-roll's length in whole seconds for {@code policy}. */
     default long seconds(Policy policy, Duration metricPublicationDelay) {
       return switch (this) {
         case None n -> 0;
         case Fixed f -> f.length().toSeconds();
         case Window w -> Scalers.longestWindowSeconds(policy, metricPublicationDelay);
+        case Recorded r -> r.concurrencyPerInstance().size();
       };
     }
 
-    /** As written in artifacts and on the command line: {@code 0}, {@code window} or seconds. */
+    /**
+     * As written in artifacts and on the command line: {@code 0}, {@code window}, seconds or {@code
+     * live}.
+     */
     default String label() {
       return switch (this) {
         case None n -> "0";
         case Fixed f -> Long.toString(f.length().toSeconds());
         case Window w -> "window";
+        case Recorded r -> "live";
       };
     }
   }

@@ -1,6 +1,7 @@
 package dev.speechscale.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.speechscale.scaling.ScalingRules;
 import java.time.Duration;
@@ -119,6 +120,64 @@ class PreRollTest {
     assertThat(r.peakInService()).isEqualTo(2);
     assertThat(r.minutes().get(0).maxInService()).isEqualTo(2);
     assertThat(r.arrived()).isEqualTo(t.countArrivals(SEED));
+  }
+
+  /**
+   * {@code seconds} recorded seconds before t = 0: NaN for the first {@code none}, then {@code v}.
+   */
+  private static FleetSimulator.PreRoll.Recorded recorded(int seconds, int none, double v) {
+    List<Double> c = new java.util.ArrayList<>();
+    for (int i = 0; i < seconds; i++) {
+      c.add(i < none ? Double.NaN : v);
+    }
+    return new FleetSimulator.PreRoll.Recorded(c, "test");
+  }
+
+  @Test
+  void run_recordedHistoryWithOnlyTheLastMinute_scaleInAlarmLacksDataLikeTheLiveOne() {
+    // The live endpoint came into service 60 s before the trace: [-120,-60) has no datapoint, so
+    // at 90 s the scale-in alarm is INSUFFICIENT_DATA and the first scale-out stands (as with no
+    // pre-roll), where a simulated 180 s window would have let the scale-in undo it at 91 s.
+    PolicyResult r = run(quietThenSurge(), planned(), recorded(180, 120, 0.5));
+
+    assertThat(timeline(r)).containsExactly("90 1->2 in service 110");
+  }
+
+  @Test
+  void run_recordedQuietHistory_actsAsTheSimulatedWindow() {
+    PolicyResult r = run(quietThenSurge(), planned(), recorded(180, 0, 0.5));
+
+    assertThat(timeline(r)).containsExactly("90 1->2", "91 2->1", "120 1->2 in service 140");
+  }
+
+  @Test
+  void run_recordedBusyHistory_highAlarmReadsItAtTheStart() {
+    // 8 in flight per instance for the last 30 s: the high alarm's periods [-30,0) all exceed 7.5
+    // at t = 0, so the fleet scales out at once; the scale-in alarm (Average 8 > 5) stays OK.
+    PolicyResult r = run(quietThenSurge(), planned(), recorded(180, 150, 8));
+
+    assertThat(timeline(r)).containsExactly("0 1->2 in service 20");
+  }
+
+  @Test
+  void run_recordedHistory_countsNothingAndIsLabelledLive() {
+    Traffic t = quietThenSurge();
+    FleetSimulator.PreRoll.Recorded h = recorded(180, 0, 0.5);
+
+    PolicyResult r = run(t, planned(), h);
+
+    assertThat(r.arrived()).isEqualTo(t.countArrivals(SEED));
+    assertThat(h.label()).isEqualTo("live");
+    assertThat(h.seconds(planned(), Duration.ZERO)).isEqualTo(180);
+  }
+
+  @Test
+  void recorded_negativeSample_isRefusedNamingTheSecondAndTheSource() {
+    assertThatThrownBy(() -> recorded(10, 0, -1))
+        .isInstanceOf(SimulatorException.class)
+        .hasMessageContaining("second -10")
+        .hasMessageContaining("(-1.0)")
+        .hasMessageContaining("test");
   }
 
   @Test

@@ -79,8 +79,16 @@ class ReplayEndToEndTest {
 
       assertThat(r.exitCode()).as(r.err()).isIn(0, 1);
       assertThat(r.err()).contains("replay: warm-up: N=");
+      // the prediction starts from the live endpoint's own history (the default --pre-roll live):
+      // the newest scale-in period before the trace holds the warm-up, so it has a datapoint
+      assertThat(r.err())
+          .containsPattern(
+              "the live scale-in alarm's periods before the trace \\(Average per \\d+ s, oldest"
+                  + " first\\): .*\\d\\.\\d\\d; the prediction starts from them");
       assertThat(ArtifactCodec.validate(ArtifactKind.REPLAY, Files.readString(out))).isEmpty();
       ReplayArtifact a = ArtifactCodec.readReplay(out);
+      assertThat(a.physics().preRollS()).isPositive();
+      assertThat(a.provenance().parameters()).containsEntry("pre_roll", "live");
       assertThat(a.measured().arrivals()).isEqualTo(a.predicted().arrivals()).isPositive();
       assertThat(a.measured().ok()).isPositive();
       // one line per live request (drops, when the client bound is hit, are a line each too)
