@@ -16,16 +16,45 @@ import java.util.*;
  * artifacts, the deployed rules and start-up delay the replay artifact recorded, the calibration
  * trace, the seed) with the instance model of the build on the classpath. Prints the instance
  * model's derivation and the predicted shed. Usage:
- * [COLD=1] java -cp <classpath> RePredict.java RUN_DIR [REFUSAL_COST_MS [X_SAT]]
+ * [COLD=1] [REPLAY=replay-long.json TRACE=trace-long.csv] java -cp <classpath> RePredict.java RUN_DIR [REFUSAL_COST_MS [X_SAT]]
+ * (a replay that recorded live.history_concurrency starts from that history, as replay did; one
+ * whose live.warmup was applied takes X_sat = the plan's X(C_scale_max) x its ratio, unless X_SAT
+ * is given)
  * (COLD=1: new instances start as cold as the qmax artifact's warmup_ramp says; X_SAT: the
  * saturated throughput to use instead of the plan's X(C_scale_max))
  * (REFUSAL_COST_MS: seconds of the instance each refusal costs, in ms, as simulate's
  * --refusal-cost-ms; default none)
  */
 public class RePredict {
+  /** X_sat: the argument, else the warm-up's applied speed, else the plan's point. */
+  static InstanceModel.Saturation saturation(String[] a, PlanArtifact plan, JsonNode r) {
+    InstanceModel.Saturation.PlanPoint p = (InstanceModel.Saturation.PlanPoint) PlanSaturation.of(plan);
+    if (a.length > 2) {
+      return new InstanceModel.Saturation.PlanPoint(p.cScaleMax(), Double.parseDouble(a[2]));
+    }
+    JsonNode w = r.get("live").get("warmup");
+    if (w != null && w.get("applied").asBoolean()) {
+      return new InstanceModel.Saturation.Given(p.perSecond() * w.get("ratio").asDouble(), w.get("note").asString());
+    }
+    return p;
+  }
+
+  /** The recorded live history when the replay kept one, else its simulated pre-roll's length. */
+  static FleetSimulator.PreRoll preRoll(JsonNode r) {
+    JsonNode h = r.get("live").get("history_concurrency");
+    if (h != null) {
+      List<Double> c = new ArrayList<>();
+      for (JsonNode v : h) c.add(v.isNull() ? Double.NaN : v.asDouble());
+      return new FleetSimulator.PreRoll.Recorded(c, "live.history_concurrency");
+    }
+    return new FleetSimulator.PreRoll.Fixed(
+        Duration.ofSeconds(Math.round(r.get("physics").get("pre_roll_s").asDouble())));
+  }
+
   public static void main(String[] a) throws Exception {
     Path dir = Path.of(a[0]);
-    JsonNode r = new ObjectMapper().readTree(dir.resolve("replay-quickstart.json").toFile());
+    JsonNode r = new ObjectMapper().readTree(
+        dir.resolve(System.getenv().getOrDefault("REPLAY", "replay-quickstart.json")).toFile());
     Path qf = dir.resolve(Path.of(r.get("inputs").get("qmax").asString()).getFileName());
     Path pf = dir.resolve(Path.of(r.get("inputs").get("plan").asString()).getFileName());
     JsonNode ph = r.get("physics");
@@ -37,7 +66,7 @@ public class RePredict {
         new StartupDelays(List.of(Duration.ofNanos(Math.round(ph.get("startup_delay_s").asDouble() * 1e9))));
     InstanceModel model =
         InstanceModel.fromMeasurement(
-            q.measurement(qf.toString()), FirstByteEvidences.of(q), (a.length > 2 ? new InstanceModel.Saturation.PlanPoint(((InstanceModel.Saturation.PlanPoint) PlanSaturation.of(plan)).cScaleMax(), Double.parseDouble(a[2])) : PlanSaturation.of(plan)),
+            q.measurement(qf.toString()), FirstByteEvidences.of(q), saturation(a, plan, r),
             queue, Duration.ofSeconds(56), delays);
     if ("1".equals(System.getenv("COLD"))) { // the qmax warm-up's cold start for new instances
       model = model.withColdStart(q.coldStart(qf.toString()));
@@ -54,14 +83,14 @@ public class RePredict {
             Duration.ofSeconds(ph.get("scale_in_cooldown_s").asInt()));
     double ts = ph.get("time_scale").asDouble();
     Policy policy = new Policy.Rules("deployed", ts == 1 ? rules : rules.timeScaled(ts));
-    Path trace = dir.resolve("trace-calibration.csv");
+    Path trace = dir.resolve(System.getenv().getOrDefault("TRACE", "trace-calibration.csv"));
     Traffic traffic = Traffic.csv(trace.toString(), () -> {
       try { return Files.lines(trace); } catch (java.io.IOException e) { throw new RuntimeException(e); }
     });
     FleetSimulator.Options o =
         new FleetSimulator.Options(plan.endpointConfig().ttfabSloMs(), Duration.ZERO,
             r.get("seed").asLong(),
-            new FleetSimulator.PreRoll.Fixed(Duration.ofSeconds(Math.round(ph.get("pre_roll_s").asDouble()))));
+            preRoll(r));
     PolicyResult p = FleetSimulator.run(model, traffic, policy, o, Progress.none());
     JsonNode rec = r.get("predicted");
     System.out.printf(Locale.ROOT, "%s%n  recorded prediction: shed %d / %d = %.2f %%%n",
@@ -70,6 +99,7 @@ public class RePredict {
     System.out.printf(Locale.ROOT, "  this build%s: shed %d / %d = %.2f %%%n  model: %s%n",
         a.length > 1 ? " (refusal " + a[1] + " ms)" : "", p.shed(), p.arrived(),
         100.0 * p.shed() / p.arrived(), model.derivation());
+    for (var e : p.events()) System.out.printf(Locale.ROOT, "  scaling %d s: %d -> %d%n", e.decidedAtSeconds(), e.from(), e.to());
     for (var m : p.minutes()) System.out.printf(Locale.ROOT, "  minute %d: p95 %.1f ms, shed %d%n", m.minute(), m.ttfabP95Ms(), m.shed());
   }
 }

@@ -1,5 +1,6 @@
 package dev.speechscale.artifacts;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -108,13 +109,51 @@ public record ReplayArtifact(
    * @param sampleEveryS how often instance counts were read
    * @param lateSends requests sent more than 5 ms after their intended time
    * @param initialInService instances in service when the trace started
+   * @param warmup how fast the instance served the warm-up before the trace (additive; absent
+   *     without a warm-up and in older artifacts)
+   * @param historyConcurrency the endpoint's ConcurrentRequestsPerModel per second before the
+   *     trace, oldest first, as read back for the prediction's alarms ({@code --pre-roll live};
+   *     {@code null} for a second without a sample); absent with a simulated pre-roll and in older
+   *     artifacts
    */
   public record Live(
       Instant startedAt,
       double alignedToS,
       double sampleEveryS,
       long lateSends,
-      int initialInService) {}
+      int initialInService,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Warmup warmup,
+      @JsonInclude(JsonInclude.Include.NON_NULL)
+          @Nullable List<@Nullable Double> historyConcurrency) {}
+
+  /**
+   * The instance's speed when the trace started: what it served in the second half of the replay's
+   * warm-up (closed loop at N, one instance, as the ladder measured it), against the qmax ladder's
+   * X at the same N. With {@code applied}, the prediction's X_sat is the plan's X (C_scale_max)
+   * times {@code ratio}.
+   *
+   * @param concurrency the warm-up's N
+   * @param requests successful requests that ended in its second half
+   * @param seconds that half's length
+   * @param servedRps {@code requests / seconds}
+   * @param ladderRps the ladder's X at N (its throughput curve, interpolated), or {@code null}
+   * @param ratio {@code servedRps / ladderRps}, or {@code null}
+   * @param applied whether the prediction's X_sat was scaled by {@code ratio}
+   * @param note why it was or was not applied
+   */
+  public record Warmup(
+      int concurrency,
+      long requests,
+      double seconds,
+      double servedRps,
+      @Nullable Double ladderRps,
+      @Nullable Double ratio,
+      boolean applied,
+      String note) {
+    public Warmup {
+      Objects.requireNonNull(note, "note");
+    }
+  }
 
   /**
    * A change of capacity.

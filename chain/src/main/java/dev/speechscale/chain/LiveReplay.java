@@ -27,6 +27,8 @@ import org.jspecify.annotations.Nullable;
  * @param requests every arrival, in order of intended send time
  * @param samples every capacity reading, in time order
  * @param lateSends requests sent more than the driver's late threshold after their intended time
+ * @param warmup how fast the instance served the warm-up before the trace, or {@code null} without
+ *     one
  */
 public record LiveReplay(
     String endpoint,
@@ -40,7 +42,8 @@ public record LiveReplay(
     Duration sampleEvery,
     List<Request> requests,
     List<CapacitySample> samples,
-    long lateSends) {
+    long lateSends,
+    @Nullable WarmupSpeed warmup) {
 
   public LiveReplay {
     Objects.requireNonNull(endpoint, "endpoint");

@@ -105,6 +105,7 @@ public final class Replay {
    * @param events a JSONL file for every live request, or {@code null}
    * @param warmup closed-loop load before the trace, not measured (qmax's warm-up, so the live
    *     instance serves as warm as the ladder measured it); zero for none
+   * @param speed whether the prediction's X_sat takes the instance's speed in the warm-up
    */
   public record Request(
       String model,
@@ -120,8 +121,10 @@ public final class Replay {
       Map<String, Object> parameters,
       History preRoll,
       @Nullable Path events,
-      Duration warmup) {
+      Duration warmup,
+      InstanceSpeed.Source speed) {
     public Request {
+      Objects.requireNonNull(speed, "speed");
       Objects.requireNonNull(preRoll, "preRoll");
       Objects.requireNonNull(warmup, "warmup");
     }
@@ -186,6 +189,18 @@ public final class Replay {
             clock,
             nanos,
             progress);
+    InstanceSpeed.Decision speed =
+        InstanceSpeed.of(
+            live.warmup(),
+            r.inputs().qmax().measurement(r.inputs().qmaxFile()).ladder().throughputCurve(),
+            setup.model().saturatedPerSecond(),
+            r.speed());
+    if (speed != null) {
+      progress.accept("replay: instance speed: " + speed.figure().note());
+      if (speed.saturation() != null) {
+        setup = ReplayPrediction.withSaturation(setup, r.inputs(), speed.saturation());
+      }
+    }
     if (r.preRoll() instanceof History.Live) {
       setup = withLiveHistory(platform, endpoint, setup, r.metricDelay(), live, clock, progress);
     }
@@ -205,6 +220,7 @@ public final class Replay {
         setup,
         predicted,
         live,
+        speed == null ? null : speed.figure(),
         clock.instant());
   }
 

@@ -6,6 +6,7 @@ import dev.speechscale.artifacts.FleetFigures;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.artifacts.ToolVersion;
+import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.PolicyResult;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,12 +49,29 @@ public final class ReplayComparison {
       String command,
       Map<String, Object> parameters) {}
 
-  /** The replay artifact: both sides, their events and the comparison. */
+  /** The recorded history the prediction started from, NaN written as null; else null. */
+  private static @Nullable List<@Nullable Double> history(ReplayPrediction.Setup setup) {
+    if (!(setup.options().preRoll() instanceof FleetSimulator.PreRoll.Recorded r)) {
+      return null;
+    }
+    List<@Nullable Double> out = new ArrayList<>();
+    for (double v : r.concurrencyPerInstance()) {
+      out.add(Double.isNaN(v) ? null : v);
+    }
+    return out;
+  }
+
+  /**
+   * The replay artifact: both sides, their events and the comparison.
+   *
+   * @param warmup the instance's speed in the warm-up against the ladder, or {@code null}
+   */
   public static ReplayArtifact of(
       About about,
       ReplayPrediction.Setup setup,
       PolicyResult predicted,
       LiveReplay live,
+      ReplayArtifact.@Nullable Warmup warmup,
       Instant createdAt) {
     FleetFigures p = predictedFigures(predicted, setup.policy().initialInstances(), live);
     FleetFigures m = live.figures();
@@ -78,7 +96,9 @@ public final class ReplayComparison {
             live.alignedTo().toMillis() / 1000.0,
             live.sampleEvery().toMillis() / 1000.0,
             live.lateSends(),
-            live.samples().isEmpty() ? 0 : live.samples().getFirst().inService()),
+            live.samples().isEmpty() ? 0 : live.samples().getFirst().inService(),
+            warmup,
+            history(setup)),
         p,
         m,
         predictedEvents(predicted, setup.policy().initialInstances()),

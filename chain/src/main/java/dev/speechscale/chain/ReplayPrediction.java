@@ -168,6 +168,47 @@ public final class ReplayPrediction {
             (double) preRoll.seconds(policy, metricDelay)));
   }
 
+  /**
+   * {@code setup} with X_sat from {@code saturation} instead of the plan's point: the instance
+   * rebuilt from the same measurement, gate, deadline, start-up delays, refusal cost and cold
+   * start.
+   */
+  static Setup withSaturation(Setup setup, Inputs in, InstanceModel.Saturation saturation) {
+    InstanceModel old = setup.model();
+    InstanceModel model =
+        InstanceModel.fromMeasurement(
+                in.qmax().measurement(in.qmaxFile()),
+                FirstByteEvidences.of(in.qmax()),
+                saturation,
+                old.queueMaxDepth(),
+                old.requestDeadline(),
+                old.startupDelays())
+            .withRefusalCost(in.refusalCost())
+            .withColdStart(in.qmax().coldStart(in.qmaxFile()));
+    ReplayArtifact.Physics p = setup.physics();
+    // the physics line is the derivation followed by the gate, deadline and start-up delay
+    String rest =
+        p.instanceModel().startsWith(old.derivation())
+            ? p.instanceModel().substring(old.derivation().length())
+            : "";
+    return new Setup(
+        model,
+        setup.policy(),
+        setup.options(),
+        new ReplayArtifact.Physics(
+            p.metricDelayS(),
+            p.minInstances(),
+            p.maxInstances(),
+            p.targetValue(),
+            p.scaleInThreshold(),
+            p.scaleOutCooldownS(),
+            p.scaleInCooldownS(),
+            p.timeScale(),
+            p.startupDelayS(),
+            model.derivation() + rest,
+            p.preRollS()));
+  }
+
   /** {@code setup} starting from {@code preRoll} instead of its own. */
   static Setup withPreRoll(Setup setup, FleetSimulator.PreRoll preRoll) {
     FleetSimulator.Options o = setup.options();

@@ -96,10 +96,10 @@ public final class ReplayRun {
    * served 10–11 req/s in the surge's first 15 s and 13–14 by its end, against the warm ladder's
    * 13–16, so the measured shed was 5–6 points above a prediction that uses the warm X_sat.
    */
-  private static void warmUp(
+  private static @Nullable WarmupSpeed warmUp(
       Platform platform, String endpoint, Options o, NanoClock nanos, Consumer<String> progress) {
     if (!o.warmup().isPositive()) {
-      return;
+      return null;
     }
     progress.accept(
         String.format(
@@ -108,12 +108,28 @@ public final class ReplayRun {
                 + " measured it",
             o.warmupConcurrency(),
             o.warmup().toSeconds()));
+    WarmupSpeed.Recorder recorder = new WarmupSpeed.Recorder();
+    long start;
     try (Invoker invoker = platform.invoker(endpoint, o.transport());
         ClosedLoopDriver warm =
             new ClosedLoopDriver(
-                invoker, TextPool.shuffled(o.texts(), o.seed()), nanos, RequestListener.NONE)) {
+                invoker, TextPool.shuffled(o.texts(), o.seed()), nanos, recorder)) {
+      start = nanos.nanoTime();
       warm.run(-1, -1, o.warmupConcurrency(), o.warmup());
     }
+    WarmupSpeed speed = recorder.speed(o.warmupConcurrency(), start, nanos.nanoTime());
+    if (speed != null) {
+      progress.accept(
+          String.format(
+              Locale.ROOT,
+              "replay: the warm-up's second half served %.2f req/s at N=%d (%d requests in %.1f"
+                  + " s)",
+              speed.servedPerSecond(),
+              speed.concurrency(),
+              speed.requests(),
+              speed.seconds()));
+    }
+    return speed;
   }
 
   /**
@@ -126,7 +142,7 @@ public final class ReplayRun {
     platform = RetryingPlatform.of(platform, clock); // backs off on throttling
     String endpoint = "speech-" + o.model();
     requireReady(platform, endpoint, o);
-    warmUp(platform, endpoint, o, nanos, progress);
+    WarmupSpeed warmup = warmUp(platform, endpoint, o, nanos, progress);
     Duration align = o.align() ? longestAlarmPeriod(platform, endpoint) : Duration.ZERO;
     waitForBoundary(align, clock, progress);
     Instant startedAt = clock.instant();
@@ -172,7 +188,8 @@ public final class ReplayRun {
         o.sampleEvery(),
         requests,
         sampler.samples(),
-        r.late());
+        r.late(),
+        warmup);
   }
 
   /** A listener that keeps the intended send time of every arrival the driver dropped. */

@@ -26,7 +26,8 @@ class LiveReplayTest {
         Duration.ofMillis(200),
         requests,
         samples,
-        0);
+        0,
+        null);
   }
 
   @Test

@@ -77,7 +77,8 @@ class ReplayComparisonTest {
             new LiveReplay.CapacitySample(0, 1, 1),
             new LiveReplay.CapacitySample(91.2, 2, 1),
             new LiveReplay.CapacitySample(104.0, 2, 2)),
-        0);
+        0,
+        null);
   }
 
   @Test
@@ -181,10 +182,18 @@ class ReplayComparisonTest {
 
     ReplayArtifact a =
         ReplayComparison.of(
-            ABOUT, setup, predicted(), live(), Instant.parse("2026-12-01T15:10:00Z"));
+            ABOUT,
+            setup,
+            predicted(),
+            live(),
+            new ReplayArtifact.Warmup(
+                4, 140, 10.0, 14.0, 12.5, 1.12, true, "X_sat scaled by the warm-up's speed"),
+            Instant.parse("2026-12-01T15:10:00Z"));
 
     assertThat(ArtifactCodec.validate(ArtifactKind.REPLAY, ArtifactCodec.toJson(a))).isEmpty();
     assertThat(a.verdict().label()).isEqualTo("miss (1)"); // shed; minute 2 is unresolved
+    assertThat(ArtifactCodec.toJson(a))
+        .contains("\"warmup\" : {", "\"served_rps\" : 14.0", "\"applied\" : true");
     assertThat(a.measuredEvents())
         .extracting(ReplayArtifact.Event::what, ReplayArtifact.Event::atS)
         .containsExactly(
@@ -239,6 +248,7 @@ class ReplayComparisonTest {
             setup("the <model>"),
             predicted(),
             live(),
+            null,
             Instant.parse("2026-12-01T15:10:00Z"));
 
     String page =

@@ -5,6 +5,7 @@ import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.artifacts.StartupDelaySamples;
+import dev.speechscale.chain.InstanceSpeed;
 import dev.speechscale.chain.Replay;
 import dev.speechscale.chain.ReplayPrediction;
 import dev.speechscale.chain.Texts;
@@ -179,8 +180,27 @@ final class ReplayCommand implements Callable<Integer> {
               + " as the policy's longest alarm window; 0s none")
   String preRoll;
 
+  @Option(
+      names = "--speed",
+      defaultValue = "warmup",
+      paramLabel = "warmup|ladder",
+      description =
+          "the instance's speed for the prediction: 'warmup' (default) scales X_sat by what the"
+              + " instance served in the warm-up's second half against the ladder's X at the same"
+              + " N (the same instance seconds before the trace; the ladder ran minutes before);"
+              + " 'ladder' takes the ladder's as measured")
+  String speed;
+
   @ArgGroup(exclusive = true, multiplicity = "0..1")
   @Nullable RefusalCostOptions refusalCost;
+
+  private InstanceSpeed.Source speed() {
+    return switch (speed.strip().toLowerCase(java.util.Locale.ROOT)) {
+      case "warmup" -> InstanceSpeed.Source.WARMUP;
+      case "ladder" -> InstanceSpeed.Source.LADDER;
+      default -> throw Cli.usage(spec, "--speed (" + speed + ") must be 'warmup' or 'ladder'");
+    };
+  }
 
   private Replay.History preRoll() {
     if (preRoll.equals("live")) {
@@ -233,7 +253,8 @@ final class ReplayCommand implements Callable<Integer> {
                   params,
                   preRoll(),
                   events,
-                  warmup),
+                  warmup,
+                  speed()),
               Clock.systemUTC(),
               NanoClock.SYSTEM,
               line -> spec.commandLine().getErr().println(line));
@@ -290,6 +311,7 @@ final class ReplayCommand implements Callable<Integer> {
     params.put("align", !noAlign);
     params.put("pre_roll", preRoll);
     params.put("warmup_s", warmup.toMillis() / 1000.0);
+    params.put("speed", speed);
     if (refusalCost != null) {
       refusalCost.record(params);
     }

@@ -225,6 +225,23 @@ public record InstanceModel(
     record Plateau() implements Saturation {}
 
     /**
+     * X_sat measured elsewhere: {@code replay} scales the plan's point by how fast the instance
+     * served its warm-up against the ladder at the same N, its speed when the trace started.
+     *
+     * @param perSecond X_sat, requests per second per instance
+     * @param source where it comes from, for the derivation
+     */
+    record Given(double perSecond, String source) implements Saturation {
+      public Given {
+        Objects.requireNonNull(source, "source");
+        if (!(perSecond > 0) || Double.isInfinite(perSecond)) {
+          throw new SimulatorException(
+              "X_sat (" + perSecond + " req/s, " + source + ") must be finite and positive");
+        }
+      }
+    }
+
+    /**
      * The plan's measured curve at its C_scale_max.
      *
      * @param cScaleMax the plan's C_scale_max, requests per instance
@@ -284,6 +301,9 @@ public record InstanceModel(
                   ? ""
                   : String.format(Locale.ROOT, "; plateau %.4g", median(plateau)),
               peak);
+    } else if (saturation instanceof Saturation.Given(double perSecond, String source)) {
+      saturated = perSecond;
+      saturatedFrom = String.format(Locale.ROOT, "%s; peak %.4g", source, peak);
     } else if (plateau.length == 0) {
       saturated = peak;
       saturatedFrom =

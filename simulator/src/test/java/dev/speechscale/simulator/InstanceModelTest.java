@@ -91,6 +91,25 @@ class InstanceModelTest {
   }
 
   @Test
+  void fromMeasurement_given_isXSatExactlyAndTheDerivationSaysWhereItCameFrom() {
+    InstanceModel m =
+        InstanceModel.fromMeasurement(
+            serial(),
+            Optional.empty(),
+            new InstanceModel.Saturation.Given(19.0, "the warm-up's speed"),
+            0,
+            DEADLINE,
+            StartupDelays.fixed(Duration.ZERO));
+
+    assertThat(m.saturatedPerSecond()).isCloseTo(19.0, within(1e-9));
+    assertThat(m.occupancyScale()).isCloseTo(1 / (19.0 * 0.05), within(1e-12));
+    assertThat(m.derivation()).contains("X_sat 19.00 req/s (the warm-up's speed; peak 20.00)");
+    assertThatThrownBy(() -> new InstanceModel.Saturation.Given(Double.NaN, "nothing"))
+        .isInstanceOf(SimulatorException.class)
+        .hasMessageContaining("X_sat (NaN req/s, nothing)");
+  }
+
+  @Test
   void planPoint_notPositive_isRefusedNamingThePlanField() {
     assertThatThrownBy(() -> new InstanceModel.Saturation.PlanPoint(6.5, 0))
         .isInstanceOf(SimulatorException.class)

@@ -88,6 +88,12 @@ class ReplayEndToEndTest {
       assertThat(ArtifactCodec.validate(ArtifactKind.REPLAY, Files.readString(out))).isEmpty();
       ReplayArtifact a = ArtifactCodec.readReplay(out);
       assertThat(a.physics().preRollS()).isPositive();
+      // the warm-up's speed against the ladder is recorded (a 1 s warm-up has too few requests to
+      // be applied, and says so)
+      assertThat(r.err()).contains("replay: instance speed: ");
+      assertThat(a.live().warmup()).isNotNull();
+      assertThat(a.live().warmup().concurrency()).isPositive();
+      assertThat(a.provenance().parameters()).containsEntry("speed", "warmup");
       assertThat(a.provenance().parameters()).containsEntry("pre_roll", "live");
       assertThat(a.measured().arrivals()).isEqualTo(a.predicted().arrivals()).isPositive();
       assertThat(a.measured().ok()).isPositive();
