@@ -29,10 +29,11 @@ final class ReplaySection {
                 r.predicted().arrivals(), r.measured().arrivals()))
         .append(f("; %d late sends. ", r.live().lateSends()))
         .append("The prediction is the simulator run on this page's qmax and ttotal artifacts and")
-        .append(" the rules deployed on the endpoint; the live run sent the same arrivals.</p>\n")
-        .append("<p>verdict ")
-        .append(verdict(r))
-        .append("</p>\n");
+        .append(" the rules deployed on the endpoint; the live run sent the same arrivals.</p>\n");
+    for (String line : ReplayTable.startLines(r)) {
+      h.append("<p class=\"meta\">").append(Html.esc(line)).append("</p>\n");
+    }
+    h.append("<p>verdict ").append(verdict(r)).append("</p>\n");
     h.append(
         "<table><tr><th>figure</th><th>predicted</th><th>measured</th><th>error</th>"
             + "<th>target</th><th>result</th></tr>");

@@ -28,6 +28,9 @@ public final class ReplayTable {
         a.live().lateSends(),
         fmt(a.physics().startupDelayS()),
         fmt(a.physics().metricDelayS()));
+    for (String line : startLines(a)) {
+      out.println("  " + line);
+    }
     out.printf(
         Locale.ROOT,
         "%-26s %10s %10s %10s %8s  %s%n",
@@ -105,5 +108,42 @@ public final class ReplayTable {
   static String signed(double error) {
     double rounded = Math.round(error * 10) / 10.0;
     return rounded == 0 ? "0.0" : String.format(Locale.ROOT, "%+.1f", rounded);
+  }
+
+  /**
+   * What the prediction knew of the live fleet when the trace started: the instance's speed in the
+   * warm-up against the ladder, and the alarm history read back from the endpoint. None for an
+   * artifact that recorded neither.
+   */
+  static List<String> startLines(ReplayArtifact a) {
+    List<String> lines = new java.util.ArrayList<>();
+    ReplayArtifact.Warmup w = a.live().warmup();
+    if (w != null) {
+      lines.add(
+          String.format(
+              Locale.ROOT,
+              "instance speed: the warm-up at N=%d served %.2f req/s (%d requests in %.1f s)%s; %s",
+              w.concurrency(),
+              w.servedRps(),
+              w.requests(),
+              w.seconds(),
+              w.ladderRps() == null || w.ratio() == null
+                  ? ""
+                  : String.format(
+                      Locale.ROOT, ", the ladder %.2f: x%.3f", w.ladderRps(), w.ratio()),
+              w.applied() ? "applied to X_sat" : "not applied (" + w.note() + ")"));
+    }
+    List<@Nullable Double> h = a.live().historyConcurrency();
+    if (h != null) {
+      long with = h.stream().filter(v -> v != null).count();
+      lines.add(
+          String.format(
+              Locale.ROOT,
+              "alarm history: the endpoint's own %d s before the trace (%d with a sample), read"
+                  + " back for the prediction's alarms",
+              h.size(),
+              with));
+    }
+    return lines;
   }
 }

@@ -8,6 +8,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The text tables {@code replay} and {@code ttotal} print, pinned on the recorded run of 2026-12-01
@@ -80,5 +81,28 @@ class TextTablesTest {
     assertThat(ReplayTable.signed(0.0)).isEqualTo("0.0");
     assertThat(ReplayTable.signed(-2.94)).isEqualTo("-2.9");
     assertThat(ReplayTable.signed(1.25)).isEqualTo("+1.3");
+  }
+
+  @Test
+  void replayTable_warmupSpeedAndLiveHistory_arePrintedUnderTheArrivals(@TempDir Path tmp)
+      throws java.io.IOException {
+    String json =
+        java.nio.file.Files.readString(DIR.resolve("replay-quickstart.json"))
+            .replace(
+                "\"initial_in_service\" : 1",
+                "\"initial_in_service\" : 1, \"warmup\" : {\"concurrency\" : 4, \"requests\" :"
+                    + " 150, \"seconds\" : 10.0, \"served_rps\" : 15.0, \"ladder_rps\" : 13.0,"
+                    + " \"ratio\" : 1.1538, \"applied\" : true, \"note\" : \"X_sat ...\"},"
+                    + " \"history_concurrency\" : [null, null, 0.5, 1.0]");
+    Path file = java.nio.file.Files.writeString(tmp.resolve("replay.json"), json);
+
+    String text = printed(w -> ReplayTable.print(ArtifactCodec.readReplay(file), w));
+
+    assertThat(text.lines().toList().subList(2, 4))
+        .containsExactly(
+            "  instance speed: the warm-up at N=4 served 15.00 req/s (150 requests in 10.0 s), the"
+                + " ladder 13.00: x1.154; applied to X_sat",
+            "  alarm history: the endpoint's own 4 s before the trace (2 with a sample), read back"
+                + " for the prediction's alarms");
   }
 }
