@@ -69,8 +69,8 @@ class QmaxRunWarmupTest {
     WarmupRamp ramp = a.warmupRamp();
     assertThat(ramp).isNotNull();
     assertThat(ramp.requests()).isEqualTo(17);
-    assertThat(ramp.referenceSource()).isEqualTo("ladder N=1 rung");
     assertThat(ramp.referenceServiceMs()).isCloseTo(100, within(1e-6));
+    assertThat(ramp.referenceSource()).isEqualTo("ladder N=1 rung");
     assertThat(a.steps().getFirst().breakdown().serviceMeanMs()).isCloseTo(100, within(1e-6));
     // against the warm-up's own last half (4 x 100 + 5 x 200 ms over 9) it read 1.93x
     ColdStart cold = a.coldStart("qmax-x.json");
