@@ -21,6 +21,10 @@ import org.jspecify.annotations.Nullable;
  * @param engineFirstChunkP95Ms p95 engine time to first chunk
  * @param audioRequests successful requests in the window whose audio length is known
  * @param audioMeanS mean seconds of audio per such request, {@code null} when none
+ * @param serviceMeanMs mean service time of the timed requests: each one's response time (sent to
+ *     last byte) less its queue wait, the quantity the warm-up ramp records per request ({@code
+ *     warmup_ramp}); additive, {@code null} in older artifacts and when no response said its queue
+ *     wait
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record StepBreakdown(
@@ -30,7 +34,28 @@ public record StepBreakdown(
     @Nullable Double engineFirstChunkP50Ms,
     @Nullable Double engineFirstChunkP95Ms,
     @Nullable Long audioRequests,
-    @Nullable Double audioMeanS) {
+    @Nullable Double audioMeanS,
+    @Nullable Double serviceMeanMs) {
+
+  /** A breakdown without the mean service time (as older artifacts record it). */
+  public StepBreakdown(
+      @Nullable Long timedRequests,
+      @Nullable Double queueWaitP50Ms,
+      @Nullable Double queueWaitP95Ms,
+      @Nullable Double engineFirstChunkP50Ms,
+      @Nullable Double engineFirstChunkP95Ms,
+      @Nullable Long audioRequests,
+      @Nullable Double audioMeanS) {
+    this(
+        timedRequests,
+        queueWaitP50Ms,
+        queueWaitP95Ms,
+        engineFirstChunkP50Ms,
+        engineFirstChunkP95Ms,
+        audioRequests,
+        audioMeanS,
+        null);
+  }
 
   /**
    * The breakdown of one window's successful requests; entries of -1 (the response did not say) are
@@ -43,6 +68,24 @@ public record StepBreakdown(
    */
   public static @Nullable StepBreakdown of(
       long[] queueWaitUs, long[] engineFirstChunkUs, double[] audioSeconds) {
+    double[] unknown = new double[queueWaitUs.length];
+    Arrays.fill(unknown, Double.NaN);
+    return of(queueWaitUs, engineFirstChunkUs, audioSeconds, unknown);
+  }
+
+  /**
+   * The breakdown of one window's successful requests with their mean service time; entries of -1
+   * (or NaN for a service time) are left out of their figure.
+   *
+   * @param queueWaitUs each request's server queue wait, microseconds, or -1
+   * @param engineFirstChunkUs each request's engine time to first chunk, microseconds, or -1
+   * @param audioSeconds each request's seconds of audio, or -1
+   * @param serviceMs each request's response time (sent to last byte) less its queue wait,
+   *     milliseconds, or NaN when its response did not say its queue wait
+   * @return the breakdown, or {@code null} when no request said anything
+   */
+  public static @Nullable StepBreakdown of(
+      long[] queueWaitUs, long[] engineFirstChunkUs, double[] audioSeconds, double[] serviceMs) {
     long[] queue = known(queueWaitUs);
     long[] engine = known(engineFirstChunkUs);
     double[] audio = Arrays.stream(audioSeconds).filter(a -> a >= 0).toArray();
@@ -56,7 +99,12 @@ public record StepBreakdown(
         ms(engine, 50),
         ms(engine, 95),
         (long) audio.length,
-        audio.length == 0 ? null : Arrays.stream(audio).sum() / audio.length);
+        audio.length == 0 ? null : Arrays.stream(audio).sum() / audio.length,
+        mean(Arrays.stream(serviceMs).filter(Double::isFinite).toArray()));
+  }
+
+  private static @Nullable Double mean(double[] xs) {
+    return xs.length == 0 ? null : Arrays.stream(xs).sum() / xs.length;
   }
 
   /**

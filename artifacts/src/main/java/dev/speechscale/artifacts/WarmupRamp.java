@@ -1,27 +1,51 @@
 package dev.speechscale.artifacts;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.speechscale.simulator.ColdStart;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How the instance qmax measured served its warm-up (additive in the qmax artifact as {@code
  * warmup_ramp}): the service time (response time less the server's queue wait) of the warm-up's
- * requests in the order they ended, in doubling buckets of request indices, and the mean of the
- * last half. When the deploy has just started the instance (the quickstart, a fresh endpoint) the
- * first buckets are its JIT-cold start, which the simulator gives every instance a scale-out starts
- * ({@link #coldStart}); a warm instance's buckets sit at the reference and give none.
+ * requests in the order they ended, in doubling buckets of request indices, against a reference:
+ * the warm instance's service time. When the deploy has just started the instance (the quickstart,
+ * a fresh endpoint) the first buckets are its JIT-cold start, which the simulator gives every
+ * instance a scale-out starts ({@link #coldStart}); a warm instance's buckets sit at the reference
+ * and give none.
+ *
+ * <p>The reference is the mean service time of the warm-up's last half ({@link #of}) unless the
+ * ladder measured the warm instance at the warm-up's own N afterwards ({@link
+ * #withLadderReference}): an instance that slowed during its warm-up made the last half slower than
+ * its warm buckets (measurements/simulator-calibration.md, "The warm-up ramp's reference").
  *
  * @param concurrency the warm-up's closed-loop N
  * @param requests the warm-up's successful requests
- * @param referenceServiceMs the mean service time of the last half of them
+ * @param referenceServiceMs the warm instance's mean service time: the ladder's rung at {@code
+ *     concurrency} or the warm-up's last half ({@code reference_source} says which)
  * @param buckets the doubling buckets, first request first
+ * @param referenceSource which reference: {@link #LAST_HALF} or {@code "ladder N=<n> rung"};
+ *     additive, {@code null} in older artifacts (whose reference is the last half)
  */
 public record WarmupRamp(
-    int concurrency, int requests, double referenceServiceMs, List<Bucket> buckets) {
+    int concurrency,
+    int requests,
+    double referenceServiceMs,
+    List<Bucket> buckets,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String referenceSource) {
+
+  /** The reference source of a ramp measured against the mean of the warm-up's last half. */
+  public static final String LAST_HALF = "warm-up's last half";
 
   public WarmupRamp {
     buckets = List.copyOf(buckets);
+  }
+
+  /** A ramp whose reference source is not recorded (as in older artifacts: the last half). */
+  public WarmupRamp(
+      int concurrency, int requests, double referenceServiceMs, List<Bucket> buckets) {
+    this(concurrency, requests, referenceServiceMs, buckets, null);
   }
 
   /**
@@ -32,14 +56,52 @@ public record WarmupRamp(
    */
   public record Bucket(int untilRequest, double serviceMsMean) {}
 
-  /** The ramp of a warm-up's service times (seconds, in the order the requests ended). */
+  /**
+   * The ramp of a warm-up's service times (seconds, in the order the requests ended) against the
+   * mean of its last half.
+   */
   public static WarmupRamp of(int concurrency, double[] serviceSeconds) {
     ColdStart.Buckets b = ColdStart.Buckets.of(serviceSeconds);
     List<Bucket> buckets = new ArrayList<>();
     for (int i = 0; i < b.untilRequest().size(); i++) {
       buckets.add(new Bucket(b.untilRequest().get(i), b.meanS().get(i) * 1000));
     }
-    return new WarmupRamp(concurrency, serviceSeconds.length, b.referenceS() * 1000, buckets);
+    return new WarmupRamp(
+        concurrency, serviceSeconds.length, b.referenceS() * 1000, buckets, LAST_HALF);
+  }
+
+  /** The reference source of a ramp measured against the ladder's rung at N. */
+  public static String ladderRung(int concurrency) {
+    return "ladder N=" + concurrency + " rung";
+  }
+
+  /**
+   * This ramp against the warm instance's service time as the ladder measured it at the warm-up's
+   * N: the mean service time (response time less queue wait, as the warm-up's requests are taken)
+   * of the first settled rung at {@link #concurrency} (usable, and stable when it was held for
+   * agreeing windows) that recorded one. Without such a rung the ramp keeps its reference and says
+   * it is the warm-up's last half.
+   *
+   * @param steps the ladder's steps, in the order they were measured (all after the warm-up)
+   */
+  public WarmupRamp withLadderReference(List<QmaxStep> steps) {
+    for (QmaxStep step : steps) {
+      Double rungMs = settledServiceMeanMs(step);
+      if (step.concurrency() == concurrency && rungMs != null) {
+        return new WarmupRamp(concurrency, requests, rungMs, buckets, ladderRung(concurrency));
+      }
+    }
+    return new WarmupRamp(concurrency, requests, referenceServiceMs, buckets, LAST_HALF);
+  }
+
+  private static @Nullable Double settledServiceMeanMs(QmaxStep step) {
+    RungStability held = step.stability();
+    StepBreakdown b = step.breakdown();
+    if (!step.isUsable() || (held != null && !held.stable()) || b == null) {
+      return null;
+    }
+    Double ms = b.serviceMeanMs();
+    return ms != null && ms > 0 && Double.isFinite(ms) ? ms : null;
   }
 
   /** The cold start this ramp gives a new instance (none when the instance was warm). */

@@ -41,6 +41,25 @@ class StepBreakdownTest {
   }
 
   @Test
+  void of_serviceTimes_meanOfTheKnownOnes() {
+    StepBreakdown b =
+        StepBreakdown.of(
+            new long[] {1_000, 3_000, -1},
+            new long[] {-1, -1, -1},
+            new double[] {-1, -1, -1},
+            new double[] {19.0, 27.0, Double.NaN});
+
+    assertThat(b.serviceMeanMs()).isCloseTo(23.0, within(1e-12));
+  }
+
+  @Test
+  void of_withoutServiceTimes_noServiceMean() {
+    StepBreakdown b = StepBreakdown.of(new long[] {1_000}, new long[] {-1}, new double[] {-1});
+
+    assertThat(b.serviceMeanMs()).isNull();
+  }
+
+  @Test
   void of_onlyAudioKnown_timingsNullAudioSet() {
     StepBreakdown b = StepBreakdown.of(new long[] {-1}, new long[] {-1}, new double[] {3.0});
 

@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.function.Consumer;
@@ -116,9 +117,16 @@ public final class QmaxRun {
             warm,
             notes,
             parameters);
-    WarmupRamp ramp = warm.ramp();
+    WarmupRamp warmup = warm.ramp();
+    WarmupRamp ramp = warmup == null ? null : warmup.withLadderReference(result.steps());
     if (ramp != null) {
-      notes.accept("warm-up: " + ramp.coldStart("qmax warm-up").describe());
+      notes.accept(
+          String.format(
+                  Locale.ROOT,
+                  "warm-up: reference %.1f ms (%s); ",
+                  ramp.referenceServiceMs(),
+                  ramp.referenceSource())
+              + ramp.coldStart("qmax warm-up").describe());
     }
     notes.accept(ControlCalls.summary(control, began, endpoint));
     parameters.put("control_plane_calls", ControlCalls.summary(control, began, endpoint));

@@ -49,6 +49,36 @@ class QmaxRunWarmupTest {
   }
 
   @Test
+  void run_instanceSlowedInItsWarmupsLastHalf_referenceIsTheRungAtTheWarmupsN() {
+    // sent before 2 s: 300 ms (1.0, 1.3, 1.6, 1.9 s); 2-3 s: 100 ms (2.2 ... 2.9 s); 3-4 s: 200 ms
+    // (3.0, 3.2, ... 3.8 s), the warm-up's last half slowed; the rung at N=1 after it: 100 ms
+    QmaxArtifact a =
+        FakeTimeQmax.run(
+            OptionalInt.empty(),
+            nowNanos ->
+                FakeTimedEndpoint.of(
+                    nowNanos,
+                    sent ->
+                        sent < 2_000 * MS
+                            ? 150 * MS
+                            : sent >= 3_000 * MS && sent < 4_000 * MS ? 100 * MS : 50 * MS,
+                    new ResponseBreakdown(0, 10_000, 2.0)),
+            FakeTimeQmax.oneRung().withWarmup(Duration.ofSeconds(3)),
+            LadderListener.NONE);
+
+    WarmupRamp ramp = a.warmupRamp();
+    assertThat(ramp).isNotNull();
+    assertThat(ramp.requests()).isEqualTo(17);
+    assertThat(ramp.referenceServiceMs()).isCloseTo(100, within(1e-6));
+    assertThat(ramp.referenceSource()).isEqualTo("ladder N=1 rung");
+    assertThat(a.steps().getFirst().breakdown().serviceMeanMs()).isCloseTo(100, within(1e-6));
+    // against the warm-up's own last half (4 x 100 + 5 x 200 ms over 9) it read 1.93x
+    ColdStart cold = a.coldStart("qmax-x.json");
+    assertThat(cold.factor(0)).isCloseTo(3.0, within(1e-9));
+    assertThat(cold.rampRequests()).isEqualTo(4);
+  }
+
+  @Test
   void run_responsesWithoutTheirQueueWait_recordNoRamp() {
     QmaxArtifact a = run(ResponseBreakdown.UNKNOWN);
 

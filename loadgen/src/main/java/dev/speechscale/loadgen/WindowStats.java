@@ -193,13 +193,20 @@ public record WindowStats(
     long[] queue = new long[okEvents.size()];
     long[] engine = new long[okEvents.size()];
     double[] audio = new double[okEvents.size()];
+    double[] serviceMs = new double[okEvents.size()];
     for (int i = 0; i < queue.length; i++) {
-      ResponseBreakdown b = okEvents.get(i).breakdown();
+      RequestEvent e = okEvents.get(i);
+      ResponseBreakdown b = e.breakdown();
       queue[i] = b.queueWaitUs();
       engine[i] = b.engineFirstChunkUs();
       audio[i] = b.audioSeconds();
+      // as the warm-up ramp takes it (chain's WarmupRecorder): sent to last byte, less queue wait
+      serviceMs[i] =
+          b.hasQueueWait()
+              ? (e.completedNanos() - e.sentNanos()) / 1e6 - b.queueWaitUs() / 1e3
+              : Double.NaN;
     }
-    return StepBreakdown.of(queue, engine, audio);
+    return StepBreakdown.of(queue, engine, audio, serviceMs);
   }
 
   /** Median of the last third minus median of the first third, in ms; ttfab in end-time order. */

@@ -180,6 +180,8 @@ class WindowStatsTest {
     assertThat(s.breakdown().engineFirstChunkP95Ms()).isCloseTo(59.0, within(1e-9));
     assertThat(s.breakdown().audioRequests()).isEqualTo(2);
     assertThat(s.breakdown().audioMeanS()).isCloseTo(2.5, within(1e-12));
+    // service time as the warm-up ramp takes it: sent to end less queue wait, (19 + 27) / 2 ms
+    assertThat(s.breakdown().serviceMeanMs()).isCloseTo(23.0, within(1e-9));
   }
 
   @Test
