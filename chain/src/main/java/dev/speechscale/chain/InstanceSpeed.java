@@ -14,6 +14,12 @@ import org.jspecify.annotations.Nullable;
  * replays in measurements/simulator-calibration.md: X_sat 7–22 % off what the live instance served,
  * which alone moved the shed by up to 6 points). The warm-up is the same instance, alone, under the
  * same closed loop as the ladder's rung at that N, seconds before the trace.
+ *
+ * <p>Not the default ({@link Source#LADDER} is): on a freshly deployed instance, which every replay
+ * here starts with, the warm-up's second half still reads the instance warming — 10.3 req/s against
+ * the ladder's 14.1 (×0.73) in the quiet quickstart of 2026-12-02 11:19, whose surge then served
+ * faster than the ladder, so the prediction with it shed 35.6 % where 18.4 % was measured. The
+ * figure is recorded either way ({@code live.warmup}).
  */
 public final class InstanceSpeed {
   private InstanceSpeed() {}

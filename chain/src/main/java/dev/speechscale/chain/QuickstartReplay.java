@@ -79,11 +79,11 @@ final class QuickstartReplay {
                     "warmup_s",
                     s.o().warmup().toMillis() / 1000.0,
                     "speed",
-                    "warmup"),
+                    "ladder"),
                 new Replay.History.Live(),
                 s.dir().resolve("replay-events.jsonl"),
                 s.o().warmup(),
-                InstanceSpeed.Source.WARMUP),
+                InstanceSpeed.Source.LADDER),
             s.clocks().wall(),
             s.clocks().monotonic(),
             s.progress()::detail);

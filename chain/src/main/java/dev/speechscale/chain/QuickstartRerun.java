@@ -123,7 +123,7 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
         + ttotalFiles
         + " --calibration "
         + trace
-        + " --quiet 20s --surge 40s --fall 30s --pre-roll live --speed warmup --warmup "
+        + " --quiet 20s --surge 40s --fall 30s --pre-roll live --warmup "
         + o.warmup().toSeconds()
         + "s";
   }

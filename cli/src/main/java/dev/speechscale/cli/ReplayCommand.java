@@ -182,13 +182,14 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Option(
       names = "--speed",
-      defaultValue = "warmup",
-      paramLabel = "warmup|ladder",
+      defaultValue = "ladder",
+      paramLabel = "ladder|warmup",
       description =
-          "the instance's speed for the prediction: 'warmup' (default) scales X_sat by what the"
-              + " instance served in the warm-up's second half against the ladder's X at the same"
-              + " N (the same instance seconds before the trace; the ladder ran minutes before);"
-              + " 'ladder' takes the ladder's as measured")
+          "the instance's speed for the prediction: 'ladder' (default) the ladder's X_sat as"
+              + " measured; 'warmup' scales it by what the instance served in the warm-up's second"
+              + " half against the ladder's X at the same N. Either way the warm-up's speed is"
+              + " recorded: on a freshly deployed instance it reads the instance still warming"
+              + " (x0.73 in a quiet quickstart whose surge then served faster than the ladder)")
   String speed;
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")

@@ -93,7 +93,7 @@ class ReplayEndToEndTest {
       assertThat(r.err()).contains("replay: instance speed: ");
       assertThat(a.live().warmup()).isNotNull();
       assertThat(a.live().warmup().concurrency()).isPositive();
-      assertThat(a.provenance().parameters()).containsEntry("speed", "warmup");
+      assertThat(a.provenance().parameters()).containsEntry("speed", "ladder");
       assertThat(a.provenance().parameters()).containsEntry("pre_roll", "live");
       assertThat(a.measured().arrivals()).isEqualTo(a.predicted().arrivals()).isPositive();
       assertThat(a.measured().ok()).isPositive();
