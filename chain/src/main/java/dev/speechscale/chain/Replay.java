@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -240,6 +241,7 @@ public final class Replay {
     if (window == 0) {
       return setup;
     }
+    waitForPublication(live.startedAt(), metricDelay, clock, progress);
     FleetSimulator.PreRoll.Recorded history =
         LiveHistory.read(RetryingPlatform.of(platform, clock), endpoint, live.startedAt(), window);
     if (setup.policy() instanceof Policy.Rules rules
@@ -254,6 +256,37 @@ public final class Replay {
               + "; the prediction starts from them");
     }
     return ReplayPrediction.withPreRoll(setup, history);
+  }
+
+  /**
+   * Waits until the seconds before the trace are published: a trace shorter than the platform's
+   * metric publication delay (CloudWatch's minute or more) ends before its last pre-trace period
+   * can be read, and a period read too early reads as no data where the live alarm had some.
+   */
+  private static void waitForPublication(
+      Instant traceStart, Duration metricDelay, Clock clock, Consumer<String> progress) {
+    Duration wait = publicationWait(traceStart, metricDelay, clock.instant());
+    if (wait.isZero()) {
+      return;
+    }
+    progress.accept(
+        "replay: waiting "
+            + wait.toSeconds()
+            + " s for the metric publication delay before reading the history before the trace");
+    try {
+      Thread.sleep(wait);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ChainException("interrupted while waiting for the metric history to be published");
+    }
+  }
+
+  /**
+   * How long after {@code now} the second before {@code traceStart} is published; zero if it is.
+   */
+  static Duration publicationWait(Instant traceStart, Duration metricDelay, Instant now) {
+    Duration wait = Duration.between(now, traceStart.plus(metricDelay));
+    return wait.isPositive() ? wait : Duration.ZERO;
   }
 
   /** The trace file a replay sends and when its surge starts. */

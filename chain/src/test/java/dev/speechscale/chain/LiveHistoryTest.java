@@ -81,4 +81,13 @@ class LiveHistoryTest {
     assertThat(h.concurrencyPerInstance()).hasSize(180).allMatch(v -> v.isNaN());
     assertThat(LiveHistory.periods(h, 60)).isEqualTo("–, –, –");
   }
+
+  @Test
+  void publicationWait_aTraceShorterThanTheDelay_waitsForItsLastPreTraceSecond() {
+    // CloudWatch publishes a minute late: a 30 s trace ends before the minute before it is readable
+    assertThat(Replay.publicationWait(T0, Duration.ofSeconds(60), T0.plusSeconds(30)))
+        .isEqualTo(Duration.ofSeconds(30));
+    assertThat(Replay.publicationWait(T0, Duration.ofSeconds(60), T0.plusSeconds(240))).isZero();
+    assertThat(Replay.publicationWait(T0, Duration.ZERO, T0.plusSeconds(4))).isZero();
+  }
 }
