@@ -99,7 +99,24 @@ public record ReplayArtifact(
       double timeScale,
       double startupDelayS,
       String instanceModel,
-      Double preRollS) {}
+      Double preRollS) {
+
+    /** The same physics with {@code instanceModel} and {@code preRollS} instead. */
+    public Physics with(String instanceModel, Double preRollS) {
+      return new Physics(
+          metricDelayS,
+          minInstances,
+          maxInstances,
+          targetValue,
+          scaleInThreshold,
+          scaleOutCooldownS,
+          scaleInCooldownS,
+          timeScale,
+          startupDelayS,
+          instanceModel,
+          preRollS);
+    }
+  }
 
   /**
    * How the live run went.

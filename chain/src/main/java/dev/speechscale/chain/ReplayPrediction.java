@@ -192,21 +192,7 @@ public final class ReplayPrediction {
             ? p.instanceModel().substring(old.derivation().length())
             : "";
     return new Setup(
-        model,
-        setup.policy(),
-        setup.options(),
-        new ReplayArtifact.Physics(
-            p.metricDelayS(),
-            p.minInstances(),
-            p.maxInstances(),
-            p.targetValue(),
-            p.scaleInThreshold(),
-            p.scaleOutCooldownS(),
-            p.scaleInCooldownS(),
-            p.timeScale(),
-            p.startupDelayS(),
-            model.derivation() + rest,
-            p.preRollS()));
+        model, setup.policy(), setup.options(), p.with(model.derivation() + rest, p.preRollS()));
   }
 
   /** {@code setup} starting from {@code preRoll} instead of its own. */
@@ -217,16 +203,7 @@ public final class ReplayPrediction {
         setup.model(),
         setup.policy(),
         new FleetSimulator.Options(o.sloMs(), o.metricPublicationDelay(), o.seed(), preRoll),
-        new ReplayArtifact.Physics(
-            p.metricDelayS(),
-            p.minInstances(),
-            p.maxInstances(),
-            p.targetValue(),
-            p.scaleInThreshold(),
-            p.scaleOutCooldownS(),
-            p.scaleInCooldownS(),
-            p.timeScale(),
-            p.startupDelayS(),
+        p.with(
             p.instanceModel(),
             (double) preRoll.seconds(setup.policy(), o.metricPublicationDelay())));
   }
