@@ -70,8 +70,11 @@ class ReplayEndToEndTest {
                   "--surge-at",
                   "2s",
                   "--no-align",
+                  // 3 s, not 1: the endpoint comes into service just before the replay, and the
+                  // prediction's history below needs a second or two of samples before the trace
+                  // (with 1 s, a loaded build's metric store held none: "–, –, –")
                   "--warmup",
-                  "1s",
+                  "3s",
                   "--events",
                   dir.resolve("replay-events.jsonl").toString(),
                   "--output",
@@ -88,7 +91,7 @@ class ReplayEndToEndTest {
       assertThat(ArtifactCodec.validate(ArtifactKind.REPLAY, Files.readString(out))).isEmpty();
       ReplayArtifact a = ArtifactCodec.readReplay(out);
       assertThat(a.physics().preRollS()).isPositive();
-      // the warm-up's speed against the ladder is recorded (a 1 s warm-up has too few requests to
+      // the warm-up's speed against the ladder is recorded (a 3 s warm-up has too few requests to
       // be applied, and says so)
       assertThat(r.err()).contains("replay: instance speed: ");
       assertThat(a.live().warmup()).isNotNull();
