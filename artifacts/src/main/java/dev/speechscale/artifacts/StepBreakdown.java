@@ -37,26 +37,6 @@ public record StepBreakdown(
     @Nullable Double audioMeanS,
     @Nullable Double serviceMeanMs) {
 
-  /** A breakdown without the mean service time (as older artifacts record it). */
-  public StepBreakdown(
-      @Nullable Long timedRequests,
-      @Nullable Double queueWaitP50Ms,
-      @Nullable Double queueWaitP95Ms,
-      @Nullable Double engineFirstChunkP50Ms,
-      @Nullable Double engineFirstChunkP95Ms,
-      @Nullable Long audioRequests,
-      @Nullable Double audioMeanS) {
-    this(
-        timedRequests,
-        queueWaitP50Ms,
-        queueWaitP95Ms,
-        engineFirstChunkP50Ms,
-        engineFirstChunkP95Ms,
-        audioRequests,
-        audioMeanS,
-        null);
-  }
-
   /**
    * The breakdown of one window's successful requests; entries of -1 (the response did not say) are
    * left out of their figure.

@@ -104,7 +104,7 @@ class QmaxStepTest {
 
   @Test
   void with_eachOptionalSection_setsOnlyItsOwnFields() {
-    StepBreakdown b = new StepBreakdown(10L, 1.0, 2.0, 40.0, 45.0, 10L, 2.5);
+    StepBreakdown b = new StepBreakdown(10L, 1.0, 2.0, 40.0, 45.0, 10L, 2.5, null);
     RungStability s = new RungStability(1, 10.0, 60.0, true, 1.0, 2.0, List.of());
     QmaxStep step =
         usable(100.0)

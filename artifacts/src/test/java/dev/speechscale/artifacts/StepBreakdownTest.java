@@ -73,8 +73,8 @@ class StepBreakdownTest {
   void meanAudioSeconds_weightedByEachStepsRequestsOfKnownLength() {
     List<QmaxStep> steps =
         List.of(
-            step(1, new StepBreakdown(10L, 0.0, 0.1, 40.0, 45.0, 10L, 2.0)),
-            step(2, new StepBreakdown(30L, 5.0, 9.0, 41.0, 47.0, 30L, 3.0)),
+            step(1, new StepBreakdown(10L, 0.0, 0.1, 40.0, 45.0, 10L, 2.0, null)),
+            step(2, new StepBreakdown(30L, 5.0, 9.0, 41.0, 47.0, 30L, 3.0, null)),
             step(4, null));
 
     // (10 x 2.0 + 30 x 3.0) / 40 = 2.75
@@ -109,7 +109,7 @@ class StepBreakdownTest {
     assertThat(a.steps())
         .allSatisfy(s ->
             assertThat(s.breakdown())
-                .isEqualTo(new StepBreakdown(100L, 12.5, 30.25, 40.0, 55.5, 100L, 2.4)));
+                .isEqualTo(new StepBreakdown(100L, 12.5, 30.25, 40.0, 55.5, 100L, 2.4, null)));
     assertThat(StepBreakdown.meanAudioSeconds(a.steps())).isCloseTo(2.4, within(1e-12));
     String json = ArtifactCodec.toJson(a);
     assertThat(json).contains("\"queue_wait_p95_ms\"").contains("\"audio_mean_s\"");

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.within;
 import dev.speechscale.capacity.ThroughputCurve;
 import dev.speechscale.loadgen.RequestEvent;
 import dev.speechscale.platform.Invocation.Outcome;
-import dev.speechscale.platform.ResponseBreakdown;
 import dev.speechscale.simulator.InstanceModel;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -83,25 +82,9 @@ class InstanceSpeedTest {
     assertThat(d.figure().ladderRps()).isNull();
   }
 
+  /** A request that ended at {@code endMs}, 70 ms after it was sent, with no queue wait. */
   private static RequestEvent ended(Outcome outcome, long endMs) {
-    long done = endMs * MS;
-    return new RequestEvent(
-        RequestEvent.LoadModel.CLOSED_LOOP,
-        -1,
-        -1,
-        4,
-        0,
-        0,
-        done - 70 * MS,
-        done - 70 * MS,
-        done - 50 * MS,
-        done,
-        outcome,
-        outcome == Outcome.OK ? 200 : 503,
-        100,
-        10,
-        null,
-        new ResponseBreakdown(0, 1000, 1.0));
+    return WarmupRecorderTest.event(outcome, endMs - 70, 70, 0);
   }
 
   @Test

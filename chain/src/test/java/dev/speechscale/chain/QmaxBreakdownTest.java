@@ -14,8 +14,8 @@ class QmaxBreakdownTest {
     var a =
         Recorded.ladder(
             4,
-            step(4, 310.0, new StepBreakdown(40L, 180.0, 240.5, 42.0, 51.25, 40L, 2.41)),
-            step(1, 60.0, new StepBreakdown(12L, 0.1, 0.2, 40.0, 48.0, 12L, 2.4)),
+            step(4, 310.0, new StepBreakdown(40L, 180.0, 240.5, 42.0, 51.25, 40L, 2.41, null)),
+            step(1, 60.0, new StepBreakdown(12L, 0.1, 0.2, 40.0, 48.0, 12L, 2.4, null)),
             step(2, 90.0, null));
 
     assertThat(QmaxBreakdown.lines(a))

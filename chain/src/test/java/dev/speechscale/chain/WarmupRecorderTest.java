@@ -13,7 +13,7 @@ class WarmupRecorderTest {
   private static final long MS = 1_000_000L;
 
   /** A request sent at {@code sentMs}, ended {@code responseMs} later, queued {@code queueMs}. */
-  private static RequestEvent event(Outcome outcome, long sentMs, long responseMs, long queueUs) {
+  static RequestEvent event(Outcome outcome, long sentMs, long responseMs, long queueUs) {
     long sent = sentMs * MS;
     long done = sent + responseMs * MS;
     return new RequestEvent(
