@@ -51,6 +51,9 @@ final class FleetRun {
   private final int queueMaxDepth;
   private final double refusalCostS;
   private final double[] coldFactor;
+  private final HostSpeeds hostSpeeds;
+  private long[] launch = new long[16];
+  private long launches;
   private final double[] occupancy = new double[TABLE];
   private final double[] firstByte = new double[TABLE];
   private final double[] inFlightFor = new double[TABLE];
@@ -143,6 +146,7 @@ final class FleetRun {
     this.slots = model.slots();
     this.queueMaxDepth = model.queueMaxDepth();
     this.refusalCostS = model.refusalCost().secondsPerRefusal();
+    this.hostSpeeds = options.hostSpeeds();
     this.coldFactor = new double[model.coldStart().rampRequests()];
     for (int k = 0; k < coldFactor.length; k++) {
       coldFactor[k] = model.coldStart().factor(k);
@@ -333,7 +337,8 @@ final class FleetRun {
     }
     double start = Math.max(free, t);
     int k = startedOn[id];
-    double cold = k < coldFactor.length ? coldFactor[k] : 1;
+    double cold =
+        (k < coldFactor.length ? coldFactor[k] : 1) * hostSpeeds.factor(launch[id], start);
     double firstByteScaleNow = firstByteScale[Math.min(held, HELD_LEVELS)] * cold;
     if (start - t + firstByteMeanS * firstByteScaleNow > deadlineS) {
       shedDeadline++;
@@ -506,11 +511,13 @@ final class FleetRun {
         readyAt = Arrays.copyOf(readyAt, n);
         launchedBy = Arrays.copyOf(launchedBy, n);
         startedOn = Arrays.copyOf(startedOn, n);
+        launch = Arrays.copyOf(launch, n);
         slotFree = Arrays.copyOf(slotFree, n * slots);
       }
     }
     Arrays.fill(slotFree, id * slots, (id + 1) * slots, Double.NEGATIVE_INFINITY);
     done.reset(id);
+    launch[id] = launches++;
     return id;
   }
 

@@ -20,11 +20,19 @@ public final class FleetSimulator {
    *     locally; CloudWatch publishes a minute or more late)
    * @param seed arrivals and service times; every policy sees the same arrivals
    * @param preRoll the warm history simulated before t = 0
+   * @param hostSpeeds how fast the instances' hosts ran over the trace ({@link HostSpeeds#NONE}: at
+   *     the speed the model was measured at)
    */
-  public record Options(double sloMs, Duration metricPublicationDelay, long seed, PreRoll preRoll) {
+  public record Options(
+      double sloMs,
+      Duration metricPublicationDelay,
+      long seed,
+      PreRoll preRoll,
+      HostSpeeds hostSpeeds) {
     public Options {
       Objects.requireNonNull(metricPublicationDelay, "metricPublicationDelay");
       Objects.requireNonNull(preRoll, "preRoll");
+      Objects.requireNonNull(hostSpeeds, "hostSpeeds");
       if (!(sloMs > 0) || Double.isInfinite(sloMs)) {
         throw new SimulatorException("SLO (" + sloMs + " ms) must be finite and positive");
       }
@@ -34,9 +42,19 @@ public final class FleetSimulator {
       }
     }
 
+    /** Hosts at the model's speed throughout. */
+    public Options(double sloMs, Duration metricPublicationDelay, long seed, PreRoll preRoll) {
+      this(sloMs, metricPublicationDelay, seed, preRoll, HostSpeeds.NONE);
+    }
+
     /** Without a pre-roll: the run starts at t = 0 with no metric history. */
     public Options(double sloMs, Duration metricPublicationDelay, long seed) {
       this(sloMs, metricPublicationDelay, seed, new PreRoll.None());
+    }
+
+    /** These options with the hosts' speeds over the trace. */
+    public Options withHostSpeeds(HostSpeeds speeds) {
+      return new Options(sloMs, metricPublicationDelay, seed, preRoll, speeds);
     }
   }
 

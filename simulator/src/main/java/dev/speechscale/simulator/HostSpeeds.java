@@ -1,0 +1,152 @@
+package dev.speechscale.simulator;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * How fast the hosts under the fleet ran, second by second, against the speed the instance model
+ * was measured at: a factor on every request's engine occupancy, time in flight and first byte. On
+ * a dedicated host (AWS) there is none ({@link #NONE}). On a shared machine there is: the local
+ * fleet's cores (two vCPUs of a shared host) switch between two speeds, about 0.5 and 0.9 of the
+ * fastest, for tens of seconds at a time, whoever else is running
+ * (measurements/simulator-calibration.md, "The host's speed"), and an instance's service time
+ * follows its core. {@code replay} measures each core's speed during the live run and gives the
+ * prediction the factor, so the model is compared with the fleet under the same host.
+ *
+ * <p>Hosts are assigned as the local platform pins instances: the instance launched k-th (the
+ * initial fleet first, 0-based) runs on host {@code k mod hosts}. Second {@code s} of a host's
+ * series holds from {@code s} to {@code s + 1} of the trace; past the last second the last one
+ * holds, before 0 the first.
+ *
+ * @param factorsBySecond per host, the service-time factor of each second of the trace (1: the
+ *     speed the model was measured at; 2: half that speed)
+ * @param source where the factors came from, for the artifact
+ */
+public record HostSpeeds(List<double[]> factorsBySecond, String source) {
+  /** Every host runs at the speed the model was measured at. */
+  public static final HostSpeeds NONE = new HostSpeeds(List.of(), "none");
+
+  public HostSpeeds {
+    Objects.requireNonNull(source, "source");
+    List<double[]> copy = new ArrayList<>();
+    for (int h = 0; h < factorsBySecond.size(); h++) {
+      double[] f = factorsBySecond.get(h).clone();
+      if (f.length == 0) {
+        throw new SimulatorException(
+            "host " + h + "'s speed series is empty; give at least one second (" + source + ")");
+      }
+      for (int s = 0; s < f.length; s++) {
+        if (!(f[s] > 0) || Double.isInfinite(f[s])) {
+          throw new SimulatorException(
+              String.format(
+                  Locale.ROOT,
+                  "host %d's service-time factor at second %d (%s) must be finite and positive"
+                      + " (%s)",
+                  h,
+                  s,
+                  f[s],
+                  source));
+        }
+      }
+      copy.add(f);
+    }
+    factorsBySecond = List.copyOf(copy);
+  }
+
+  /** Each host's series, copied (the record keeps its own). */
+  @Override
+  public List<double[]> factorsBySecond() {
+    List<double[]> out = new ArrayList<>();
+    for (double[] f : factorsBySecond) {
+      out.add(f.clone());
+    }
+    return out;
+  }
+
+  /** True when every host runs at the model's speed. */
+  public boolean none() {
+    return factorsBySecond.isEmpty();
+  }
+
+  /** How many hosts the instances are spread over (0 with none). */
+  public int hosts() {
+    return factorsBySecond.size();
+  }
+
+  /**
+   * The factor for the instance launched {@code launch}-th at trace time {@code t} seconds.
+   *
+   * @param launch 0 for the first instance of the initial fleet
+   */
+  public double factor(long launch, double t) {
+    if (factorsBySecond.isEmpty()) {
+      return 1;
+    }
+    double[] f = factorsBySecond.get((int) (launch % factorsBySecond.size())); // not copied
+    int s = t <= 0 ? 0 : (int) Math.min(f.length - 1, (long) t);
+    return f[s];
+  }
+
+  /** One line for the model's derivation. */
+  public String describe() {
+    if (none()) {
+      return "hosts at the measured speed throughout";
+    }
+    StringBuilder b = new StringBuilder("host speed factors (service time, per second) on ");
+    b.append(hosts()).append(hosts() == 1 ? " host: " : " hosts: ");
+    for (int h = 0; h < hosts(); h++) {
+      double[] f = factorsBySecond.get(h);
+      double min = Double.MAX_VALUE;
+      double max = 0;
+      double sum = 0;
+      for (double v : f) {
+        min = Math.min(min, v);
+        max = Math.max(max, v);
+        sum += v;
+      }
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%s#%d %.2f–%.2f (mean %.2f)",
+              h == 0 ? "" : ", ",
+              h,
+              min,
+              max,
+              sum / f.length));
+    }
+    return b.append(" (").append(source).append(')').toString();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof HostSpeeds other) || !source.equals(other.source)) {
+      return false;
+    }
+    if (other.factorsBySecond.size() != factorsBySecond.size()) {
+      return false;
+    }
+    for (int h = 0; h < factorsBySecond.size(); h++) {
+      if (!Arrays.equals(factorsBySecond.get(h), other.factorsBySecond.get(h))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public int hashCode() {
+    int h = source.hashCode();
+    for (double[] f : factorsBySecond) {
+      h = 31 * h + Arrays.hashCode(f);
+    }
+    return h;
+  }
+
+  @Override
+  public String toString() {
+    return describe();
+  }
+}
