@@ -40,6 +40,9 @@ import org.jspecify.annotations.Nullable;
  *     absent in older artifacts and when the check was off)
  * @param warmupRamp how the warm-up's requests ramped: a fresh instance's cold start (additive;
  *     absent in older artifacts, without a warm-up, and when the server did not say its queue wait)
+ * @param hostSpeed how fast the instance's host ran while the ladder measured it, second by second
+ *     (additive; absent in older artifacts and where the platform has no probe: a SageMaker
+ *     instance has its host to itself)
  */
 public record QmaxArtifact(
     int schemaVersion,
@@ -69,7 +72,8 @@ public record QmaxArtifact(
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<RungCheck> rungChecks,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable QmaxInterval qMaxInterval,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable QmaxDrift drift,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable WarmupRamp warmupRamp)
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable WarmupRamp warmupRamp,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable HostSpeedLog hostSpeed)
     implements Artifact {
 
   /** The load model every ladder runs under. */
@@ -186,29 +190,43 @@ public record QmaxArtifact(
         null,
         null,
         null,
+        null,
         null);
   }
 
   /** This artifact with the ladder's drift check, or without one ({@code null}). */
   public QmaxArtifact withDrift(@Nullable QmaxDrift drift) {
-    return derived(provenance, rungChecks, drift, warmupRamp);
+    return derived(provenance, rungChecks, drift, warmupRamp, hostSpeed);
   }
 
   /** This artifact with how its warm-up's requests ramped, or without ({@code null}). */
   public QmaxArtifact withWarmupRamp(@Nullable WarmupRamp ramp) {
-    return derived(provenance, rungChecks, drift, ramp);
+    return derived(provenance, rungChecks, drift, ramp, hostSpeed);
+  }
+
+  /** This artifact with its host's speed over the ladder, or without ({@code null}). */
+  public QmaxArtifact withHostSpeed(@Nullable HostSpeedLog log) {
+    return derived(provenance, rungChecks, drift, warmupRamp, log);
+  }
+
+  /**
+   * The host speed the ladder measured the instance at: the median of its host's seconds, or {@code
+   * null} without a log.
+   */
+  public @Nullable Double hostSpeedReferenceCpuMs() {
+    return hostSpeed == null ? null : hostSpeed.inServiceQuantile(0.5);
   }
 
   /**
    * This artifact with the rung checks measured alongside its steps (derived fields recomputed).
    */
   public QmaxArtifact withRungChecks(List<RungCheck> checks) {
-    return derived(provenance, checks, drift, warmupRamp);
+    return derived(provenance, checks, drift, warmupRamp, hostSpeed);
   }
 
   /** This artifact under another provenance (derived fields recomputed). */
   public QmaxArtifact withProvenance(Provenance provenance) {
-    return derived(provenance, rungChecks, drift, warmupRamp);
+    return derived(provenance, rungChecks, drift, warmupRamp, hostSpeed);
   }
 
   /**
@@ -228,7 +246,7 @@ public record QmaxArtifact(
 
   /** This artifact with every derived field recomputed from its steps. */
   public QmaxArtifact withDerived() {
-    return derived(provenance, rungChecks, drift, warmupRamp);
+    return derived(provenance, rungChecks, drift, warmupRamp, hostSpeed);
   }
 
   /**
@@ -240,7 +258,8 @@ public record QmaxArtifact(
       Provenance provenance,
       @Nullable List<RungCheck> checks,
       @Nullable QmaxDrift drift,
-      @Nullable WarmupRamp ramp) {
+      @Nullable WarmupRamp ramp,
+      @Nullable HostSpeedLog host) {
     Ladder ladder = ladder();
     Optional<Ladder.ServiceTime> s = ladder.serviceTime();
     return new QmaxArtifact(
@@ -271,7 +290,8 @@ public record QmaxArtifact(
         checks,
         QmaxInterval.of(steps, checks, sloMs, ladder.qMax()).orElse(null),
         drift == null ? null : drift.withDerived(),
-        ramp);
+        ramp,
+        host);
   }
 
   /** The planner's input; S from the lowest rung, else from the top level, else refused. */

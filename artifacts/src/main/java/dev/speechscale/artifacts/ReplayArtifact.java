@@ -132,6 +132,12 @@ public record ReplayArtifact(
    *     trace, oldest first, as read back for the prediction's alarms ({@code --pre-roll live};
    *     {@code null} for a second without a sample); absent with a simulated pre-roll and in older
    *     artifacts
+   * @param hostSpeed how fast the hosts under the live fleet ran, second 0 the trace's start
+   *     (additive; absent where the platform has no probe and in older artifacts)
+   * @param hostSpeedReferenceCpuMs the speed the instance model was measured at, from the qmax
+   *     artifact's host log (absent without one)
+   * @param hostSpeedNote whether the prediction took the hosts' speed, and why or why not
+   *     (additive)
    */
   public record Live(
       Instant startedAt,
@@ -141,7 +147,33 @@ public record ReplayArtifact(
       int initialInService,
       @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Warmup warmup,
       @JsonInclude(JsonInclude.Include.NON_NULL)
-          @Nullable List<@Nullable Double> historyConcurrency) {}
+          @Nullable List<@Nullable Double> historyConcurrency,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable HostSpeedLog hostSpeed,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Double hostSpeedReferenceCpuMs,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String hostSpeedNote) {
+
+    /** Without the hosts' speed (as older artifacts). */
+    public Live(
+        Instant startedAt,
+        double alignedToS,
+        double sampleEveryS,
+        long lateSends,
+        int initialInService,
+        @Nullable Warmup warmup,
+        @Nullable List<@Nullable Double> historyConcurrency) {
+      this(
+          startedAt,
+          alignedToS,
+          sampleEveryS,
+          lateSends,
+          initialInService,
+          warmup,
+          historyConcurrency,
+          null,
+          null,
+          null);
+    }
+  }
 
   /**
    * The instance's speed when the trace started: what it served in the second half of the replay's

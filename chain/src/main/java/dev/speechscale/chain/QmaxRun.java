@@ -2,6 +2,7 @@ package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.DeployedConfig;
 import dev.speechscale.artifacts.EnforcedCpu;
+import dev.speechscale.artifacts.HostSpeedLog;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.Stamp;
@@ -17,6 +18,7 @@ import dev.speechscale.loadgen.TextPool;
 import dev.speechscale.platform.EndpointDescription;
 import dev.speechscale.platform.EndpointStatus;
 import dev.speechscale.platform.Fingerprint;
+import dev.speechscale.platform.HostSpeedProbe;
 import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.RetryingPlatform;
@@ -25,6 +27,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -106,6 +109,7 @@ public final class QmaxRun {
     RungNoise noise = new RungNoise(clock);
     Map<String, Object> parameters = new LinkedHashMap<>(o.parameters());
     WarmupRecorder warm = new WarmupRecorder();
+    List<HostSpeedLog> host = new ArrayList<>(1);
     LadderResult result =
         measure(
             control,
@@ -116,7 +120,8 @@ public final class QmaxRun {
             noise,
             warm,
             notes,
-            parameters);
+            parameters,
+            host::add);
     WarmupRamp warmup = warm.ramp();
     WarmupRamp ramp = warmup == null ? null : warmup.withLadderReference(result.steps());
     if (ramp != null) {
@@ -148,7 +153,8 @@ public final class QmaxRun {
             result.steps())
         .withRungChecks(noise.checks(result.steps(), cpu))
         .withDrift(result.drift())
-        .withWarmupRamp(ramp);
+        .withWarmupRamp(ramp)
+        .withHostSpeed(host.isEmpty() ? null : host.getFirst());
   }
 
   private static void requireInService(Platform platform, String endpoint, String model) {
@@ -193,12 +199,14 @@ public final class QmaxRun {
       RungNoise noise,
       RequestListener warmup,
       Consumer<String> notes,
-      Map<String, Object> parameters) {
+      Map<String, Object> parameters,
+      Consumer<HostSpeedLog> hostSpeed) {
     Clock clock = clocks.wall();
     Duration settle =
         o.settleTimeout() != null ? o.settleTimeout() : Timeouts.settle(control.physics(endpoint));
     try (Freeze freeze = Freeze.pin(control, endpoint, 1, settle, clock, notes);
         Invoker invoker = control.invoker(endpoint, o.transport());
+        HostSpeedProbe probe = HostSpeedLogs.start(control, endpoint, notes).orElse(null);
         JsonlEventLog events =
             o.events() == null ? null : JsonlEventLog.open(o.events(), clocks.monotonic(), clock)) {
       LadderHooks hooks =
@@ -208,7 +216,15 @@ public final class QmaxRun {
               .withListener(listener)
               .withRequests(noise.alongside(events == null ? RequestListener.NONE : events))
               .withWarmupRequests(warmup);
+      Instant probed = clock.instant();
       LadderResult result = runLadder(invoker, o, hooks);
+      if (probe != null) {
+        HostSpeedLog log =
+            HostSpeedLogs.log(
+                probe, probed, (int) Duration.between(probed, clock.instant()).toSeconds());
+        notes.accept("host speed over the ladder: " + log.summary(null));
+        hostSpeed.accept(log);
+      }
       ServerConcurrency.Join join = new ServerConcurrency(control, endpoint).join(result);
       notes.accept("server concurrency: " + join.outcome());
       parameters.put("server_concurrency_join", join.outcome());

@@ -1,8 +1,10 @@
 package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.HostSpeedLog;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.loadgen.LadderSpec;
+import dev.speechscale.platform.HostSpeedProbe;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.RetryingPlatform;
@@ -107,6 +109,8 @@ public final class Replay {
    * @param warmup closed-loop load before the trace, not measured (qmax's warm-up, so the live
    *     instance serves as warm as the ladder measured it); zero for none
    * @param speed whether the prediction's X_sat takes the instance's speed in the warm-up
+   * @param hostSpeed whether the hosts are probed during the run and the prediction takes their
+   *     speed
    */
   public record Request(
       String model,
@@ -123,9 +127,11 @@ public final class Replay {
       History preRoll,
       @Nullable Path events,
       Duration warmup,
-      InstanceSpeed.Source speed) {
+      InstanceSpeed.Source speed,
+      HostSpeedLogs.Source hostSpeed) {
     public Request {
       Objects.requireNonNull(speed, "speed");
+      Objects.requireNonNull(hostSpeed, "hostSpeed");
       Objects.requireNonNull(preRoll, "preRoll");
       Objects.requireNonNull(warmup, "warmup");
     }
@@ -170,26 +176,41 @@ public final class Replay {
     Path traceFile = at.file();
     double surgeStartS = at.surgeStartS();
     Traffic traffic = traffic(traceFile);
-    LiveReplay live =
-        ReplayRun.run(
-            platform,
-            new ReplayRun.Options(
-                r.model(),
-                traffic,
-                surgeStartS,
-                r.transport(),
-                r.texts(),
-                r.seed(),
-                r.sampleEvery(),
-                4096,
-                r.align(),
-                setup.policy().initialInstances(),
-                r.events(),
-                r.warmup(),
-                warmupConcurrency(setup.physics().targetValue())),
-            clock,
-            nanos,
-            progress);
+    HostSpeedProbe probe =
+        r.hostSpeed() == HostSpeedLogs.Source.LIVE
+            ? HostSpeedLogs.start(platform, endpoint, progress).orElse(null)
+            : null;
+    LiveReplay live;
+    HostSpeedLog hostLog = null;
+    try {
+      live =
+          ReplayRun.run(
+              platform,
+              new ReplayRun.Options(
+                  r.model(),
+                  traffic,
+                  surgeStartS,
+                  r.transport(),
+                  r.texts(),
+                  r.seed(),
+                  r.sampleEvery(),
+                  4096,
+                  r.align(),
+                  setup.policy().initialInstances(),
+                  r.events(),
+                  r.warmup(),
+                  warmupConcurrency(setup.physics().targetValue())),
+              clock,
+              nanos,
+              progress);
+      if (probe != null) {
+        hostLog = HostSpeedLogs.log(probe, live.startedAt(), (int) Math.ceil(live.durationS()));
+      }
+    } finally {
+      if (probe != null) {
+        probe.close();
+      }
+    }
     InstanceSpeed.Decision speed =
         InstanceSpeed.of(
             live.warmup(),
@@ -205,6 +226,11 @@ public final class Replay {
     if (r.preRoll() instanceof History.Live) {
       setup = withLiveHistory(platform, endpoint, setup, r.metricDelay(), live, clock, progress);
     }
+    Double hostReference = r.inputs().qmax().hostSpeedReferenceCpuMs();
+    HostSpeedLogs.Decision host =
+        HostSpeedLogs.decide(hostLog, hostReference, r.hostSpeed(), r.inputs().qmaxFile());
+    progress.accept("replay: host speed: " + host.note());
+    setup = ReplayPrediction.withHostSpeeds(setup, host.speeds());
     progress.accept("simulating " + traffic.description() + " with the deployed policy");
     PolicyResult predicted = ReplayPrediction.predict(setup, traffic);
     Map<String, Object> params = new LinkedHashMap<>(r.parameters());
@@ -222,6 +248,7 @@ public final class Replay {
         predicted,
         live,
         speed == null ? null : speed.figure(),
+        new ReplayComparison.HostSpeedFigure(hostLog, hostReference, host.note()),
         clock.instant());
   }
 

@@ -3,6 +3,7 @@ package dev.speechscale.chain;
 import dev.speechscale.artifacts.Artifact;
 import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.FleetFigures;
+import dev.speechscale.artifacts.HostSpeedLog;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.artifacts.ToolVersion;
@@ -62,9 +63,34 @@ public final class ReplayComparison {
   }
 
   /**
+   * The hosts' speed as the artifact keeps it.
+   *
+   * @param log the hosts during the trace, or {@code null} when not probed
+   * @param referenceCpuMs the ladder's, or {@code null}
+   * @param note whether the prediction took it
+   */
+  public record HostSpeedFigure(
+      @Nullable HostSpeedLog log, @Nullable Double referenceCpuMs, @Nullable String note) {
+    /** Nothing probed, nothing said. */
+    public static final HostSpeedFigure NONE = new HostSpeedFigure(null, null, null);
+  }
+
+  /** The replay artifact without the hosts' speed. */
+  public static ReplayArtifact of(
+      About about,
+      ReplayPrediction.Setup setup,
+      PolicyResult predicted,
+      LiveReplay live,
+      ReplayArtifact.@Nullable Warmup warmup,
+      Instant createdAt) {
+    return of(about, setup, predicted, live, warmup, HostSpeedFigure.NONE, createdAt);
+  }
+
+  /**
    * The replay artifact: both sides, their events and the comparison.
    *
    * @param warmup the instance's speed in the warm-up against the ladder, or {@code null}
+   * @param host the hosts' speed during the trace and what the prediction did with it
    */
   public static ReplayArtifact of(
       About about,
@@ -72,6 +98,7 @@ public final class ReplayComparison {
       PolicyResult predicted,
       LiveReplay live,
       ReplayArtifact.@Nullable Warmup warmup,
+      HostSpeedFigure host,
       Instant createdAt) {
     FleetFigures p = predictedFigures(predicted, setup.policy().initialInstances(), live);
     FleetFigures m = live.figures();
@@ -98,7 +125,10 @@ public final class ReplayComparison {
             live.lateSends(),
             live.samples().isEmpty() ? 0 : live.samples().getFirst().inService(),
             warmup,
-            history(setup)),
+            history(setup),
+            host.log(),
+            host.referenceCpuMs(),
+            host.note()),
         p,
         m,
         predictedEvents(predicted, setup.policy().initialInstances()),

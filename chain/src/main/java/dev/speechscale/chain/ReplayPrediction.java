@@ -13,6 +13,7 @@ import dev.speechscale.platform.ScalingPolicy;
 import dev.speechscale.platform.ScalingState;
 import dev.speechscale.scaling.ScalingRules;
 import dev.speechscale.simulator.FleetSimulator;
+import dev.speechscale.simulator.HostSpeeds;
 import dev.speechscale.simulator.InstanceModel;
 import dev.speechscale.simulator.Policy;
 import dev.speechscale.simulator.PolicyResult;
@@ -202,10 +203,17 @@ public final class ReplayPrediction {
     return new Setup(
         setup.model(),
         setup.policy(),
-        new FleetSimulator.Options(o.sloMs(), o.metricPublicationDelay(), o.seed(), preRoll),
+        new FleetSimulator.Options(
+            o.sloMs(), o.metricPublicationDelay(), o.seed(), preRoll, o.hostSpeeds()),
         p.with(
             p.instanceModel(),
             (double) preRoll.seconds(setup.policy(), o.metricPublicationDelay())));
+  }
+
+  /** {@code setup} with its instances slowed as their hosts were ({@link HostSpeeds#NONE}: not). */
+  static Setup withHostSpeeds(Setup setup, HostSpeeds speeds) {
+    return new Setup(
+        setup.model(), setup.policy(), setup.options().withHostSpeeds(speeds), setup.physics());
   }
 
   /** Simulates the deployed policy over {@code traffic}. */

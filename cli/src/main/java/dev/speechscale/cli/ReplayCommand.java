@@ -5,6 +5,7 @@ import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.artifacts.StartupDelaySamples;
+import dev.speechscale.chain.HostSpeedLogs;
 import dev.speechscale.chain.InstanceSpeed;
 import dev.speechscale.chain.Replay;
 import dev.speechscale.chain.ReplayPrediction;
@@ -192,8 +193,28 @@ final class ReplayCommand implements Callable<Integer> {
               + " (x0.73 in a quiet quickstart whose surge then served faster than the ladder)")
   String speed;
 
+  @Option(
+      names = "--host-speed",
+      defaultValue = "live",
+      paramLabel = "live|off",
+      description =
+          "the hosts' speed: 'live' (default) probes the cores the instances run on during the run"
+              + " (local platform) and slows each simulated instance by its host's time over the"
+              + " speed qmax's ladder ran at (the qmax artifact's host_speed), second by second;"
+              + " 'off' neither probes nor applies. Not applied, and said why, when either side"
+              + " has no probe")
+  String hostSpeed;
+
   @ArgGroup(exclusive = true, multiplicity = "0..1")
   @Nullable RefusalCostOptions refusalCost;
+
+  private HostSpeedLogs.Source hostSpeed() {
+    return switch (hostSpeed.strip().toLowerCase(java.util.Locale.ROOT)) {
+      case "live" -> HostSpeedLogs.Source.LIVE;
+      case "off" -> HostSpeedLogs.Source.OFF;
+      default -> throw Cli.usage(spec, "--host-speed (" + hostSpeed + ") must be 'live' or 'off'");
+    };
+  }
 
   private InstanceSpeed.Source speed() {
     return switch (speed.strip().toLowerCase(java.util.Locale.ROOT)) {
@@ -255,7 +276,8 @@ final class ReplayCommand implements Callable<Integer> {
                   preRoll(),
                   events,
                   warmup,
-                  speed()),
+                  speed(),
+                  hostSpeed()),
               Clock.systemUTC(),
               NanoClock.SYSTEM,
               line -> spec.commandLine().getErr().println(line));
@@ -313,6 +335,7 @@ final class ReplayCommand implements Callable<Integer> {
     params.put("pre_roll", preRoll);
     params.put("warmup_s", warmup.toMillis() / 1000.0);
     params.put("speed", speed);
+    params.put("host_speed", hostSpeed);
     if (refusalCost != null) {
       refusalCost.record(params);
     }

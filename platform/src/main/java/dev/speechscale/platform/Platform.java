@@ -88,6 +88,15 @@ public interface Platform extends AutoCloseable {
     return java.util.Optional.empty();
   }
 
+  /**
+   * Starts measuring the speed of the hosts the endpoint's instances run on; the caller closes it.
+   * Empty when the platform gives each instance a host of its own whose speed the measurement need
+   * not track (a SageMaker instance), or when it cannot tell which host an instance runs on.
+   */
+  default java.util.Optional<HostSpeedProbe> startHostSpeedProbe(String endpoint) {
+    return java.util.Optional.empty();
+  }
+
   /** A client for one transport; the caller closes it. */
   Invoker invoker(String endpoint, Transport transport);
 

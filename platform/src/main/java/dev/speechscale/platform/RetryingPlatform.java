@@ -233,6 +233,11 @@ public final class RetryingPlatform implements Platform {
   }
 
   @Override
+  public java.util.Optional<HostSpeedProbe> startHostSpeedProbe(String endpoint) {
+    return call("host speed probe of " + endpoint, () -> delegate.startHostSpeedProbe(endpoint));
+  }
+
+  @Override
   public Invoker invoker(String endpoint, Transport transport) {
     return delegate.invoker(endpoint, transport);
   }

@@ -111,9 +111,9 @@ public final class ReplayTable {
   }
 
   /**
-   * What the prediction knew of the live fleet when the trace started: the instance's speed in the
-   * warm-up against the ladder, and the alarm history read back from the endpoint. None for an
-   * artifact that recorded neither.
+   * What the prediction knew of the live fleet: the instance's speed in the warm-up against the
+   * ladder, the alarm history read back from the endpoint, and the hosts' speed during the trace.
+   * None for an artifact that recorded none of them.
    */
   static List<String> startLines(ReplayArtifact a) {
     List<String> lines = new java.util.ArrayList<>();
@@ -143,6 +143,10 @@ public final class ReplayTable {
                   + " back for the prediction's alarms",
               h.size(),
               with));
+    }
+    String host = a.live().hostSpeedNote();
+    if (host != null) {
+      lines.add("host speed: " + host);
     }
     return lines;
   }

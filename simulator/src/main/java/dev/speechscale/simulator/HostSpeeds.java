@@ -16,18 +16,28 @@ import java.util.Objects;
  * follows its core. {@code replay} measures each core's speed during the live run and gives the
  * prediction the factor, so the model is compared with the fleet under the same host.
  *
- * <p>Hosts are assigned as the local platform pins instances: the instance launched k-th (the
- * initial fleet first, 0-based) runs on host {@code k mod hosts}. Second {@code s} of a host's
- * series holds from {@code s} to {@code s + 1} of the trace; past the last second the last one
- * holds, before 0 the first.
+ * <p>Hosts are assigned as the local platform pins instances, round robin: the fleet's first
+ * instance (launch 0) runs on {@code firstHost}, the instance launched next on {@code nextHost},
+ * each later one on the host after its predecessor's (the last host followed by host 0). A fleet
+ * that starts with more than one instance gets its later ones by the same rule. Second {@code s} of
+ * a host's series holds from {@code s} to {@code s + 1} of the trace; past the last second the last
+ * one holds, before 0 the first.
  *
  * @param factorsBySecond per host, the service-time factor of each second of the trace (1: the
  *     speed the model was measured at; 2: half that speed)
+ * @param firstHost the host of the first instance
+ * @param nextHost the host of the second instance launched
  * @param source where the factors came from, for the artifact
  */
-public record HostSpeeds(List<double[]> factorsBySecond, String source) {
+public record HostSpeeds(
+    List<double[]> factorsBySecond, int firstHost, int nextHost, String source) {
   /** Every host runs at the speed the model was measured at. */
   public static final HostSpeeds NONE = new HostSpeeds(List.of(), "none");
+
+  /** Plain round robin from host 0: the k-th launch on host {@code k mod hosts}. */
+  public HostSpeeds(List<double[]> factorsBySecond, String source) {
+    this(factorsBySecond, 0, factorsBySecond.size() > 1 ? 1 : 0, source);
+  }
 
   public HostSpeeds {
     Objects.requireNonNull(source, "source");
@@ -54,6 +64,19 @@ public record HostSpeeds(List<double[]> factorsBySecond, String source) {
       copy.add(f);
     }
     factorsBySecond = List.copyOf(copy);
+    int n = factorsBySecond.size();
+    if (n > 0 && (firstHost < 0 || firstHost >= n || nextHost < 0 || nextHost >= n)) {
+      throw new SimulatorException(
+          String.format(
+              Locale.ROOT,
+              "the first instance's host (%d) and the next one's (%d) must each be one of the %d"
+                  + " hosts, 0 to %d (%s)",
+              firstHost,
+              nextHost,
+              n,
+              n - 1,
+              source));
+    }
   }
 
   /** Each host's series, copied (the record keeps its own). */
@@ -85,7 +108,9 @@ public record HostSpeeds(List<double[]> factorsBySecond, String source) {
     if (factorsBySecond.isEmpty()) {
       return 1;
     }
-    double[] f = factorsBySecond.get((int) (launch % factorsBySecond.size())); // not copied
+    int n = factorsBySecond.size();
+    int host = launch == 0 ? firstHost : (int) ((nextHost + launch - 1) % n);
+    double[] f = factorsBySecond.get(host); // not copied
     int s = t <= 0 ? 0 : (int) Math.min(f.length - 1, (long) t);
     return f[s];
   }
@@ -97,6 +122,8 @@ public record HostSpeeds(List<double[]> factorsBySecond, String source) {
     }
     StringBuilder b = new StringBuilder("host speed factors (service time, per second) on ");
     b.append(hosts()).append(hosts() == 1 ? " host: " : " hosts: ");
+    b.append(
+        String.format(Locale.ROOT, "first instance on #%d, next on #%d; ", firstHost, nextHost));
     for (int h = 0; h < hosts(); h++) {
       double[] f = factorsBySecond.get(h);
       double min = Double.MAX_VALUE;
@@ -122,7 +149,10 @@ public record HostSpeeds(List<double[]> factorsBySecond, String source) {
 
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof HostSpeeds other) || !source.equals(other.source)) {
+    if (!(o instanceof HostSpeeds other)
+        || !source.equals(other.source)
+        || firstHost != other.firstHost
+        || nextHost != other.nextHost) {
       return false;
     }
     if (other.factorsBySecond.size() != factorsBySecond.size()) {
@@ -138,7 +168,7 @@ public record HostSpeeds(List<double[]> factorsBySecond, String source) {
 
   @Override
   public int hashCode() {
-    int h = source.hashCode();
+    int h = 31 * (31 * source.hashCode() + firstHost) + nextHost;
     for (double[] f : factorsBySecond) {
       h = 31 * h + Arrays.hashCode(f);
     }

@@ -34,6 +34,28 @@ class HostSpeedsTest {
   }
 
   @Test
+  void factor_firstAndNextHost_launchesFollowTheNextRoundRobin() {
+    // the instance in service on host 1, and the platform's next launch on host 1 again (an
+    // instance launched and stopped in between took host 0's turn)
+    HostSpeeds s =
+        new HostSpeeds(List.of(new double[] {1}, new double[] {2}, new double[] {3}), 1, 1, "t");
+
+    assertThat(s.factor(0, 0)).isEqualTo(2);
+    assertThat(s.factor(1, 0)).isEqualTo(2);
+    assertThat(s.factor(2, 0)).isEqualTo(3);
+    assertThat(s.factor(3, 0)).isEqualTo(1);
+    assertThat(s.factor(4, 0)).isEqualTo(2);
+  }
+
+  @Test
+  void new_hostOutOfRange_namesBoth() {
+    assertThatThrownBy(() -> new HostSpeeds(List.of(new double[] {1}), 0, 1, "probe"))
+        .isInstanceOf(SimulatorException.class)
+        .hasMessageContaining("(0) and the next one's (1)")
+        .hasMessageContaining("0 to 0");
+  }
+
+  @Test
   void new_badFactor_namesHostSecondAndValue() {
     assertThatThrownBy(
             () -> new HostSpeeds(List.of(new double[] {1}, new double[] {1, 0}), "probe.txt"))

@@ -142,6 +142,51 @@ public final class LocalPlatform implements Platform {
         .or(() -> limits.stream().findFirst());
   }
 
+  /**
+   * One probe per group of cores the supervisor pins instances to ({@link LocalHostProbe}); empty
+   * with the reason on standard error when the instances are not pinned apart, none is in service,
+   * or the probe cannot start.
+   */
+  @Override
+  public java.util.Optional<dev.speechscale.platform.HostSpeedProbe> startHostSpeedProbe(
+      String endpoint) {
+    List<LocalState.InstanceRecord> all =
+        control.get(endpoint, "/status", Views.Status.class).instances();
+    int launches = 0;
+    LocalState.InstanceRecord serving = null;
+    for (LocalState.InstanceRecord i : all) {
+      int n = launchNumber(i.id());
+      launches = Math.max(launches, n);
+      if ("in_service".equals(i.phase()) && (serving == null || n < launchNumber(serving.id()))) {
+        serving = i;
+      }
+    }
+    StringBuilder why = new StringBuilder();
+    java.util.Optional<dev.speechscale.platform.HostSpeedProbe> probe =
+        serving == null
+            ? java.util.Optional.empty()
+            : LocalHostProbe.start(
+                serving.pid(), launchNumber(serving.id()), launches, ServerBuild.current(), why);
+    if (probe.isEmpty()) {
+      System.err.printf(
+          "%s: host speed not probed: %s%n",
+          endpoint, serving == null ? "no instance is in service" : why);
+    }
+    return probe;
+  }
+
+  /** n of {@code i-local-n}, the supervisor's launch count (0 for another id). */
+  static int launchNumber(String instanceId) {
+    String prefix = "i-local-";
+    try {
+      return instanceId.startsWith(prefix)
+          ? Integer.parseInt(instanceId.substring(prefix.length()))
+          : 0;
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
   @Override
   public ScalingState scalingState(String endpoint) {
     return toState(endpoint, control.get(endpoint, "/status", Views.Status.class).scaling());

@@ -40,6 +40,16 @@ final class ServerBuild {
     this.javaBinary = java;
   }
 
+  /** The classpath instances run from. */
+  String classpath() {
+    return classpath;
+  }
+
+  /** The JDK's {@code java} that starts them. */
+  String javaBinary() {
+    return javaBinary;
+  }
+
   /** The build this process runs: {@code speechscale.server.classpath}, else its own classpath. */
   static ServerBuild current() {
     String cp =
