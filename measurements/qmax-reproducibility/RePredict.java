@@ -3,6 +3,7 @@ import dev.speechscale.artifacts.FirstByteEvidences;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.PlanSaturation;
 import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.scaling.ScalingRules;
 import dev.speechscale.simulator.*;
 import tools.jackson.databind.JsonNode;
@@ -24,6 +25,10 @@ import java.util.*;
  * saturated throughput to use instead of the plan's X(C_scale_max))
  * (REFUSAL_COST_MS: seconds of the instance each refusal costs, in ms, as simulate's
  * --refusal-cost-ms; default none)
+ * (a replay whose prediction applied the hosts' speed, live.host_speed_note "applied: ...", applies
+ * it again: live.host_speed over live.host_speed_reference_cpu_ms; HOST_SPEED=off leaves it out,
+ * HOST_SPEED=<ms> takes another reference; HOST_FILE=<file> takes per-second factors from a file,
+ * as measurements/simulator-calibration/host-speed-2026-12-02/hostfile.py writes them)
  */
 public class RePredict {
   /** X_sat: the argument, else the warm-up's applied speed, else the plan's point. */
@@ -49,6 +54,34 @@ public class RePredict {
     }
     return new FleetSimulator.PreRoll.Fixed(
         Duration.ofSeconds(Math.round(r.get("physics").get("pre_roll_s").asDouble())));
+  }
+
+  /** The hosts' speed the recorded prediction applied, or none (see the class comment). */
+  static HostSpeeds hostSpeeds(Path replay) throws java.io.IOException {
+    String file = System.getenv("HOST_FILE"); // "<second> <factor host 0> <factor host 1> ..." lines
+    if (file != null) {
+      List<String> lines = Files.readAllLines(Path.of(file));
+      int hosts = lines.get(0).trim().split("\\s+").length - 1;
+      List<double[]> f = new ArrayList<>();
+      for (int h = 0; h < hosts; h++) f.add(new double[lines.size()]);
+      for (int i = 0; i < lines.size(); i++) {
+        String[] x = lines.get(i).trim().split("\\s+");
+        for (int h = 0; h < hosts; h++) f.get(h)[i] = Double.parseDouble(x[h + 1]);
+      }
+      return new HostSpeeds(f, file);
+    }
+    String how = System.getenv().getOrDefault("HOST_SPEED", "recorded");
+    ReplayArtifact.Live live = ArtifactCodec.readReplay(replay).live();
+    if (how.equals("off") || live.hostSpeed() == null || live.hostSpeedReferenceCpuMs() == null) {
+      return HostSpeeds.NONE;
+    }
+    if (how.equals("recorded")) {
+      String note = live.hostSpeedNote();
+      return note != null && note.startsWith("applied")
+          ? live.hostSpeed().factors(live.hostSpeedReferenceCpuMs(), "live.host_speed")
+          : HostSpeeds.NONE;
+    }
+    return live.hostSpeed().factors(Double.parseDouble(how), "live.host_speed, reference " + how);
   }
 
   public static void main(String[] a) throws Exception {
@@ -91,6 +124,8 @@ public class RePredict {
         new FleetSimulator.Options(plan.endpointConfig().ttfabSloMs(), Duration.ZERO,
             r.get("seed").asLong(),
             preRoll(r));
+    o = o.withHostSpeeds(hostSpeeds(dir.resolve(
+        System.getenv().getOrDefault("REPLAY", "replay-quickstart.json"))));
     PolicyResult p = FleetSimulator.run(model, traffic, policy, o, Progress.none());
     JsonNode rec = r.get("predicted");
     System.out.printf(Locale.ROOT, "%s%n  recorded prediction: shed %d / %d = %.2f %%%n",

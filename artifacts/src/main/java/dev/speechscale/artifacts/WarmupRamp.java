@@ -76,22 +76,45 @@ public record WarmupRamp(
   }
 
   /**
-   * This ramp against the warm instance's service time as the ladder measured it at the warm-up's
-   * N: the mean service time (response time less queue wait, as the warm-up's requests are taken)
-   * of the first settled rung at {@link #concurrency} (usable, and stable when it was held for
-   * agreeing windows) that recorded one. Without such a rung the ramp keeps its reference and says
-   * it is the warm-up's last half.
+   * This ramp against the warm instance's service time as the ladder measured it: the mean service
+   * time (response time less queue wait, as the warm-up's requests are taken) of the first settled
+   * rung at {@link #concurrency} (usable, and stable when it was held for agreeing windows) that
+   * recorded one; when no rung at that N settled (on this shared machine a host that changes speed
+   * mid-rung leaves rungs unstable: measurements/simulator-calibration.md, "The host's speed"), the
+   * settled rung nearest to it, the lower N on a tie (a serial engine's service time is the same at
+   * every N; a parallel engine's grows with N, so the nearest rung is the least wrong). Without any
+   * settled rung the ramp keeps its reference and says it is the warm-up's last half.
    *
    * @param steps the ladder's steps, in the order they were measured (all after the warm-up)
    */
   public WarmupRamp withLadderReference(List<QmaxStep> steps) {
+    QmaxStep nearest = null;
+    Double nearestMs = null;
     for (QmaxStep step : steps) {
       Double rungMs = settledServiceMeanMs(step);
-      if (step.concurrency() == concurrency && rungMs != null) {
+      if (rungMs == null) {
+        continue;
+      }
+      if (step.concurrency() == concurrency) {
         return new WarmupRamp(concurrency, requests, rungMs, buckets, ladderRung(concurrency));
       }
+      if (nearest == null || closer(step.concurrency(), nearest.concurrency())) {
+        nearest = step;
+        nearestMs = rungMs;
+      }
+    }
+    if (nearest != null && nearestMs != null) {
+      return new WarmupRamp(
+          concurrency, requests, nearestMs, buckets, ladderRung(nearest.concurrency()));
     }
     return new WarmupRamp(concurrency, requests, referenceServiceMs, buckets, LAST_HALF);
+  }
+
+  /** Whether rung {@code n} is nearer the warm-up's N than {@code than}, the lower on a tie. */
+  private boolean closer(int n, int than) {
+    int d = Math.abs(n - concurrency);
+    int e = Math.abs(than - concurrency);
+    return d < e || (d == e && n < than);
   }
 
   private static @Nullable Double settledServiceMeanMs(QmaxStep step) {

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The ramp's reference: the ladder's settled rung at the warm-up's N when it has a service time,
- * else the warm-up's last half. The warm-up here is 32 requests at N=4: 0–3 at 300 ms, 4–7 at 200,
- * 8–15 at 120, and a last half (16–31) that slowed to 150 ms, as cold2's did; the instance's rung
- * at N=4 after it served at 100 ms.
+ * else the settled rung nearest that N, else the warm-up's last half. The warm-up here is 32
+ * requests at N=4: 0–3 at 300 ms, 4–7 at 200, 8–15 at 120, and a last half (16–31) that slowed to
+ * 150 ms, as cold2's did; the instance's rung at N=4 after it served at 100 ms.
  */
 class WarmupRampReferenceTest {
   private static final Path KOKORO_QMAX =
@@ -77,8 +77,41 @@ class WarmupRampReferenceTest {
   }
 
   @Test
-  void withLadderReference_noRungAtTheWarmupsN_keepsTheLastHalf() {
-    WarmupRamp r = slowedLastHalf().withLadderReference(List.of(rung(1, 90.0), rung(8, 100.0)));
+  void withLadderReference_noRungAtTheWarmupsN_takesTheNearestSettledRung() {
+    WarmupRamp r =
+        slowedLastHalf().withLadderReference(List.of(rung(1, 90.0), rung(8, 100.0), rung(6, 95.0)));
+
+    assertThat(r.referenceServiceMs()).isCloseTo(95, within(1e-9));
+    assertThat(r.referenceSource()).isEqualTo("ladder N=6 rung");
+  }
+
+  @Test
+  void withLadderReference_tieAroundTheWarmupsN_takesTheLowerN() {
+    WarmupRamp r = slowedLastHalf().withLadderReference(List.of(rung(6, 110.0), rung(2, 100.0)));
+
+    assertThat(r.referenceSource()).isEqualTo("ladder N=2 rung");
+    assertThat(r.referenceServiceMs()).isCloseTo(100, within(1e-9));
+  }
+
+  @Test
+  void withLadderReference_warmupsNUnsettled_takesTheNearestSettledRung() {
+    // the quickstart of 2026-12-02 15:20: N=4 unstable as its host changed speed, the other rungs
+    // settled at 71-78 ms; the warm-up's last half (102 ms) was itself still cold
+    QmaxStep unstable = rung(4, 74.5).withStability(held(false));
+    WarmupRamp r =
+        slowedLastHalf()
+            .withLadderReference(
+                List.of(rung(1, 73.2), rung(2, 78.4), unstable, rung(8, 73.4), rung(16, 73.9)));
+
+    assertThat(r.referenceSource()).isEqualTo("ladder N=2 rung");
+    assertThat(r.referenceServiceMs()).isCloseTo(78.4, within(1e-9));
+  }
+
+  @Test
+  void withLadderReference_noSettledRungAtAll_keepsTheLastHalf() {
+    WarmupRamp r =
+        slowedLastHalf()
+            .withLadderReference(List.of(rung(2, null), rung(8, 100.0).withStability(held(false))));
 
     assertThat(r.referenceServiceMs()).isCloseTo(150, within(1e-9));
     assertThat(r.referenceSource()).isEqualTo(WarmupRamp.LAST_HALF);
@@ -104,7 +137,7 @@ class WarmupRampReferenceTest {
         .isEqualTo(WarmupRamp.LAST_HALF);
     assertThat(
             slowedLastHalf()
-                .withLadderReference(List.of(unstable, stable, rung(4, 80.0)))
+                .withLadderReference(List.of(unstable, rung(2, 70.0), stable, rung(4, 80.0)))
                 .referenceServiceMs())
         .isCloseTo(100, within(1e-9));
   }

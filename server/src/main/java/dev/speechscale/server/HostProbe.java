@@ -16,12 +16,15 @@ import java.util.Locale;
  * instructions.
  *
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -cp <server classpath>
- * dev.speechscale.server.HostProbe PERIOD_MS}. Prints {@code ready}, then one line per unit: {@code
- * <epoch ms> <cpu µs>}. Exits when its standard input closes (the process that started it stopped
- * or died), so a probe never outlives its measurement.
+ * dev.speechscale.server.HostProbe PERIOD_MS [TEXT]} (TEXT: another unit of work than {@link
+ * #TEXT}). Prints {@code ready}, then one line per unit: {@code <epoch ms> <cpu µs>}. Exits when
+ * its standard input closes (the process that started it stopped or died), so a probe never
+ * outlives its measurement.
  */
 public final class HostProbe {
-  /** The unit of work: short (about 18 ms of a fast core here, mostly Flite's per-utterance work). */
+  /**
+   * The unit of work: short (about 18 ms of a fast core here, mostly Flite's per-utterance work).
+   */
   public static final String TEXT = "One two three.";
 
   /** Units run before the first one reported: the upcall path and the voice are cold. */
@@ -30,8 +33,8 @@ public final class HostProbe {
   private HostProbe() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 1) {
-      System.err.println("usage: HostProbe PERIOD_MS");
+    if (args.length < 1 || args.length > 2) {
+      System.err.println("usage: HostProbe PERIOD_MS [TEXT]");
       System.exit(2);
     }
     long periodMs;
@@ -47,16 +50,17 @@ public final class HostProbe {
     Thread watch = new Thread(() -> exitOnEof(System.in), "stdin-watch");
     watch.setDaemon(true);
     watch.start();
+    String text = args.length == 2 ? args[1] : TEXT;
     ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
     try (FliteEngine engine = new FliteEngine(1)) {
       for (int i = 0; i < UNREPORTED; i++) {
-        unit(engine);
+        unit(engine, text);
       }
       System.out.println("ready");
       System.out.flush();
       while (true) {
         long before = cpu.getCurrentThreadCpuTime();
-        unit(engine);
+        unit(engine, text);
         long usedNs = cpu.getCurrentThreadCpuTime() - before;
         System.out.printf(
             Locale.ROOT, "%d %d%n", System.currentTimeMillis(), Math.round(usedNs / 1000.0));
@@ -66,11 +70,11 @@ public final class HostProbe {
     }
   }
 
-  /** One unit: the whole of {@link #TEXT}, its audio dropped. */
-  static long unit(SpeechEngine engine) {
+  /** One unit: the whole of {@code text}, its audio dropped; the samples it made. */
+  static long unit(SpeechEngine engine, String text) {
     long[] samples = {0};
     engine.synthesize(
-        TEXT,
+        text,
         engine.defaultVoice(),
         1.0,
         (pcm, offset, length) -> {

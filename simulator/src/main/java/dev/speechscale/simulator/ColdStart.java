@@ -20,9 +20,9 @@ import java.util.Objects;
  * the first bucket within {@value #WARM_WITHIN_PCT} % of the reference ends the ramp (a warm
  * instance is not faster than warm, and a few percent is a closed loop's noise from one bucket to
  * the next). An instance that was not fresh gives no steps: {@link #NONE}. qmax gives a reference
- * of its own when it has one ({@link #fromBuckets}): the ladder's settled rung at the warm-up's N,
- * the instance as warm as the ladder measured it, because a 20 s warm-up ends before the instance
- * is warm (the artifact's {@code warmup_ramp.reference_source} says which).
+ * of its own when it has one ({@link #fromBuckets}): the ladder's settled rung at the warm-up's N
+ * (else the nearest), the instance as warm as the ladder measured it, because a 20 s warm-up ends
+ * before the instance is warm (the artifact's {@code warmup_ramp.reference_source} says which).
  *
  * <p>The fleet's initial instances are warm (a replay warms its one instance as qmax did; a day's
  * fleet has long been running); every instance a scale-out starts is cold.

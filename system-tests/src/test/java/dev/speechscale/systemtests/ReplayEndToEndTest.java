@@ -98,6 +98,18 @@ class ReplayEndToEndTest {
       assertThat(a.live().warmup().concurrency()).isPositive();
       assertThat(a.provenance().parameters()).containsEntry("speed", "ladder");
       assertThat(a.provenance().parameters()).containsEntry("pre_roll", "live");
+      assertThat(a.provenance().parameters()).containsEntry("host_speed", "live");
+      if (Runtime.getRuntime().availableProcessors() >= 2) {
+        // local.500mcpu instances are pinned to a core each: qmax probed its host over the
+        // ladder, replay probed both during the trace, and the prediction took their ratio
+        assertThat(ArtifactCodec.readQmax(qmax).hostSpeedReferenceCpuMs()).isPositive();
+        assertThat(a.live().hostSpeed()).isNotNull();
+        assertThat(a.live().hostSpeed().cpuMsPerSecond()).hasSize(2);
+        assertThat(a.live().hostSpeedReferenceCpuMs()).isPositive();
+        assertThat(a.live().hostSpeedNote()).startsWith("applied:");
+        assertThat(r.err()).contains("replay: host speed: applied:");
+        assertThat(r.out()).contains("host speed: applied:");
+      }
       assertThat(a.measured().arrivals()).isEqualTo(a.predicted().arrivals()).isPositive();
       assertThat(a.measured().ok()).isPositive();
       // one line per live request (drops, when the client bound is hit, are a line each too)
