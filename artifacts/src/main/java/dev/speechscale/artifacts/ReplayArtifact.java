@@ -150,30 +150,7 @@ public record ReplayArtifact(
           @Nullable List<@Nullable Double> historyConcurrency,
       @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable HostSpeedLog hostSpeed,
       @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Double hostSpeedReferenceCpuMs,
-      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String hostSpeedNote) {
-
-    /** Without the hosts' speed (as older artifacts). */
-    public Live(
-        Instant startedAt,
-        double alignedToS,
-        double sampleEveryS,
-        long lateSends,
-        int initialInService,
-        @Nullable Warmup warmup,
-        @Nullable List<@Nullable Double> historyConcurrency) {
-      this(
-          startedAt,
-          alignedToS,
-          sampleEveryS,
-          lateSends,
-          initialInService,
-          warmup,
-          historyConcurrency,
-          null,
-          null,
-          null);
-    }
-  }
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String hostSpeedNote) {}
 
   /**
    * The instance's speed when the trace started: what it served in the second half of the replay's

@@ -75,17 +75,6 @@ public final class ReplayComparison {
     public static final HostSpeedFigure NONE = new HostSpeedFigure(null, null, null);
   }
 
-  /** The replay artifact without the hosts' speed. */
-  public static ReplayArtifact of(
-      About about,
-      ReplayPrediction.Setup setup,
-      PolicyResult predicted,
-      LiveReplay live,
-      ReplayArtifact.@Nullable Warmup warmup,
-      Instant createdAt) {
-    return of(about, setup, predicted, live, warmup, HostSpeedFigure.NONE, createdAt);
-  }
-
   /**
    * The replay artifact: both sides, their events and the comparison.
    *

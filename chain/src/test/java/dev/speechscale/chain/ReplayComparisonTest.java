@@ -188,6 +188,7 @@ class ReplayComparisonTest {
             live(),
             new ReplayArtifact.Warmup(
                 4, 140, 10.0, 14.0, 12.5, 1.12, true, "X_sat scaled by the warm-up's speed"),
+            ReplayComparison.HostSpeedFigure.NONE,
             Instant.parse("2026-12-01T15:10:00Z"));
 
     assertThat(ArtifactCodec.validate(ArtifactKind.REPLAY, ArtifactCodec.toJson(a))).isEmpty();
@@ -249,6 +250,7 @@ class ReplayComparisonTest {
             predicted(),
             live(),
             null,
+            ReplayComparison.HostSpeedFigure.NONE,
             Instant.parse("2026-12-01T15:10:00Z"));
 
     String page =
