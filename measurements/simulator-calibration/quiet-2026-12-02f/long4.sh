@@ -1,13 +1,16 @@
 #!/bin/bash
-# (run from /work/runs with absolute paths: the clone in /work/runs/cal, the output in /work/runs/cal-out, copied here)
 # quiet machine: a fresh clone's quickstart (qmax now records its host's speed), then two long
 # replays (0.3x, 1.4x, 0.9x of the plan's X for 20/40/180 s), each on a fresh deployment, with the
 # defaults: live alarm history, ladder speed, and the hosts' speed probed and applied (--host-speed live)
+# Run from the repository's root; L, D and R may be given in the environment (quiet-2026-12-02g's
+# long5.sh does). The recorded run wrote its clone and output outside the repository and its output
+# was copied here, with the paths inside the files made repo-relative.
 set -u
-L=runs/long4.log
-D=runs/cal
-R=measurements/simulator-calibration/quiet-2026-12-02f
-rm -rf $D $R runs/state-lt; mkdir -p $R; git clone -q . $D; cd $D
+ROOT=$(git rev-parse --show-toplevel)
+L=${L:-$ROOT/runs/long4.log}
+D=${D:-$ROOT/runs/cal}
+R=${R:-$ROOT/measurements/simulator-calibration/quiet-2026-12-02f}
+rm -rf $D $R runs/state-lt; mkdir -p $R; git clone -q "$ROOT" $D; cd $D
 echo "clone $(git log --oneline -1 | cut -c1-60) $(date -u +%H:%M:%S)" >> $L
 export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 PATH=/usr/lib/jvm/temurin-25-jdk-amd64/bin:$PATH
 bin/tts-bench --help > /dev/null 2>> $L
