@@ -27,7 +27,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -109,8 +108,7 @@ public final class QmaxRun {
     RungNoise noise = new RungNoise(clock);
     Map<String, Object> parameters = new LinkedHashMap<>(o.parameters());
     WarmupRecorder warm = new WarmupRecorder();
-    List<HostSpeedLog> host = new ArrayList<>(1);
-    LadderResult result =
+    Measured measured =
         measure(
             control,
             endpoint,
@@ -120,8 +118,8 @@ public final class QmaxRun {
             noise,
             warm,
             notes,
-            parameters,
-            host::add);
+            parameters);
+    LadderResult result = measured.result();
     WarmupRamp warmup = warm.ramp();
     WarmupRamp ramp = warmup == null ? null : warmup.withLadderReference(result.steps());
     if (ramp != null) {
@@ -154,7 +152,7 @@ public final class QmaxRun {
         .withRungChecks(noise.checks(result.steps(), cpu))
         .withDrift(result.drift())
         .withWarmupRamp(ramp)
-        .withHostSpeed(host.isEmpty() ? null : host.getFirst());
+        .withHostSpeed(measured.hostSpeed());
   }
 
   private static void requireInService(Platform platform, String endpoint, String model) {
@@ -190,7 +188,7 @@ public final class QmaxRun {
    * rungs; the freeze is restored however it ends. Records the join's outcome in {@code
    * parameters}.
    */
-  private static LadderResult measure(
+  private static Measured measure(
       RetryingPlatform control,
       String endpoint,
       Options o,
@@ -199,8 +197,7 @@ public final class QmaxRun {
       RungNoise noise,
       RequestListener warmup,
       Consumer<String> notes,
-      Map<String, Object> parameters,
-      Consumer<HostSpeedLog> hostSpeed) {
+      Map<String, Object> parameters) {
     Clock clock = clocks.wall();
     Duration settle =
         o.settleTimeout() != null ? o.settleTimeout() : Timeouts.settle(control.physics(endpoint));
@@ -218,20 +215,23 @@ public final class QmaxRun {
               .withWarmupRequests(warmup);
       Instant probed = clock.instant();
       LadderResult result = runLadder(invoker, o, hooks);
+      HostSpeedLog host = null;
       if (probe != null) {
-        HostSpeedLog log =
+        host =
             HostSpeedLogs.log(
                 probe, probed, (int) Duration.between(probed, clock.instant()).toSeconds());
-        notes.accept("host speed over the ladder: " + log.summary(null));
-        hostSpeed.accept(log);
+        notes.accept("host speed over the ladder: " + host.summary(null));
       }
       ServerConcurrency.Join join = new ServerConcurrency(control, endpoint).join(result);
       notes.accept("server concurrency: " + join.outcome());
       parameters.put("server_concurrency_join", join.outcome());
       // the ladder's notes already reached the listener as they happened
-      return join.result();
+      return new Measured(join.result(), host);
     }
   }
+
+  /** The ladder's result and its host's speed over it ({@code null} when nothing probed it). */
+  private record Measured(LadderResult result, @Nullable HostSpeedLog hostSpeed) {}
 
   /** Runs the ladder, stopped cleanly if the JVM is asked to exit meanwhile. */
   private static LadderResult runLadder(Invoker invoker, Options o, LadderHooks hooks) {

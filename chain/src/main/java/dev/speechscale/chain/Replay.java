@@ -176,13 +176,12 @@ public final class Replay {
     Path traceFile = at.file();
     double surgeStartS = at.surgeStartS();
     Traffic traffic = traffic(traceFile);
-    HostSpeedProbe probe =
-        r.hostSpeed() == HostSpeedLogs.Source.LIVE
-            ? HostSpeedLogs.start(platform, endpoint, progress).orElse(null)
-            : null;
     LiveReplay live;
     HostSpeedLog hostLog = null;
-    try {
+    try (HostSpeedProbe probe =
+        r.hostSpeed() == HostSpeedLogs.Source.LIVE
+            ? HostSpeedLogs.start(platform, endpoint, progress).orElse(null)
+            : null) {
       live =
           ReplayRun.run(
               platform,
@@ -205,10 +204,6 @@ public final class Replay {
               progress);
       if (probe != null) {
         hostLog = HostSpeedLogs.log(probe, live.startedAt(), (int) Math.ceil(live.durationS()));
-      }
-    } finally {
-      if (probe != null) {
-        probe.close();
       }
     }
     InstanceSpeed.Decision speed =

@@ -222,9 +222,8 @@ final class LocalHostProbe implements HostSpeedProbe {
         new StringBuilder(
             String.format(
                 Locale.ROOT,
-                "CPU time of a Flite synthesis of \"%s\" every %d ms, one probe per host pinned to"
-                    + " its cores:",
-                "One two three.",
+                "CPU time of HostProbe's unit (a Flite synthesis of its fixed short sentence) every"
+                    + " %d ms, one probe per host pinned to its cores:",
                 PERIOD_MS));
     for (int h = 0; h < hostCores.size(); h++) {
       b.append(h == 0 ? " " : ", ")

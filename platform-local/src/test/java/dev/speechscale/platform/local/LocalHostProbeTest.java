@@ -71,10 +71,8 @@ class LocalHostProbeTest {
     for (int c = 1; c < machine; c++) {
       set.append(',').append(c);
     }
-    Process everywhere =
-        new ProcessBuilder(LocalHostProbe.TASKSET, "-c", set.toString(), "sleep", "60").start();
+    Process everywhere = pinnedSleep(set.toString());
     try {
-      awaitSleep(everywhere);
       StringBuilder why = new StringBuilder();
       assertThat(LocalHostProbe.start(everywhere.pid(), 1, 1, ServerBuild.current(), why))
           .isEmpty();
@@ -93,8 +91,7 @@ class LocalHostProbeTest {
       return; // one core: nothing to tell apart (the machines here have two)
     }
     // a stand-in for an instance pinned to core 1, launched second: host 1 in service, host 0 next
-    Process pinned = new ProcessBuilder(LocalHostProbe.TASKSET, "-c", "1", "sleep", "60").start();
-    awaitSleep(pinned);
+    Process pinned = pinnedSleep("1");
     StringBuilder why = new StringBuilder();
     Optional<HostSpeedProbe> started =
         LocalHostProbe.start(pinned.pid(), 2, 2, ServerBuild.current(), why);
@@ -139,9 +136,8 @@ class LocalHostProbeTest {
       return;
     }
     // launched first, so pinning puts it on core 0; it runs on core 1
-    Process pinned = new ProcessBuilder(LocalHostProbe.TASKSET, "-c", "1", "sleep", "60").start();
+    Process pinned = pinnedSleep("1");
     try {
-      awaitSleep(pinned);
       StringBuilder why = new StringBuilder();
       assertThat(LocalHostProbe.start(pinned.pid(), 1, 1, ServerBuild.current(), why)).isEmpty();
       assertThat(why.toString()).contains("instance 1 runs on cores [1], not on the group [0]");
@@ -151,15 +147,22 @@ class LocalHostProbeTest {
     }
   }
 
-  /** Waits (up to 5 s) until taskset has set the affinity and become {@code sleep}. */
-  private static void awaitSleep(Process p) throws Exception {
-    Path status = Path.of("/proc", Long.toString(p.pid()), "status");
-    for (int i = 0; i < 500; i++) {
-      if (Files.readAllLines(status).stream().anyMatch(l -> l.equals("Name:\tsleep"))) {
-        return;
-      }
-      Thread.sleep(10);
+  /**
+   * A {@code sleep 60} held to {@code cores}, its affinity set before this returns ({@code taskset
+   * -p} on the running process, waited for), so there is no moment when it runs anywhere.
+   */
+  private static Process pinnedSleep(String cores) throws Exception {
+    Process sleep = new ProcessBuilder("sleep", "60").start();
+    Process set =
+        new ProcessBuilder(LocalHostProbe.TASKSET, "-pc", cores, Long.toString(sleep.pid()))
+            .redirectErrorStream(true)
+            .start();
+    String said =
+        new String(set.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    if (!set.waitFor(10, TimeUnit.SECONDS) || set.exitValue() != 0) {
+      sleep.destroy();
+      throw new AssertionError("taskset -pc " + cores + " failed: " + said);
     }
-    throw new AssertionError("taskset did not become sleep within 5 s");
+    return sleep;
   }
 }
