@@ -28,7 +28,8 @@ import java.util.*;
  * (a replay whose prediction applied the hosts' speed, live.host_speed_note "applied: ...", applies
  * it again: live.host_speed over live.host_speed_reference_cpu_ms; HOST_SPEED=off leaves it out,
  * HOST_SPEED=<ms> takes another reference; HOST_FILE=<file> takes per-second factors from a file,
- * as measurements/simulator-calibration/host-speed-2026-12-02/hostfile.py writes them)
+ * as measurements/simulator-calibration/host-speed-2026-12-02/hostfile.py writes them; HOST_K=<k>
+ * takes each factor f as 1 + k (f - 1): an instance k times as sensitive to its host as the probe)
  */
 public class RePredict {
   /** X_sat: the argument, else the warm-up's applied speed, else the plan's point. */
@@ -78,10 +79,25 @@ public class RePredict {
     if (how.equals("recorded")) {
       String note = live.hostSpeedNote();
       return note != null && note.startsWith("applied")
-          ? live.hostSpeed().factors(live.hostSpeedReferenceCpuMs(), "live.host_speed")
+          ? elastic(live.hostSpeed().factors(live.hostSpeedReferenceCpuMs(), "live.host_speed"))
           : HostSpeeds.NONE;
     }
-    return live.hostSpeed().factors(Double.parseDouble(how), "live.host_speed, reference " + how);
+    return elastic(
+        live.hostSpeed().factors(Double.parseDouble(how), "live.host_speed, reference " + how));
+  }
+
+  /** HOST_K=k: each factor f taken as 1 + k (f - 1), the instance k times as sensitive as the probe. */
+  static HostSpeeds elastic(HostSpeeds h) {
+    String k = System.getenv("HOST_K");
+    if (k == null || h.none()) return h;
+    double kk = Double.parseDouble(k);
+    List<double[]> out = new ArrayList<>();
+    for (double[] f : h.factorsBySecond()) {
+      double[] g = new double[f.length];
+      for (int i = 0; i < f.length; i++) g[i] = 1 + kk * (f[i] - 1);
+      out.add(g);
+    }
+    return new HostSpeeds(out, h.firstHost(), h.nextHost(), h.source() + ", k " + k);
   }
 
   public static void main(String[] a) throws Exception {

@@ -124,6 +124,30 @@ public record HostSpeedLog(
   }
 
   /**
+   * The mean of the in-service host's seconds from {@code fromEpochMs} to {@code toEpochMs} (every
+   * second either touches), or {@code null} when none of them has a value: the speed one rung of a
+   * ladder was measured at.
+   */
+  public @Nullable Double inServiceMean(long fromEpochMs, long toEpochMs) {
+    if (cpuMsPerSecond.isEmpty() || toEpochMs < fromEpochMs) {
+      return null;
+    }
+    List<@Nullable Double> host = cpuMsPerSecond.get(inServiceHost);
+    long first = Math.max(0, Math.floorDiv(fromEpochMs - startEpochMs, 1000L));
+    long last = Math.min(host.size() - 1L, Math.floorDiv(toEpochMs - startEpochMs, 1000L));
+    double sum = 0;
+    int n = 0;
+    for (long s = first; s <= last; s++) {
+      Double v = host.get((int) s);
+      if (v != null) {
+        sum += v;
+        n++;
+      }
+    }
+    return n == 0 ? null : sum / n;
+  }
+
+  /**
    * The simulator's host speeds: each second's factor the host's time over {@code referenceCpuMs}
    * (the speed the instance model was measured at); a second without a value takes the nearest one
    * before it, else after it. Empty ({@link HostSpeeds#NONE}) when a host has no value at all.

@@ -5,6 +5,7 @@ import dev.speechscale.capacity.Ladder;
 import dev.speechscale.capacity.Measurement;
 import dev.speechscale.capacity.Rung;
 import dev.speechscale.capacity.ServiceTimeDistribution;
+import dev.speechscale.capacity.ThroughputCurve;
 import dev.speechscale.simulator.ColdStart;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -210,11 +211,67 @@ public record QmaxArtifact(
   }
 
   /**
-   * The host speed the ladder measured the instance at: the median of its host's seconds, or {@code
-   * null} without a log.
+   * The host speed an instance model from this ladder was measured at.
+   *
+   * @param cpuMs the host probe's time, ms (larger is slower)
+   * @param source where it comes from
    */
-  public @Nullable Double hostSpeedReferenceCpuMs() {
-    return hostSpeed == null ? null : hostSpeed.inServiceQuantile(0.5);
+  public record HostSpeedReference(double cpuMs, String source) {
+    public HostSpeedReference {
+      java.util.Objects.requireNonNull(source, "source");
+      if (!(cpuMs > 0) || Double.isInfinite(cpuMs)) {
+        throw new ArtifactException(
+            "host speed reference (" + cpuMs + " ms, " + source + ") must be finite and positive");
+      }
+    }
+  }
+
+  /**
+   * The host speed the ladder measured an instance model's X_sat at, or {@code null} without a log.
+   * With {@code cScaleMax} (the plan's, whose X(C_scale_max) is the model's X_sat) and every usable
+   * rung's {@code host_cpu_ms}: those interpolated at C_scale_max exactly as the plan interpolates
+   * X, so a rung measured while its host was slow is not taken for a slow instance
+   * (measurements/simulator-calibration.md, "The rung's own host speed"). Otherwise the median of
+   * the in-service host's seconds over the whole ladder.
+   */
+  public @Nullable HostSpeedReference hostSpeedReference(@Nullable Double cScaleMax) {
+    if (hostSpeed == null) {
+      return null;
+    }
+    List<QmaxStep> usable =
+        steps.stream().filter(s -> s.isUsable() && s.achievedRps() != null).toList();
+    boolean perRung = !usable.isEmpty() && usable.stream().allMatch(s -> s.hostCpuMs() != null);
+    if (cScaleMax != null && perRung) {
+      java.util.Map<Integer, List<QmaxStep>> byRung = new java.util.TreeMap<>();
+      for (QmaxStep s : usable) {
+        byRung.computeIfAbsent(s.concurrency(), k -> new java.util.ArrayList<>()).add(s);
+      }
+      List<ThroughputCurve.Point> points = new java.util.ArrayList<>();
+      for (List<QmaxStep> group : byRung.values()) {
+        double x =
+            group.stream().mapToDouble(s -> s.toRung().heldConcurrency()).average().orElseThrow();
+        double y =
+            group.stream()
+                .mapToDouble(s -> java.util.Objects.requireNonNull(s.hostCpuMs()))
+                .average()
+                .orElseThrow();
+        points.add(new ThroughputCurve.Point(x, y));
+      }
+      double at = new ThroughputCurve(points).at(cScaleMax).orElseThrow();
+      return new HostSpeedReference(
+          at,
+          "the usable rungs' host_cpu_ms at C_scale_max = "
+              + java.math.BigDecimal.valueOf(cScaleMax).stripTrailingZeros().toPlainString()
+              + ", as the plan's X(C_scale_max)");
+    }
+    Double median = hostSpeed.inServiceQuantile(0.5);
+    return median == null
+        ? null
+        : new HostSpeedReference(
+            median,
+            cScaleMax == null
+                ? "the median of the ladder's host seconds (the plan has no X(C_scale_max))"
+                : "the median of the ladder's host seconds (its rungs have no host_cpu_ms)");
   }
 
   /**

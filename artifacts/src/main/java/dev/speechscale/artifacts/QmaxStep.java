@@ -15,9 +15,10 @@ import org.jspecify.annotations.Nullable;
  * version 1). Build one with {@link #of} from its sections ({@link Position}, {@link Counts},
  * {@link Throughput}, {@link ClientLatency}, {@link Verdict}) and add what was measured beyond them
  * with the {@code with...} methods ({@link #withServerConcurrency}, {@link #withHistograms}, {@link
- * #withTtfabDriftMs}, {@link #withBreakdown}, {@link #withStability}, {@link #withMeetsSlo}); the
- * canonical constructor is the JSON reader's. It runs past 300 lines because the sections sit
- * beside the wire fields they fill, and the factory and the copy each name every field.
+ * #withTtfabDriftMs}, {@link #withBreakdown}, {@link #withStability}, {@link #withHostCpuMs},
+ * {@link #withMeetsSlo}); the canonical constructor is the JSON reader's. It runs past 300 lines
+ * because the sections sit beside the wire fields they fill, and the factory and the copy each name
+ * every field.
  *
  * @param runIndex which pass of the ladder
  * @param stepIndex position within the run
@@ -45,6 +46,9 @@ import org.jspecify.annotations.Nullable;
  *     {@code null} in older artifacts)
  * @param stability the consecutive windows the rung was measured in until they agreed (additive;
  *     {@code null} in older artifacts and when one window was asked for)
+ * @param hostCpuMs how fast the instance's host ran while the rung was measured: the mean of the
+ *     platform's host probe over the rung, ms of CPU per probe unit, larger is slower (additive;
+ *     {@code null} in older artifacts and where nothing probes the host; {@link HostSpeedLog})
  */
 public record QmaxStep(
     Integer runIndex,
@@ -70,7 +74,8 @@ public record QmaxStep(
     @Nullable Long chars,
     @Nullable Double ttfabDriftMs,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable StepBreakdown breakdown,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable RungStability stability) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable RungStability stability,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Double hostCpuMs) {
 
   /**
    * Where the step sits in the ladder.
@@ -279,6 +284,7 @@ public record QmaxStep(
         counts.chars(),
         null,
         null,
+        null,
         null);
   }
 
@@ -313,6 +319,15 @@ public record QmaxStep(
     return copy(e -> e.stability = rungStability);
   }
 
+  /** This step with its host's mean probe time over the rung; {@code null}: not probed. */
+  public QmaxStep withHostCpuMs(@Nullable Double cpuMs) {
+    if (cpuMs != null && (!(cpuMs > 0) || Double.isInfinite(cpuMs))) {
+      throw new IllegalArgumentException(
+          "step host_cpu_ms (" + cpuMs + ") must be finite and positive, or absent");
+    }
+    return copy(e -> e.hostCpuMs = cpuMs);
+  }
+
   /**
    * This step with {@code meets_slo} derived against {@code sloMs}: what every reader does ({@link
    * QmaxArtifact#withDerived()}).
@@ -332,6 +347,7 @@ public record QmaxStep(
     @Nullable Double driftMs;
     @Nullable StepBreakdown breakdown;
     @Nullable RungStability stability;
+    @Nullable Double hostCpuMs;
   }
 
   /**
@@ -350,6 +366,7 @@ public record QmaxStep(
     e.driftMs = ttfabDriftMs;
     e.breakdown = breakdown;
     e.stability = stability;
+    e.hostCpuMs = hostCpuMs;
     change.accept(e);
     return new QmaxStep(
         run(),
@@ -375,7 +392,8 @@ public record QmaxStep(
         chars,
         e.driftMs,
         e.breakdown,
-        e.stability);
+        e.stability,
+        e.hostCpuMs);
   }
 
   /** Absent means usable unless a reason says otherwise. */

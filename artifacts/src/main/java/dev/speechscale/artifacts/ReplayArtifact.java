@@ -134,8 +134,8 @@ public record ReplayArtifact(
    *     artifacts
    * @param hostSpeed how fast the hosts under the live fleet ran, second 0 the trace's start
    *     (additive; absent where the platform has no probe and in older artifacts)
-   * @param hostSpeedReferenceCpuMs the speed the instance model was measured at, from the qmax
-   *     artifact's host log (absent without one)
+   * @param hostSpeedReferenceCpuMs the speed the instance model's X_sat was measured at, from the
+   *     qmax artifact ({@link QmaxArtifact#hostSpeedReference}; absent without a host log)
    * @param hostSpeedNote whether the prediction took the hosts' speed, and why or why not
    *     (additive)
    */

@@ -126,9 +126,72 @@ class HostSpeedLogTest {
     QmaxArtifact back = ArtifactCodec.readQmax(file);
 
     assertThat(back.hostSpeed()).isEqualTo(log);
-    assertThat(back.hostSpeedReferenceCpuMs()).isEqualTo(22.0);
-    assertThat(q.hostSpeedReferenceCpuMs()).as("an artifact without a log").isNull();
+    // its rungs have no host_cpu_ms: the whole ladder's median, and the reference says so
+    assertThat(back.hostSpeedReference(7.5).cpuMs()).isEqualTo(22.0);
+    assertThat(back.hostSpeedReference(7.5).source()).contains("its rungs have no host_cpu_ms");
+    assertThat(back.hostSpeedReference(null).source()).contains("the plan has no X(C_scale_max)");
+    assertThat(q.hostSpeedReference(7.5)).as("an artifact without a log").isNull();
     assertThat(readString(file)).contains("\"host_speed\"", "\"cpu_ms_per_second\"");
+  }
+
+  @Test
+  void inServiceMean_theSecondsTheWindowTouches_skippingEmptyOnes() {
+    HostSpeedLog log =
+        new HostSpeedLog(
+            "p", T0, List.of(Arrays.asList(10.0, null, 20.0, 40.0), Arrays.asList(99.0)), 0, 1);
+
+    assertThat(log.inServiceMean(T0 + 500, T0 + 2_100)).isEqualTo(15.0);
+    assertThat(log.inServiceMean(T0 - 5_000, T0 + 60_000)).isCloseTo(70.0 / 3, within(1e-9));
+    assertThat(log.inServiceMean(T0 + 1_000, T0 + 1_999)).as("only an empty second").isNull();
+    assertThat(log.inServiceMean(T0 + 3_000, T0 + 1_000)).as("an empty window").isNull();
+  }
+
+  /**
+   * A rung measured while its host ran slow does not make the reference the ladder's median: the
+   * reference is the usable rungs' own host speeds, interpolated at C_scale_max as the plan
+   * interpolates X there (the example's usable rungs are at N = 1, 5, 10, 20, ...).
+   */
+  @Test
+  void hostSpeedReference_perRung_interpolatedAtCScaleMax(@TempDir Path dir) {
+    QmaxArtifact q =
+        ArtifactCodec.readQmax(Examples.QMAX)
+            .withHostSpeed(
+                new HostSpeedLog("p", T0, List.of(Arrays.asList(20.0, 20.0, 90.0)), 0, 0));
+    List<QmaxStep> steps =
+        q.steps().stream().map(s -> s.withHostCpuMs(s.concurrency() == 10 ? 30.0 : 20.0)).toList();
+    QmaxArtifact withRungs =
+        QmaxArtifact.of(
+                new Stamp(q.toolVersion(), q.createdAt(), q.provenance()),
+                new QmaxArtifact.Target(
+                    q.model(), q.endpoint(), q.transport(), q.sloMs(), q.deployedConfig()),
+                new QmaxArtifact.Conditions(
+                    q.platform(), q.runs(), q.holdS(), q.windowS(), q.unboundedQueue()),
+                steps)
+            .withHostSpeed(q.hostSpeed());
+    Path file = dir.resolve("q.json");
+    ArtifactCodec.write(file, withRungs);
+    QmaxArtifact back = ArtifactCodec.readQmax(file);
+
+    assertThat(ArtifactCodec.validate(ArtifactKind.QMAX, readString(file))).isEmpty();
+    assertThat(readString(file)).contains("\"host_cpu_ms\"");
+    assertThat(back.steps()).extracting(QmaxStep::hostCpuMs).doesNotContainNull();
+    assertThat(back.hostSpeedReference(7.5).cpuMs()).isCloseTo(25.0, within(1e-9));
+    assertThat(back.hostSpeedReference(7.5).source())
+        .isEqualTo(
+            "the usable rungs' host_cpu_ms at C_scale_max = 7.5, as the plan's X(C_scale_max)");
+    assertThat(back.hostSpeedReference(10.0).cpuMs()).isEqualTo(30.0);
+    // beyond the ladder the nearest end holds, as the throughput curve does
+    assertThat(back.hostSpeedReference(500.0).cpuMs()).isEqualTo(20.0);
+  }
+
+  @Test
+  void withHostCpuMs_refusesANonPositiveTime() {
+    QmaxStep s = ArtifactCodec.readQmax(Examples.QMAX).steps().getFirst();
+
+    assertThatThrownBy(() -> s.withHostCpuMs(0.0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("host_cpu_ms (0.0) must be finite and positive");
+    assertThat(s.withHostCpuMs(null).hostCpuMs()).isNull();
   }
 
   private static String readString(Path file) {

@@ -1,6 +1,7 @@
 package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.HostSpeedLog;
+import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.platform.HostSpeedProbe;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.simulator.HostSpeeds;
@@ -71,16 +72,17 @@ public final class HostSpeedLogs {
   public record Decision(HostSpeeds speeds, String note) {}
 
   /**
-   * The prediction's host speeds: the live log's seconds over the qmax ladder's reference, when the
-   * source is live and both sides were probed.
+   * The prediction's host speeds: the live log's seconds over the speed the instance model was
+   * measured at, when the source is live and both sides were probed.
    *
    * @param live the hosts during the trace, or {@code null} when not probed
-   * @param referenceCpuMs the ladder's median, or {@code null} when the qmax artifact has none
+   * @param reference the speed the qmax ladder measured the model's X_sat at ({@link
+   *     QmaxArtifact#hostSpeedReference}), or {@code null} when the qmax artifact has no host log
    * @param qmaxFile the qmax artifact, for the note
    */
   public static Decision decide(
       @Nullable HostSpeedLog live,
-      @Nullable Double referenceCpuMs,
+      QmaxArtifact.@Nullable HostSpeedReference reference,
       Source source,
       String qmaxFile) {
     if (source == Source.OFF) {
@@ -90,7 +92,7 @@ public final class HostSpeedLogs {
       return new Decision(
           HostSpeeds.NONE, "not applied: the platform did not probe its hosts during the run");
     }
-    if (referenceCpuMs == null) {
+    if (reference == null) {
       return new Decision(
           HostSpeeds.NONE,
           "not applied: "
@@ -98,7 +100,7 @@ public final class HostSpeedLogs {
               + " has no host_speed (measured before qmax probed its host, or where nothing"
               + " probes it); re-measure qmax to have one");
     }
-    HostSpeeds speeds = live.factors(referenceCpuMs, "live.host_speed over " + qmaxFile);
+    HostSpeeds speeds = live.factors(reference.cpuMs(), "live.host_speed over " + qmaxFile);
     if (speeds.none()) {
       return new Decision(
           HostSpeeds.NONE, "not applied: a host has no probe sample during the trace");
@@ -107,9 +109,10 @@ public final class HostSpeedLogs {
         speeds,
         String.format(
             Locale.ROOT,
-            "applied: each instance's service time x its host's probe time over the ladder's"
-                + " %.3f ms, second by second; %s",
-            referenceCpuMs,
-            live.summary(referenceCpuMs)));
+            "applied: each instance's service time x its host's probe time over %.3f ms (%s),"
+                + " second by second; %s",
+            reference.cpuMs(),
+            reference.source(),
+            live.summary(reference.cpuMs())));
   }
 }

@@ -5,6 +5,7 @@ import dev.speechscale.artifacts.EnforcedCpu;
 import dev.speechscale.artifacts.HostSpeedLog;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.QmaxStep;
 import dev.speechscale.artifacts.Stamp;
 import dev.speechscale.artifacts.WarmupRamp;
 import dev.speechscale.loadgen.JsonlEventLog;
@@ -120,8 +121,9 @@ public final class QmaxRun {
             notes,
             parameters);
     LadderResult result = measured.result();
+    List<QmaxStep> steps = measured.steps();
     WarmupRamp warmup = warm.ramp();
-    WarmupRamp ramp = warmup == null ? null : warmup.withLadderReference(result.steps());
+    WarmupRamp ramp = warmup == null ? null : warmup.withLadderReference(steps);
     if (ramp != null) {
       notes.accept(
           String.format(
@@ -148,8 +150,8 @@ public final class QmaxRun {
                 o.spec().hold().toMillis() / 1000.0,
                 o.spec().window().toMillis() / 1000.0,
                 bound.isPresent() ? Boolean.TRUE : null),
-            result.steps())
-        .withRungChecks(noise.checks(result.steps(), cpu))
+            steps)
+        .withRungChecks(noise.checks(steps, cpu))
         .withDrift(result.drift())
         .withWarmupRamp(ramp)
         .withHostSpeed(measured.hostSpeed());
@@ -231,7 +233,14 @@ public final class QmaxRun {
   }
 
   /** The ladder's result and its host's speed over it ({@code null} when nothing probed it). */
-  private record Measured(LadderResult result, @Nullable HostSpeedLog hostSpeed) {}
+  private record Measured(LadderResult result, @Nullable HostSpeedLog hostSpeed) {
+    /** The ladder's steps, each with its host's speed over its rung when the host was probed. */
+    List<QmaxStep> steps() {
+      return hostSpeed == null
+          ? result.steps()
+          : RungHostSpeeds.of(result.steps(), result.reports(), hostSpeed);
+    }
+  }
 
   /** Runs the ladder, stopped cleanly if the JVM is asked to exit meanwhile. */
   private static LadderResult runLadder(Invoker invoker, Options o, LadderHooks hooks) {

@@ -2,6 +2,8 @@ package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.HostSpeedLog;
+import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.platform.HostSpeedProbe;
@@ -221,7 +223,11 @@ public final class Replay {
     if (r.preRoll() instanceof History.Live) {
       setup = withLiveHistory(platform, endpoint, setup, r.metricDelay(), live, clock, progress);
     }
-    Double hostReference = r.inputs().qmax().hostSpeedReferenceCpuMs();
+    PlanArtifact plan = r.inputs().plan();
+    QmaxArtifact.HostSpeedReference hostReference =
+        r.inputs()
+            .qmax()
+            .hostSpeedReference(plan.throughputAtCScaleMaxRps() == null ? null : plan.cScaleMax());
     HostSpeedLogs.Decision host =
         HostSpeedLogs.decide(hostLog, hostReference, r.hostSpeed(), r.inputs().qmaxFile());
     progress.accept("replay: host speed: " + host.note());
@@ -243,7 +249,8 @@ public final class Replay {
         predicted,
         live,
         speed == null ? null : speed.figure(),
-        new ReplayComparison.HostSpeedFigure(hostLog, hostReference, host.note()),
+        new ReplayComparison.HostSpeedFigure(
+            hostLog, hostReference == null ? null : hostReference.cpuMs(), host.note()),
         clock.instant());
   }
 

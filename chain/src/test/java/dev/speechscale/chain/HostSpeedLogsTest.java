@@ -3,6 +3,7 @@ package dev.speechscale.chain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.artifacts.HostSpeedLog;
+import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.platform.HostSpeedProbe;
 import dev.speechscale.simulator.HostSpeeds;
 import java.time.Instant;
@@ -11,22 +12,25 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class HostSpeedLogsTest {
+  private static final QmaxArtifact.HostSpeedReference REF =
+      new QmaxArtifact.HostSpeedReference(20.0, "the rungs");
   private static final HostSpeedLog LIVE =
       new HostSpeedLog(
           "two cores", 0, List.of(Arrays.asList(20.0, 40.0), Arrays.asList(20.0, 20.0)), 0, 1);
 
   @Test
   void decide_liveAndReference_appliesTheRatioAndSaysSo() {
-    HostSpeedLogs.Decision d =
-        HostSpeedLogs.decide(LIVE, 20.0, HostSpeedLogs.Source.LIVE, "q.json");
+    HostSpeedLogs.Decision d = HostSpeedLogs.decide(LIVE, REF, HostSpeedLogs.Source.LIVE, "q.json");
 
     assertThat(d.speeds().factorsBySecond().get(0)).containsExactly(1.0, 2.0);
-    assertThat(d.note()).startsWith("applied:").contains("20.000 ms", "host 0 (in service)");
+    assertThat(d.note())
+        .startsWith("applied:")
+        .contains("over 20.000 ms (the rungs)", "host 0 (in service)");
   }
 
   @Test
   void decide_off_appliesNothing() {
-    HostSpeedLogs.Decision d = HostSpeedLogs.decide(LIVE, 20.0, HostSpeedLogs.Source.OFF, "q.json");
+    HostSpeedLogs.Decision d = HostSpeedLogs.decide(LIVE, REF, HostSpeedLogs.Source.OFF, "q.json");
 
     assertThat(d.speeds()).isEqualTo(HostSpeeds.NONE);
     assertThat(d.note()).isEqualTo("not applied (--host-speed off)");
@@ -43,8 +47,7 @@ class HostSpeedLogsTest {
 
   @Test
   void decide_notProbed_saysSo() {
-    HostSpeedLogs.Decision d =
-        HostSpeedLogs.decide(null, 20.0, HostSpeedLogs.Source.LIVE, "q.json");
+    HostSpeedLogs.Decision d = HostSpeedLogs.decide(null, REF, HostSpeedLogs.Source.LIVE, "q.json");
 
     assertThat(d.speeds()).isEqualTo(HostSpeeds.NONE);
     assertThat(d.note()).contains("did not probe");
@@ -55,7 +58,7 @@ class HostSpeedLogsTest {
     HostSpeedLog half =
         new HostSpeedLog("p", 0, List.of(Arrays.asList(20.0), Arrays.asList((Double) null)), 0, 1);
 
-    assertThat(HostSpeedLogs.decide(half, 20.0, HostSpeedLogs.Source.LIVE, "q").note())
+    assertThat(HostSpeedLogs.decide(half, REF, HostSpeedLogs.Source.LIVE, "q").note())
         .contains("a host has no probe sample");
   }
 

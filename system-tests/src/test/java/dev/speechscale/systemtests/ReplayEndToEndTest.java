@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ArtifactKind;
+import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -102,7 +103,12 @@ class ReplayEndToEndTest {
       if (Runtime.getRuntime().availableProcessors() >= 2) {
         // local.500mcpu instances are pinned to a core each: qmax probed its host over the
         // ladder, replay probed both during the trace, and the prediction took their ratio
-        assertThat(ArtifactCodec.readQmax(qmax).hostSpeedReferenceCpuMs()).isPositive();
+        // each rung records its host's speed, and the reference is taken from the rungs the
+        // plan's X(C_scale_max) comes from
+        QmaxArtifact q = ArtifactCodec.readQmax(qmax);
+        assertThat(q.steps()).allSatisfy(s -> assertThat(s.hostCpuMs()).isPositive());
+        assertThat(a.live().hostSpeedNote())
+            .contains("the usable rungs' host_cpu_ms at C_scale_max");
         assertThat(a.live().hostSpeed()).isNotNull();
         assertThat(a.live().hostSpeed().cpuMsPerSecond()).hasSize(2);
         assertThat(a.live().hostSpeedReferenceCpuMs()).isPositive();
