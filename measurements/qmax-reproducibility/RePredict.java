@@ -30,11 +30,18 @@ import java.util.*;
  * HOST_SPEED=<ms> takes another reference; HOST_FILE=<file> takes per-second factors from a file,
  * as measurements/simulator-calibration/host-speed-2026-12-02/hostfile.py writes them; HOST_K=<k>
  * takes each factor f as 1 + k (f - 1): an instance k times as sensitive to its host as the probe)
+ * (QMAX_FILE=<file>: that qmax artifact instead of the replay's; a qmax whose usable steps all have
+ * host_cpu_ms is brought to its median host speed and X_sat read from it at C_scale_max, as replay
+ * does; AS_MEASURED=1 takes its rungs as measured)
  */
 public class RePredict {
+  /** The curve X_sat is read from when the rungs were brought to one host speed, else null. */
+  static dev.speechscale.capacity.ThroughputCurve rungX;
+
   /** X_sat: the argument, else the warm-up's applied speed, else the plan's point. */
   static InstanceModel.Saturation saturation(String[] a, PlanArtifact plan, JsonNode r) {
     InstanceModel.Saturation.PlanPoint p = (InstanceModel.Saturation.PlanPoint) PlanSaturation.of(plan);
+    if (rungX != null) p = new InstanceModel.Saturation.PlanPoint(p.cScaleMax(), rungX.at(p.cScaleMax()).orElseThrow());
     if (a.length > 2) {
       return new InstanceModel.Saturation.PlanPoint(p.cScaleMax(), Double.parseDouble(a[2]));
     }
@@ -107,12 +114,19 @@ public class RePredict {
     Path qf = dir.resolve(Path.of(r.get("inputs").get("qmax").asString()).getFileName());
     Path pf = dir.resolve(Path.of(r.get("inputs").get("plan").asString()).getFileName());
     JsonNode ph = r.get("physics");
+    // QMAX_FILE: another qmax artifact (e.g. a recorded one with host_cpu_ms added to its steps)
+    if (System.getenv("QMAX_FILE") != null) qf = Path.of(System.getenv("QMAX_FILE"));
     QmaxArtifact q = ArtifactCodec.readQmax(qf);
+    // as replay does: rungs that each recorded their host's speed are brought to the median's
+    QmaxArtifact.HostSpeedReference ref = q.hostSpeedReference();
+    boolean atOneSpeed = ref != null && ref.perRung() && !"1".equals(System.getenv("AS_MEASURED"));
+    if (atOneSpeed) q = q.atHostSpeed(ref.cpuMs());
     PlanArtifact plan = ArtifactCodec.readPlan(pf);
     String derivation = ph.get("instance_model").asString();
     int queue = Integer.parseInt(derivation.replaceAll(".*queue_max_depth (\\d+);.*", "$1"));
     StartupDelays delays =
         new StartupDelays(List.of(Duration.ofNanos(Math.round(ph.get("startup_delay_s").asDouble() * 1e9))));
+    if (atOneSpeed) rungX = q.ladder().throughputCurve();
     InstanceModel model =
         InstanceModel.fromMeasurement(
             q.measurement(qf.toString()), FirstByteEvidences.of(q), saturation(a, plan, r),

@@ -6,6 +6,7 @@ import java.util.Base64;
 import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
+import org.jspecify.annotations.Nullable;
 
 /**
  * HdrHistogram in artifacts: values in microseconds, stored as base64 of the compressed encoding,
@@ -32,6 +33,23 @@ public final class Histograms {
     buffer.flip();
     buffer.get(bytes);
     return Base64.getEncoder().encodeToString(bytes);
+  }
+
+  /**
+   * An encoded microsecond histogram with every recorded value times {@code factor} (each value
+   * bucket moved, its count kept), re-encoded; {@code null} stays {@code null}.
+   */
+  public static @Nullable String scaled(@Nullable String encoded, double factor) {
+    if (encoded == null) {
+      return null;
+    }
+    Histogram in = decode(encoded);
+    Histogram out = newMicros();
+    for (org.HdrHistogram.HistogramIterationValue v : in.recordedValues()) {
+      long scaled = Math.max(1, Math.min(HIGHEST_US, Math.round(v.getValueIteratedTo() * factor)));
+      out.recordValueWithCount(scaled, v.getCountAtValueIteratedTo());
+    }
+    return encode(out);
   }
 
   public static Histogram decode(String encoded) {

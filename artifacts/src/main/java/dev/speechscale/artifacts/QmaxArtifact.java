@@ -5,7 +5,6 @@ import dev.speechscale.capacity.Ladder;
 import dev.speechscale.capacity.Measurement;
 import dev.speechscale.capacity.Rung;
 import dev.speechscale.capacity.ServiceTimeDistribution;
-import dev.speechscale.capacity.ThroughputCurve;
 import dev.speechscale.simulator.ColdStart;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -211,12 +210,14 @@ public record QmaxArtifact(
   }
 
   /**
-   * The host speed an instance model from this ladder was measured at.
+   * The host speed an instance model from this ladder is taken at.
    *
    * @param cpuMs the host probe's time, ms (larger is slower)
+   * @param perRung whether every usable step has its own {@code host_cpu_ms}, so that {@link
+   *     #atHostSpeed} can bring the ladder to this one speed
    * @param source where it comes from
    */
-  public record HostSpeedReference(double cpuMs, String source) {
+  public record HostSpeedReference(double cpuMs, boolean perRung, String source) {
     public HostSpeedReference {
       java.util.Objects.requireNonNull(source, "source");
       if (!(cpuMs > 0) || Double.isInfinite(cpuMs)) {
@@ -227,51 +228,70 @@ public record QmaxArtifact(
   }
 
   /**
-   * The host speed the ladder measured an instance model's X_sat at, or {@code null} without a log.
-   * With {@code cScaleMax} (the plan's, whose X(C_scale_max) is the model's X_sat) and every usable
-   * rung's {@code host_cpu_ms}: those interpolated at C_scale_max exactly as the plan interpolates
-   * X, so a rung measured while its host was slow is not taken for a slow instance
-   * (measurements/simulator-calibration.md, "The rung's own host speed"). Otherwise the median of
-   * the in-service host's seconds over the whole ladder.
+   * The host speed an instance model from this ladder is taken at, or {@code null} without a host
+   * log: the median of the in-service host's seconds over the ladder. When every usable step has
+   * its {@code host_cpu_ms}, {@link #atHostSpeed} brings each rung to it, so a rung measured while
+   * its host ran slow is not taken for a slow instance (measurements/simulator-calibration.md,
+   * "Runs h, i and j").
    */
-  public @Nullable HostSpeedReference hostSpeedReference(@Nullable Double cScaleMax) {
+  public @Nullable HostSpeedReference hostSpeedReference() {
     if (hostSpeed == null) {
+      return null;
+    }
+    Double median = hostSpeed.inServiceQuantile(0.5);
+    if (median == null) {
       return null;
     }
     List<QmaxStep> usable =
         steps.stream().filter(s -> s.isUsable() && s.achievedRps() != null).toList();
     boolean perRung = !usable.isEmpty() && usable.stream().allMatch(s -> s.hostCpuMs() != null);
-    if (cScaleMax != null && perRung) {
-      java.util.Map<Integer, List<QmaxStep>> byRung = new java.util.TreeMap<>();
-      for (QmaxStep s : usable) {
-        byRung.computeIfAbsent(s.concurrency(), k -> new java.util.ArrayList<>()).add(s);
-      }
-      List<ThroughputCurve.Point> points = new java.util.ArrayList<>();
-      for (List<QmaxStep> group : byRung.values()) {
-        double x =
-            group.stream().mapToDouble(s -> s.toRung().heldConcurrency()).average().orElseThrow();
-        double y =
-            group.stream()
-                .mapToDouble(s -> java.util.Objects.requireNonNull(s.hostCpuMs()))
-                .average()
-                .orElseThrow();
-        points.add(new ThroughputCurve.Point(x, y));
-      }
-      double at = new ThroughputCurve(points).at(cScaleMax).orElseThrow();
-      return new HostSpeedReference(
-          at,
-          "the usable rungs' host_cpu_ms at C_scale_max = "
-              + java.math.BigDecimal.valueOf(cScaleMax).stripTrailingZeros().toPlainString()
-              + ", as the plan's X(C_scale_max)");
-    }
-    Double median = hostSpeed.inServiceQuantile(0.5);
-    return median == null
-        ? null
-        : new HostSpeedReference(
-            median,
-            cScaleMax == null
-                ? "the median of the ladder's host seconds (the plan has no X(C_scale_max))"
-                : "the median of the ladder's host seconds (its rungs have no host_cpu_ms)");
+    return new HostSpeedReference(
+        median,
+        perRung,
+        perRung
+            ? "the ladder's median host second, each rung scaled to it from its own host_cpu_ms"
+            : "the ladder's median host second; its rungs have no host_cpu_ms, so they are taken"
+                + " as measured");
+  }
+
+  /**
+   * This ladder as it would have measured with its host at {@code referenceCpuMs} throughout: each
+   * step with a {@code host_cpu_ms} brought to it ({@link QmaxStep#atHostSpeed}), the derived
+   * fields recomputed.
+   */
+  public QmaxArtifact atHostSpeed(double referenceCpuMs) {
+    List<QmaxStep> scaled = steps.stream().map(s -> s.atHostSpeed(referenceCpuMs)).toList();
+    return new QmaxArtifact(
+            schemaVersion,
+            kind,
+            toolVersion,
+            createdAt,
+            provenance,
+            model,
+            endpoint,
+            transport,
+            sloMs,
+            deployedConfig,
+            runs,
+            holdS,
+            windowS,
+            frozen,
+            unboundedQueue,
+            qMax,
+            qMaxPerRun,
+            qMaxBracketed,
+            refined,
+            sMeanS,
+            sP95S,
+            loadModel,
+            platform,
+            scaled,
+            rungChecks,
+            qMaxInterval,
+            drift,
+            warmupRamp,
+            hostSpeed)
+        .withDerived();
   }
 
   /**

@@ -329,6 +329,53 @@ public record QmaxStep(
   }
 
   /**
+   * This step as it would have measured on a host running at {@code referenceCpuMs} instead of its
+   * own {@link #hostCpuMs}: every time (TTFAB and latency figures and histograms) times {@code
+   * referenceCpuMs / hostCpuMs}, the throughput divided by it, {@code host_cpu_ms} the reference;
+   * counts, concurrency and the server's breakdown kept. Unchanged without a host time.
+   */
+  public QmaxStep atHostSpeed(double referenceCpuMs) {
+    if (hostCpuMs == null || hostCpuMs == referenceCpuMs) {
+      return this;
+    }
+    if (!(referenceCpuMs > 0) || Double.isInfinite(referenceCpuMs)) {
+      throw new IllegalArgumentException(
+          "host speed reference (" + referenceCpuMs + " ms) must be finite and positive");
+    }
+    double c = referenceCpuMs / hostCpuMs;
+    return new QmaxStep(
+        run(),
+        stepIndex,
+        concurrency,
+        completed,
+        ok,
+        rejected,
+        achievedRps / c,
+        concurrencyMean,
+        times(ttfabP50Ms, c),
+        times(ttfabP95Ms, c),
+        times(ttfabP99Ms, c),
+        times(latencyMeanMs, c),
+        times(latencyP95Ms, c),
+        serverConcurrencyPeak,
+        serverConcurrencyMean,
+        isUsable(),
+        unusableReason,
+        meetsSlo,
+        Histograms.scaled(ttfabHistogram, c),
+        Histograms.scaled(latencyHistogram, c),
+        chars,
+        times(ttfabDriftMs, c),
+        breakdown,
+        stability,
+        referenceCpuMs);
+  }
+
+  private static @Nullable Double times(@Nullable Double v, double c) {
+    return v == null ? null : v * c;
+  }
+
+  /**
    * This step with {@code meets_slo} derived against {@code sloMs}: what every reader does ({@link
    * QmaxArtifact#withDerived()}).
    */

@@ -27,13 +27,21 @@ import org.jspecify.annotations.Nullable;
  * @param buckets the doubling buckets, first request first
  * @param referenceSource which reference: {@link #LAST_HALF} or {@code "ladder N=<n> rung"};
  *     additive, {@code null} in older artifacts (whose reference is the last half)
+ * @param hostCpuMs the in-service host's mean probe time over the warm-up (additive; {@code null}
+ *     where nothing probes the host and in older artifacts)
+ * @param referenceHostCpuMs the reference rung's {@code host_cpu_ms} (additive; {@code null} for
+ *     the last-half reference, where nothing probes the host, and in older artifacts). With both,
+ *     {@link #coldStart} takes each bucket as it would have measured on the reference's host: a
+ *     warm-up on a slow core is not taken for a colder instance
  */
 public record WarmupRamp(
     int concurrency,
     int requests,
     double referenceServiceMs,
     List<Bucket> buckets,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String referenceSource) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String referenceSource,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Double hostCpuMs,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Double referenceHostCpuMs) {
 
   /** The reference source of a ramp measured against the mean of the warm-up's last half. */
   public static final String LAST_HALF = "warm-up's last half";
@@ -45,7 +53,29 @@ public record WarmupRamp(
   /** A ramp whose reference source is not recorded (as in older artifacts: the last half). */
   public WarmupRamp(
       int concurrency, int requests, double referenceServiceMs, List<Bucket> buckets) {
-    this(concurrency, requests, referenceServiceMs, buckets, null);
+    this(concurrency, requests, referenceServiceMs, buckets, null, null, null);
+  }
+
+  /** A ramp with its reference's source and no host speeds. */
+  public WarmupRamp(
+      int concurrency,
+      int requests,
+      double referenceServiceMs,
+      List<Bucket> buckets,
+      @Nullable String referenceSource) {
+    this(concurrency, requests, referenceServiceMs, buckets, referenceSource, null, null);
+  }
+
+  /** This ramp with its host's mean probe time over the warm-up ({@code null}: not probed). */
+  public WarmupRamp withHostCpuMs(@Nullable Double cpuMs) {
+    return new WarmupRamp(
+        concurrency,
+        requests,
+        referenceServiceMs,
+        buckets,
+        referenceSource,
+        cpuMs,
+        referenceHostCpuMs);
   }
 
   /**
@@ -96,7 +126,14 @@ public record WarmupRamp(
         continue;
       }
       if (step.concurrency() == concurrency) {
-        return new WarmupRamp(concurrency, requests, rungMs, buckets, ladderRung(concurrency));
+        return new WarmupRamp(
+            concurrency,
+            requests,
+            rungMs,
+            buckets,
+            ladderRung(concurrency),
+            hostCpuMs,
+            step.hostCpuMs());
       }
       if (nearest == null || closer(step.concurrency(), nearest.concurrency())) {
         nearest = step;
@@ -105,9 +142,16 @@ public record WarmupRamp(
     }
     if (nearest != null && nearestMs != null) {
       return new WarmupRamp(
-          concurrency, requests, nearestMs, buckets, ladderRung(nearest.concurrency()));
+          concurrency,
+          requests,
+          nearestMs,
+          buckets,
+          ladderRung(nearest.concurrency()),
+          hostCpuMs,
+          nearest.hostCpuMs());
     }
-    return new WarmupRamp(concurrency, requests, referenceServiceMs, buckets, LAST_HALF);
+    return new WarmupRamp(
+        concurrency, requests, referenceServiceMs, buckets, LAST_HALF, hostCpuMs, null);
   }
 
   /** Whether rung {@code n} is nearer the warm-up's N than {@code than}, the lower on a tie. */
@@ -127,15 +171,30 @@ public record WarmupRamp(
     return ms != null && ms > 0 && Double.isFinite(ms) ? ms : null;
   }
 
-  /** The cold start this ramp gives a new instance (none when the instance was warm). */
+  /**
+   * The cold start this ramp gives a new instance (none when the instance was warm): each bucket
+   * against the reference, the bucket first brought to the reference rung's host speed when both
+   * were probed.
+   */
   public ColdStart coldStart(String source) {
+    double host =
+        hostCpuMs != null && referenceHostCpuMs != null && hostCpuMs > 0 && referenceHostCpuMs > 0
+            ? referenceHostCpuMs / hostCpuMs
+            : 1;
     List<Integer> until = new ArrayList<>();
     List<Double> means = new ArrayList<>();
     for (Bucket b : buckets) {
       until.add(b.untilRequest());
-      means.add(b.serviceMsMean() / 1000);
+      means.add(b.serviceMsMean() * host / 1000);
     }
     return ColdStart.fromBuckets(
-        new ColdStart.Buckets(until, means, referenceServiceMs / 1000), source);
+        new ColdStart.Buckets(until, means, referenceServiceMs / 1000),
+        host == 1
+            ? source
+            : String.format(
+                java.util.Locale.ROOT,
+                "%s, its buckets x%.3f to the reference rung's host speed",
+                source,
+                host));
   }
 }

@@ -126,11 +126,11 @@ class HostSpeedLogTest {
     QmaxArtifact back = ArtifactCodec.readQmax(file);
 
     assertThat(back.hostSpeed()).isEqualTo(log);
-    // its rungs have no host_cpu_ms: the whole ladder's median, and the reference says so
-    assertThat(back.hostSpeedReference(7.5).cpuMs()).isEqualTo(22.0);
-    assertThat(back.hostSpeedReference(7.5).source()).contains("its rungs have no host_cpu_ms");
-    assertThat(back.hostSpeedReference(null).source()).contains("the plan has no X(C_scale_max)");
-    assertThat(q.hostSpeedReference(7.5)).as("an artifact without a log").isNull();
+    // its rungs have no host_cpu_ms: the ladder's median, its rungs taken as measured
+    assertThat(back.hostSpeedReference().cpuMs()).isEqualTo(22.0);
+    assertThat(back.hostSpeedReference().perRung()).isFalse();
+    assertThat(back.hostSpeedReference().source()).contains("its rungs have no host_cpu_ms");
+    assertThat(q.hostSpeedReference()).as("an artifact without a log").isNull();
     assertThat(readString(file)).contains("\"host_speed\"", "\"cpu_ms_per_second\"");
   }
 
@@ -147,18 +147,18 @@ class HostSpeedLogTest {
   }
 
   /**
-   * A rung measured while its host ran slow does not make the reference the ladder's median: the
-   * reference is the usable rungs' own host speeds, interpolated at C_scale_max as the plan
-   * interpolates X there (the example's usable rungs are at N = 1, 5, 10, 20, ...).
+   * A rung measured while its host ran slow is brought to the ladder's median host speed: its times
+   * shrink and its throughput grows by the ratio, so it is not taken for a slow instance (the
+   * example's usable rungs are at N = 1, 5, 10, 20, ...; the host log's median is 20 ms).
    */
   @Test
-  void hostSpeedReference_perRung_interpolatedAtCScaleMax(@TempDir Path dir) {
+  void atHostSpeed_bringsEachRungToTheMedian(@TempDir Path dir) {
     QmaxArtifact q =
         ArtifactCodec.readQmax(Examples.QMAX)
             .withHostSpeed(
                 new HostSpeedLog("p", T0, List.of(Arrays.asList(20.0, 20.0, 90.0)), 0, 0));
     List<QmaxStep> steps =
-        q.steps().stream().map(s -> s.withHostCpuMs(s.concurrency() == 10 ? 30.0 : 20.0)).toList();
+        q.steps().stream().map(s -> s.withHostCpuMs(s.concurrency() == 10 ? 25.0 : 20.0)).toList();
     QmaxArtifact withRungs =
         QmaxArtifact.of(
                 new Stamp(q.toolVersion(), q.createdAt(), q.provenance()),
@@ -174,14 +174,36 @@ class HostSpeedLogTest {
 
     assertThat(ArtifactCodec.validate(ArtifactKind.QMAX, readString(file))).isEmpty();
     assertThat(readString(file)).contains("\"host_cpu_ms\"");
-    assertThat(back.steps()).extracting(QmaxStep::hostCpuMs).doesNotContainNull();
-    assertThat(back.hostSpeedReference(7.5).cpuMs()).isCloseTo(25.0, within(1e-9));
-    assertThat(back.hostSpeedReference(7.5).source())
-        .isEqualTo(
-            "the usable rungs' host_cpu_ms at C_scale_max = 7.5, as the plan's X(C_scale_max)");
-    assertThat(back.hostSpeedReference(10.0).cpuMs()).isEqualTo(30.0);
-    // beyond the ladder the nearest end holds, as the throughput curve does
-    assertThat(back.hostSpeedReference(500.0).cpuMs()).isEqualTo(20.0);
+    QmaxArtifact.HostSpeedReference ref = back.hostSpeedReference();
+    assertThat(ref.cpuMs()).isEqualTo(20.0);
+    assertThat(ref.perRung()).isTrue();
+    assertThat(ref.source()).contains("each rung scaled to it from its own host_cpu_ms");
+
+    QmaxArtifact at = back.atHostSpeed(ref.cpuMs());
+    QmaxStep slow = back.steps().stream().filter(s -> s.concurrency() == 10).findFirst().get();
+    QmaxStep fast = at.steps().stream().filter(s -> s.concurrency() == 10).findFirst().get();
+    assertThat(fast.hostCpuMs()).isEqualTo(20.0);
+    assertThat(fast.achievedRps()).isCloseTo(slow.achievedRps() * 1.25, within(1e-9));
+    assertThat(fast.ttfabP95Ms()).isCloseTo(slow.ttfabP95Ms() * 0.8, within(1e-9));
+    assertThat(fast.latencyMeanMs()).isCloseTo(slow.latencyMeanMs() * 0.8, within(1e-9));
+    assertThat(fast.completed()).isEqualTo(slow.completed());
+    // a rung already at the reference is untouched
+    QmaxStep one = back.steps().getFirst();
+    assertThat(at.steps().getFirst()).isEqualTo(one);
+  }
+
+  @Test
+  void histogramsScaled_movesEveryValueAndKeepsTheCounts() {
+    org.HdrHistogram.Histogram h = Histograms.newMicros();
+    h.recordValueWithCount(10_000, 3);
+    h.recordValueWithCount(50_000, 1);
+
+    org.HdrHistogram.Histogram s = Histograms.decode(Histograms.scaled(Histograms.encode(h), 0.8));
+
+    assertThat(s.getTotalCount()).isEqualTo(4);
+    assertThat(s.getMean()).isCloseTo(h.getMean() * 0.8, within(0.002 * h.getMean()));
+    assertThat(s.getMaxValue()).isCloseTo(40_000L, within(40L));
+    assertThat(Histograms.scaled(null, 0.8)).isNull();
   }
 
   @Test

@@ -46,6 +46,7 @@ class QmaxStepTest {
     assertThat(recorded).anyMatch(s -> s.stability() != null).anyMatch(s -> s.stability() == null);
     assertThat(recorded).anyMatch(s -> s.breakdown() != null).anyMatch(s -> s.breakdown() == null);
     assertThat(recorded).anyMatch(s -> !s.isUsable()).anyMatch(s -> s.latencyHistogram() != null);
+    assertThat(recorded).anyMatch(s -> s.hostCpuMs() != null).anyMatch(s -> s.hostCpuMs() == null);
     for (int i = 0; i < recorded.size(); i++) {
       assertThat(ArtifactCodec.toJsonLine(rebuilt.get(i)))
           .isEqualTo(ArtifactCodec.toJsonLine(recorded.get(i)));
@@ -210,6 +211,7 @@ class QmaxStepTest {
     return step.withTtfabDriftMs(s.ttfabDriftMs())
         .withBreakdown(s.breakdown())
         .withStability(s.stability())
+        .withHostCpuMs(s.hostCpuMs())
         .withMeetsSlo(sloMs);
   }
 }

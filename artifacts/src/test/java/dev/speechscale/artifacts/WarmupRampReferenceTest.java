@@ -76,6 +76,36 @@ class WarmupRampReferenceTest {
     assertThat(c.rampRequests()).isEqualTo(16);
   }
 
+  /**
+   * A warm-up on a core probing 25 ms against a reference rung measured at 20 ms: each bucket is
+   * taken x0.8, as it would have measured on the rung's host, so a slow core is not read as a
+   * colder instance (measurements/simulator-calibration.md, "Runs h, i and j").
+   */
+  @Test
+  void coldStart_warmupOnASlowerHost_bucketsBroughtToTheReferenceRungsHost() {
+    WarmupRamp r =
+        slowedLastHalf()
+            .withHostCpuMs(25.0)
+            .withLadderReference(List.of(rung(4, 100.0).withHostCpuMs(20.0)));
+
+    assertThat(r.hostCpuMs()).isEqualTo(25.0);
+    assertThat(r.referenceHostCpuMs()).isEqualTo(20.0);
+    ColdStart c = r.coldStart("the warm-up of q.json");
+    assertThat(c.factor(0)).isCloseTo(2.4, within(1e-9));
+    assertThat(c.factor(4)).isCloseTo(1.6, within(1e-9));
+    // 120 ms x 0.8 = 96 ms: warm
+    assertThat(c.rampRequests()).isEqualTo(8);
+    assertThat(c.source()).contains("x0.800 to the reference rung's host speed");
+    // without the rung's host speed the buckets are taken as measured
+    assertThat(
+            slowedLastHalf()
+                .withHostCpuMs(25.0)
+                .withLadderReference(List.of(rung(4, 100.0)))
+                .coldStart("x")
+                .factor(0))
+        .isCloseTo(3.0, within(1e-9));
+  }
+
   @Test
   void withLadderReference_noRungAtTheWarmupsN_takesTheNearestSettledRung() {
     WarmupRamp r =

@@ -123,7 +123,18 @@ public final class QmaxRun {
     LadderResult result = measured.result();
     List<QmaxStep> steps = measured.steps();
     WarmupRamp warmup = warm.ramp();
-    WarmupRamp ramp = warmup == null ? null : warmup.withLadderReference(steps);
+    HostSpeedLog host = measured.hostSpeed();
+    WarmupRamp ramp =
+        warmup == null
+            ? null
+            : warmup
+                .withHostCpuMs(
+                    host == null
+                        ? null
+                        : host.inServiceMean(
+                            host.startEpochMs(),
+                            host.startEpochMs() + o.spec().warmup().toMillis()))
+                .withLadderReference(steps);
     if (ramp != null) {
       notes.accept(
           String.format(

@@ -2,7 +2,6 @@ package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.HostSpeedLog;
-import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.loadgen.LadderSpec;
@@ -223,11 +222,7 @@ public final class Replay {
     if (r.preRoll() instanceof History.Live) {
       setup = withLiveHistory(platform, endpoint, setup, r.metricDelay(), live, clock, progress);
     }
-    PlanArtifact plan = r.inputs().plan();
-    QmaxArtifact.HostSpeedReference hostReference =
-        r.inputs()
-            .qmax()
-            .hostSpeedReference(plan.throughputAtCScaleMaxRps() == null ? null : plan.cScaleMax());
+    QmaxArtifact.HostSpeedReference hostReference = r.inputs().qmax().hostSpeedReference();
     HostSpeedLogs.Decision host =
         HostSpeedLogs.decide(hostLog, hostReference, r.hostSpeed(), r.inputs().qmaxFile());
     progress.accept("replay: host speed: " + host.note());

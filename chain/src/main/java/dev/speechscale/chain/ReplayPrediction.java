@@ -76,6 +76,33 @@ public final class ReplayPrediction {
           RefusalCost.NONE);
     }
 
+    /**
+     * The ladder the instance model is built from: the qmax artifact's, each rung brought to the
+     * ladder's median host speed when every usable rung recorded its own ({@link
+     * QmaxArtifact#atHostSpeed}), else as measured.
+     */
+    public QmaxArtifact modelQmax() {
+      QmaxArtifact.HostSpeedReference ref = qmax.hostSpeedReference();
+      return ref != null && ref.perRung() ? qmax.atHostSpeed(ref.cpuMs()) : qmax;
+    }
+
+    /**
+     * X_sat: the plan's X(C_scale_max), read again from {@link #modelQmax}'s curve at the plan's
+     * C_scale_max when its rungs were brought to one host speed (the plan interpolated the rungs as
+     * measured); the ladder's plateau for a plan without it.
+     */
+    public InstanceModel.Saturation saturation() {
+      InstanceModel.Saturation planned = PlanSaturation.of(plan);
+      QmaxArtifact.HostSpeedReference ref = qmax.hostSpeedReference();
+      if (ref == null
+          || !ref.perRung()
+          || !(planned instanceof InstanceModel.Saturation.PlanPoint(double c, double x))) {
+        return planned;
+      }
+      return new InstanceModel.Saturation.PlanPoint(
+          c, modelQmax().ladder().throughputCurve().at(c).orElse(x));
+    }
+
     /** The ttotal files, comma-separated, for the artifact. */
     public String ttotalFiles() {
       return String.join(", ", ttotals.stream().map(StartupDelaySamples.Input::file).toList());
@@ -131,11 +158,12 @@ public final class ReplayPrediction {
     int queue = platform.containerQueueBound(endpoint).orElse(in.plan().queueMaxDepth());
     Duration deadline = requestAge(platform, endpoint);
     StartupDelaySamples startup = startup(in);
+    QmaxArtifact qmax = in.modelQmax();
     InstanceModel model =
         InstanceModel.fromMeasurement(
-                in.qmax().measurement(in.qmaxFile()),
-                FirstByteEvidences.of(in.qmax()),
-                PlanSaturation.of(in.plan()),
+                qmax.measurement(in.qmaxFile()),
+                FirstByteEvidences.of(qmax),
+                in.saturation(),
                 queue,
                 deadline,
                 startup.delays())
@@ -176,10 +204,11 @@ public final class ReplayPrediction {
    */
   static Setup withSaturation(Setup setup, Inputs in, InstanceModel.Saturation saturation) {
     InstanceModel old = setup.model();
+    QmaxArtifact qmax = in.modelQmax();
     InstanceModel model =
         InstanceModel.fromMeasurement(
-                in.qmax().measurement(in.qmaxFile()),
-                FirstByteEvidences.of(in.qmax()),
+                qmax.measurement(in.qmaxFile()),
+                FirstByteEvidences.of(qmax),
                 saturation,
                 old.queueMaxDepth(),
                 old.requestDeadline(),

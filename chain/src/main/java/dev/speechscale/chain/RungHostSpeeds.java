@@ -13,7 +13,7 @@ import java.util.Map;
  * QmaxStep#hostCpuMs}): the mean of the host log's in-service seconds over the rung's measurement
  * window, the window its throughput and latencies come from. A rung measured while its host ran
  * slow then reads as a slow host, not as a slow instance (measurements/simulator-calibration.md,
- * "The rung's own host speed").
+ * "Runs h, i and j").
  */
 final class RungHostSpeeds {
   private RungHostSpeeds() {}

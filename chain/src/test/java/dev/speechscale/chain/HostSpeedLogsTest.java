@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class HostSpeedLogsTest {
   private static final QmaxArtifact.HostSpeedReference REF =
-      new QmaxArtifact.HostSpeedReference(20.0, "the rungs");
+      new QmaxArtifact.HostSpeedReference(20.0, true, "the rungs");
   private static final HostSpeedLog LIVE =
       new HostSpeedLog(
           "two cores", 0, List.of(Arrays.asList(20.0, 40.0), Arrays.asList(20.0, 20.0)), 0, 1);

@@ -103,12 +103,13 @@ class ReplayEndToEndTest {
       if (Runtime.getRuntime().availableProcessors() >= 2) {
         // local.500mcpu instances are pinned to a core each: qmax probed its host over the
         // ladder, replay probed both during the trace, and the prediction took their ratio
-        // each rung records its host's speed, and the reference is taken from the rungs the
-        // plan's X(C_scale_max) comes from
+        // each rung records its host's speed, and the model brings every rung to the ladder's
+        // median before it is built
         QmaxArtifact q = ArtifactCodec.readQmax(qmax);
         assertThat(q.steps()).allSatisfy(s -> assertThat(s.hostCpuMs()).isPositive());
+        assertThat(q.hostSpeedReference().perRung()).isTrue();
         assertThat(a.live().hostSpeedNote())
-            .contains("the usable rungs' host_cpu_ms at C_scale_max");
+            .contains("each rung scaled to it from its own host_cpu_ms");
         assertThat(a.live().hostSpeed()).isNotNull();
         assertThat(a.live().hostSpeed().cpuMsPerSecond()).hasSize(2);
         assertThat(a.live().hostSpeedReferenceCpuMs()).isPositive();
