@@ -9,8 +9,10 @@ import dev.speechscale.platform.Fingerprint;
 import dev.speechscale.platform.Platform;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -118,7 +120,27 @@ final class TtotalPreflight {
             + ") whose half is also a usable rung (usable rungs: "
             + usable
             + (unsettled.isEmpty() ? "" : ", unsettled: " + unsettled)
-            + "); re-run qmax with rungs like 2, 4, 8");
+            + ")"
+            + unusableReasons(q, usable, unsettled)
+            + "; re-run qmax with rungs like 2, 4, 8");
+  }
+
+  /**
+   * The first reason of each rung that is neither usable nor unsettled, so a refusal says what
+   * disqualified the rung a pair needed (a client-bound or failing rung is not measured against).
+   */
+  private static String unusableReasons(
+      QmaxArtifact q, TreeSet<Integer> usable, TreeSet<Integer> unsettled) {
+    Map<Integer, String> reasons = new TreeMap<>();
+    for (QmaxStep s : q.steps()) {
+      int n = s.concurrency();
+      if (!usable.contains(n) && !unsettled.contains(n) && s.unusableReason() != null) {
+        reasons.putIfAbsent(n, s.unusableReason());
+      }
+    }
+    StringBuilder out = new StringBuilder();
+    reasons.forEach((n, r) -> out.append("; rung ").append(n).append(" was ").append(r));
+    return out.toString();
   }
 
   /**
@@ -135,17 +157,19 @@ final class TtotalPreflight {
   }
 
   /**
-   * A step unusable only because its stability windows never agreed: measured in full, its figures
-   * moved more than the stability rule allows (on a shared machine, often its p95 over a few dozen
-   * requests per window).
+   * A step unusable only because it was not steady: its stability windows never agreed (measured in
+   * full, its figures moved more than the stability rule allows; on a shared machine, often its p95
+   * over a few dozen requests per window), or its one window's TTFAB drifted more than the settle
+   * rule allows (the same question over one window: a ladder run with one stability window, as tiny
+   * test runs are, fails it where a longer one would be unstable).
    */
   static boolean unsettled(QmaxStep s) {
     String reason = s.unusableReason();
-    return !s.isUsable()
-        && s.stability() != null
-        && !s.stability().stable()
-        && reason != null
-        && reason.startsWith("unstable");
+    if (s.isUsable() || reason == null) {
+      return false;
+    }
+    return reason.startsWith("not settled")
+        || (reason.startsWith("unstable") && s.stability() != null && !s.stability().stable());
   }
 
   /** Of {@code ns}, the rungs with no usable step, only an unsettled one. */

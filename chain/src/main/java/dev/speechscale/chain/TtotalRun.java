@@ -104,7 +104,8 @@ public final class TtotalRun {
               + n / 2
               + " p95) use rung(s) "
               + unsettled
-              + " that did not settle in the ladder (their windows disagreed): no settled pair N,"
+              + " that did not settle in the ladder (their windows disagreed or their TTFAB drifted): no"
+              + " settled pair N,"
               + " N/2 exists in "
               + o.qmaxFile();
       progress.accept("warning: " + w);

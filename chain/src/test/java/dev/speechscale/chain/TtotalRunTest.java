@@ -441,6 +441,36 @@ class TtotalRunTest {
   }
 
   @Test
+  void probe_notSettledRungBetweenUsableOnes_takesThePairAndWarns() {
+    // CI of 2026-12-02 22:40 (PhysicsEndToEndTest, one stability window): rung 2 drifted on a
+    // loaded machine, usable rungs [1, 4], and ttotal refused with "missing recovery rungs"
+    QmaxArtifact q =
+        ladder(
+            4,
+            step(1, 60.0),
+            step(0, 2, 130.0, "not settled: TTFAB drifted 40.0 ms across the window"),
+            step(4, 240.0));
+
+    assertThat(TtotalPreflight.probe(q, null, "q.json")).isEqualTo(4);
+    assertThat(TtotalPreflight.p95At(q, 2)).isEqualTo(130.0);
+    assertThat(TtotalPreflight.unsettledOnly(q, 4, 2)).containsExactly(2);
+  }
+
+  @Test
+  void probe_refusal_namesWhatDisqualifiedTheOtherRungs() {
+    QmaxArtifact q =
+        ladder(
+            4,
+            step(1, 60.0),
+            step(0, 2, 130.0, "client-bound: mean in-flight 1.80 is 10.0% short of N=2"),
+            step(4, 240.0));
+
+    assertThatThrownBy(() -> TtotalPreflight.probe(q, null, "q.json"))
+        .isInstanceOf(ChainException.class)
+        .hasMessageContaining("(usable rungs: [1, 4]); rung 2 was client-bound: mean in-flight");
+  }
+
+  @Test
   void probe_rungWithoutP95_isNotAProbeCandidate() {
     QmaxArtifact q = ladder(8, step(1, 60.0), step(2, 120.0), step(0, 4, null, null));
 
