@@ -14,7 +14,7 @@ for run in "$@"; do
   ref=$(python3 $HERE/rung_reference.py $run | sed 's/.*ref \([0-9.]*\).*/\1/')
   for rp in quickstart:trace-calibration.csv long-a:trace-long.csv long-b:trace-long.csv; do
     name=${rp%%:*}; tr=${rp#*:}
-    hs=${HS:-$ref}; [ "$hs" = recorded ] && hs=recorded; [ -n "$QMAX_DIR" ] && export QMAX_FILE=$QMAX_DIR/qmax-${run: -1}.json; out=$(COLD=1 HOST_SPEED=$hs REPLAY=replay-$name.json TRACE=$tr java --enable-native-access=ALL-UNNAMED -cp "$CP" measurements/qmax-reproducibility/RePredict.java $d 2>&1)
+    hs=${HS:-$ref}; [ "$hs" = recorded ] && hs=recorded; [ -n "$QMAX_DIR" ] && export QMAX_FILE=$QMAX_DIR/qmax-${run: -1}.json; out=$(COLD=${COLD:-1} HOST_SPEED=$hs REPLAY=replay-$name.json TRACE=$tr java --enable-native-access=ALL-UNNAMED -cp "$CP" measurements/qmax-reproducibility/RePredict.java $d 2>&1)
     python3 - "$d/replay-$name.json" "$out" "$run $name ref=$hs k=${HOST_K:-1}" <<'PY'
 import json,sys,re
 r=json.load(open(sys.argv[1])); out=sys.argv[2]
