@@ -10,9 +10,9 @@ def p95(v):
 out = sys.argv[1]
 for run in sys.argv[2:]:
     for r in 'ab':
-        d = f'measurements/simulator-calibration/quiet-2026-12-02{run}'
+        d = 'measurements/simulator-calibration/' + (run if run.startswith('quiet-') else 'quiet-2026-12-02' + run); key = run[-1]
         ev = [json.loads(l) for l in gzip.open(f'{d}/replay-long-{r}-events.jsonl.gz', 'rt')]
-        pr = [tuple(float(x) for x in l.split()) for l in open(f'{out}/pred-{run}-{r}.txt')]
+        pr = [tuple(float(x) for x in l.split()) for l in open(f'{out}/pred-{key}-{r}.txt')]
         t0 = ts(ev[0]['intended_at']) - pr[0][0]
         mb, pb, p1 = {}, {}, {}
         for e in ev:
@@ -23,5 +23,5 @@ for run in sys.argv[2:]:
             if i == 1: p1.setdefault(int(t // 10), []).append(x)
         m1 = [x for b in range(6, 12) for x in mb.get(b, [])]
         q1 = [x for b in range(6, 12) for x in pb.get(b, [])]
-        print(f"{run}{r} minute 1 measured {p95(m1):.0f} predicted {p95(q1):.0f} | per 10 s, measured/predicted (new instance): "
+        print(f"{key}{r} minute 1 measured {p95(m1):.0f} predicted {p95(q1):.0f} | per 10 s, measured/predicted (new instance): "
               + ' '.join(f"{b*10}:{p95(mb.get(b, [])):.0f}/{p95(pb.get(b, [])):.0f}({p95(p1.get(b, [])):.0f})" for b in range(5, 12)))

@@ -5,7 +5,7 @@
 # request index on that instance) to $OUT/pred-<run>-<a|b>.txt; the copy is compiled into $OUT and
 # put ahead of the launch jar, the repository is not changed. COLD=0 leaves the cold start out.
 # Run from the repository's root after bin/tts-bench has built it:
-#   OUT=/tmp/m1 measurements/simulator-calibration/minute-after-surge-2026-12-03/dump-predictions.sh f g h i j
+#   OUT=/tmp/m1 measurements/simulator-calibration/minute-after-surge-2026-12-03/dump-predictions.sh f g h i j quiet-2026-12-03k
 set -eu
 ROOT=$(git rev-parse --show-toplevel); cd "$ROOT"
 OUT=${OUT:-/tmp/m1}; mkdir -p $OUT/src $OUT/cls $OUT/qmax
@@ -25,7 +25,7 @@ open(sys.argv[2], 'w').write(s)
 PY
 javac -d $OUT/cls -cp "$CP" $OUT/src/FleetRun.java
 for r in "$@"; do
-  run=quiet-2026-12-02$r
+  run=$r; [[ $r == quiet-* ]] || run=quiet-2026-12-02$r; r=${r: -1}
   python3 measurements/simulator-calibration/rung-host-2026-12-02/backfill_host_cpu.py $run $OUT/qmax/qmax-$r.json > /dev/null
   hs=recorded; [ $r = j ] && hs=17.69175
   for x in a b; do

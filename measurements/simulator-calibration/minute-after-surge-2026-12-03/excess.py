@@ -10,8 +10,8 @@ import json, gzip, sys, datetime as dt, statistics as st
 def ts(s): return dt.datetime.fromisoformat(s.replace('Z', '+00:00')).timestamp()
 out = sys.argv[1]
 for run in sys.argv[2:]:
-    d = f'measurements/simulator-calibration/quiet-2026-12-02{run}'
-    w = json.load(open(f'{out}/qmax/qmax-{run}.json'))['warmup_ramp']
+    d = 'measurements/simulator-calibration/' + (run if run.startswith('quiet-') else 'quiet-2026-12-02' + run); key = run[-1]
+    w = json.load(open(f'{out}/qmax/qmax-{key}.json'))['warmup_ramp']
     hs = w['reference_host_cpu_ms'] / w['host_cpu_ms'] if w.get('reference_host_cpu_ms') else 1
     prev, ramp = 0, 0.0
     for b in w['buckets']:
@@ -21,7 +21,7 @@ for run in sys.argv[2:]:
         ev = [json.loads(l) for l in gzip.open(f'{d}/replay-long-{r}-events.jsonl.gz', 'rt')]
         rep = json.load(open(f'{d}/replay-long-{r}.json'))
         ins = [e for e in rep['measured_events'] if e['what'] == 'in_service'][0]['at_s']
-        first = float(open(f'{out}/pred-{run}-{r}.txt').readline().split()[0])
+        first = float(open(f'{out}/pred-{key}-{r}.txt').readline().split()[0])
         t0 = ts(ev[0]['intended_at']) - first
         ok = [(ts(e['sent_at']) - t0, e['latency_ms'] - e['queue_wait_ms']) for e in ev if e['outcome'] == 'OK']
         warm = st.median([s for t, s in ok if 120 < t < 240])
@@ -29,6 +29,6 @@ for run in sys.argv[2:]:
             v = [s for t, s in ok if a <= t < b]; return sum(s - warm for s in v) / warm, len(v)
         s1, _ = exc(ins - 16, ins - 1); e1, n1 = exc(ins - 1, ins + 14)
         c0, _ = exc(5, 20); c1, _ = exc(ins + 60, ins + 75); c2, _ = exc(ins + 90, ins + 105)
-        print(f"{run}{r} warm {warm:.0f} ms; excess in warm units: 15 s before in service {s1:+.1f},"
+        print(f"{key}{r} warm {warm:.0f} ms; excess in warm units: 15 s before in service {s1:+.1f},"
               f" 15 s after {e1:+.1f} ({n1} requests); controls {c0:+.1f} {c1:+.1f} {c2:+.1f};"
               f" the warm-up ramp gives a new instance {ramp:+.1f}")

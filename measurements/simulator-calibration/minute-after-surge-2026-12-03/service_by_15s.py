@@ -9,12 +9,12 @@ out = sys.argv[1]
 print('run warm_ms  x per 15 s: 0-15 15-30 30-45 45-60 60-75 ...')
 for run in sys.argv[2:]:
     for r in 'ab':
-        d = f'measurements/simulator-calibration/quiet-2026-12-02{run}'
+        d = 'measurements/simulator-calibration/' + (run if run.startswith('quiet-') else 'quiet-2026-12-02' + run); key = run[-1]
         ev = [json.loads(l) for l in gzip.open(f'{d}/replay-long-{r}-events.jsonl.gz', 'rt')]
-        first = float(open(f'{out}/pred-{run}-{r}.txt').readline().split()[0])
+        first = float(open(f'{out}/pred-{key}-{r}.txt').readline().split()[0])
         t0 = ts(ev[0]['intended_at']) - first
         ok = [(ts(e['sent_at']) - t0, e['latency_ms'] - e['queue_wait_ms']) for e in ev if e['outcome'] == 'OK']
         warm = st.median([s for t, s in ok if 180 < t < 240])
         bins = {}
         for t, s in ok: bins.setdefault(int(t // 15), []).append(s)
-        print(run + r, f"{warm:.0f}", ' '.join(f"{st.mean(bins[b]) / warm:.2f}" for b in sorted(bins) if b < 16))
+        print(key + r, f"{warm:.0f}", ' '.join(f"{st.mean(bins[b]) / warm:.2f}" for b in sorted(bins) if b < 16))
