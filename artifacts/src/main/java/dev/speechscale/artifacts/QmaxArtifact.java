@@ -196,17 +196,17 @@ public record QmaxArtifact(
 
   /** This artifact with the ladder's drift check, or without one ({@code null}). */
   public QmaxArtifact withDrift(@Nullable QmaxDrift drift) {
-    return derived(provenance, rungChecks, drift, warmupRamp, hostSpeed);
+    return derived(steps, provenance, rungChecks, drift, warmupRamp, hostSpeed);
   }
 
   /** This artifact with how its warm-up's requests ramped, or without ({@code null}). */
   public QmaxArtifact withWarmupRamp(@Nullable WarmupRamp ramp) {
-    return derived(provenance, rungChecks, drift, ramp, hostSpeed);
+    return derived(steps, provenance, rungChecks, drift, ramp, hostSpeed);
   }
 
   /** This artifact with its host's speed over the ladder, or without ({@code null}). */
   public QmaxArtifact withHostSpeed(@Nullable HostSpeedLog log) {
-    return derived(provenance, rungChecks, drift, warmupRamp, log);
+    return derived(steps, provenance, rungChecks, drift, warmupRamp, log);
   }
 
   /**
@@ -260,50 +260,25 @@ public record QmaxArtifact(
    * fields recomputed.
    */
   public QmaxArtifact atHostSpeed(double referenceCpuMs) {
-    List<QmaxStep> scaled = steps.stream().map(s -> s.atHostSpeed(referenceCpuMs)).toList();
-    return new QmaxArtifact(
-            schemaVersion,
-            kind,
-            toolVersion,
-            createdAt,
-            provenance,
-            model,
-            endpoint,
-            transport,
-            sloMs,
-            deployedConfig,
-            runs,
-            holdS,
-            windowS,
-            frozen,
-            unboundedQueue,
-            qMax,
-            qMaxPerRun,
-            qMaxBracketed,
-            refined,
-            sMeanS,
-            sP95S,
-            loadModel,
-            platform,
-            scaled,
-            rungChecks,
-            qMaxInterval,
-            drift,
-            warmupRamp,
-            hostSpeed)
-        .withDerived();
+    return derived(
+        steps.stream().map(s -> s.atHostSpeed(referenceCpuMs)).toList(),
+        provenance,
+        rungChecks,
+        drift,
+        warmupRamp,
+        hostSpeed);
   }
 
   /**
    * This artifact with the rung checks measured alongside its steps (derived fields recomputed).
    */
   public QmaxArtifact withRungChecks(List<RungCheck> checks) {
-    return derived(provenance, checks, drift, warmupRamp, hostSpeed);
+    return derived(steps, provenance, checks, drift, warmupRamp, hostSpeed);
   }
 
   /** This artifact under another provenance (derived fields recomputed). */
   public QmaxArtifact withProvenance(Provenance provenance) {
-    return derived(provenance, rungChecks, drift, warmupRamp, hostSpeed);
+    return derived(steps, provenance, rungChecks, drift, warmupRamp, hostSpeed);
   }
 
   /**
@@ -323,21 +298,22 @@ public record QmaxArtifact(
 
   /** This artifact with every derived field recomputed from its steps. */
   public QmaxArtifact withDerived() {
-    return derived(provenance, rungChecks, drift, warmupRamp, hostSpeed);
+    return derived(steps, provenance, rungChecks, drift, warmupRamp, hostSpeed);
   }
 
   /**
-   * The one copy: everything but provenance, rung checks, drift and the warm-up ramp kept, every
-   * derived value recomputed from the steps (S stated at the top level is kept when no rung gives
-   * one).
+   * The one copy: everything but the steps, provenance, rung checks, drift, the warm-up ramp and
+   * the host log kept, every derived value recomputed from the steps (S stated at the top level is
+   * kept when no rung gives one).
    */
   private QmaxArtifact derived(
+      List<QmaxStep> withSteps,
       Provenance provenance,
       @Nullable List<RungCheck> checks,
       @Nullable QmaxDrift drift,
       @Nullable WarmupRamp ramp,
       @Nullable HostSpeedLog host) {
-    Ladder ladder = ladder();
+    Ladder ladder = Ladder.of(withSteps.stream().map(QmaxStep::toRung).toList(), sloMs);
     Optional<Ladder.ServiceTime> s = ladder.serviceTime();
     return new QmaxArtifact(
         schemaVersion,
@@ -363,9 +339,9 @@ public record QmaxArtifact(
         s.map(Ladder.ServiceTime::p95Seconds).orElse(sP95S),
         loadModel,
         platform,
-        steps.stream().map(step -> step.withMeetsSlo(sloMs)).toList(),
+        withSteps.stream().map(step -> step.withMeetsSlo(sloMs)).toList(),
         checks,
-        QmaxInterval.of(steps, checks, sloMs, ladder.qMax()).orElse(null),
+        QmaxInterval.of(withSteps, checks, sloMs, ladder.qMax()).orElse(null),
         drift == null ? null : drift.withDerived(),
         ramp,
         host);
