@@ -2,7 +2,7 @@
 # arrivals beside the re-prediction's (dump-predictions.sh's pred-<run>-<a|b>.txt), and the new
 # instance's (instance 1) predicted p95 in brackets; then the minute's p95 (60-120 s) both ways.
 # The measured arrivals are aligned to the predicted ones (same seed, same schedule) by the first.
-# Run from the repository's root:  python3 .../by_10s.py /tmp/m1 f g h i j
+# Run from the repository's root:  python3 .../by_10s.py runs/m1 f g h i j
 import json, gzip, sys, datetime as dt
 def ts(s): return dt.datetime.fromisoformat(s.replace('Z', '+00:00')).timestamp()
 def p95(v):

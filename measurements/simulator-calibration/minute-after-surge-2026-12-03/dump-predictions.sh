@@ -5,10 +5,10 @@
 # request index on that instance) to $OUT/pred-<run>-<a|b>.txt; the copy is compiled into $OUT and
 # put ahead of the launch jar, the repository is not changed. COLD=0 leaves the cold start out.
 # Run from the repository's root after bin/tts-bench has built it:
-#   OUT=/tmp/m1 measurements/simulator-calibration/minute-after-surge-2026-12-03/dump-predictions.sh f g h i j quiet-2026-12-03k
+#   OUT=runs/m1 measurements/simulator-calibration/minute-after-surge-2026-12-03/dump-predictions.sh f g h i j quiet-2026-12-03k
 set -eu
 ROOT=$(git rev-parse --show-toplevel); cd "$ROOT"
-OUT=${OUT:-/tmp/m1}; mkdir -p $OUT/src $OUT/cls $OUT/qmax
+OUT=${OUT:-runs/m1}; mkdir -p $OUT/src $OUT/cls $OUT/qmax
 export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 PATH=/usr/lib/jvm/temurin-25-jdk-amd64/bin:$PATH
 CP="cli/target/launch/speechscale-cli.jar:cli/target/launch/lib/*"
 python3 - simulator/src/main/java/dev/speechscale/simulator/FleetRun.java $OUT/src/FleetRun.java <<'PY'

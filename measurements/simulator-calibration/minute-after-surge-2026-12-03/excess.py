@@ -5,7 +5,7 @@
 # 60 and 90 s after in service); beside it the excess the qmax warm-up ramp gives a new instance
 # (each bucket's factor - 1, at its reference rung's host speed, over its requests). Needs the
 # backfilled qmax artifacts dump-predictions.sh writes to OUT/qmax and its predictions (for the
-# alignment). Run from the repository's root:  python3 .../excess.py /tmp/m1 f g h i j
+# alignment). Run from the repository's root:  python3 .../excess.py runs/m1 f g h i j
 import json, gzip, sys, datetime as dt, statistics as st
 def ts(s): return dt.datetime.fromisoformat(s.replace('Z', '+00:00')).timestamp()
 out = sys.argv[1]

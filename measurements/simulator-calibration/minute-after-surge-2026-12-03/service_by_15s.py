@@ -2,7 +2,7 @@
 # each long replay, against its median over 180-240 s (both instances long warm). The first
 # instance was deployed fresh and warmed 20 s at the quiet rate; the second went in service at
 # ~55 s (the fourth window). Needs dump-predictions.sh's output for the alignment.
-# Run from the repository's root:  python3 .../service_by_15s.py /tmp/m1 f g h i j
+# Run from the repository's root:  python3 .../service_by_15s.py runs/m1 f g h i j
 import json, gzip, sys, datetime as dt, statistics as st
 def ts(s): return dt.datetime.fromisoformat(s.replace('Z', '+00:00')).timestamp()
 out = sys.argv[1]
