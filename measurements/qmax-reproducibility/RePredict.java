@@ -30,6 +30,8 @@ import java.util.*;
  * HOST_SPEED=<ms> takes another reference; HOST_FILE=<file> takes per-second factors from a file,
  * as measurements/simulator-calibration/host-speed-2026-12-02/hostfile.py writes them; HOST_K=<k>
  * takes each factor f as 1 + k (f - 1): an instance k times as sensitive to its host as the probe)
+ * (IDLE=<events.jsonl[.gz]>: the idle start measured from an earlier open-loop run's events, as
+ * qmax's idle-start rung measures it; IDLE=off none; unset: the qmax artifact's rung, if any)
  * (QMAX_FILE=<file>: that qmax artifact instead of the replay's; a qmax whose usable steps all have
  * host_cpu_ms is brought to its median host speed and X_sat read from it at C_scale_max, as replay
  * does; AS_MEASURED=1 takes its rungs as measured)
@@ -50,6 +52,26 @@ public class RePredict {
       return new InstanceModel.Saturation.Given(p.perSecond() * w.get("ratio").asDouble(), w.get("note").asString());
     }
     return p;
+  }
+
+  /** The idle start an open-loop events log shows, as qmax's idle-start rung would measure it. */
+  static IdleStart idleFromEvents(Path file) throws Exception {
+    java.io.InputStream in = Files.newInputStream(file);
+    if (file.toString().endsWith(".gz")) in = new java.util.zip.GZIPInputStream(in);
+    List<dev.speechscale.artifacts.IdleStartRung.Served> served = new ArrayList<>();
+    ObjectMapper m = new ObjectMapper();
+    try (var br = new java.io.BufferedReader(new java.io.InputStreamReader(in))) {
+      for (String line; (line = br.readLine()) != null; ) {
+        JsonNode e = m.readTree(line);
+        if (!e.get("outcome").asString().equals("OK") || !e.get("load_model").asString().equals("open-loop")) continue;
+        double lag = e.get("send_lag_ms").asDouble();
+        served.add(new dev.speechscale.artifacts.IdleStartRung.Served(
+            e.get("queue_wait_ms").asDouble(), e.get("latency_ms").asDouble() - lag, e.get("ttfab_ms").asDouble() - lag));
+      }
+    }
+    var rung = dev.speechscale.artifacts.IdleStartRung.of(0, 0, 0, served);
+    System.out.println("idle start from " + file + ": " + rung.summary());
+    return rung.idleStart(file.getFileName().toString()).orElse(IdleStart.NONE);
   }
 
   /** The recorded live history when the replay kept one, else its simulated pre-roll's length. */
@@ -134,6 +156,15 @@ public class RePredict {
     if ("1".equals(System.getenv("COLD"))) { // the qmax warm-up's cold start for new instances
       model = model.withColdStart(q.coldStart(qf.toString()));
     }
+    // the idle start: the qmax artifact's open-loop rung, or IDLE=<events.jsonl[.gz]> of an earlier
+    // open-loop run (a replay's --events), measured as qmax's rung measures it; IDLE=off for none
+    String idle = System.getenv("IDLE");
+    if (idle == null) {
+      model = model.withIdleStart(q.idleStartFactors(qf.toString()));
+    } else if (!idle.equals("off")) {
+      model = model.withIdleStart(idleFromEvents(Path.of(idle)));
+    }
+    System.out.println("idle start: " + model.idleStart());
     if (a.length > 1) {
       model = model.withRefusalCost(
           new RefusalCost(Double.parseDouble(a[1]) / 1000.0, "--refusal-cost-ms " + a[1]));

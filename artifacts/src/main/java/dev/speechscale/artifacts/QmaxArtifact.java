@@ -6,6 +6,7 @@ import dev.speechscale.capacity.Measurement;
 import dev.speechscale.capacity.Rung;
 import dev.speechscale.capacity.ServiceTimeDistribution;
 import dev.speechscale.simulator.ColdStart;
+import dev.speechscale.simulator.IdleStart;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -43,6 +44,9 @@ import org.jspecify.annotations.Nullable;
  * @param hostSpeed how fast the instance's host ran while the ladder measured it, second by second
  *     (additive; absent in older artifacts and where the platform has no probe: a SageMaker
  *     instance has its host to itself)
+ * @param idleStart an open-loop rung below saturation: how much faster a request that finds the
+ *     instance idle is served than one that queued (additive; absent in older artifacts and when
+ *     the ladder had no throughput to take a share of)
  */
 public record QmaxArtifact(
     int schemaVersion,
@@ -73,7 +77,8 @@ public record QmaxArtifact(
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable QmaxInterval qMaxInterval,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable QmaxDrift drift,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable WarmupRamp warmupRamp,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable HostSpeedLog hostSpeed)
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable HostSpeedLog hostSpeed,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable IdleStartRung idleStart)
     implements Artifact {
 
   /** The load model every ladder runs under. */
@@ -191,22 +196,38 @@ public record QmaxArtifact(
         null,
         null,
         null,
+        null,
         null);
   }
 
   /** This artifact with the ladder's drift check, or without one ({@code null}). */
   public QmaxArtifact withDrift(@Nullable QmaxDrift drift) {
-    return derived(steps, provenance, rungChecks, drift, warmupRamp, hostSpeed);
+    return derived(steps, provenance, rungChecks, drift, warmupRamp, hostSpeed, idleStart);
   }
 
   /** This artifact with how its warm-up's requests ramped, or without ({@code null}). */
   public QmaxArtifact withWarmupRamp(@Nullable WarmupRamp ramp) {
-    return derived(steps, provenance, rungChecks, drift, ramp, hostSpeed);
+    return derived(steps, provenance, rungChecks, drift, ramp, hostSpeed, idleStart);
+  }
+
+  /** This artifact with its open-loop rung below saturation, or without ({@code null}). */
+  public QmaxArtifact withIdleStart(@Nullable IdleStartRung rung) {
+    return derived(steps, provenance, rungChecks, drift, warmupRamp, hostSpeed, rung);
+  }
+
+  /**
+   * How much faster a request that finds the instance idle is served, from {@link #idleStart} (none
+   * without the rung or with too few requests of either kind in it).
+   */
+  public IdleStart idleStartFactors(String file) {
+    return idleStart == null
+        ? IdleStart.NONE
+        : idleStart.idleStart(Path.of(file).getFileName().toString()).orElse(IdleStart.NONE);
   }
 
   /** This artifact with its host's speed over the ladder, or without ({@code null}). */
   public QmaxArtifact withHostSpeed(@Nullable HostSpeedLog log) {
-    return derived(steps, provenance, rungChecks, drift, warmupRamp, log);
+    return derived(steps, provenance, rungChecks, drift, warmupRamp, log, idleStart);
   }
 
   /**
@@ -266,19 +287,20 @@ public record QmaxArtifact(
         rungChecks,
         drift,
         warmupRamp,
-        hostSpeed);
+        hostSpeed,
+        idleStart);
   }
 
   /**
    * This artifact with the rung checks measured alongside its steps (derived fields recomputed).
    */
   public QmaxArtifact withRungChecks(List<RungCheck> checks) {
-    return derived(steps, provenance, checks, drift, warmupRamp, hostSpeed);
+    return derived(steps, provenance, checks, drift, warmupRamp, hostSpeed, idleStart);
   }
 
   /** This artifact under another provenance (derived fields recomputed). */
   public QmaxArtifact withProvenance(Provenance provenance) {
-    return derived(steps, provenance, rungChecks, drift, warmupRamp, hostSpeed);
+    return derived(steps, provenance, rungChecks, drift, warmupRamp, hostSpeed, idleStart);
   }
 
   /**
@@ -298,13 +320,13 @@ public record QmaxArtifact(
 
   /** This artifact with every derived field recomputed from its steps. */
   public QmaxArtifact withDerived() {
-    return derived(steps, provenance, rungChecks, drift, warmupRamp, hostSpeed);
+    return derived(steps, provenance, rungChecks, drift, warmupRamp, hostSpeed, idleStart);
   }
 
   /**
-   * The one copy: everything but the steps, provenance, rung checks, drift, the warm-up ramp and
-   * the host log kept, every derived value recomputed from the steps (S stated at the top level is
-   * kept when no rung gives one).
+   * The one copy: everything but the steps, provenance, rung checks, drift, the warm-up ramp, the
+   * host log and the idle-start rung kept, every derived value recomputed from the steps (S stated
+   * at the top level is kept when no rung gives one).
    */
   private QmaxArtifact derived(
       List<QmaxStep> withSteps,
@@ -312,7 +334,8 @@ public record QmaxArtifact(
       @Nullable List<RungCheck> checks,
       @Nullable QmaxDrift drift,
       @Nullable WarmupRamp ramp,
-      @Nullable HostSpeedLog host) {
+      @Nullable HostSpeedLog host,
+      @Nullable IdleStartRung idle) {
     Ladder ladder = Ladder.of(withSteps.stream().map(QmaxStep::toRung).toList(), sloMs);
     Optional<Ladder.ServiceTime> s = ladder.serviceTime();
     return new QmaxArtifact(
@@ -344,7 +367,8 @@ public record QmaxArtifact(
         QmaxInterval.of(withSteps, checks, sloMs, ladder.qMax()).orElse(null),
         drift == null ? null : drift.withDerived(),
         ramp,
-        host);
+        host,
+        idle);
   }
 
   /** The planner's input; S from the lowest rung, else from the top level, else refused. */

@@ -3,6 +3,7 @@ package dev.speechscale.chain;
 import dev.speechscale.artifacts.DeployedConfig;
 import dev.speechscale.artifacts.EnforcedCpu;
 import dev.speechscale.artifacts.HostSpeedLog;
+import dev.speechscale.artifacts.IdleStartRung;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.QmaxStep;
@@ -59,6 +60,7 @@ public final class QmaxRun {
    *     platform ({@link Timeouts#settle(dev.speechscale.platform.Physics)})
    * @param command the command line, for provenance
    * @param parameters the effective parameters, for provenance
+   * @param idleRung whether the open-loop idle-start rung follows the ladder ({@link IdleRung})
    */
   public record Options(
       String model,
@@ -69,7 +71,36 @@ public final class QmaxRun {
       @Nullable Path events,
       @Nullable Duration settleTimeout,
       String command,
-      Map<String, Object> parameters) {}
+      Map<String, Object> parameters,
+      boolean idleRung) {
+    /** The same with the open-loop idle-start rung after the ladder ({@link IdleRung}). */
+    public Options(
+        String model,
+        Transport transport,
+        LadderSpec spec,
+        List<String> texts,
+        long seed,
+        @Nullable Path events,
+        @Nullable Duration settleTimeout,
+        String command,
+        Map<String, Object> parameters) {
+      this(model, transport, spec, texts, seed, events, settleTimeout, command, parameters, true);
+    }
+
+    /** The same with or without the idle-start rung. */
+    public Options withIdleRung(boolean on) {
+      return new Options(
+          model, transport, spec, texts, seed, events, settleTimeout, command, parameters, on);
+    }
+  }
+
+  /**
+   * How long the idle-start rung after a ladder with measurement window {@code window} and best
+   * throughput {@code peakRps} runs.
+   */
+  public static Duration idleRungLength(Duration window, double peakRps) {
+    return IdleRung.length(window, peakRps);
+  }
 
   /**
    * Measures and returns the artifact (derived values recomputed); does not write it. Stops when
@@ -165,7 +196,8 @@ public final class QmaxRun {
         .withRungChecks(noise.checks(steps, cpu))
         .withDrift(result.drift())
         .withWarmupRamp(ramp)
-        .withHostSpeed(measured.hostSpeed());
+        .withHostSpeed(measured.hostSpeed())
+        .withIdleStart(measured.idle());
   }
 
   private static void requireInService(Platform platform, String endpoint, String model) {
@@ -238,13 +270,30 @@ public final class QmaxRun {
       ServerConcurrency.Join join = new ServerConcurrency(control, endpoint).join(result);
       notes.accept("server concurrency: " + join.outcome());
       parameters.put("server_concurrency_join", join.outcome());
+      parameters.put("idle_rung", o.idleRung());
+      IdleStartRung idle =
+          !o.idleRung()
+              ? null
+              : IdleRung.run(
+                  invoker,
+                  TextPool.shuffled(o.texts(), o.seed()),
+                  clocks.monotonic(),
+                  events == null ? RequestListener.NONE : events,
+                  result.steps(),
+                  o.spec().window(),
+                  o.seed(),
+                  notes);
       // the ladder's notes already reached the listener as they happened
-      return new Measured(join.result(), host);
+      return new Measured(join.result(), host, idle);
     }
   }
 
-  /** The ladder's result and its host's speed over it ({@code null} when nothing probed it). */
-  private record Measured(LadderResult result, @Nullable HostSpeedLog hostSpeed) {
+  /**
+   * The ladder's result, its host's speed over it ({@code null} when nothing probed it) and the
+   * open-loop rung below saturation ({@code null} when the ladder gave no throughput).
+   */
+  private record Measured(
+      LadderResult result, @Nullable HostSpeedLog hostSpeed, @Nullable IdleStartRung idle) {
     /** The ladder's steps, each with its host's speed over its rung when the host was probed. */
     List<QmaxStep> steps() {
       return hostSpeed == null

@@ -168,7 +168,8 @@ public final class ReplayPrediction {
                 deadline,
                 startup.delays())
             .withRefusalCost(in.refusalCost())
-            .withColdStart(in.qmax().coldStart(in.qmaxFile()));
+            .withColdStart(in.qmax().coldStart(in.qmaxFile()))
+            .withIdleStart(in.qmax().idleStartFactors(in.qmaxFile()));
     ScalingRules rules = deployed.rules();
     Policy policy =
         new Policy.Rules("deployed", timeScale == 1 ? rules : rules.timeScaled(timeScale));
@@ -214,7 +215,8 @@ public final class ReplayPrediction {
                 old.requestDeadline(),
                 old.startupDelays())
             .withRefusalCost(in.refusalCost())
-            .withColdStart(in.qmax().coldStart(in.qmaxFile()));
+            .withColdStart(in.qmax().coldStart(in.qmaxFile()))
+            .withIdleStart(in.qmax().idleStartFactors(in.qmaxFile()));
     ReplayArtifact.Physics p = setup.physics();
     // the physics line is the derivation followed by the gate, deadline and start-up delay
     String rest =

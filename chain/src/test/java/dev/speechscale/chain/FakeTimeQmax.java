@@ -64,7 +64,9 @@ final class FakeTimeQmax {
             null,
             Duration.ofSeconds(5),
             "test",
-            Map.of()),
+            Map.of(),
+            false), // no open-loop idle-start rung: it waits for arrival times fake time never
+        // reaches
         clocks,
         listener,
         line -> {});

@@ -25,7 +25,8 @@ final class QmaxSchedule {
       LadderDefaults defaults,
       LadderSpec ladder,
       DryRun.Estimate e,
-      BisectionAllowance allowance) {
+      BisectionAllowance allowance,
+      Duration idleRung) {
     StringBuilder o = new StringBuilder();
     o.append(
         f(
@@ -41,7 +42,8 @@ final class QmaxSchedule {
     o.append(rows(ladder, e));
     o.append(drift(ladder, e));
     o.append(bisection(ladder, allowance));
-    o.append(totals(ladder, e, allowance));
+    o.append(idleRung(idleRung));
+    o.append(totals(ladder, e, allowance, idleRung));
     o.append(f("  service assumed, not measured: %s%n", e.model()));
     return o.toString();
   }
@@ -121,28 +123,46 @@ final class QmaxSchedule {
         duration(allowance.wallTime()));
   }
 
-  /** The totals: as predicted, with the full bisection allowance, and the worst case. */
-  private static String totals(LadderSpec ladder, DryRun.Estimate e, BisectionAllowance allowance) {
-    Duration coarse = coarse(e, DryRun.Row::wallTime);
+  /** The idle-start rung's line: how long it runs after the ladder, or that it does not. */
+  private static String idleRung(Duration idle) {
+    if (idle.isZero()) {
+      return "  idle-start rung: none (--no-idle-rung)\n";
+    }
+    return f(
+        "  idle-start rung (after the ladder, not part of Q_max): open-loop Poisson at 0.45 x the"
+            + " ladder's best throughput for %.1f s%n",
+        secs(idle));
+  }
+
+  /**
+   * The totals: as predicted, with the full bisection allowance, and the worst case, each with the
+   * idle-start rung.
+   */
+  private static String totals(
+      LadderSpec ladder, DryRun.Estimate e, BisectionAllowance allowance, Duration idle) {
+    Duration coarse = coarse(e, DryRun.Row::wallTime).plus(idle);
     String o =
         f(
-            "total: %s wall clock as predicted (%d requests, predicted Q_max %d); coarse ladder and"
-                + " warm-up %s, at most %s with the full bisection allowance%n",
-            duration(e.wallClock()),
+            "total: %s wall clock as predicted (%d requests, predicted Q_max %d); %s %s, at most"
+                + " %s with the full bisection allowance%n",
+            duration(e.wallClock().plus(idle)),
             e.requests(),
             e.predictedQmax(),
+            idle.isZero()
+                ? "coarse ladder and warm-up"
+                : "coarse ladder, warm-up and idle-start rung",
             duration(coarse),
             duration(coarse.plus(allowance.wallTime())));
     if (!ladder.stability().extendsHold()) {
       return o;
     }
-    Duration worstCoarse = coarse(e, DryRun.Row::worstWallTime);
+    Duration worstCoarse = coarse(e, DryRun.Row::worstWallTime).plus(idle);
     return o
         + f(
             "worst case, every rung held to the max hold (%s): %s, at most %s with the full"
                 + " bisection allowance%n",
             seconds(ladder.maximumHold()),
-            duration(e.worstCaseWallClock()),
+            duration(e.worstCaseWallClock().plus(idle)),
             duration(worstCoarse.plus(allowance.wallTime())));
   }
 

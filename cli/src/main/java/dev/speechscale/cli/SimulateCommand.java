@@ -206,7 +206,8 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
                 maxRequestAge,
                 delay.delays())
             .withRefusalCost(refusalCost == null ? RefusalCost.NONE : refusalCost.resolve(spec))
-            .withColdStart(q.coldStart(qmax.toString()));
+            .withColdStart(q.coldStart(qmax.toString()))
+            .withIdleStart(q.idleStartFactors(qmax.toString()));
     List<Policy> chosen = Policies.parse(policies, in.planNumbers(model));
     Traffic offered = SimulateTraffic.of(traffic, peakRps, troughRps, duration, p, plan, spec);
     FleetSimulator.Options options =

@@ -53,7 +53,7 @@ class QmaxCommandTest {
 
   @Test
   void dryRun_awsOneWindow_totalsAboutTheArticlesThirtySixMinutes() {
-    // one window per rung: the published tool's measurement
+    // one window per rung and no idle-start rung: the published tool's measurement
     CliRun run =
         qmax(
             "--model",
@@ -64,7 +64,8 @@ class QmaxCommandTest {
             "3000ms",
             "--dry-run",
             "--stability-windows",
-            "1");
+            "1",
+            "--no-idle-rung");
 
     // coarse: 240.1 + (270.5 + 271 + 272 + 273 + 274 + 275 + 276) s, warm-up 20 s + 0.4 s drain
     // = 2172.0 s; allowance: the widest gap 10..20, 4 rungs and the drift re-check x (30 + 240 +
@@ -284,20 +285,26 @@ class QmaxCommandTest {
     List<String> coarse = rows(run.out()).stream().filter(l -> l.contains("coarse")).toList();
     assertThat(coarse).allSatisfy(l -> assertThat(l.trim().split("\\s+")[4]).isEqualTo("360"));
     // coarse: 360.1 + (390.5 + 391 + 392 + 393 + 394 + 395 + 396) s + warm-up 20.4 s = 3132.0 s,
-    // 8 x 120 s over the single window's 36m12s; the allowance holds 5 rungs to the bound:
-    // 5 x (30 + 480 + 6) s = 43m00s
+    // 8 x 120 s over the single window's 36m12s, and the idle-start rung's 90 s (the assumed
+    // 10 req/s x 0.45 wants 150 requests in 33 s, at least 1.5 windows): 53m42s; the allowance
+    // holds 5 rungs to the bound: 5 x (30 + 480 + 6) s = 43m00s
     assertThat(run.out())
-        .contains("coarse ladder and warm-up 52m12s, at most 1h35m12s with the full bisection")
+        .contains(
+            "idle-start rung (after the ladder, not part of Q_max): open-loop Poisson at 0.45 x"
+                + " the ladder's best throughput for 90.0 s")
+        .contains(
+            "coarse ladder, warm-up and idle-start rung 53m42s, at most 1h36m42s with the full"
+                + " bisection")
         .contains("and 1 drift re-check(s), at most +43m00s")
         // the worst case: every coarse rung held 480 s, 8 x 240 s more than the single window's
         .contains("worst case, every rung held to the max hold (480 s): ")
-        .contains(", at most 1h51m12s with the full bisection allowance");
+        .contains(", at most 1h52m42s with the full bisection allowance");
   }
 
   @Test
   void dryRun_quickstartLadder_stabilityAddsTenSecondsARungAndTwentyAtWorst() {
-    CliRun one = quickstartLadder("--stability-windows", "1");
-    CliRun three = quickstartLadder();
+    CliRun one = quickstartLadder("--stability-windows", "1", "--no-idle-rung");
+    CliRun three = quickstartLadder("--no-idle-rung");
 
     assertThat(three.exitCode()).as(three.err()).isZero();
     // 11 rungs (6 coarse, 4 bisection, the re-check) at 8 s + drain: 1m55s with one window;
@@ -309,6 +316,25 @@ class QmaxCommandTest {
     assertThat(one.out())
         .contains("stability windows: off (--stability-windows 1)")
         .doesNotContain("worst case");
+  }
+
+  @Test
+  void dryRun_quickstartLadder_theIdleStartRungAimsAtItsRequestsAndCountsInTheTotal() {
+    CliRun with = quickstartLadder("--stability-windows", "1");
+    CliRun without = quickstartLadder("--stability-windows", "1", "--no-idle-rung");
+
+    assertThat(with.exitCode()).as(with.err()).isZero();
+    // 47 ms assumed: 21.28 req/s, 0.45 x 21.28 = 9.57 req/s, 150 requests in 15.7 s (inside 7.5 to
+    // 20 s for a 5 s window), on top of the ladder's 1m55.x s
+    assertThat(with.out())
+        .contains(
+            "idle-start rung (after the ladder, not part of Q_max): open-loop Poisson at 0.45 x"
+                + " the ladder's best throughput for 15.7 s")
+        .contains("total: 2m11s wall clock as predicted")
+        .contains("coarse ladder, warm-up and idle-start rung 1m26s");
+    assertThat(without.out())
+        .contains("idle-start rung: none (--no-idle-rung)")
+        .contains("total: 1m55s wall clock as predicted");
   }
 
   @Test

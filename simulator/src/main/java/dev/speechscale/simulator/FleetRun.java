@@ -50,6 +50,8 @@ final class FleetRun {
   private final int slots;
   private final int queueMaxDepth;
   private final double refusalCostS;
+  private final double idleService;
+  private final double idleFirstByte;
   private final double[] coldFactor;
   private final HostSpeeds hostSpeeds;
   private long[] launch = new long[16];
@@ -146,6 +148,8 @@ final class FleetRun {
     this.slots = model.slots();
     this.queueMaxDepth = model.queueMaxDepth();
     this.refusalCostS = model.refusalCost().secondsPerRefusal();
+    this.idleService = model.idleStart().serviceFactor();
+    this.idleFirstByte = model.idleStart().firstByteFactor();
     this.hostSpeeds = options.hostSpeeds();
     this.coldFactor = new double[model.coldStart().rampRequests()];
     for (int k = 0; k < coldFactor.length; k++) {
@@ -336,6 +340,9 @@ final class FleetRun {
       }
     }
     double start = Math.max(free, t);
+    // a request that finds its slot free has the instance's CPU quota to itself (IdleStart)
+    boolean idle = free < t;
+    double idleS = idle ? idleService : 1;
     int k = startedOn[id];
     double cold =
         (k < coldFactor.length ? coldFactor[k] : 1) * hostSpeeds.factor(launch[id], start);
@@ -349,11 +356,11 @@ final class FleetRun {
       startedOn[id] = k + 1;
     }
     int u = (int) (service.nextLong() >>> (64 - TABLE_BITS));
-    slotFree[slot] = start + occupancy[u] * cold;
-    done.add(id, start + inFlightFor[u] * cold);
+    slotFree[slot] = start + occupancy[u] * cold * idleS;
+    done.add(id, start + inFlightFor[u] * cold * idleS);
     lor.move(id, held, held + 1);
     inFlightInService++;
-    double ttfab = start - t + firstByte[u] * firstByteScaleNow;
+    double ttfab = start - t + firstByte[u] * firstByteScaleNow * (idle ? idleFirstByte : 1);
     ttfabSumS += ttfab;
     served++;
     minuteServed++;

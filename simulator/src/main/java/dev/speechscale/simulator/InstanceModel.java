@@ -67,6 +67,8 @@ import java.util.Optional;
  *     ({@link RefusalCost#NONE} unless measured: {@link #withRefusalCost})
  * @param coldStart how much slower an instance a scale-out starts serves its first requests ({@link
  *     ColdStart#NONE} unless measured: {@link #withColdStart})
+ * @param idleStart how much faster a request that finds its slot free is served than the ladder's
+ *     back-to-back requests ({@link IdleStart#NONE} unless measured: {@link #withIdleStart})
  */
 public record InstanceModel(
     int slots,
@@ -78,9 +80,11 @@ public record InstanceModel(
     StartupDelays startupDelays,
     String derivation,
     RefusalCost refusalCost,
-    ColdStart coldStart) {
+    ColdStart coldStart,
+    IdleStart idleStart) {
 
   public InstanceModel {
+    Objects.requireNonNull(idleStart, "idleStart");
     Objects.requireNonNull(refusalCost, "refusalCost");
     Objects.requireNonNull(coldStart, "coldStart");
     Objects.requireNonNull(responseTimes, "responseTimes");
@@ -102,6 +106,32 @@ public record InstanceModel(
       throw new SimulatorException(
           "request deadline (" + requestDeadline + ") must be positive (MAX_REQUEST_AGE_S)");
     }
+  }
+
+  /** An instance whose idle starts are served as its queued ones ({@link IdleStart#NONE}). */
+  public InstanceModel(
+      int slots,
+      ServiceTimeDistribution responseTimes,
+      double occupancyScale,
+      FirstByte firstByte,
+      int queueMaxDepth,
+      Duration requestDeadline,
+      StartupDelays startupDelays,
+      String derivation,
+      RefusalCost refusalCost,
+      ColdStart coldStart) {
+    this(
+        slots,
+        responseTimes,
+        occupancyScale,
+        firstByte,
+        queueMaxDepth,
+        requestDeadline,
+        startupDelays,
+        derivation,
+        refusalCost,
+        coldStart,
+        IdleStart.NONE);
   }
 
   /**
@@ -156,7 +186,8 @@ public record InstanceModel(
         startupDelays,
         because,
         cost,
-        coldStart);
+        coldStart,
+        idleStart);
   }
 
   /**
@@ -174,7 +205,28 @@ public record InstanceModel(
         startupDelays,
         cold.none() ? derivation : derivation + "; " + cold.describe(),
         refusalCost,
-        cold);
+        cold,
+        idleStart);
+  }
+
+  /**
+   * This instance with a request that finds its slot free served {@code idle} faster than the
+   * ladder's back-to-back requests; the derivation says so unless it is {@link IdleStart#NONE}
+   * (then it is this model, unchanged).
+   */
+  public InstanceModel withIdleStart(IdleStart idle) {
+    return new InstanceModel(
+        slots,
+        responseTimes,
+        occupancyScale,
+        firstByte,
+        queueMaxDepth,
+        requestDeadline,
+        startupDelays,
+        idle.none() ? derivation : derivation + "; " + idle.describe(),
+        refusalCost,
+        coldStart,
+        idle);
   }
 
   /**
