@@ -72,27 +72,7 @@ public final class QmaxRun {
       @Nullable Duration settleTimeout,
       String command,
       Map<String, Object> parameters,
-      boolean idleRung) {
-    /** The same with the open-loop idle-start rung after the ladder ({@link IdleRung}). */
-    public Options(
-        String model,
-        Transport transport,
-        LadderSpec spec,
-        List<String> texts,
-        long seed,
-        @Nullable Path events,
-        @Nullable Duration settleTimeout,
-        String command,
-        Map<String, Object> parameters) {
-      this(model, transport, spec, texts, seed, events, settleTimeout, command, parameters, true);
-    }
-
-    /** The same with or without the idle-start rung. */
-    public Options withIdleRung(boolean on) {
-      return new Options(
-          model, transport, spec, texts, seed, events, settleTimeout, command, parameters, on);
-    }
-  }
+      boolean idleRung) {}
 
   /**
    * How long the idle-start rung after a ladder with measurement window {@code window} and best

@@ -166,7 +166,8 @@ record QuickstartSteps(
                     "stability_percent",
                     o.stability().percent(),
                     "max_hold",
-                    o.stability().maxHold().toString())),
+                    o.stability().maxHold().toString()),
+                true), // the idle-start rung after the ladder
             // the quickstart runs anywhere, root or not: where the instance type's CPU limit
             // cannot be enforced it measures anyway and the artifact says "not enforced"
             // (bin/tts-bench qmax stops instead unless --allow-unenforced-cpu)

@@ -108,32 +108,6 @@ public record InstanceModel(
     }
   }
 
-  /** An instance whose idle starts are served as its queued ones ({@link IdleStart#NONE}). */
-  public InstanceModel(
-      int slots,
-      ServiceTimeDistribution responseTimes,
-      double occupancyScale,
-      FirstByte firstByte,
-      int queueMaxDepth,
-      Duration requestDeadline,
-      StartupDelays startupDelays,
-      String derivation,
-      RefusalCost refusalCost,
-      ColdStart coldStart) {
-    this(
-        slots,
-        responseTimes,
-        occupancyScale,
-        firstByte,
-        queueMaxDepth,
-        requestDeadline,
-        startupDelays,
-        derivation,
-        refusalCost,
-        coldStart,
-        IdleStart.NONE);
-  }
-
   /**
    * An instance whose first byte is a fixed share of S and whose start-up delay is one value.
    *
@@ -159,7 +133,8 @@ public record InstanceModel(
         StartupDelays.fixed(startupDelay),
         derivation,
         RefusalCost.NONE,
-        ColdStart.NONE);
+        ColdStart.NONE,
+        IdleStart.NONE);
   }
 
   /**
@@ -441,7 +416,8 @@ public record InstanceModel(
         startupDelays,
         derivation,
         RefusalCost.NONE,
-        ColdStart.NONE);
+        ColdStart.NONE,
+        IdleStart.NONE);
   }
 
   /**

@@ -184,7 +184,8 @@ class InstanceModelTest {
             StartupDelays.fixed(Duration.ZERO),
             "test",
             RefusalCost.NONE,
-            ColdStart.NONE);
+            ColdStart.NONE,
+            IdleStart.NONE);
     // alone at 0.0; at 1.0 with nobody held; at 2.0 and 2.01 (the second waits 0.09 s, held 1)
     PolicyResult r = run(m, ArrivalTimes.at(0.0, 1.0, 2.0, 2.01));
 
@@ -205,7 +206,8 @@ class InstanceModelTest {
             new StartupDelays(List.of(Duration.ofSeconds(5), Duration.ofSeconds(40))),
             "test",
             RefusalCost.NONE,
-            ColdStart.NONE);
+            ColdStart.NONE,
+            IdleStart.NONE);
     Traffic t = Traffic.step(30, 1, Duration.ofSeconds(7200));
     List<Long> delays = new ArrayList<>();
     for (long seed = 1; seed <= 12; seed++) {
@@ -244,7 +246,8 @@ class InstanceModelTest {
             new StartupDelays(List.of(Duration.ofSeconds(7), Duration.ofSeconds(29))),
             "test",
             RefusalCost.NONE,
-            ColdStart.NONE);
+            ColdStart.NONE,
+            IdleStart.NONE);
     Traffic t = Traffic.step(30, 4, Duration.ofSeconds(1800));
     Policy p =
         Policies.planned(
