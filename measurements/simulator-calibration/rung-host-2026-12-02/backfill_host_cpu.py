@@ -3,7 +3,7 @@
 # recovered from qmax-events.jsonl (the requests sent from the first counted window's start to the
 # rung's last completion), and the warm-up ramp's host_cpu_ms (the log's first 20 s) and
 # reference_host_cpu_ms (its reference rung's). Writes the copy to OUT. Run from the repository's root:
-#   python3 .../backfill_host_cpu.py quiet-2026-12-02h /tmp/qmax-h.json
+#   python3 .../backfill_host_cpu.py quiet-2026-12-02h runs/qmax-h.json
 import json, glob, gzip, sys, datetime, statistics as st
 def ts(s): return datetime.datetime.fromisoformat(s.replace('Z', '+00:00')).timestamp() * 1000
 run, out = sys.argv[1], sys.argv[2]

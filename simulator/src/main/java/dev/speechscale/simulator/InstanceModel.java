@@ -151,18 +151,7 @@ public record InstanceModel(
                 derivation,
                 cost.secondsPerRefusal() * 1000,
                 cost.source());
-    return new InstanceModel(
-        slots,
-        responseTimes,
-        occupancyScale,
-        firstByte,
-        queueMaxDepth,
-        requestDeadline,
-        startupDelays,
-        because,
-        cost,
-        coldStart,
-        idleStart);
+    return with(because, cost, coldStart, idleStart);
   }
 
   /**
@@ -170,14 +159,7 @@ public record InstanceModel(
    * slower; the derivation says so when there are steps (with none it is this model, unchanged).
    */
   public InstanceModel withColdStart(ColdStart cold) {
-    return new InstanceModel(
-        slots,
-        responseTimes,
-        occupancyScale,
-        firstByte,
-        queueMaxDepth,
-        requestDeadline,
-        startupDelays,
+    return with(
         cold.none() ? derivation : derivation + "; " + cold.describe(),
         refusalCost,
         cold,
@@ -190,6 +172,15 @@ public record InstanceModel(
    * (then it is this model, unchanged).
    */
   public InstanceModel withIdleStart(IdleStart idle) {
+    return with(
+        idle.none() ? derivation : derivation + "; " + idle.describe(),
+        refusalCost,
+        coldStart,
+        idle);
+  }
+
+  /** This instance with another derivation, refusal cost, cold start and idle start. */
+  private InstanceModel with(String because, RefusalCost cost, ColdStart cold, IdleStart idle) {
     return new InstanceModel(
         slots,
         responseTimes,
@@ -198,9 +189,9 @@ public record InstanceModel(
         queueMaxDepth,
         requestDeadline,
         startupDelays,
-        idle.none() ? derivation : derivation + "; " + idle.describe(),
-        refusalCost,
-        coldStart,
+        because,
+        cost,
+        cold,
         idle);
   }
 
