@@ -1,5 +1,6 @@
 package dev.speechscale.chain;
 
+import dev.speechscale.artifacts.IdleStartRung;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.QmaxDrift;
 import dev.speechscale.artifacts.QmaxInterval;
@@ -13,7 +14,10 @@ import java.util.IntSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
 
-/** How far a ladder's Q_max can be trusted, in lines for people (the CLI and the report). */
+/**
+ * How far a ladder's Q_max can be trusted, and what its closed-loop rungs cannot measure, in lines
+ * for people (the CLI and the report).
+ */
 public final class QmaxTrust {
   private QmaxTrust() {}
 
@@ -21,8 +25,9 @@ public final class QmaxTrust {
    * The rungs' stability windows (one line for all, then one per rung that never held steady), the
    * Q_max range from the rungs' p95 intervals, the drift check (the reference rung measured again
    * late in the ladder), then one line per rung that was unstable or limited by something other
-   * than the endpoint; nothing for an artifact without stability windows, rung checks or a drift
-   * check.
+   * than the endpoint, then the idle-start rung (what the closed-loop rungs cannot measure: an
+   * instance below saturation); nothing for an artifact without stability windows, rung checks, a
+   * drift check or an idle-start rung.
    */
   public static List<String> lines(QmaxArtifact a) {
     List<String> out = new ArrayList<>();
@@ -30,7 +35,23 @@ public final class QmaxTrust {
     out.addAll(interval(a));
     out.addAll(drift(a));
     out.addAll(rungs(a));
+    out.addAll(idleStart(a));
     return out;
+  }
+
+  /**
+   * The open-loop rung below saturation in one line: its idle and queued starts and the factors the
+   * simulator takes from it, or why there are none; nothing for an artifact without one.
+   */
+  static List<String> idleStart(QmaxArtifact a) {
+    IdleStartRung r = a.idleStart();
+    if (r == null) {
+      return List.of();
+    }
+    return List.of(
+        "idle-start rung (open loop below saturation, idle / queued starts; every closed-loop rung"
+            + " measures queued starts only): "
+            + r.summary());
   }
 
   /** The drift check in lines: each re-measurement's figures, beyond tolerance first said so. */
