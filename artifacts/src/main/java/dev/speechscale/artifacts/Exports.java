@@ -71,7 +71,8 @@ public final class Exports {
           "error",
           "queue_wait_ms",
           "engine_first_chunk_ms",
-          "audio_s");
+          "audio_s",
+          "instance");
 
   /**
    * The ladder's steps as CSV, sorted by run, then N, then the order measured; empty cells for

@@ -73,17 +73,17 @@ class ExportsTest {
                 + "\"outcome\":\"DROPPED\"}",
             "{\"seq\":3,\"outcome\":\"SERVER_ERROR\",\"error\":\"bad, \\\"very\\\" bad\"}",
             "{\"seq\":4,\"outcome\":\"OK\",\"error\":null,\"queue_wait_ms\":120.5,"
-                + "\"engine_first_chunk_ms\":40.25,\"audio_s\":2.4125}");
+                + "\"engine_first_chunk_ms\":40.25,\"audio_s\":2.4125,\"instance\":\"i-b\"}");
 
     List<String> rows = Exports.eventsCsv("events.jsonl", lines).lines().toList();
 
     assertThat(rows).hasSize(5);
     assertThat(rows.get(0)).isEqualTo(String.join(",", Exports.EVENT_COLUMNS));
-    // a log from before the server breakdown: its three columns are empty
-    assertThat(rows.get(1)).isEqualTo("open-loop,,0,,1,,t1,,,,12.5,,OK,200,,,,,,");
-    assertThat(rows.get(2)).isEqualTo("open-loop,,0,,2,,t2,,,,,,DROPPED,,,,,,,");
-    assertThat(rows.get(3)).endsWith(",SERVER_ERROR,,,,\"bad, \"\"very\"\" bad\",,,");
-    assertThat(rows.get(4)).endsWith(",OK,,,,,120.5,40.25,2.4125");
+    // a log from before the server breakdown: its four columns are empty
+    assertThat(rows.get(1)).isEqualTo("open-loop,,0,,1,,t1,,,,12.5,,OK,200,,,,,,,");
+    assertThat(rows.get(2)).isEqualTo("open-loop,,0,,2,,t2,,,,,,DROPPED,,,,,,,,");
+    assertThat(rows.get(3)).endsWith(",SERVER_ERROR,,,,\"bad, \"\"very\"\" bad\",,,,");
+    assertThat(rows.get(4)).endsWith(",OK,,,,,120.5,40.25,2.4125,i-b");
   }
 
   @Test

@@ -151,7 +151,8 @@ class IdleRungTest {
               sleep(service.dividedBy(2));
               ResponseBreakdown b =
                   saysQueueWait
-                      ? new ResponseBreakdown((start - sent) / 1000, service.toNanos() / 2000, 1.0)
+                      ? new ResponseBreakdown(
+                          (start - sent) / 1000, service.toNanos() / 2000, 1.0, null)
                       : ResponseBreakdown.UNKNOWN;
               return new Invocation(
                   Invocation.Outcome.OK, 200, sent, first, System.nanoTime(), 3200, null, b);

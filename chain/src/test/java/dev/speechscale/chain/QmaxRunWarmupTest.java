@@ -33,7 +33,7 @@ class QmaxRunWarmupTest {
 
   @Test
   void run_freshInstance_recordsItsWarmupRampAndTheColdStartItGives() {
-    QmaxArtifact a = run(new ResponseBreakdown(0, 10_000, 2.0));
+    QmaxArtifact a = run(new ResponseBreakdown(0, 10_000, 2.0, null));
 
     WarmupRamp ramp = a.warmupRamp();
     assertThat(ramp).isNotNull();
@@ -62,7 +62,7 @@ class QmaxRunWarmupTest {
                         sent < 2_000 * MS
                             ? 150 * MS
                             : sent >= 3_000 * MS && sent < 4_000 * MS ? 100 * MS : 50 * MS,
-                    new ResponseBreakdown(0, 10_000, 2.0)),
+                    new ResponseBreakdown(0, 10_000, 2.0, null)),
             FakeTimeQmax.oneRung().withWarmup(Duration.ofSeconds(3)),
             LadderListener.NONE);
 

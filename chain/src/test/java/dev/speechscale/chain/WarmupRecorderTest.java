@@ -32,7 +32,7 @@ class WarmupRecorderTest {
         100,
         10,
         null,
-        new ResponseBreakdown(queueUs, 1000, 1.0));
+        new ResponseBreakdown(queueUs, 1000, 1.0, null));
   }
 
   @Test

@@ -16,6 +16,8 @@ import org.jspecify.annotations.Nullable;
  * @param webSocketAccept Sec-WebSocket-Accept, or {@code null}
  * @param queueWaitUs the server's X-Queue-Wait-Us, or -1 when absent or not a count
  * @param engineFirstChunkUs the server's X-Engine-First-Chunk-Us, or -1 when absent or not a count
+ * @param instance the local router's X-Speechscale-Instance (the instance that served the request),
+ *     or {@code null} when absent
  */
 record HttpHead(
     int status,
@@ -25,7 +27,8 @@ record HttpHead(
     boolean close,
     @Nullable String webSocketAccept,
     long queueWaitUs,
-    long engineFirstChunkUs) {
+    long engineFirstChunkUs,
+    @Nullable String instance) {
   private static final int MAX_HEADERS = 100;
 
   /**
@@ -56,6 +59,7 @@ record HttpHead(
       String accept = null;
       long queueWaitUs = -1;
       long engineFirstChunkUs = -1;
+      String instance = null;
       for (int i = 0; ; i++) {
         if (i > MAX_HEADERS) {
           throw new IOException("more than " + MAX_HEADERS + " response headers");
@@ -91,6 +95,8 @@ record HttpHead(
           queueWaitUs = count(value(line, colon));
         } else if (named(line, colon, "x-engine-first-chunk-us")) {
           engineFirstChunkUs = count(value(line, colon));
+        } else if (named(line, colon, "x-speechscale-instance")) {
+          instance = value(line, colon);
         }
       }
       if (status >= 100 && status < 200 && status != 101) {
@@ -104,7 +110,8 @@ record HttpHead(
           close == null ? http10 : close,
           accept,
           queueWaitUs,
-          engineFirstChunkUs);
+          engineFirstChunkUs,
+          instance == null || instance.isEmpty() ? null : instance);
     }
   }
 

@@ -202,7 +202,8 @@ final class HttpStreamConnection implements Invoker.Connection {
         new ResponseBreakdown(
             head.queueWaitUs(),
             head.engineFirstChunkUs(),
-            AudioSeconds.of(head.contentType(), meter)));
+            AudioSeconds.of(head.contentType(), meter),
+            head.instance()));
   }
 
   static String describe(IOException e, InetSocketAddress address) {

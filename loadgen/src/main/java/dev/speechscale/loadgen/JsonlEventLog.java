@@ -29,8 +29,10 @@ import org.jspecify.annotations.Nullable;
  * {@code ttfab_ms} null without audio), {@code outcome}, {@code status}, {@code audio_bytes},
  * {@code chars}, {@code error}, then (additive) {@code queue_wait_ms} and {@code
  * engine_first_chunk_ms} (the server's {@code X-Queue-Wait-Us} and {@code X-Engine-First-Chunk-Us})
- * and {@code audio_s} (seconds of audio received), each null when the response did not say. A drop
- * has {@code outcome} {@code DROPPED} and only the schedule fields.
+ * and {@code audio_s} (seconds of audio received), then (additive) {@code instance} (the instance
+ * that served the request, from the local router's {@code X-Speechscale-Instance}), each null when
+ * the response did not say. A drop has {@code outcome} {@code DROPPED} and only the schedule
+ * fields.
  *
  * <p>Lines are buffered (64 KiB) and flushed by {@link #flush()} — the ladder flushes after each
  * rung — and on {@link #close()}: flushing per line would cost a system call per request, which at
@@ -113,6 +115,8 @@ public final class JsonlEventLog implements RequestListener, AutoCloseable {
     } else {
       line.append("null");
     }
+    line.append(",\"instance\":");
+    string(line, b.instance());
     line.append('}');
     write(line);
   }

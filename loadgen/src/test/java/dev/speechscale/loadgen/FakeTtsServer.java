@@ -47,6 +47,9 @@ final class FakeTtsServer implements AutoCloseable {
   static final int PCM_CHUNK_BYTES = 480;
   static final int CHUNKS = 3;
 
+  /** The instance the fake says served each 200, as the local router's header would. */
+  static final String INSTANCE = "i-fake-1";
+
   private final ServerSocket server;
   private final Thread acceptor;
   private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
@@ -195,6 +198,9 @@ final class FakeTtsServer implements AutoCloseable {
                   + queuedUs
                   + "\r\nX-Engine-First-Chunk-Us: "
                   + firstAudio.toNanos() / 1000
+                  // the local router's: which instance served it
+                  + "\r\nX-Speechscale-Instance: "
+                  + INSTANCE
                   + "\r\n\r\n")
               .getBytes(StandardCharsets.US_ASCII));
       byte[] first = new byte[44 + PCM_CHUNK_BYTES];

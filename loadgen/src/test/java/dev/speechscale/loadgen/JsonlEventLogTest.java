@@ -49,10 +49,11 @@ class JsonlEventLogTest {
     assertThat(line.get("outcome").asString()).isEqualTo("OK");
     assertThat(line.get("chars").asInt()).isEqualTo(42);
     assertThat(line.get("error").isNull()).isTrue();
+    assertThat(line.get("instance").isNull()).isTrue();
   }
 
   @Test
-  void completed_noAudio_ttfabIsNullAndTheErrorIsEscaped() {
+  void completed_noAudio_ttfabIsNullAndTheErrorAndTheInstanceAreEscaped() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     JsonlEventLog log = new JsonlEventLog(out, BASE);
     log.completed(
@@ -72,12 +73,13 @@ class JsonlEventLogTest {
             0,
             5,
             "HTTP 503: {\"error\":\"queue_saturated\"}",
-            ResponseBreakdown.UNKNOWN));
+            new ResponseBreakdown(-1, -1, -1, "i-\"2\"")));
     log.close();
 
     JsonNode line = LadderLoopbackTest.parse(out.toString(StandardCharsets.UTF_8).strip());
     assertThat(line.get("ttfab_ms").isNull()).isTrue();
     assertThat(line.get("error").asString()).contains("\"queue_saturated\"");
+    assertThat(line.get("instance").asString()).isEqualTo("i-\"2\"");
   }
 
   @Test

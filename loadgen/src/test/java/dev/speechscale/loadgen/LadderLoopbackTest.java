@@ -83,7 +83,8 @@ class LadderLoopbackTest {
               assertThat(line)
                   .contains("\"engine_first_chunk_ms\":2.000,")
                   .containsPattern("\"queue_wait_ms\":\\d+\\.\\d{3},")
-                  .endsWith(",\"audio_s\":0.0300}"));
+                  .endsWith(
+                      ",\"audio_s\":0.0300,\"instance\":\"" + FakeTtsServer.INSTANCE + "\"}"));
     }
   }
 

@@ -158,16 +158,17 @@ class WindowStatsTest {
         List.of(
             // before the window: not counted even though it says a lot
             Events.withBreakdown(
-                Events.ok(0, 0, 10, 90), new ResponseBreakdown(900_000, 900_000, 9.0)),
+                Events.ok(0, 0, 10, 90), new ResponseBreakdown(900_000, 900_000, 9.0, null)),
             Events.withBreakdown(
-                Events.ok(0, 100, 10, 120), new ResponseBreakdown(1_000, 40_000, 2.0)),
+                Events.ok(0, 100, 10, 120), new ResponseBreakdown(1_000, 40_000, 2.0, null)),
             Events.withBreakdown(
-                Events.ok(1, 100, 10, 130), new ResponseBreakdown(3_000, 50_000, 3.0)),
+                Events.ok(1, 100, 10, 130), new ResponseBreakdown(3_000, 50_000, 3.0, null)),
             // a server that sent no queue wait; its engine time and audio still count
-            Events.withBreakdown(Events.ok(1, 130, 10, 140), new ResponseBreakdown(-1, 60_000, -1)),
+            Events.withBreakdown(
+                Events.ok(1, 130, 10, 140), new ResponseBreakdown(-1, 60_000, -1, null)),
             // a rejection says nothing that counts
             Events.withBreakdown(
-                Events.rejected(2, 100, 150), new ResponseBreakdown(500_000, -1, -1)));
+                Events.rejected(2, 100, 150), new ResponseBreakdown(500_000, -1, -1, null)));
 
     WindowStats s = WindowStats.compute(events, 3, 100 * MS, 200 * MS);
 

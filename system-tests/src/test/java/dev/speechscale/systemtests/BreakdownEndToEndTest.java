@@ -100,8 +100,17 @@ class BreakdownEndToEndTest {
       // one slot, four workers: three requests wait behind the one synthesizing
       assertThat(four.queueWaitP50Ms()).isGreaterThan(one.queueWaitP95Ms()).isGreaterThan(1.0);
       assertThat(q.out()).contains("server breakdown per rung").contains("  N=4 ");
+      // every request says which instance served it (the local router's header): the one there is
       assertThat(Files.readAllLines(events))
-          .allSatisfy(line -> assertThat(line).contains("\"engine_first_chunk_ms\":"));
+          .allSatisfy(line ->
+              assertThat(line)
+                  .contains("\"engine_first_chunk_ms\":")
+                  .containsPattern("\"instance\":\"[^\"]+\"}$"));
+      assertThat(
+              Files.readAllLines(events).stream()
+                  .map(l -> l.substring(l.lastIndexOf("\"instance\":")))
+                  .distinct())
+          .hasSize(1);
 
       // the audio seconds the load generator counts against the WAV's own length: the same text
       // buffered, whose header carries real sizes, and the server's X-Audio-Duration
