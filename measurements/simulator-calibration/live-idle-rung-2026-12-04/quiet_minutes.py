@@ -8,18 +8,8 @@
 #   python3 measurements/simulator-calibration/live-idle-rung-2026-12-04/quiet_minutes.py DIR
 import json, gzip, glob, os, sys, datetime as dt, statistics as st
 
-def ts(s):
-    s = s.replace('Z', '+00:00')
-    head, _, zone = s.partition('+')
-    if '.' in head:
-        whole, frac = head.split('.')
-        head = whole + '.' + frac[:6]
-    return dt.datetime.fromisoformat(head + '+' + zone).timestamp()
-
-def events(path):
-    opener = gzip.open if path.endswith('.gz') else open
-    with opener(path, 'rt') as f:
-        return [json.loads(l) for l in f if l.strip()]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from by_instance_age import ts, events  # one parser for both scripts
 
 def svc(e): return (ts(e['completed_at']) - ts(e['sent_at'])) * 1000 - e['queue_wait_ms']
 def fb(e): return e['ttfab_ms'] - e['send_lag_ms'] - e['queue_wait_ms']
