@@ -35,6 +35,10 @@ import org.jspecify.annotations.Nullable;
  * @param runs every scale-out of a {@code --runs N} measurement (N &gt; 1) with the spread of
  *     T_total; absent for a single run, whose file keeps the shape it always had. The top level
  *     then repeats the slowest run ({@link TtotalRuns#topLevel})
+ * @param newInstance how the scale-out's new instance served against the old one, window by window
+ *     since in service ({@link NewInstanceService}; pooled over the runs of {@code --runs N});
+ *     absent where the platform does not name the instance behind a response, and in files written
+ *     before it was measured
  */
 public record TtotalArtifact(
     int schemaVersion,
@@ -55,7 +59,8 @@ public record TtotalArtifact(
     List<String> missingStages,
     List<String> notes,
     Map<String, Object> probe,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable TtotalRuns runs)
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable TtotalRuns runs,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable NewInstanceService newInstance)
     implements Artifact {
 
   /**
@@ -118,7 +123,12 @@ public record TtotalArtifact(
             List.of(),
             notes,
             top.probe,
-            TtotalRuns.of(runs))
+            TtotalRuns.of(runs),
+            NewInstanceService.pooled(
+                derived.stream()
+                    .map(TtotalArtifact::newInstance)
+                    .filter(java.util.Objects::nonNull)
+                    .toList()))
         .withDerived();
   }
 
@@ -213,6 +223,7 @@ public record TtotalArtifact(
                     r.missingStages(),
                     r.notes(),
                     r.probe(),
+                    null,
                     null)
                 .withDerived();
         each.add(TtotalRuns.Run.of(r.runIndex(), one));
@@ -238,7 +249,8 @@ public record TtotalArtifact(
         missing,
         notes,
         probe,
-        derivedRuns);
+        derivedRuns,
+        newInstance);
   }
 
   private static List<String> missing(Map<String, TimelineEntry> byStage) {

@@ -48,6 +48,7 @@ class TtotalRunsTest {
         null,
         List.of(),
         Map.of("concurrency", 4),
+        null,
         null);
   }
 

@@ -195,6 +195,7 @@ record QuickstartSteps(
                 o.recoveryWindow(),
                 Duration.ofSeconds(5),
                 null,
+                TtotalRun.NEW_INSTANCE_FOR,
                 false,
                 Texts.load(null),
                 1,

@@ -119,7 +119,8 @@ public final class RepeatedTtotal {
         t.missingStages(),
         notes,
         t.probe(),
-        t.runs());
+        t.runs(),
+        t.newInstance());
   }
 
   /** {@code T_total over 5 runs: min 8.5 s, median 10.0 s, p90 25.9 s, max 25.9 s}. */

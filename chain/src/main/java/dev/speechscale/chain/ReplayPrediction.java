@@ -6,6 +6,7 @@ import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.PlanSaturation;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
+import dev.speechscale.artifacts.ScaleOutColdStart;
 import dev.speechscale.artifacts.StartupDelaySamples;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.platform.Platform;
@@ -168,7 +169,7 @@ public final class ReplayPrediction {
                 deadline,
                 startup.delays())
             .withRefusalCost(in.refusalCost())
-            .withColdStart(in.qmax().coldStart(in.qmaxFile()))
+            .withColdStart(ScaleOutColdStart.of(in.ttotals(), in.qmax(), in.qmaxFile()))
             .withIdleStart(in.qmax().idleStartFactors(in.qmaxFile()));
     ScalingRules rules = deployed.rules();
     Policy policy =
@@ -215,7 +216,7 @@ public final class ReplayPrediction {
                 old.requestDeadline(),
                 old.startupDelays())
             .withRefusalCost(in.refusalCost())
-            .withColdStart(in.qmax().coldStart(in.qmaxFile()))
+            .withColdStart(ScaleOutColdStart.of(in.ttotals(), in.qmax(), in.qmaxFile()))
             .withIdleStart(in.qmax().idleStartFactors(in.qmaxFile()));
     ReplayArtifact.Physics p = setup.physics();
     // the physics line is the derivation followed by the gate, deadline and start-up delay

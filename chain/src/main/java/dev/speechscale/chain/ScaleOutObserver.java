@@ -1,10 +1,12 @@
 package dev.speechscale.chain;
 
+import dev.speechscale.artifacts.NewInstanceService;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.loadgen.RequestEvent;
 import dev.speechscale.loadgen.RequestListener;
 import dev.speechscale.platform.InstanceLog;
 import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.ResponseBreakdown;
 import dev.speechscale.platform.RetryingPlatform;
 import dev.speechscale.platform.ScaleOutStage;
 import dev.speechscale.platform.StageMarker;
@@ -26,16 +28,81 @@ import org.jspecify.annotations.Nullable;
 final class ScaleOutObserver {
   private ScaleOutObserver() {}
 
-  /** One probe completion. */
-  record Sample(Instant at, double ttfabMs, boolean ok) {}
+  /**
+   * One probe completion.
+   *
+   * @param at when it completed
+   * @param ttfabMs its TTFAB (-1 when it failed)
+   * @param ok whether it succeeded
+   * @param sentAt when it was sent
+   * @param instance the instance that served it, when the platform said
+   * @param serviceMs its response time less the server's queue wait (-1 when unknown or failed)
+   */
+  record Sample(
+      Instant at,
+      double ttfabMs,
+      boolean ok,
+      Instant sentAt,
+      @Nullable String instance,
+      double serviceMs) {
+    /** A completion that names no instance (sent at its completion, for tests of recovery). */
+    Sample(Instant at, double ttfabMs, boolean ok) {
+      this(at, ttfabMs, ok, at, null, -1);
+    }
+  }
 
   static RequestListener listener(List<Sample> samples, Clock clock) {
     return new RequestListener() {
       @Override
       public void completed(RequestEvent e) {
-        samples.add(new Sample(clock.instant(), e.ok() ? e.ttfabNanos() / 1e6 : -1, e.ok()));
+        Instant at = clock.instant();
+        long responseNanos = e.completedNanos() - e.sentNanos();
+        ResponseBreakdown b = e.breakdown();
+        double service =
+            e.ok() && b.hasQueueWait() ? responseNanos / 1e6 - b.queueWaitUs() / 1000.0 : -1;
+        samples.add(
+            new Sample(
+                at,
+                e.ok() ? e.ttfabNanos() / 1e6 : -1,
+                e.ok(),
+                at.minusNanos(responseNanos),
+                b.instance(),
+                service));
       }
     };
+  }
+
+  /**
+   * How the new instance served against the old one per window since in service ({@link
+   * NewInstanceService}), from the samples that name their instance; {@code null} when none does
+   * (the platform does not say) or a stage is missing.
+   */
+  static @Nullable NewInstanceService newInstance(
+      List<Sample> samples, @Nullable Instant desiredSet, @Nullable Instant inService) {
+    if (desiredSet == null || inService == null) {
+      return null;
+    }
+    List<NewInstanceService.Served> served = new ArrayList<>();
+    Instant last = inService;
+    for (Sample s : samples) {
+      if (s.at().isAfter(last)) {
+        last = s.at();
+      }
+      String instance = s.instance();
+      if (instance == null || !(s.serviceMs() >= 0)) {
+        continue;
+      }
+      served.add(
+          new NewInstanceService.Served(
+              Duration.between(inService, s.sentAt()).toNanos() / 1e9,
+              instance,
+              s.serviceMs(),
+              s.sentAt().isBefore(desiredSet)));
+    }
+    if (served.isEmpty()) {
+      return null;
+    }
+    return NewInstanceService.of(served, Duration.between(inService, last).toNanos() / 1e9);
   }
 
   static void observe(
@@ -68,6 +135,7 @@ final class ScaleOutObserver {
             recovery(samples, inService, o.recoveryWindow(), target, clock.instant());
         if (recovered.isPresent()) {
           markRecovered(timeline, recovered.get(), target, o.recoveryWindow(), progress);
+          holdPastInService(platform, endpoint, inService, o.newInstanceFor(), clock, progress);
           return;
         }
       }
@@ -86,6 +154,31 @@ final class ScaleOutObserver {
             + " after "
             + scanned
             + " polls");
+  }
+
+  /** Keeps the probe running until {@code inService + span}: the new instance's windows. */
+  private static void holdPastInService(
+      RetryingPlatform platform,
+      String endpoint,
+      Instant inService,
+      Duration span,
+      Clock clock,
+      Consumer<String> progress) {
+    Instant until = inService.plus(span);
+    Duration left = Duration.between(clock.instant(), until);
+    if (left.isNegative() || left.isZero()) {
+      return;
+    }
+    progress.accept(
+        "probing the new instance against the old one until "
+            + span.toSeconds()
+            + " s past in service ("
+            + left.toSeconds()
+            + " s more)");
+    Duration poll = platform.pollInterval(endpoint);
+    while (clock.instant().isBefore(until)) {
+      platform.pause(poll);
+    }
   }
 
   private static void markInService(

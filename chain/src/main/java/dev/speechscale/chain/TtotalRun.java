@@ -4,6 +4,7 @@ import dev.speechscale.artifacts.Artifact;
 import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.DeployedConfig;
 import dev.speechscale.artifacts.EnforcedCpu;
+import dev.speechscale.artifacts.NewInstanceService;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ToolVersion;
@@ -53,6 +54,9 @@ public final class TtotalRun {
    * @param settle how long the probe runs before the trigger
    * @param timeout how long to wait for recovery after the trigger, or {@code null} to derive it
    *     from the platform ({@link Timeouts#recovery})
+   * @param newInstanceFor how long past in service the probe runs at least, so that the new
+   *     instance's service against the old one is seen window by window ({@link
+   *     dev.speechscale.artifacts.NewInstanceService}; {@link #NEW_INSTANCE_FOR})
    * @param allowConfigMismatch pair a ladder of another fingerprint (warns)
    * @param texts the text pool
    * @param seed its shuffle seed
@@ -68,6 +72,7 @@ public final class TtotalRun {
       Duration recoveryWindow,
       Duration settle,
       @Nullable Duration timeout,
+      Duration newInstanceFor,
       boolean allowConfigMismatch,
       List<String> texts,
       long seed,
@@ -75,6 +80,14 @@ public final class TtotalRun {
       Map<String, Object> parameters) {}
 
   static final double RECOVERY_FACTOR = 1.25;
+
+  /**
+   * The probe runs at least this long past in service: a new local instance served ×1.4–1.5 the old
+   * one's time for its first 30 s and was warm by 45–60 s (measurements/simulator-calibration.md,
+   * "Runs m and n"), so four 15 s windows show the whole cold start and one warm window after it.
+   */
+  public static final Duration NEW_INSTANCE_FOR = Duration.ofSeconds(60);
+
   static final int MIN_RECOVERY_SAMPLES = 5;
 
   /** Measures one scale-out; returns the artifact (derived values recomputed). */
@@ -115,6 +128,14 @@ public final class TtotalRun {
     CopyOnWriteArrayList<ScaleOutObserver.Sample> samples = new CopyOnWriteArrayList<>();
     int from =
         scaleOut(control, endpoint, o, clocks, timeout, n, target, samples, timeline, progress);
+    NewInstanceService fresh =
+        ScaleOutObserver.newInstance(
+            List.copyOf(samples),
+            at(timeline, ScaleOutStage.DESIRED_SET),
+            at(timeline, ScaleOutStage.IN_SERVICE));
+    if (fresh != null) {
+      progress.accept(fresh.summary());
+    }
     List<TtotalArtifact.TimelineEntry> ordered = ScaleOutObserver.monotone(timeline, notes);
     PolicyLag lag = PolicyLag.read(platform, endpoint);
     notes.add(ControlCalls.summary(control, began, endpoint));
@@ -133,7 +154,14 @@ public final class TtotalRun {
         lag,
         ordered,
         notes,
-        probeInfo(q, n, target, o, samples.size(), from));
+        probeInfo(q, n, target, o, samples.size(), from),
+        fresh);
+  }
+
+  private static @Nullable Instant at(
+      Map<String, TtotalArtifact.TimelineEntry> timeline, ScaleOutStage stage) {
+    TtotalArtifact.TimelineEntry e = timeline.get(stage.wireName());
+    return e == null ? null : e.at();
   }
 
   /**
@@ -266,7 +294,8 @@ public final class TtotalRun {
       PolicyLag lag,
       List<TtotalArtifact.TimelineEntry> ordered,
       List<String> notes,
-      Map<String, Object> probeInfo) {
+      Map<String, Object> probeInfo,
+      @Nullable NewInstanceService fresh) {
     return new TtotalArtifact(
             Artifact.SCHEMA_VERSION,
             ArtifactKind.TTOTAL.label(),
@@ -286,7 +315,8 @@ public final class TtotalRun {
             List.of(),
             notes,
             probeInfo,
-            null)
+            null,
+            fresh)
         .withDerived();
   }
 }

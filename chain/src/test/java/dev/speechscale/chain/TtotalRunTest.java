@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.speechscale.artifacts.Artifact;
+import dev.speechscale.artifacts.NewInstanceService;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.TtotalArtifact.TimelineEntry;
@@ -225,6 +226,7 @@ class TtotalRunTest {
         null,
         null,
         timeline,
+        null,
         null,
         null,
         null,
@@ -529,5 +531,58 @@ class TtotalRunTest {
     assertThatThrownBy(() -> TtotalPreflight.p95At(q, 3))
         .isInstanceOf(ChainException.class)
         .hasMessage("the ladder has no usable rung at 3");
+  }
+
+  // ---- the new instance against the old one ----
+
+  private static ScaleOutObserver.Sample named(long sentMs, String instance, double serviceMs) {
+    return new ScaleOutObserver.Sample(
+        T0.plusMillis(sentMs + Math.round(serviceMs)),
+        10,
+        true,
+        T0.plusMillis(sentMs),
+        instance,
+        serviceMs);
+  }
+
+  @Test
+  void newInstance_samplesNamingTheirInstance_givesWindowsSinceInServiceBySendTime() {
+    Instant desiredSet = T0.plusSeconds(10);
+    Instant inService = T0.plusSeconds(13);
+    List<ScaleOutObserver.Sample> samples = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      samples.add(named(i * 500, "i-local-1", 60)); // before desired_set: the old instance
+    }
+    samples.add(named(12_000, "i-local-1", 500)); // after the trigger, before in service
+    for (int i = 0; i < 30; i++) {
+      // 13.0-28.0 s: the new one at 90 ms, the old at 60; sent 15 s after in service = window 1
+      samples.add(named(13_000 + i * 500, "i-local-2", i < 30 ? 90 : 60));
+      samples.add(named(13_000 + i * 500, "i-local-1", 60));
+    }
+    samples.add(new ScaleOutObserver.Sample(T0.plusSeconds(29), 10, true)); // names none
+    samples.add(named(29_000, "i-local-2", -1)); // a failure: no service time
+
+    NewInstanceService n = ScaleOutObserver.newInstance(samples, desiredSet, inService);
+
+    assertThat(n).isNotNull();
+    assertThat(n.oldInstances()).containsExactly("i-local-1");
+    assertThat(n.newInstance()).isEqualTo("i-local-2");
+    // the last completion is 16.09 s after in service: one full window
+    assertThat(n.windows()).hasSize(1);
+    assertThat(n.windows().getFirst().newRequests()).isEqualTo(30);
+    assertThat(n.windows().getFirst().oldRequests()).isEqualTo(30);
+    assertThat(n.windows().getFirst().factor()).isEqualTo(1.5);
+  }
+
+  @Test
+  void newInstance_noSampleNamesItsInstanceOrNoStage_isNull() {
+    List<ScaleOutObserver.Sample> unnamed =
+        List.of(
+            new ScaleOutObserver.Sample(T0, 10, true),
+            new ScaleOutObserver.Sample(T0.plusSeconds(30), 10, true));
+
+    assertThat(ScaleOutObserver.newInstance(unnamed, T0, T0.plusSeconds(1))).isNull();
+    assertThat(ScaleOutObserver.newInstance(List.of(named(0, "a", 60)), null, T0)).isNull();
+    assertThat(ScaleOutObserver.newInstance(List.of(named(0, "a", 60)), T0, null)).isNull();
   }
 }

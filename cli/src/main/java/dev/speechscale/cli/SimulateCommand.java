@@ -6,6 +6,7 @@ import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.PlanSaturation;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.ScaleOutColdStart;
 import dev.speechscale.artifacts.SimulateArtifact;
 import dev.speechscale.artifacts.SimulateArtifacts;
 import dev.speechscale.artifacts.StartupDelaySamples;
@@ -206,7 +207,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
                 maxRequestAge,
                 delay.delays())
             .withRefusalCost(refusalCost == null ? RefusalCost.NONE : refusalCost.resolve(spec))
-            .withColdStart(q.coldStart(qmax.toString()))
+            .withColdStart(ScaleOutColdStart.of(in.ttotals(), q, qmax.toString()))
             .withIdleStart(q.idleStartFactors(qmax.toString()));
     List<Policy> chosen = Policies.parse(policies, in.planNumbers(model));
     Traffic offered = SimulateTraffic.of(traffic, peakRps, troughRps, duration, p, plan, spec);

@@ -76,6 +76,16 @@ final class TtotalCommand implements Callable<Integer> {
   @Nullable Duration timeout;
 
   @Option(
+      names = "--new-instance-for",
+      defaultValue = "60s",
+      paramLabel = "DURATION",
+      description =
+          "keep probing at least this long past in service, to measure the new instance's service"
+              + " against the old one per 15 s (the simulator's cold start by age; default"
+              + " ${DEFAULT-VALUE})")
+  Duration newInstanceFor;
+
+  @Option(
       names = "--allow-config-mismatch",
       description = "use a ladder measured on another deployment (warns instead of refusing)")
   boolean allowConfigMismatch;
@@ -120,6 +130,7 @@ final class TtotalCommand implements Callable<Integer> {
                   recoveryWindow,
                   settle,
                   timeout,
+                  newInstanceFor,
                   allowConfigMismatch,
                   Texts.load(texts),
                   1,
@@ -150,6 +161,7 @@ final class TtotalCommand implements Callable<Integer> {
     params.put("probe_concurrency", probe);
     params.put("recovery_window_s", recoveryWindow.toMillis() / 1000.0);
     params.put("settle_s", settle.toMillis() / 1000.0);
+    params.put("new_instance_for_s", newInstanceFor.toMillis() / 1000.0);
     params.put("allow_config_mismatch", allowConfigMismatch);
     params.put("runs", runs);
     return params;

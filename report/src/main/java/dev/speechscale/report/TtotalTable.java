@@ -49,5 +49,8 @@ public final class TtotalTable {
     } else {
       out.println("1 scale-out timed (--runs N times more and records the spread)");
     }
+    if (t.newInstance() != null) {
+      out.println(t.newInstance().summary());
+    }
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ArtifactKind;
+import dev.speechscale.artifacts.NewInstanceService;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.QmaxStep;
@@ -67,10 +68,19 @@ class ChainEndToEndTest {
       assertThat(qa.steps()).allSatisfy(s -> assertThat(s.serverConcurrencyPeak()).isNotNull());
       assertThat(Files.readAllLines(dir.resolve("events.jsonl"))).isNotEmpty();
 
-      Path ttotal = endpoint.ttotal(qmax, "--timeout", "2m");
+      Path ttotal = endpoint.ttotal(qmax, "--timeout", "2m", "--new-instance-for", "16s");
       assertThat(ArtifactCodec.validate(ArtifactKind.TTOTAL, Files.readString(ttotal))).isEmpty();
       TtotalArtifact ta = ArtifactCodec.readTtotal(ttotal);
       assertThat(ta.missingStages()).isEmpty();
+      // the probe ran 16 s past in service and every response named its instance: the first
+      // 15 s window has both instances' service times
+      NewInstanceService fresh = ta.newInstance();
+      assertThat(fresh).isNotNull();
+      assertThat(fresh.oldInstances()).hasSize(1);
+      assertThat(fresh.newInstance()).isNotNull().isNotIn(fresh.oldInstances());
+      assertThat(fresh.windows()).isNotEmpty();
+      assertThat(fresh.windows().getFirst().newRequests()).isPositive();
+      assertThat(fresh.windows().getFirst().oldRequests()).isPositive();
       long sumMs = ta.durations().stream().mapToLong(d -> Math.round(d.seconds() * 1000)).sum();
       assertThat(sumMs).isEqualTo(Math.round(ta.tTotalS() * 1000));
 

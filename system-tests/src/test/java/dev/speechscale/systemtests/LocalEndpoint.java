@@ -111,13 +111,18 @@ final class LocalEndpoint implements AutoCloseable {
   }
 
   /**
-   * {@code ttotal} of {@code qmax} with a 1 s settle and a 2 s recovery window, into ttotal.json.
+   * {@code ttotal} of {@code qmax} with a 1 s settle and a 2 s recovery window, into ttotal.json;
+   * the new instance is not probed past recovery unless {@code more} gives {@code
+   * --new-instance-for}.
    */
   Path ttotal(Path qmax, String... more) {
     Path ttotal = dir.resolve("ttotal.json");
     String[] args = {
       "ttotal", "--qmax", qmax.toString(), "--settle", "1s", "--recovery-window", "2s"
     };
+    if (!java.util.Arrays.asList(more).contains("--new-instance-for")) {
+      args = concat(args, "--new-instance-for", "0s");
+    }
     Cli t = ttsBench(concat(concat(args, more), "--output", ttotal.toString()));
     assertThat(t.exitCode()).as(t.err()).isZero();
     return ttotal;

@@ -1,0 +1,43 @@
+package dev.speechscale.artifacts;
+
+import dev.speechscale.simulator.ColdStart;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which cold start the simulator gives the instances a scale-out starts: by seconds in service
+ * where a ttotal artifact measured the new instance against the old one ({@link
+ * NewInstanceService}, pooled over every artifact and run given), else by requests from qmax's
+ * warm-up ({@link QmaxArtifact#coldStart}). The ttotal one is measured on the instance a scale-out
+ * really starts, for a minute, against a warm neighbour on the same probe; the warm-up's ramp is a
+ * fresh deploy's first 64–128 requests, over 4–8 s into a surge, while on the local fleet the new
+ * instance stayed slower for ~45 s (measurements/simulator-calibration.md, "Runs m and n").
+ */
+public final class ScaleOutColdStart {
+  private ScaleOutColdStart() {}
+
+  /** The cold start for these inputs (see the class comment). */
+  public static ColdStart of(
+      List<StartupDelaySamples.Input> ttotals, QmaxArtifact qmax, String qmaxFile) {
+    List<NewInstanceService> measured = new ArrayList<>();
+    List<String> files = new ArrayList<>();
+    for (StartupDelaySamples.Input in : ttotals) {
+      NewInstanceService n = in.artifact().newInstance();
+      if (n != null && n.measured()) {
+        measured.add(n);
+        files.add(String.valueOf(Path.of(in.file()).getFileName()));
+      }
+    }
+    NewInstanceService pooled = NewInstanceService.pooled(measured);
+    if (pooled == null || !pooled.measured()) {
+      return qmax.coldStart(qmaxFile);
+    }
+    String source =
+        "the scale-out's new instance against the old one per "
+            + Math.round(pooled.windowSeconds())
+            + " s in service in "
+            + String.join(", ", files);
+    return pooled.coldStart(source);
+  }
+}
