@@ -4,6 +4,8 @@ import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.PlanSaturation;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
+import dev.speechscale.artifacts.ScaleOutColdStart;
+import dev.speechscale.artifacts.StartupDelaySamples;
 import dev.speechscale.scaling.ScalingRules;
 import dev.speechscale.simulator.*;
 import tools.jackson.databind.JsonNode;
@@ -21,7 +23,8 @@ import java.util.*;
  * (a replay that recorded live.history_concurrency starts from that history, as replay did; one
  * whose live.warmup was applied takes X_sat = the plan's X(C_scale_max) x its ratio, unless X_SAT
  * is given)
- * (COLD=1: new instances start as cold as the qmax artifact's warmup_ramp says; X_SAT: the
+ * (COLD=1: new instances start as cold as the qmax artifact's warmup_ramp says; COLD=ttotal: as
+ * replay chooses, the ttotal artifact's new_instance where it has one; X_SAT: the
  * saturated throughput to use instead of the plan's X(C_scale_max))
  * (REFUSAL_COST_MS: seconds of the instance each refusal costs, in ms, as simulate's
  * --refusal-cost-ms; default none)
@@ -155,6 +158,10 @@ public class RePredict {
             queue, Duration.ofSeconds(56), delays);
     if ("1".equals(System.getenv("COLD"))) { // the qmax warm-up's cold start for new instances
       model = model.withColdStart(q.coldStart(qf.toString()));
+    } else if ("ttotal".equals(System.getenv("COLD"))) { // as replay chooses (builds from 2026-12-04)
+      Path tf = dir.resolve(Path.of(r.get("inputs").get("ttotal").asString()).getFileName());
+      model = model.withColdStart(ScaleOutColdStart.of(
+          List.of(new StartupDelaySamples.Input(ArtifactCodec.readTtotal(tf), tf.toString())), q, qf.toString()));
     }
     // the idle start: the qmax artifact's open-loop rung, or IDLE=<events.jsonl[.gz]> of an earlier
     // open-loop run (a replay's --events), measured as qmax's rung measures it; IDLE=off for none

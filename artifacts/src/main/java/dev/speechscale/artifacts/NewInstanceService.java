@@ -20,9 +20,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Service time is the response time less the server's queue wait. Both instances serve the same
  * closed-loop probe back to back, so the ratio keeps only what differs between them: the new one's
  * cold start and, when they run on different hosts, the hosts' speeds (the local platform pins them
- * round robin to the cores). {@link #coldStart} turns the ratios into the simulator's cold start by
- * age ({@link ColdStart#byAge}): a window's factor is given only when each instance served at least
- * {@value #MIN_REQUESTS} requests in it.
+ * round robin to the cores). {@link #coldStart} turns them into the simulator's cold start, each
+ * window's factor for the requests the new instance started in it ({@link ColdStart#fromWindows}):
+ * a window's factor is given only when each instance served at least {@value #MIN_REQUESTS}
+ * requests in it.
  *
  * @param windowSeconds each window's length
  * @param oldInstances the instances that served before the scale-out
@@ -187,13 +188,18 @@ public record NewInstanceService(
         with.size() + " scale-outs pooled, window by window");
   }
 
-  /** The simulator's cold start by seconds in service these windows give. */
+  /**
+   * The simulator's cold start these windows give: each window's factor for the requests the new
+   * instance started in it ({@link ColdStart#fromWindows}).
+   */
   public ColdStart coldStart(String source) {
     List<Double> factors = new ArrayList<>();
+    List<Integer> requests = new ArrayList<>();
     for (Window w : windows) {
       factors.add(w.factor() == null ? Double.NaN : w.factor());
+      requests.add(w.newRequests());
     }
-    return ColdStart.byAge(windowSeconds, factors, source);
+    return ColdStart.fromWindows(requests, factors, source);
   }
 
   /** True when at least one window gives a factor: a measured cold start (or a measured none). */

@@ -6,13 +6,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Which cold start the simulator gives the instances a scale-out starts: by seconds in service
- * where a ttotal artifact measured the new instance against the old one ({@link
- * NewInstanceService}, pooled over every artifact and run given), else by requests from qmax's
- * warm-up ({@link QmaxArtifact#coldStart}). The ttotal one is measured on the instance a scale-out
- * really starts, for a minute, against a warm neighbour on the same probe; the warm-up's ramp is a
- * fresh deploy's first 64–128 requests, over 4–8 s into a surge, while on the local fleet the new
- * instance stayed slower for ~45 s (measurements/simulator-calibration.md, "Runs m and n").
+ * Which cold start the simulator gives the instances a scale-out starts: from a ttotal artifact
+ * that measured the new instance against the old one ({@link NewInstanceService}, pooled over every
+ * artifact and run given; each window's factor for the requests the new instance started in it),
+ * else from qmax's warm-up ({@link QmaxArtifact#coldStart}). The ttotal one is measured on the
+ * instance a scale-out really starts, for a minute, against a warm neighbour on the same probe; the
+ * warm-up's ramp is a fresh deploy's first 64–128 requests against the ladder, over 4–8 s into a
+ * surge, while on the local fleet the new instance stayed slower for 200–300 requests, ~40 s
+ * (measurements/simulator-calibration.md, "Run o").
  */
 public final class ScaleOutColdStart {
   private ScaleOutColdStart() {}

@@ -60,7 +60,7 @@ class NewInstanceServiceTest {
         .isEqualTo(
             "new instance x1.50 / - / x1.10 / x1.00 the old one's service per 15 s in service");
     // the window without a factor ends the cold start after its first 15 s
-    assertThat(n.coldStart("t").ageSteps()).containsExactly(new ColdStart.AgeStep(15, 1.5));
+    assertThat(n.coldStart("t").steps()).containsExactly(new ColdStart.Step(10, 1.5));
   }
 
   @Test

@@ -62,7 +62,7 @@ class ScaleOutColdStartTest {
   }
 
   @Test
-  void ttotalWithTheNewInstance_givesTheColdStartByAgeInstead() throws Exception {
+  void ttotalWithTheNewInstance_givesItsWindowsAsTheColdStartInstead() throws Exception {
     QmaxArtifact q = ArtifactCodec.readQmax(N.resolve(QMAX));
     TtotalArtifact t = ArtifactCodec.readTtotal(N.resolve(TTOTAL));
     TtotalArtifact a = withNewInstance(t, measured(1.5, 1.4, 1.2, 1.0));
@@ -77,12 +77,11 @@ class ScaleOutColdStartTest {
             q,
             QMAX);
 
-    assertThat(c.isByAge()).isTrue();
-    assertThat(c.ageSteps())
-        .extracting(ColdStart.AgeStep::untilSeconds)
-        .containsExactly(15.0, 30.0, 45.0);
-    assertThat(c.factorAtAge(0)).isCloseTo(1.4, org.assertj.core.api.Assertions.within(1e-9));
-    assertThat(c.factorAtAge(40)).isCloseTo(1.1, org.assertj.core.api.Assertions.within(1e-9));
+    // pooled: 20 requests of the new instance per window over both runs, 1.4, 1.4 and 1.1
+    assertThat(c.steps()).extracting(ColdStart.Step::untilRequest).containsExactly(20, 40, 60);
+    assertThat(c.factor(0)).isCloseTo(1.4, org.assertj.core.api.Assertions.within(1e-9));
+    assertThat(c.factor(45)).isCloseTo(1.1, org.assertj.core.api.Assertions.within(1e-9));
+    assertThat(c.factor(60)).isEqualTo(1.0);
     assertThat(c.source())
         .isEqualTo(
             "the scale-out's new instance against the old one per 15 s in service in ttotal-a.json,"

@@ -81,7 +81,7 @@ final class TtotalCommand implements Callable<Integer> {
       paramLabel = "DURATION",
       description =
           "keep probing at least this long past in service, to measure the new instance's service"
-              + " against the old one per 15 s (the simulator's cold start by age; default"
+              + " against the old one per 15 s (the simulator's cold start; default"
               + " ${DEFAULT-VALUE})")
   Duration newInstanceFor;
 

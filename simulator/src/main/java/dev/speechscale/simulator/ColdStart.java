@@ -24,26 +24,26 @@ import java.util.Objects;
  * (else the nearest), the instance as warm as the ladder measured it, because a 20 s warm-up ends
  * before the instance is warm (the artifact's {@code warmup_ramp.reference_source} says which).
  *
- * <p><b>By age</b> ({@link #byAge}): the factor by seconds since the instance went in service, from
- * {@code ttotal}'s scale-out, whose probe keeps running at least a recovery window (60 s) past in
- * service and whose responses name the instance that served them: per window since in service, the
- * new instance's mean service time over the old one's in the same window (which also cancels the
- * host's speed when both share it). On the local fleet a new instance was ×1.4–1.5 for its first 30
- * s and ×1.2 to 45 s (measurements/simulator-calibration.md, "Runs m and n"): the request ramp,
- * over in 64–128 requests, ended 4–8 s after a surge. A cold start by age replaces the request ramp
- * wherever one was measured.
+ * <p><b>From a scale-out</b> ({@link #fromWindows}): {@code ttotal}'s probe keeps running a minute
+ * past in service, and the platform names the instance behind each response, so each window since
+ * in service gives the new instance's mean service time over the old one's in the same window
+ * (which also cancels the host's speed when both share it), and the requests the new instance
+ * started in it. The steps end where those requests do: the cold start goes by the requests the
+ * instance has served, not by its age. Measured on the local fleet (measurements/
+ * simulator-calibration.md, "Run o"), ttotal's closed-loop probe saw ×1.36 over the new instance's
+ * first 194 requests (its first 15 s) and ×1.10 to request 429 (15–30 s); the replays' open-loop
+ * surge, whose new instance took half as many requests a second, saw ×1.35–1.40 over its first 200
+ * requests and ×1.04–1.09 over 200–450 — but ×1.26–1.27 in its 15–30 s, where by age ttotal said
+ * ×1.10. A scale-out's measurement replaces the warm-up's ramp wherever there is one.
  *
  * <p>The fleet's initial instances are warm (a replay warms its one instance as qmax did; a day's
  * fleet has long been running); every instance a scale-out starts is cold.
  *
  * @param steps the factor for requests below each step's {@code untilRequest} (and at or above the
  *     previous step's), in increasing order; requests past the last step have factor 1
- * @param ageSteps the factor for requests that start before each step's {@code untilSeconds} in
- *     service (and at or after the previous step's), in increasing order; later ones have factor 1.
- *     At most one of {@code steps} and {@code ageSteps} has entries
  * @param source where the steps came from, for the model's derivation
  */
-public record ColdStart(List<Step> steps, List<AgeStep> ageSteps, String source) {
+public record ColdStart(List<Step> steps, String source) {
   /** New instances serve as warm ones from their first request. */
   public static final ColdStart NONE = new ColdStart(List.of(), "none");
 
@@ -78,58 +78,9 @@ public record ColdStart(List<Step> steps, List<AgeStep> ageSteps, String source)
     }
   }
 
-  /**
-   * Requests that start in {@code [previous untilSeconds, untilSeconds)} after the instance went in
-   * service take {@code factor} × a warm instance's time.
-   *
-   * @param untilSeconds the end of this step, seconds in service
-   * @param factor ≥ 1
-   */
-  public record AgeStep(double untilSeconds, double factor) {
-    public AgeStep {
-      if (!(untilSeconds > 0) || Double.isInfinite(untilSeconds)) {
-        throw new SimulatorException(
-            "a cold-start step's until_s ("
-                + untilSeconds
-                + ") must be a finite number of seconds in service above 0");
-      }
-      if (!(factor >= 1) || Double.isInfinite(factor)) {
-        throw new SimulatorException(
-            String.format(
-                Locale.ROOT,
-                "a cold-start step's factor (%s, before %s s in service) must be a finite number"
-                    + " >= 1: a cold instance is not faster than a warm one",
-                factor,
-                untilSeconds));
-      }
-    }
-  }
-
-  /** A ramp by requests started (the qmax warm-up's kind). */
-  public ColdStart(List<Step> steps, String source) {
-    this(steps, List.of(), source);
-  }
-
   public ColdStart {
     Objects.requireNonNull(source, "source");
     steps = List.copyOf(steps);
-    ageSteps = List.copyOf(ageSteps);
-    if (!steps.isEmpty() && !ageSteps.isEmpty()) {
-      throw new SimulatorException(
-          "a cold start is by requests or by seconds in service, not both (" + source + ")");
-    }
-    for (int i = 1; i < ageSteps.size(); i++) {
-      if (ageSteps.get(i).untilSeconds() <= ageSteps.get(i - 1).untilSeconds()) {
-        throw new SimulatorException(
-            String.format(
-                Locale.ROOT,
-                "cold-start steps by age must end in increasing order; step %d ends at %s s, the"
-                    + " one before at %s s",
-                i,
-                ageSteps.get(i).untilSeconds(),
-                ageSteps.get(i - 1).untilSeconds()));
-      }
-    }
     for (int i = 1; i < steps.size(); i++) {
       if (steps.get(i).untilRequest() <= steps.get(i - 1).untilRequest()) {
         throw new SimulatorException(
@@ -145,48 +96,7 @@ public record ColdStart(List<Step> steps, List<AgeStep> ageSteps, String source)
 
   /** True when new instances are warm from their first request. */
   public boolean none() {
-    return steps.isEmpty() && ageSteps.isEmpty();
-  }
-
-  /**
-   * The cold start by seconds in service that per-window factors give: each window's factor (new
-   * instance over old, NaN where a window had too few requests to say) until the first window
-   * within {@value #WARM_WITHIN_PCT} % of warm or below, or the first without a factor; a ramp
-   * still cold at its last window ends there (nothing measured says how long it lasts after).
-   *
-   * @param windowSeconds each window's length
-   * @param factors window i covers {@code [i·w, (i+1)·w)} seconds in service
-   * @param source where they were measured, for the derivation
-   */
-  public static ColdStart byAge(double windowSeconds, List<Double> factors, String source) {
-    if (!(windowSeconds > 0) || Double.isInfinite(windowSeconds)) {
-      throw new SimulatorException(
-          "a cold start's window (" + windowSeconds + " s) must be finite and positive");
-    }
-    List<AgeStep> out = new ArrayList<>();
-    for (int i = 0; i < factors.size(); i++) {
-      double f = factors.get(i);
-      if (!(f > 1 + WARM_WITHIN_PCT / 100)) {
-        break;
-      }
-      out.add(new AgeStep((i + 1) * windowSeconds, f));
-    }
-    return out.isEmpty() ? new ColdStart(List.of(), source) : new ColdStart(List.of(), out, source);
-  }
-
-  /** True when the steps are by seconds in service. */
-  public boolean isByAge() {
-    return !ageSteps.isEmpty();
-  }
-
-  /** The factor for a request that starts {@code ageSeconds} after its instance went in service. */
-  public double factorAtAge(double ageSeconds) {
-    for (AgeStep s : ageSteps) {
-      if (ageSeconds < s.untilSeconds()) {
-        return s.factor();
-      }
-    }
-    return 1;
+    return steps.isEmpty();
   }
 
   /** The factor for the instance's request {@code index} (0: its first). */
@@ -202,6 +112,40 @@ public record ColdStart(List<Step> steps, List<AgeStep> ageSteps, String source)
   /** Requests a new instance serves before it is warm: the last step's end (0 with none). */
   public int rampRequests() {
     return steps.isEmpty() ? 0 : steps.getLast().untilRequest();
+  }
+
+  /**
+   * The steps a scale-out's windows give (see the class comment): window i's factor (new instance
+   * over old, NaN where a window had too few requests to say) for the requests the new instance
+   * started in it, until the first window within {@value #WARM_WITHIN_PCT} % of warm or below, or
+   * the first without a factor; a ramp still cold at its last window ends there (nothing measured
+   * says how long it lasts after).
+   *
+   * @param requests the requests the new instance started in each window
+   * @param factors each window's factor
+   * @param source where they were measured, for the derivation
+   */
+  public static ColdStart fromWindows(List<Integer> requests, List<Double> factors, String source) {
+    if (requests.size() != factors.size()) {
+      throw new SimulatorException(
+          "cold-start windows: "
+              + requests.size()
+              + " request counts but "
+              + factors.size()
+              + " factors; each window needs both");
+    }
+    List<Step> steps = new ArrayList<>();
+    int until = 0;
+    for (int i = 0; i < factors.size(); i++) {
+      double f = factors.get(i);
+      int n = requests.get(i);
+      if (!(f > 1 + WARM_WITHIN_PCT / 100) || n < 1) {
+        break;
+      }
+      until += n;
+      steps.add(new Step(until, f));
+    }
+    return new ColdStart(steps, source);
   }
 
   /**
@@ -280,23 +224,6 @@ public record ColdStart(List<Step> steps, List<AgeStep> ageSteps, String source)
   public String describe() {
     if (none()) {
       return "new instances serve warm from their first request";
-    }
-    if (isByAge()) {
-      StringBuilder b = new StringBuilder("a new instance serves its first seconds in service at ");
-      double from = 0;
-      for (int i = 0; i < ageSteps.size(); i++) {
-        AgeStep s = ageSteps.get(i);
-        b.append(
-            String.format(
-                Locale.ROOT,
-                "%s%.2fx (%.0f-%.0f s)",
-                i == 0 ? "" : ", ",
-                s.factor(),
-                from,
-                s.untilSeconds()));
-        from = s.untilSeconds();
-      }
-      return b.append(" a warm one's time (").append(source).append(')').toString();
     }
     StringBuilder b = new StringBuilder("a new instance's first requests take ");
     int from = 0;

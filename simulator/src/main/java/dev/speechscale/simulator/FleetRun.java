@@ -53,7 +53,6 @@ final class FleetRun {
   private final double idleService;
   private final double idleFirstByte;
   private final double[] coldFactor;
-  private final ColdStart coldByAge;
   private final HostSpeeds hostSpeeds;
   private long[] launch = new long[16];
   private long launches;
@@ -72,10 +71,6 @@ final class FleetRun {
   private double[] readyAt = new double[16];
   private int[] launchedBy = new int[16];
   private int[] startedOn = new int[16];
-
-  /** When each instance went in service; minus infinity for the initial (warm) fleet. */
-  private double[] servingSince = new double[16];
-
   private double[] slotFree;
   private int allocated;
   private int[] freeIds = new int[16];
@@ -160,7 +155,6 @@ final class FleetRun {
     for (int k = 0; k < coldFactor.length; k++) {
       coldFactor[k] = model.coldStart().factor(k);
     }
-    this.coldByAge = model.coldStart().isByAge() ? model.coldStart() : ColdStart.NONE;
     double firstByteSum = 0;
     for (int i = 0; i < TABLE; i++) {
       double u = (i + 0.5) / TABLE;
@@ -198,7 +192,6 @@ final class FleetRun {
       int id = allocate();
       phase[id] = IN_SERVICE;
       startedOn[id] = coldFactor.length; // the initial fleet is warm
-      servingSince[id] = Double.NEGATIVE_INFINITY;
       inService++;
       lor.add(id, 0);
     }
@@ -352,9 +345,7 @@ final class FleetRun {
     double idleS = idle ? idleService : 1;
     int k = startedOn[id];
     double cold =
-        (k < coldFactor.length ? coldFactor[k] : 1)
-            * (coldByAge.isByAge() ? coldByAge.factorAtAge(start - servingSince[id]) : 1)
-            * hostSpeeds.factor(launch[id], start);
+        (k < coldFactor.length ? coldFactor[k] : 1) * hostSpeeds.factor(launch[id], start);
     double firstByteScaleNow = firstByteScale[Math.min(held, HELD_LEVELS)] * cold;
     if (start - t + firstByteMeanS * firstByteScaleNow > deadlineS) {
       shedDeadline++;
@@ -436,7 +427,6 @@ final class FleetRun {
 
   private void toService(int id, long s) {
     phase[id] = IN_SERVICE;
-    servingSince[id] = s;
     inService++;
     lor.add(id, 0);
     if (launchedBy[id] >= 0) {
@@ -528,7 +518,6 @@ final class FleetRun {
         readyAt = Arrays.copyOf(readyAt, n);
         launchedBy = Arrays.copyOf(launchedBy, n);
         startedOn = Arrays.copyOf(startedOn, n);
-        servingSince = Arrays.copyOf(servingSince, n);
         launch = Arrays.copyOf(launch, n);
         slotFree = Arrays.copyOf(slotFree, n * slots);
       }

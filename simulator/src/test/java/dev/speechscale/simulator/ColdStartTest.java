@@ -123,96 +123,41 @@ class ColdStartTest {
   }
 
   @Test
-  void byAge_windowFactors_giveStepsUntilTheFirstWarmWindow() {
-    // run n's new instance against its old one per 15 s in service: x1.47, x1.42, x1.18, x1.02
-    ColdStart c = ColdStart.byAge(15, List.of(1.47, 1.42, 1.18, 1.02, 1.3), "ttotal");
+  void fromWindows_aScaleOutsWindows_giveStepsAtTheirRequestCountsUntilTheFirstWarmOne() {
+    // run o's ttotal: the new instance against the old one per 15 s in service, and the requests
+    // it started in each window
+    ColdStart c =
+        ColdStart.fromWindows(
+            List.of(194, 235, 252, 260), List.of(1.357, 1.098, 1.026, 0.872), "ttotal");
 
-    assertThat(c.isByAge()).isTrue();
-    assertThat(c.steps()).isEmpty();
-    assertThat(c.ageSteps())
-        .containsExactly(
-            new ColdStart.AgeStep(15, 1.47),
-            new ColdStart.AgeStep(30, 1.42),
-            new ColdStart.AgeStep(45, 1.18));
-    assertThat(c.factorAtAge(0)).isEqualTo(1.47);
-    assertThat(c.factorAtAge(14.999)).isEqualTo(1.47);
-    assertThat(c.factorAtAge(15)).isEqualTo(1.42);
-    assertThat(c.factorAtAge(44.9)).isEqualTo(1.18);
-    assertThat(c.factorAtAge(45)).isEqualTo(1.0);
-    assertThat(c.factorAtAge(Double.POSITIVE_INFINITY)).isEqualTo(1.0);
-    assertThat(c.rampRequests()).isZero();
+    assertThat(c.steps())
+        .containsExactly(new ColdStart.Step(194, 1.357), new ColdStart.Step(429, 1.098));
+    assertThat(c.factor(193)).isEqualTo(1.357);
+    assertThat(c.factor(194)).isEqualTo(1.098);
+    assertThat(c.factor(429)).isEqualTo(1.0);
+    assertThat(c.rampRequests()).isEqualTo(429);
     assertThat(c.describe())
         .isEqualTo(
-            "a new instance serves its first seconds in service at 1.47x (0-15 s), 1.42x (15-30"
-                + " s), 1.18x (30-45 s) a warm one's time (ttotal)");
+            "a new instance's first requests take 1.36x (0-193), 1.10x (194-428) a warm one's time"
+                + " (ttotal)");
   }
 
   @Test
-  void byAge_aWindowWithoutAFactorOrWarmFirst_endsTheRamp() {
-    assertThat(ColdStart.byAge(15, List.of(1.4, Double.NaN, 1.3), "x").ageSteps())
-        .containsExactly(new ColdStart.AgeStep(15, 1.4));
-    ColdStart warm = ColdStart.byAge(15, List.of(1.03, 1.4), "ttotal measured it warm");
+  void fromWindows_aWindowWithoutAFactorOrWarmFirst_endsTheRamp() {
+    assertThat(
+            ColdStart.fromWindows(List.of(100, 3, 120), List.of(1.4, Double.NaN, 1.3), "x").steps())
+        .containsExactly(new ColdStart.Step(100, 1.4));
+    ColdStart warm =
+        ColdStart.fromWindows(List.of(200, 200), List.of(1.03, 1.4), "ttotal measured it warm");
     assertThat(warm.none()).isTrue();
     assertThat(warm.source()).isEqualTo("ttotal measured it warm");
-    assertThat(ColdStart.byAge(15, List.of(), "x").none()).isTrue();
+    assertThat(ColdStart.fromWindows(List.of(), List.of(), "x").none()).isTrue();
   }
 
   @Test
-  void byAge_badSteps_areRefusedNamingTheValues() {
-    assertThatThrownBy(() -> new ColdStart.AgeStep(15, 0.9))
+  void fromWindows_countsAndFactorsDisagree_isRefusedNamingBoth() {
+    assertThatThrownBy(() -> ColdStart.fromWindows(List.of(1, 2), List.of(1.5), "x"))
         .isInstanceOf(SimulatorException.class)
-        .hasMessageContaining(
-            "factor (0.9, before 15.0 s in service) must be a finite number >= 1");
-    assertThatThrownBy(() -> new ColdStart.AgeStep(0, 1.2))
-        .isInstanceOf(SimulatorException.class)
-        .hasMessageContaining("until_s (0.0)");
-    assertThatThrownBy(() ->
-            new ColdStart(
-                List.of(),
-                List.of(new ColdStart.AgeStep(30, 1.4), new ColdStart.AgeStep(15, 1.2)),
-                "x"))
-        .isInstanceOf(SimulatorException.class)
-        .hasMessageContaining("step 1 ends at 15.0 s, the one before at 30.0 s");
-    assertThatThrownBy(() ->
-            new ColdStart(
-                List.of(new ColdStart.Step(4, 2)), List.of(new ColdStart.AgeStep(15, 1.4)), "x"))
-        .isInstanceOf(SimulatorException.class)
-        .hasMessageContaining("by requests or by seconds in service, not both (x)");
-    assertThatThrownBy(() -> ColdStart.byAge(0, List.of(1.4), "x"))
-        .isInstanceOf(SimulatorException.class)
-        .hasMessageContaining("window (0.0 s)");
-  }
-
-  @Test
-  void run_byAge_initialFleetWarm_scaleOutInstanceSlowerForItsSecondsInService() {
-    InstanceModel warm =
-        FleetSimulatorTest.constant(0.1, 10, Duration.ofSeconds(56), Duration.ofSeconds(20));
-    Traffic fixed = Traffic.constant(6, Duration.ofSeconds(120));
-    FleetSimulator.Options o = new FleetSimulator.Options(3000, Duration.ZERO, 7);
-    InstanceModel short3x = warm.withColdStart(ColdStart.byAge(30, List.of(3.0), "test"));
-    InstanceModel long3x =
-        warm.withColdStart(ColdStart.byAge(600, List.of(3.0), "test for ten minutes"));
-
-    // a fixed fleet never starts an instance: all warm
-    assertThat(FleetSimulator.run(long3x, fixed, new Policy.Fixed(2), o, Progress.none()))
-        .isEqualTo(FleetSimulator.run(warm, fixed, new Policy.Fixed(2), o, Progress.none()));
-
-    Traffic t = Traffic.step(30, 2, Duration.ofSeconds(3600));
-    FleetSimulator.Options o2 = new FleetSimulator.Options(3000, Duration.ZERO, 42);
-    Policy p = Policies.planned(FleetSimulatorTest.numbers(4));
-    PolicyResult a = FleetSimulator.run(warm, t, p, o2, Progress.none());
-    PolicyResult b = FleetSimulator.run(short3x, t, p, o2, Progress.none());
-    PolicyResult c = FleetSimulator.run(long3x, t, p, o2, Progress.none());
-
-    // the same first decision (the surge, before any new instance serves), then slower fleets,
-    // the one whose new instances stay cold for ten minutes slowest
-    assertThat(b.events().getFirst()).isEqualTo(a.events().getFirst());
-    assertThat(c.events().getFirst()).isEqualTo(a.events().getFirst());
-    assertThat(b.ttfabMeanMs()).isGreaterThan(a.ttfabMeanMs());
-    assertThat(c.ttfabMeanMs()).isGreaterThan(b.ttfabMeanMs());
-    assertThat(short3x.derivation())
-        .endsWith(
-            "; a new instance serves its first seconds in service at 3.00x (0-30 s) a warm one's"
-                + " time (test)");
+        .hasMessageContaining("2 request counts but 1 factors");
   }
 }
