@@ -4,6 +4,7 @@ import static dev.speechscale.report.Html.esc;
 import static dev.speechscale.report.Html.escText;
 import static dev.speechscale.report.Html.f;
 
+import dev.speechscale.artifacts.NewInstanceService;
 import dev.speechscale.artifacts.TtotalArtifact;
 
 /**
@@ -54,6 +55,41 @@ final class StagesSection {
       t.notes().forEach(n -> h.append("<li>").append(escText(n)).append("</li>"));
       h.append("</ul>\n");
     }
+    NewInstanceService fresh = t.newInstance();
+    if (fresh != null) {
+      newInstance(h, fresh);
+    }
+  }
+
+  /** The new instance against the old one per window since in service, and what the model takes. */
+  private static void newInstance(StringBuilder h, NewInstanceService n) {
+    h.append("<h3>The new instance against the old one</h3>\n");
+    if (!n.measured()) {
+      h.append("<p class=\"meta\">").append(escText(n.summary())).append("</p>\n");
+      return;
+    }
+    h.append(
+        "<table><tr><th>seconds in service</th><th>requests new / old</th>"
+            + "<th>service ms new / old</th><th>new / old</th></tr>");
+    for (NewInstanceService.Window w : n.windows()) {
+      h.append(
+          f(
+              "<tr><td>%.0f–%.0f</td><td>%d / %d</td><td>%s / %s</td><td>%s</td></tr>",
+              w.fromS(),
+              w.untilS(),
+              w.newRequests(),
+              w.oldRequests(),
+              w.newServiceMs() == null ? "–" : f("%.1f", w.newServiceMs()),
+              w.oldServiceMs() == null ? "–" : f("%.1f", w.oldServiceMs()),
+              w.factor() == null ? "–" : f("×%.2f", w.factor())));
+    }
+    h.append("</table>\n<p class=\"meta\">")
+        .append(
+            escText(
+                "simulate and replay: "
+                    + n.coldStart("this scale-out").describe()
+                    + "; the fleet's first instances are warm"))
+        .append("</p>\n");
   }
 
   private static void bar(

@@ -392,6 +392,32 @@ class QuickstartReportTest {
   }
 
   @Test
+  void html_ttotalWithTheNewInstance_showsItsWindowsAndTheColdStartTheModelTakes() {
+    // run o: ttotal probed the new instance a minute past in service
+    TtotalArtifact t =
+        ArtifactCodec.readTtotal(
+            Path.of(
+                "..",
+                "measurements",
+                "simulator-calibration",
+                "quiet-2026-12-04o",
+                "ttotal-quickstart-force-desired-local500mcpu-2a6e114d.json"));
+
+    String page =
+        QuickstartReport.html(new QuickstartReport.Inputs(TITLE, null, t, null, null, null, null));
+
+    assertThat(page)
+        .contains("<h3>The new instance against the old one</h3>")
+        .contains("<tr><td>0–15</td><td>194 / 245</td><td>85.1 / 62.7</td><td>×1.36</td></tr>")
+        .contains("<tr><td>45–60</td><td>260 / 222</td><td>61.0 / 70.0</td><td>×0.87</td></tr>")
+        .contains(
+            "simulate and replay: a new instance's first requests take 1.36x (0-193), 1.10x"
+                + " (194-428) a warm one's time (this scale-out)");
+    // the recorded quickstart's ttotal, from before it was measured, shows none
+    assertThat(quickstartPage()).doesNotContain("The new instance against the old one");
+  }
+
+  @Test
   void html_hostileFinding_isEscapedInDetailAndRecommendation() {
     PlanArtifact plan =
         RecordedRun.edited(
