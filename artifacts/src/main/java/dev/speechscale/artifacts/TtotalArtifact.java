@@ -156,6 +156,31 @@ public record TtotalArtifact(
   public record StageDuration(
       String from, String to, double seconds, Boolean bounded, Double share) {}
 
+  /** This artifact with {@code fresh} as its {@code new_instance}. */
+  public TtotalArtifact withNewInstance(@Nullable NewInstanceService fresh) {
+    return new TtotalArtifact(
+        schemaVersion,
+        kind,
+        toolVersion,
+        createdAt,
+        provenance,
+        model,
+        endpoint,
+        trigger,
+        deployedConfig,
+        tTotalS,
+        policyLagBoundS,
+        tTotalWithPolicyBoundS,
+        tTotalBounded,
+        timeline,
+        durations,
+        missingStages,
+        notes,
+        probe,
+        runs,
+        fresh);
+  }
+
   /** The artifact with total, durations and missing stages recomputed from the timeline. */
   public TtotalArtifact withDerived() {
     Map<String, TimelineEntry> byStage = new TreeMap<>();

@@ -122,28 +122,7 @@ class NewInstanceServiceTest {
     s.add(new NewInstanceService.Served(-5, "i-local-1", 60, true));
     add(s, "i-local-2", 0, 10, 90);
     add(s, "i-local-1", 0, 10, 60);
-    TtotalArtifact with =
-        new TtotalArtifact(
-            old.schemaVersion(),
-            old.kind(),
-            old.toolVersion(),
-            old.createdAt(),
-            old.provenance(),
-            old.model(),
-            old.endpoint(),
-            old.trigger(),
-            old.deployedConfig(),
-            old.tTotalS(),
-            old.policyLagBoundS(),
-            old.tTotalWithPolicyBoundS(),
-            old.tTotalBounded(),
-            old.timeline(),
-            old.durations(),
-            old.missingStages(),
-            old.notes(),
-            old.probe(),
-            old.runs(),
-            NewInstanceService.of(s, 16));
+    TtotalArtifact with = old.withNewInstance(NewInstanceService.of(s, 16));
     String json = ArtifactCodec.toJson(with);
     assertThat(json).contains("\"new_instance\"").contains("\"window_seconds\" : 15.0");
     assertThat(ArtifactCodec.validate(ArtifactKind.TTOTAL, json)).isEmpty();

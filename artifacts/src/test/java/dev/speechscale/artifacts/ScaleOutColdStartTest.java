@@ -14,30 +14,6 @@ class ScaleOutColdStartTest {
   private static final String QMAX = "qmax-quickstart-http-stream-local500mcpu-2a6e114d.json";
   private static final String TTOTAL = "ttotal-quickstart-force-desired-local500mcpu-2a6e114d.json";
 
-  private static TtotalArtifact withNewInstance(TtotalArtifact t, NewInstanceService n) {
-    return new TtotalArtifact(
-        t.schemaVersion(),
-        t.kind(),
-        t.toolVersion(),
-        t.createdAt(),
-        t.provenance(),
-        t.model(),
-        t.endpoint(),
-        t.trigger(),
-        t.deployedConfig(),
-        t.tTotalS(),
-        t.policyLagBoundS(),
-        t.tTotalWithPolicyBoundS(),
-        t.tTotalBounded(),
-        t.timeline(),
-        t.durations(),
-        t.missingStages(),
-        t.notes(),
-        t.probe(),
-        t.runs(),
-        n);
-  }
-
   private static NewInstanceService measured(double... ratios) {
     List<NewInstanceService.Served> s = new ArrayList<>();
     s.add(new NewInstanceService.Served(-5, "old", 60, true));
@@ -65,8 +41,8 @@ class ScaleOutColdStartTest {
   void ttotalWithTheNewInstance_givesItsWindowsAsTheColdStartInstead() throws Exception {
     QmaxArtifact q = ArtifactCodec.readQmax(N.resolve(QMAX));
     TtotalArtifact t = ArtifactCodec.readTtotal(N.resolve(TTOTAL));
-    TtotalArtifact a = withNewInstance(t, measured(1.5, 1.4, 1.2, 1.0));
-    TtotalArtifact b = withNewInstance(t, measured(1.3, 1.4, 1.0, 1.0));
+    TtotalArtifact a = t.withNewInstance(measured(1.5, 1.4, 1.2, 1.0));
+    TtotalArtifact b = t.withNewInstance(measured(1.3, 1.4, 1.0, 1.0));
 
     ColdStart c =
         ScaleOutColdStart.of(
@@ -92,7 +68,7 @@ class ScaleOutColdStartTest {
   void ttotalMeasuredTheNewInstanceWarm_isNoColdStartNotTheRequestRamp() throws Exception {
     QmaxArtifact q = ArtifactCodec.readQmax(N.resolve(QMAX));
     TtotalArtifact t = ArtifactCodec.readTtotal(N.resolve(TTOTAL));
-    TtotalArtifact warm = withNewInstance(t, measured(1.02, 1.0));
+    TtotalArtifact warm = t.withNewInstance(measured(1.02, 1.0));
 
     ColdStart c =
         ScaleOutColdStart.of(List.of(new StartupDelaySamples.Input(warm, "ttotal.json")), q, QMAX);
