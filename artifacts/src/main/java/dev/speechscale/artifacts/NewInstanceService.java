@@ -202,6 +202,14 @@ public record NewInstanceService(
     return ColdStart.fromWindows(requests, factors, source);
   }
 
+  /**
+   * The cold start {@link #coldStart} gives, in words ({@code a new instance's first requests take
+   * 1.52x (0-99), ...}): what the report prints without reaching into the simulator.
+   */
+  public String coldStartDescription(String source) {
+    return coldStart(source).describe();
+  }
+
   /** True when at least one window gives a factor: a measured cold start (or a measured none). */
   public boolean measured() {
     return windows.stream().anyMatch(w -> w.factor() != null);

@@ -61,6 +61,8 @@ class NewInstanceServiceTest {
             "new instance x1.50 / - / x1.10 / x1.00 the old one's service per 15 s in service");
     // the window without a factor ends the cold start after its first 15 s
     assertThat(n.coldStart("t").steps()).containsExactly(new ColdStart.Step(10, 1.5));
+    assertThat(n.coldStartDescription("t"))
+        .isEqualTo("a new instance's first requests take 1.50x (0-9) a warm one's time (t)");
   }
 
   @Test

@@ -87,7 +87,7 @@ final class StagesSection {
         .append(
             escText(
                 "simulate and replay: "
-                    + n.coldStart("this scale-out").describe()
+                    + n.coldStartDescription("this scale-out")
                     + "; the fleet's first instances are warm"))
         .append("</p>\n");
   }
