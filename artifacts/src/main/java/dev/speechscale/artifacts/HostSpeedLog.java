@@ -129,10 +129,27 @@ public record HostSpeedLog(
    * ladder was measured at.
    */
   public @Nullable Double inServiceMean(long fromEpochMs, long toEpochMs) {
+    return hostMean(inServiceHost, fromEpochMs, toEpochMs, 1);
+  }
+
+  /**
+   * The next launched host's mean over the in-service host's mean from {@code fromEpochMs} to
+   * {@code toEpochMs}, or {@code null} when either has fewer than {@code minSeconds} seconds with a
+   * value in it: how much slower the core under a scale-out's new instance ran than the old one's
+   * (1 when both instances share a host), what ttotal divides out of the new instance's cold start.
+   */
+  public @Nullable Double nextOverInService(long fromEpochMs, long toEpochMs, int minSeconds) {
+    Double fresh = hostMean(nextLaunchHost, fromEpochMs, toEpochMs, minSeconds);
+    Double old = hostMean(inServiceHost, fromEpochMs, toEpochMs, minSeconds);
+    return fresh == null || old == null || !(old > 0) ? null : fresh / old;
+  }
+
+  private @Nullable Double hostMean(
+      int hostIndex, long fromEpochMs, long toEpochMs, int minSeconds) {
     if (cpuMsPerSecond.isEmpty() || toEpochMs < fromEpochMs) {
       return null;
     }
-    List<@Nullable Double> host = cpuMsPerSecond.get(inServiceHost);
+    List<@Nullable Double> host = cpuMsPerSecond.get(hostIndex);
     long first = Math.max(0, Math.floorDiv(fromEpochMs - startEpochMs, 1000L));
     long last = Math.min(host.size() - 1L, Math.floorDiv(toEpochMs - startEpochMs, 1000L));
     double sum = 0;
@@ -144,7 +161,7 @@ public record HostSpeedLog(
         n++;
       }
     }
-    return n == 0 ? null : sum / n;
+    return n == 0 || n < minSeconds ? null : sum / n;
   }
 
   /**

@@ -20,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Service time is the response time less the server's queue wait. Both instances serve the same
  * closed-loop probe back to back, so the ratio keeps only what differs between them: the new one's
  * cold start and, when they run on different hosts, the hosts' speeds (the local platform pins them
- * round robin to the cores). {@link #coldStart} turns them into the simulator's cold start, each
+ * round robin to the cores), which {@link #withHosts} divides out when the platform's host probe
+ * ran across the scale-out. {@link #coldStart} turns them into the simulator's cold start, each
  * window's factor for the requests the new instance started in it ({@link ColdStart#fromWindows}):
  * a window's factor is given only when each instance served at least {@value #MIN_REQUESTS}
  * requests in it.
@@ -59,7 +60,11 @@ public record NewInstanceService(
    * @param newServiceMs the new instance's mean service time ({@code null} with no request)
    * @param oldServiceMs the old instances' mean service time ({@code null} with no request)
    * @param factor new over old, or {@code null} when either served fewer than {@value
-   *     #MIN_REQUESTS}
+   *     #MIN_REQUESTS}; divided by {@code hostRatio} when there is one
+   * @param hostRatio how much slower the new instance's host ran than the old one's in the window
+   *     (the platform's host probe, {@link HostSpeedLog#nextOverInService}), or {@code null} when
+   *     the hosts were not probed: the simulator applies each instance's host speed itself, so the
+   *     cold start must not carry it
    */
   public record Window(
       double fromS,
@@ -68,7 +73,11 @@ public record NewInstanceService(
       int oldRequests,
       @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Double newServiceMs,
       @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Double oldServiceMs,
-      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Double factor) {}
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Double factor,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Double hostRatio) {}
+
+  /** Fewest seconds of each host's probe in a window for its host ratio. */
+  public static final int MIN_HOST_SECONDS = 5;
 
   /**
    * One probe request whose response named its instance.
@@ -131,20 +140,63 @@ public record NewInstanceService(
     }
     List<Window> windows = new ArrayList<>();
     for (int w = 0; w < count; w++) {
-      windows.add(window(w, newN[w], oldN[w], newSum[w], oldSum[w]));
+      windows.add(window(w, newN[w], oldN[w], newSum[w], oldSum[w], null));
     }
     return new NewInstanceService(WINDOW_SECONDS, List.copyOf(old), fresh, windows, null);
   }
 
-  private static Window window(int w, int newN, int oldN, double newSum, double oldSum) {
+  /**
+   * These windows with the hosts' speeds divided out: each window's {@code host_ratio} from {@code
+   * log} (the platform's host probe, running across the scale-out so that its in-service host is
+   * the old instance's and its next launch host the new one's), {@code inServiceEpochMs} the
+   * instant the windows count from. A window without {@value #MIN_HOST_SECONDS} probed seconds of
+   * each host keeps its factor as measured and no ratio.
+   */
+  public NewInstanceService withHosts(HostSpeedLog log, long inServiceEpochMs) {
+    List<Window> out = new ArrayList<>();
+    for (Window w : windows) {
+      long from = inServiceEpochMs + Math.round(w.fromS() * 1000);
+      long until = inServiceEpochMs + Math.round(w.untilS() * 1000) - 1;
+      Double ratio = log.nextOverInService(from, until, MIN_HOST_SECONDS);
+      Double factor = w.factor();
+      if (factor != null && ratio != null) {
+        factor = factor / ratio; // not a ternary: Double : double would unbox a null factor
+      }
+      out.add(
+          new Window(
+              w.fromS(),
+              w.untilS(),
+              w.newRequests(),
+              w.oldRequests(),
+              w.newServiceMs(),
+              w.oldServiceMs(),
+              factor,
+              ratio));
+    }
+    return new NewInstanceService(windowSeconds, oldInstances, newInstance, out, note);
+  }
+
+  /**
+   * One window from its sums; {@code hostRatio} (or {@code null}) divides the new instance's
+   * measured mean for the factor.
+   */
+  private static Window window(
+      int w, int newN, int oldN, double newSum, double oldSum, @Nullable Double hostRatio) {
     Double newMean = newN == 0 ? null : newSum / newN;
     Double oldMean = oldN == 0 ? null : oldSum / oldN;
     Double factor =
         newN >= MIN_REQUESTS && oldN >= MIN_REQUESTS && oldSum > 0
-            ? (newSum / newN) / (oldSum / oldN)
+            ? (newSum / newN) / (oldSum / oldN) / (hostRatio == null ? 1 : hostRatio)
             : null;
     return new Window(
-        w * WINDOW_SECONDS, (w + 1) * WINDOW_SECONDS, newN, oldN, newMean, oldMean, factor);
+        w * WINDOW_SECONDS,
+        (w + 1) * WINDOW_SECONDS,
+        newN,
+        oldN,
+        newMean,
+        oldMean,
+        factor,
+        hostRatio);
   }
 
   /**
@@ -166,17 +218,24 @@ public record NewInstanceService(
       int newN = 0;
       int oldN = 0;
       double newSum = 0;
+      double newAtOldHost = 0;
       double oldSum = 0;
+      boolean probed = false;
       for (NewInstanceService r : with) {
         if (w < r.windows().size()) {
           Window x = r.windows().get(w);
+          double sum = x.newServiceMs() == null ? 0 : x.newServiceMs() * x.newRequests();
           newN += x.newRequests();
           oldN += x.oldRequests();
-          newSum += x.newServiceMs() == null ? 0 : x.newServiceMs() * x.newRequests();
+          newSum += sum;
+          newAtOldHost += x.hostRatio() == null ? sum : sum / x.hostRatio();
+          probed |= x.hostRatio() != null;
           oldSum += x.oldServiceMs() == null ? 0 : x.oldServiceMs() * x.oldRequests();
         }
       }
-      windows.add(window(w, newN, oldN, newSum, oldSum));
+      // the pooled ratio is the one that takes the pooled mean to the runs' host-free means
+      Double ratio = probed && newAtOldHost > 0 ? newSum / newAtOldHost : null;
+      windows.add(window(w, newN, oldN, newSum, oldSum, ratio));
     }
     Set<String> old = new LinkedHashSet<>();
     with.forEach(r -> old.addAll(r.oldInstances()));
@@ -226,9 +285,17 @@ public record NewInstanceService(
       b.append(i == 0 ? "" : " / ")
           .append(f == null ? "-" : String.format(Locale.ROOT, "x%.2f", f));
     }
-    return b.append(
-            String.format(
-                Locale.ROOT, " the old one's service per %.0f s in service", windowSeconds))
-        .toString();
+    b.append(
+        String.format(Locale.ROOT, " the old one's service per %.0f s in service", windowSeconds));
+    if (windows.stream().anyMatch(w -> w.hostRatio() != null)) {
+      b.append(" (its host against the old one's, divided out: ");
+      for (int i = 0; i < windows.size(); i++) {
+        Double h = windows.get(i).hostRatio();
+        b.append(i == 0 ? "" : " / ")
+            .append(h == null ? "-" : String.format(Locale.ROOT, "x%.2f", h));
+      }
+      b.append(')');
+    }
+    return b.toString();
   }
 }

@@ -61,6 +61,23 @@ class HostSpeedLogTest {
   }
 
   @Test
+  void nextOverInService_theNewHostsMeanOverTheOldOnes_nullWithTooFewSeconds() {
+    HostSpeedLog log =
+        new HostSpeedLog(
+            "p",
+            T0,
+            List.of(Arrays.asList(10.0, 10.0, 20.0, 20.0), Arrays.asList(15.0, null, 45.0, 45.0)),
+            0,
+            1);
+    // seconds 0-1: new 15 (one second), old 10
+    assertThat(log.nextOverInService(T0, T0 + 1_999, 1)).isCloseTo(1.5, within(1e-12));
+    assertThat(log.nextOverInService(T0, T0 + 1_999, 2)).isNull();
+    // seconds 0-3: new (15 + 45 + 45) / 3 = 35, old 15
+    assertThat(log.nextOverInService(T0, T0 + 3_999, 3)).isCloseTo(35.0 / 15, within(1e-12));
+    assertThat(log.nextOverInService(T0 + 9_000, T0 + 9_999, 1)).isNull();
+  }
+
+  @Test
   void factors_overTheReference_gapsTakeTheNearestSecondBeforeElseAfter() {
     HostSpeedLog log =
         new HostSpeedLog(

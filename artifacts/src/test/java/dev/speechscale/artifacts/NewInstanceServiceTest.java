@@ -113,6 +113,59 @@ class NewInstanceServiceTest {
   }
 
   @Test
+  void withHosts_dividesEachWindowsFactorByItsHostRatio_keepsItWithoutEnoughProbedSeconds() {
+    List<NewInstanceService.Served> s = new ArrayList<>();
+    s.add(new NewInstanceService.Served(-5, "i-old", 60, true));
+    add(s, "i-new", 0, 10, 90);
+    add(s, "i-old", 0, 10, 60);
+    add(s, "i-new", 15, 10, 66);
+    add(s, "i-old", 15, 10, 60);
+    add(s, "i-new", 30, 10, 72);
+    add(s, "i-old", 30, 10, 60);
+    NewInstanceService n = NewInstanceService.of(s, 45);
+    long inService = 1_000_000L;
+    // the probe started 5 s before in service; host 0 the old instance's, host 1 the new one's:
+    // window 0 the new host 1.2x slower, window 1 the same speed, window 2 probed 4 s only
+    List<List<Double>> hosts = List.of(new ArrayList<>(), new ArrayList<>());
+    for (int sec = 0; sec < 50; sec++) {
+      hosts.get(0).add(20.0);
+      Double next = 20.0;
+      if (sec < 20) {
+        next = 24.0;
+      } else if (sec >= 35) {
+        next = sec < 39 ? Double.valueOf(30.0) : null;
+      }
+      hosts.get(1).add(next);
+    }
+    HostSpeedLog log = new HostSpeedLog("p", inService - 5_000, hosts, 0, 1);
+
+    NewInstanceService h = n.withHosts(log, inService);
+
+    assertThat(h.windows().get(0).hostRatio()).isCloseTo(1.2, within(1e-12));
+    assertThat(h.windows().get(0).factor()).isCloseTo(1.5 / 1.2, within(1e-12));
+    assertThat(h.windows().get(0).newServiceMs()).isCloseTo(90, within(1e-12));
+    assertThat(h.windows().get(1).hostRatio()).isCloseTo(1.0, within(1e-12));
+    assertThat(h.windows().get(1).factor()).isCloseTo(1.1, within(1e-12));
+    assertThat(h.windows().get(2).hostRatio()).isNull();
+    assertThat(h.windows().get(2).factor()).isCloseTo(1.2, within(1e-12));
+    assertThat(h.summary())
+        .isEqualTo(
+            "new instance x1.25 / x1.10 / x1.20 the old one's service per 15 s in service"
+                + " (its host against the old one's, divided out: x1.20 / x1.00 / -)");
+    assertThat(h.coldStart("t").steps())
+        .containsExactly(
+            new ColdStart.Step(10, 1.25), new ColdStart.Step(20, 1.1), new ColdStart.Step(30, 1.2));
+
+    // pooled with a run the probe did not see: the pooled new mean, host-free, over the old
+    NewInstanceService p = NewInstanceService.pooled(List.of(h, n));
+    assertThat(p).isNotNull();
+    // window 0: new (10 x 90 / 1.2 + 10 x 90) / 20 = 82.5 host-free, old 60
+    assertThat(p.windows().get(0).factor()).isCloseTo(82.5 / 60, within(1e-12));
+    assertThat(p.windows().get(0).hostRatio()).isCloseTo(90 / 82.5, within(1e-12));
+    assertThat(p.windows().get(2).hostRatio()).isNull();
+  }
+
+  @Test
   void ttotal_withAndWithoutTheField_roundTripsAndOldFilesReadNull() throws Exception {
     TtotalArtifact old =
         ArtifactCodec.readTtotal(
@@ -124,9 +177,20 @@ class NewInstanceServiceTest {
     s.add(new NewInstanceService.Served(-5, "i-local-1", 60, true));
     add(s, "i-local-2", 0, 10, 90);
     add(s, "i-local-1", 0, 10, 60);
-    TtotalArtifact with = old.withNewInstance(NewInstanceService.of(s, 16));
+    long inService = 2_000_000L;
+    HostSpeedLog hosts =
+        new HostSpeedLog(
+            "p",
+            inService,
+            List.of(
+                java.util.Collections.nCopies(16, 20.0), java.util.Collections.nCopies(16, 22.0)),
+            0,
+            1);
+    TtotalArtifact with =
+        old.withNewInstance(NewInstanceService.of(s, 16).withHosts(hosts, inService));
     String json = ArtifactCodec.toJson(with);
     assertThat(json).contains("\"new_instance\"").contains("\"window_seconds\" : 15.0");
+    assertThat(json).contains("\"host_ratio\" : 1.1");
     assertThat(ArtifactCodec.validate(ArtifactKind.TTOTAL, json)).isEmpty();
     Path f = java.nio.file.Files.createTempFile("ttotal", ".json");
     try {

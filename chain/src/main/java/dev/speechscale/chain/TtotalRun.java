@@ -4,6 +4,7 @@ import dev.speechscale.artifacts.Artifact;
 import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.DeployedConfig;
 import dev.speechscale.artifacts.EnforcedCpu;
+import dev.speechscale.artifacts.HostSpeedLog;
 import dev.speechscale.artifacts.NewInstanceService;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.QmaxArtifact;
@@ -11,6 +12,7 @@ import dev.speechscale.artifacts.ToolVersion;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.loadgen.ClosedLoopDriver;
 import dev.speechscale.loadgen.TextPool;
+import dev.speechscale.platform.HostSpeedProbe;
 import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.Physics;
 import dev.speechscale.platform.Platform;
@@ -126,13 +128,16 @@ public final class TtotalRun {
     }
     Map<String, TtotalArtifact.TimelineEntry> timeline = new LinkedHashMap<>();
     CopyOnWriteArrayList<ScaleOutObserver.Sample> samples = new CopyOnWriteArrayList<>();
-    int from =
+    ScaleOut out =
         scaleOut(control, endpoint, o, clocks, timeout, n, target, samples, timeline, progress);
+    int from = out.from();
+    Instant inService = at(timeline, ScaleOutStage.IN_SERVICE);
     NewInstanceService fresh =
         ScaleOutObserver.newInstance(
-            List.copyOf(samples),
-            at(timeline, ScaleOutStage.DESIRED_SET),
-            at(timeline, ScaleOutStage.IN_SERVICE));
+            List.copyOf(samples), at(timeline, ScaleOutStage.DESIRED_SET), inService);
+    if (fresh != null && out.hosts() != null && inService != null) {
+      fresh = fresh.withHosts(out.hosts(), inService.toEpochMilli());
+    }
     if (fresh != null) {
       progress.accept(fresh.summary());
     }
@@ -164,12 +169,16 @@ public final class TtotalRun {
     return e == null ? null : e.at();
   }
 
+  private record ScaleOut(int from, @Nullable HostSpeedLog hosts) {}
+
   /**
    * Pins one instance, holds the probe at N on it, raises the desired count by one and observes the
    * stages until traffic recovers or {@code timeout} passes; restores the endpoint on every path.
-   * Returns the instance count it started from.
+   * Returns the instance count it started from and, when the new instance is probed past in
+   * service, the hosts' speeds across the scale-out (the platform's host probe, started on one
+   * instance so that its next launch host is the new instance's).
    */
-  private static int scaleOut(
+  private static ScaleOut scaleOut(
       RetryingPlatform control,
       String endpoint,
       Options o,
@@ -181,11 +190,16 @@ public final class TtotalRun {
       Map<String, TtotalArtifact.TimelineEntry> timeline,
       Consumer<String> progress) {
     int from;
+    HostSpeedLog hostLog = null;
     Clock clock = clocks.wall();
     Platform platform = control;
     Physics physics = platform.physics(endpoint);
     try (Freeze freeze =
             Freeze.pin(platform, endpoint, 1, Timeouts.settle(physics), clock, progress);
+        HostSpeedProbe hosts =
+            o.newInstanceFor().isPositive()
+                ? HostSpeedLogs.start(platform, endpoint, progress).orElse(null)
+                : null;
         Invoker invoker = platform.invoker(endpoint, o.transport());
         ClosedLoopDriver probe =
             new ClosedLoopDriver(
@@ -194,6 +208,7 @@ public final class TtotalRun {
                 clocks.monotonic(),
                 ScaleOutObserver.listener(samples, clock))) {
       from = 1;
+      Instant hostsFrom = clock.instant();
       Thread load =
           Thread.ofPlatform()
               .daemon()
@@ -217,6 +232,13 @@ public final class TtotalRun {
             timeline,
             clock,
             progress);
+        if (hosts != null) {
+          hostLog =
+              HostSpeedLogs.log(
+                  hosts,
+                  hostsFrom,
+                  (int) Math.ceil(Duration.between(hostsFrom, clock.instant()).toMillis() / 1e3));
+        }
       } finally {
         probe.stop();
         try {
@@ -226,7 +248,7 @@ public final class TtotalRun {
         }
       }
     }
-    return from;
+    return new ScaleOut(from, hostLog);
   }
 
   /** Lets the probe settle on one instance, then raises the desired count; the clock's start. */

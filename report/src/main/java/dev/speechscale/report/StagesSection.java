@@ -68,19 +68,26 @@ final class StagesSection {
       h.append("<p class=\"meta\">").append(escText(n.summary())).append("</p>\n");
       return;
     }
+    boolean hosts = n.windows().stream().anyMatch(w -> w.hostRatio() != null);
     h.append(
         "<table><tr><th>seconds in service</th><th>requests new / old</th>"
-            + "<th>service ms new / old</th><th>new / old</th></tr>");
+            + "<th>service ms new / old</th>"
+            + (hosts ? "<th>host new / old</th><th>new / old, hosts divided out</th>" : "")
+            + (hosts ? "" : "<th>new / old</th>")
+            + "</tr>");
     for (NewInstanceService.Window w : n.windows()) {
       h.append(
           f(
-              "<tr><td>%.0f–%.0f</td><td>%d / %d</td><td>%s / %s</td><td>%s</td></tr>",
+              "<tr><td>%.0f–%.0f</td><td>%d / %d</td><td>%s / %s</td>%s<td>%s</td></tr>",
               w.fromS(),
               w.untilS(),
               w.newRequests(),
               w.oldRequests(),
               w.newServiceMs() == null ? "–" : f("%.1f", w.newServiceMs()),
               w.oldServiceMs() == null ? "–" : f("%.1f", w.oldServiceMs()),
+              !hosts
+                  ? ""
+                  : "<td>" + (w.hostRatio() == null ? "–" : f("×%.2f", w.hostRatio())) + "</td>",
               w.factor() == null ? "–" : f("×%.2f", w.factor())));
     }
     h.append("</table>\n<p class=\"meta\">")

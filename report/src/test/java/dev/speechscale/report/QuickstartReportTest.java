@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.DriftArtifact;
+import dev.speechscale.artifacts.HostSpeedLog;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
@@ -12,6 +13,7 @@ import dev.speechscale.artifacts.ValidateArtifact;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -415,6 +417,25 @@ class QuickstartReportTest {
                 + " (194-428) a warm one's time (this scale-out)");
     // the recorded quickstart's ttotal, from before it was measured, shows none
     assertThat(quickstartPage()).doesNotContain("The new instance against the old one");
+
+    // with the hosts probed across the scale-out: the new host 1.2x slower in every window
+    long inService = 5_000_000L;
+    HostSpeedLog hosts =
+        new HostSpeedLog(
+            "p",
+            inService,
+            List.of(Collections.nCopies(60, 20.0), Collections.nCopies(60, 24.0)),
+            0,
+            1);
+    TtotalArtifact probed = t.withNewInstance(t.newInstance().withHosts(hosts, inService));
+    String withHosts =
+        QuickstartReport.html(
+            new QuickstartReport.Inputs(TITLE, null, probed, null, null, null, null));
+    assertThat(withHosts)
+        .contains("<th>host new / old</th><th>new / old, hosts divided out</th>")
+        .contains(
+            "<tr><td>0–15</td><td>194 / 245</td><td>85.1 / 62.7</td><td>×1.20</td>"
+                + "<td>×1.13</td></tr>");
   }
 
   @Test

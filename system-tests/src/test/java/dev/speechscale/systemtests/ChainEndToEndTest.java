@@ -1,6 +1,7 @@
 package dev.speechscale.systemtests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ArtifactKind;
@@ -81,6 +82,17 @@ class ChainEndToEndTest {
       assertThat(fresh.windows()).isNotEmpty();
       assertThat(fresh.windows().getFirst().newRequests()).isPositive();
       assertThat(fresh.windows().getFirst().oldRequests()).isPositive();
+      if (Runtime.getRuntime().availableProcessors() >= 2) {
+        // local.500mcpu instances are pinned to a core each: the host probe ran across the
+        // scale-out and the first window's factor has the new host's speed over the old one's
+        // divided out
+        NewInstanceService.Window w = fresh.windows().getFirst();
+        assertThat(w.hostRatio()).isNotNull().isPositive();
+        if (w.factor() != null) {
+          assertThat(w.factor() * w.hostRatio())
+              .isCloseTo(w.newServiceMs() / w.oldServiceMs(), within(1e-9));
+        }
+      }
       long sumMs = ta.durations().stream().mapToLong(d -> Math.round(d.seconds() * 1000)).sum();
       assertThat(sumMs).isEqualTo(Math.round(ta.tTotalS() * 1000));
 
