@@ -72,7 +72,9 @@ final class StagesSection {
     h.append(
         "<table><tr><th>seconds in service</th><th>requests new / old</th>"
             + "<th>service ms new / old</th>"
-            + (hosts ? "<th>host new / old</th><th>new / old, hosts divided out</th>" : "")
+            + (hosts
+                ? "<th>host probe time new / old</th><th>new / old, hosts divided out</th>"
+                : "")
             + (hosts ? "" : "<th>new / old</th>")
             + "</tr>");
     for (NewInstanceService.Window w : n.windows()) {

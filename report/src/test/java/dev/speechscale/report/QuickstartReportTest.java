@@ -432,7 +432,7 @@ class QuickstartReportTest {
         QuickstartReport.html(
             new QuickstartReport.Inputs(TITLE, null, probed, null, null, null, null));
     assertThat(withHosts)
-        .contains("<th>host new / old</th><th>new / old, hosts divided out</th>")
+        .contains("<th>host probe time new / old</th><th>new / old, hosts divided out</th>")
         .contains(
             "<tr><td>0–15</td><td>194 / 245</td><td>85.1 / 62.7</td><td>×1.20</td>"
                 + "<td>×1.13</td></tr>");
