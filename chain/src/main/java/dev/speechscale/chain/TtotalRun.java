@@ -84,11 +84,14 @@ public final class TtotalRun {
   static final double RECOVERY_FACTOR = 1.25;
 
   /**
-   * The probe runs at least this long past in service: a new local instance served ×1.4–1.5 the old
-   * one's time for its first 30 s and was warm by 45–60 s (measurements/simulator-calibration.md,
-   * "Runs m and n"), so four 15 s windows show the whole cold start and one warm window after it.
+   * The probe runs at least this long past in service: a new local instance served ×1.4–1.7 the old
+   * one's time for its first 15 s and ×1.04–1.10 still at 45–60 s (runs p–r), and the replays' new
+   * instance, hosts divided out, stayed ×1.02–1.20 per 30 s for the three minutes it was watched
+   * (measurements/simulator-calibration.md, "The new instance's tail"), ~1 300 requests at the
+   * replays' rate; ttotal's closed loop gives it ~1 500 in 120 s, so eight 15 s windows see the
+   * tail that four cut off.
    */
-  public static final Duration NEW_INSTANCE_FOR = Duration.ofSeconds(60);
+  public static final Duration NEW_INSTANCE_FOR = Duration.ofSeconds(120);
 
   static final int MIN_RECOVERY_SAMPLES = 5;
 

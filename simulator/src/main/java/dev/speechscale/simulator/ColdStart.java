@@ -24,9 +24,9 @@ import java.util.Objects;
  * (else the nearest), the instance as warm as the ladder measured it, because a 20 s warm-up ends
  * before the instance is warm (the artifact's {@code warmup_ramp.reference_source} says which).
  *
- * <p><b>From a scale-out</b> ({@link #fromWindows}): {@code ttotal}'s probe keeps running a minute
- * past in service, and the platform names the instance behind each response, so each window since
- * in service gives the new instance's mean service time over the old one's in the same window
+ * <p><b>From a scale-out</b> ({@link #fromWindows}): {@code ttotal}'s probe keeps running two
+ * minutes past in service, and the platform names the instance behind each response, so each window
+ * since in service gives the new instance's mean service time over the old one's in the same window
  * (which also cancels the host's speed when both share it), and the requests the new instance
  * started in it. The steps end where those requests do: the cold start goes by the requests the
  * instance has served, not by its age. Measured on the local fleet (measurements/
@@ -36,8 +36,10 @@ import java.util.Objects;
  * requests and ×1.04–1.09 over 200–450 — but ×1.26–1.27 in its 15–30 s, where by age ttotal said
  * ×1.10. A scale-out's measurement replaces the warm-up's ramp wherever there is one.
  *
- * <p>The fleet's initial instances are warm (a replay warms its one instance as qmax did; a day's
- * fleet has long been running); every instance a scale-out starts is cold.
+ * <p>The fleet's initial instances are warm (a day's fleet has long been running); every instance a
+ * scale-out starts is cold. A replay's one initial instance is deployed 20 s before its trace and
+ * served ×1.00–1.10 the ladder's time per 30 s in its minutes 1–3 (runs n–r, hosts divided out),
+ * which this leaves out.
  *
  * @param steps the factor for requests below each step's {@code untilRequest} (and at or above the
  *     previous step's), in increasing order; requests past the last step have factor 1
@@ -117,9 +119,11 @@ public record ColdStart(List<Step> steps, String source) {
   /**
    * The steps a scale-out's windows give (see the class comment): window i's factor (new instance
    * over old, NaN where a window had too few requests to say) for the requests the new instance
-   * started in it, until the first window within {@value #WARM_WITHIN_PCT} % of warm or below, or
-   * the first without a factor; a ramp still cold at its last window ends there (nothing measured
-   * says how long it lasts after).
+   * started in it, up to the last window more than {@value #WARM_WITHIN_PCT} % slower than warm
+   * (windows before it that read within that are kept at their factor, at least 1: a single 15 s
+   * window within 5 % and a slow one after it is the noise of ~200 requests, not a warm instance
+   * that cooled), and never past the first window without a factor; a ramp still cold at its last
+   * window ends there (nothing measured says how long it lasts after).
    *
    * @param requests the requests the new instance started in each window
    * @param factors each window's factor
@@ -134,16 +138,24 @@ public record ColdStart(List<Step> steps, String source) {
               + factors.size()
               + " factors; each window needs both");
     }
+    // the windows up to the first without a factor (too few requests to give one)
+    int usable = 0;
+    while (usable < factors.size() && factors.get(usable) >= 0 && requests.get(usable) >= 1) {
+      usable++;
+    }
+    // the cold start runs to the last of them still beyond WARM_WITHIN_PCT: one window within it
+    // is a window's noise when a later one is slow again (the tail of runs q and r)
+    int last = -1;
+    for (int i = 0; i < usable; i++) {
+      if (factors.get(i) > 1 + WARM_WITHIN_PCT / 100) {
+        last = i;
+      }
+    }
     List<Step> steps = new ArrayList<>();
     int until = 0;
-    for (int i = 0; i < factors.size(); i++) {
-      double f = factors.get(i);
-      int n = requests.get(i);
-      if (!(f > 1 + WARM_WITHIN_PCT / 100) || n < 1) {
-        break;
-      }
-      until += n;
-      steps.add(new Step(until, f));
+    for (int i = 0; i <= last; i++) {
+      until += requests.get(i);
+      steps.add(new Step(until, Math.max(1, factors.get(i))));
     }
     return new ColdStart(steps, source);
   }

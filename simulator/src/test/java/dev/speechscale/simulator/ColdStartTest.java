@@ -143,12 +143,33 @@ class ColdStartTest {
   }
 
   @Test
-  void fromWindows_aWindowWithoutAFactorOrWarmFirst_endsTheRamp() {
+  void fromWindows_aWarmReadingBeforeASlowWindow_isKeptAndTheRampRunsToTheLastSlowOne() {
+    // run q's shape: ×1.44, ×1.20, ×1.09, then one window at ×1.04 and the tail still ×1.10
+    ColdStart c =
+        ColdStart.fromWindows(
+            List.of(150, 160, 200, 170, 180, 180),
+            List.of(1.44, 1.20, 1.04, 0.97, 1.10, 1.02),
+            "x");
+
+    assertThat(c.steps())
+        .containsExactly(
+            new ColdStart.Step(150, 1.44),
+            new ColdStart.Step(310, 1.20),
+            new ColdStart.Step(510, 1.04),
+            new ColdStart.Step(680, 1.0),
+            new ColdStart.Step(860, 1.10));
+    assertThat(c.factor(859)).isEqualTo(1.10);
+    assertThat(c.factor(860)).isEqualTo(1.0);
+  }
+
+  @Test
+  void fromWindows_aWindowWithoutAFactorEndsTheRamp_everyWindowWithin5PercentIsNone() {
     assertThat(
             ColdStart.fromWindows(List.of(100, 3, 120), List.of(1.4, Double.NaN, 1.3), "x").steps())
         .containsExactly(new ColdStart.Step(100, 1.4));
     ColdStart warm =
-        ColdStart.fromWindows(List.of(200, 200), List.of(1.03, 1.4), "ttotal measured it warm");
+        ColdStart.fromWindows(
+            List.of(200, 200, 200), List.of(1.03, 0.96, 1.05), "ttotal measured it warm");
     assertThat(warm.none()).isTrue();
     assertThat(warm.source()).isEqualTo("ttotal measured it warm");
     assertThat(ColdStart.fromWindows(List.of(), List.of(), "x").none()).isTrue();
