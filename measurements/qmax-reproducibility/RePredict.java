@@ -194,6 +194,19 @@ public class RePredict {
             preRoll(r));
     o = o.withHostSpeeds(hostSpeeds(dir.resolve(
         System.getenv().getOrDefault("REPLAY", "replay-quickstart.json"))));
+    // INITIAL_SERVED=<n>: the initial instance has served n requests (its warm-up) and goes on
+    // along the cold start from there; "recorded": as the replay recorded it (live.warmup's
+    // requests_total, builds from 2026-12-04 evening); unset: as the replay's prediction did
+    String init = System.getenv("INITIAL_SERVED");
+    JsonNode wu = r.get("live").get("warmup");
+    long recordedInit = wu != null && wu.get("initial_served") != null ? wu.get("initial_served").asLong() : -1;
+    if (init == null) {
+      if (recordedInit >= 0) o = o.withInitialServed(recordedInit);
+    } else if (init.equals("warmup2x")) { // the warm-up's second half twice (older replays)
+      o = o.withInitialServed(2 * wu.get("requests").asLong());
+    } else if (!init.equals("warm")) {
+      o = o.withInitialServed(Long.parseLong(init));
+    }
     PolicyResult p = FleetSimulator.run(model, traffic, policy, o, Progress.none());
     JsonNode rec = r.get("predicted");
     System.out.printf(Locale.ROOT, "%s%n  recorded prediction: shed %d / %d = %.2f %%%n",

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * The ttotal artifact's view of the instance its scale-out started (additive, {@code
  * new_instance}): window by window since it went in service, its mean service time against the
  * instance that served before the scale-out, in the same window. The probe keeps running at least
- * {@code --new-instance-for} (120 s) past in service, and the platform names the instance that
+ * {@code --new-instance-for} (60 s) past in service, and the platform names the instance that
  * served each response (the local router's {@code X-Speechscale-Instance}); where it does not
  * (SageMaker's runtime) there is no such field.
  *

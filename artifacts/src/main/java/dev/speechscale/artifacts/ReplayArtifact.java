@@ -166,6 +166,10 @@ public record ReplayArtifact(
    * @param ratio {@code servedRps / ladderRps}, or {@code null}
    * @param applied whether the prediction's X_sat was scaled by {@code ratio}
    * @param note why it was or was not applied
+   * @param initialServed successful requests of the whole warm-up: the replay's instance was
+   *     deployed for it, and the prediction's initial instance goes on along the scale-out's cold
+   *     start from there instead of starting warm (additive; absent in artifacts before 2026-12-04,
+   *     whose prediction took it as warm)
    */
   public record Warmup(
       int concurrency,
@@ -175,7 +179,8 @@ public record ReplayArtifact(
       @Nullable Double ladderRps,
       @Nullable Double ratio,
       boolean applied,
-      String note) {
+      String note,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Long initialServed) {
     public Warmup {
       Objects.requireNonNull(note, "note");
     }

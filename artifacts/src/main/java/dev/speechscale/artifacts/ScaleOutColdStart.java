@@ -10,11 +10,11 @@ import java.util.List;
  * that measured the new instance against the old one ({@link NewInstanceService}, pooled over every
  * artifact and run given; each window's factor for the requests the new instance started in it),
  * else from qmax's warm-up ({@link QmaxArtifact#coldStart}). The ttotal one is measured on the
- * instance a scale-out really starts, for two minutes, against a warm neighbour on the same probe;
- * the warm-up's ramp is a fresh deploy's first 64–128 requests against the ladder, over 4–8 s into
- * a surge, while on the local fleet the new instance stayed ×1.3–1.5 slower for 200–300 requests,
- * ~40 s (measurements/simulator-calibration.md, "Run o"), and ×1.02–1.20 for minutes after ("The
- * new instance's tail").
+ * instance a scale-out really starts, for a minute, against a warm neighbour on the same probe; the
+ * warm-up's ramp is a fresh deploy's first 64–128 requests against the ladder, over 4–8 s into a
+ * surge, while on the local fleet the new instance stayed ×1.3–1.5 slower for 200–300 requests, ~40
+ * s (measurements/simulator-calibration.md, "Run o"). The replay's own instance, deployed for it,
+ * goes on along the same cold start from the requests its warm-up served.
  */
 public final class ScaleOutColdStart {
   private ScaleOutColdStart() {}

@@ -111,6 +111,7 @@ public final class InstanceSpeed {
         ladderX,
         ratio,
         applied,
-        note);
+        note,
+        w.servedTotal());
   }
 }

@@ -222,6 +222,9 @@ public final class Replay {
     if (r.preRoll() instanceof History.Live) {
       setup = withLiveHistory(platform, endpoint, setup, r.metricDelay(), live, clock, progress);
     }
+    if (live.warmup() != null) { // the instance was deployed for the replay and warmed by it
+      setup = ReplayPrediction.withInitialServed(setup, live.warmup().servedTotal());
+    }
     QmaxArtifact.HostSpeedReference hostReference = r.inputs().qmax().hostSpeedReference();
     HostSpeedLogs.Decision host =
         HostSpeedLogs.decide(hostLog, hostReference, r.hostSpeed(), r.inputs().qmaxFile());

@@ -84,14 +84,12 @@ public final class TtotalRun {
   static final double RECOVERY_FACTOR = 1.25;
 
   /**
-   * The probe runs at least this long past in service: a new local instance served ×1.4–1.7 the old
-   * one's time for its first 15 s and ×1.04–1.10 still at 45–60 s (runs p–r), and the replays' new
-   * instance, hosts divided out, stayed ×1.02–1.20 per 30 s for the three minutes it was watched
-   * (measurements/simulator-calibration.md, "The new instance's tail"), ~1 300 requests at the
-   * replays' rate; ttotal's closed loop gives it ~1 500 in 120 s, so eight 15 s windows see the
-   * tail that four cut off.
+   * The probe runs at least this long past in service: a new local instance served ×1.3–1.7 the old
+   * one's time for its first 15 s and ×1.04–1.10 at 45–60 s (runs p–s); run s watched it for 120 s
+   * and it was warm after 60 (×1.00–1.04 per 15 s), so four 15 s windows show the cold start
+   * (measurements/simulator-calibration.md, "Run s").
    */
-  public static final Duration NEW_INSTANCE_FOR = Duration.ofSeconds(120);
+  public static final Duration NEW_INSTANCE_FOR = Duration.ofSeconds(60);
 
   static final int MIN_RECOVERY_SAMPLES = 5;
 

@@ -18,8 +18,11 @@ import org.jspecify.annotations.Nullable;
  * @param requests successful requests that ended in the second half
  * @param seconds the second half's length
  * @param servedPerSecond {@code requests / seconds}
+ * @param servedTotal successful requests of the whole warm-up: how far a freshly deployed instance
+ *     has come along its cold start when the trace begins
  */
-public record WarmupSpeed(int concurrency, long requests, double seconds, double servedPerSecond) {
+public record WarmupSpeed(
+    int concurrency, long requests, double seconds, double servedPerSecond, long servedTotal) {
 
   /** Fewer requests than this in the second half tell too little (±15 % or worse). */
   static final long MIN_REQUESTS = 40;
@@ -51,7 +54,8 @@ public record WarmupSpeed(int concurrency, long requests, double seconds, double
       long mid = startNanos + (endNanos - startNanos) / 2;
       long n = ends.stream().filter(t -> t >= mid && t < endNanos).count();
       double seconds = (endNanos - mid) / 1e9;
-      return new WarmupSpeed(concurrency, n, seconds, n / seconds);
+      long total = ends.stream().filter(t -> t < endNanos).count();
+      return new WarmupSpeed(concurrency, n, seconds, n / seconds, total);
     }
   }
 }

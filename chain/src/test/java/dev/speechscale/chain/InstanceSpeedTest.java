@@ -23,7 +23,7 @@ class InstanceSpeedTest {
               new ThroughputCurve.Point(8, 13)));
 
   private static WarmupSpeed speed(long requests) {
-    return new WarmupSpeed(4, requests, 10.0, requests / 10.0);
+    return new WarmupSpeed(4, requests, 10.0, requests / 10.0, 2 * requests);
   }
 
   @Test
@@ -88,7 +88,7 @@ class InstanceSpeedTest {
   }
 
   @Test
-  void recorder_countsOnlySuccessfulRequestsThatEndedInTheSecondHalf() {
+  void recorder_countsSuccessfulRequestsThatEndedInTheSecondHalf_andInTheWholeWarmup() {
     WarmupSpeed.Recorder r = new WarmupSpeed.Recorder();
     for (long t = 100; t < 10_000; t += 100) { // one every 100 ms over [0, 10 s)
       r.completed(ended(Outcome.OK, t));
@@ -103,6 +103,7 @@ class InstanceSpeedTest {
     assertThat(s.seconds()).isEqualTo(5.0);
     assertThat(s.servedPerSecond()).isEqualTo(10.0);
     assertThat(s.enough()).isTrue();
+    assertThat(s.servedTotal()).isEqualTo(99); // 100, 200, ..., 9900: where its cold start stands
     assertThat(r.speed(4, 5, 5)).isNull();
   }
 }

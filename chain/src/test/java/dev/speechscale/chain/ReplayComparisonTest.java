@@ -8,6 +8,7 @@ import dev.speechscale.artifacts.FleetFigures;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.capacity.ServiceTimeDistribution;
 import dev.speechscale.report.QuickstartReport;
+import dev.speechscale.simulator.ColdStart;
 import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.InstanceModel;
 import dev.speechscale.simulator.Policy;
@@ -187,14 +188,18 @@ class ReplayComparisonTest {
             predicted(),
             live(),
             new ReplayArtifact.Warmup(
-                4, 140, 10.0, 14.0, 12.5, 1.12, true, "X_sat scaled by the warm-up's speed"),
+                4, 140, 10.0, 14.0, 12.5, 1.12, true, "X_sat scaled by the warm-up's speed", 290L),
             ReplayComparison.HostSpeedFigure.NONE,
             Instant.parse("2026-12-01T15:10:00Z"));
 
     assertThat(ArtifactCodec.validate(ArtifactKind.REPLAY, ArtifactCodec.toJson(a))).isEmpty();
     assertThat(a.verdict().label()).isEqualTo("miss (1)"); // shed; minute 2 is unresolved
     assertThat(ArtifactCodec.toJson(a))
-        .contains("\"warmup\" : {", "\"served_rps\" : 14.0", "\"applied\" : true");
+        .contains(
+            "\"warmup\" : {",
+            "\"served_rps\" : 14.0",
+            "\"applied\" : true",
+            "\"initial_served\" : 290");
     assertThat(a.measuredEvents())
         .extracting(ReplayArtifact.Event::what, ReplayArtifact.Event::atS)
         .containsExactly(
@@ -279,6 +284,32 @@ class ReplayComparisonTest {
           new ReplayArtifact.Inputs("q.json", "t.json", "p.json"),
           "tts-bench replay",
           Map.of());
+
+  @Test
+  void withInitialServed_theReplaysInstanceGoesOnAlongTheColdStart_andThePhysicsSaysSo() {
+    ReplayPrediction.Setup plain = setup("model");
+    ReplayPrediction.Setup cold =
+        new ReplayPrediction.Setup(
+            plain
+                .model()
+                .withColdStart(
+                    new ColdStart(
+                        List.of(new ColdStart.Step(200, 1.5), new ColdStart.Step(400, 1.2)),
+                        "ttotal")),
+            plain.policy(),
+            plain.options(),
+            plain.physics());
+
+    ReplayPrediction.Setup s = ReplayPrediction.withInitialServed(cold, 290);
+
+    assertThat(s.options().initialServed()).isEqualTo(290);
+    assertThat(plain.options().initialServed()).isEqualTo(FleetSimulator.Options.INITIAL_WARM);
+    assertThat(s.physics().instanceModel())
+        .isEqualTo(
+            "model; the initial instance, deployed for the replay, served 290 requests in its"
+                + " warm-up and goes on along that cold start from there (x1.20 at its request"
+                + " 290)");
+  }
 
   /**
    * A replay set-up: one serial instance (lognormal service time), the plan's policy (1..2, target

@@ -77,7 +77,7 @@ final class TtotalCommand implements Callable<Integer> {
 
   @Option(
       names = "--new-instance-for",
-      defaultValue = "120s",
+      defaultValue = "60s",
       paramLabel = "DURATION",
       description =
           "keep probing at least this long past in service, to measure the new instance's service"

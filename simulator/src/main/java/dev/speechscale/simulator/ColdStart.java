@@ -24,9 +24,9 @@ import java.util.Objects;
  * (else the nearest), the instance as warm as the ladder measured it, because a 20 s warm-up ends
  * before the instance is warm (the artifact's {@code warmup_ramp.reference_source} says which).
  *
- * <p><b>From a scale-out</b> ({@link #fromWindows}): {@code ttotal}'s probe keeps running two
- * minutes past in service, and the platform names the instance behind each response, so each window
- * since in service gives the new instance's mean service time over the old one's in the same window
+ * <p><b>From a scale-out</b> ({@link #fromWindows}): {@code ttotal}'s probe keeps running a minute
+ * past in service, and the platform names the instance behind each response, so each window since
+ * in service gives the new instance's mean service time over the old one's in the same window
  * (which also cancels the host's speed when both share it), and the requests the new instance
  * started in it. The steps end where those requests do: the cold start goes by the requests the
  * instance has served, not by its age. Measured on the local fleet (measurements/
@@ -36,10 +36,10 @@ import java.util.Objects;
  * requests and ×1.04–1.09 over 200–450 — but ×1.26–1.27 in its 15–30 s, where by age ttotal said
  * ×1.10. A scale-out's measurement replaces the warm-up's ramp wherever there is one.
  *
- * <p>The fleet's initial instances are warm (a day's fleet has long been running); every instance a
- * scale-out starts is cold. A replay's one initial instance is deployed 20 s before its trace and
- * served ×1.00–1.10 the ladder's time per 30 s in its minutes 1–3 (runs n–r, hosts divided out),
- * which this leaves out.
+ * <p>The fleet's initial instances are warm (a day's fleet has long been running) unless the run
+ * says how many requests they have served ({@code FleetSimulator.Options#initialServed}: a replay's
+ * one instance is deployed for it and warmed for 20 s, a few hundred requests, and goes on along
+ * this cold start from there); every instance a scale-out starts is cold.
  *
  * @param steps the factor for requests below each step's {@code untilRequest} (and at or above the
  *     previous step's), in increasing order; requests past the last step have factor 1

@@ -53,6 +53,10 @@ final class FleetRun {
   private final double idleService;
   private final double idleFirstByte;
   private final double[] coldFactor;
+
+  /** Requests each initial instance served before t = 0 ({@code INITIAL_WARM}: warm). */
+  private final long initialServed;
+
   private final HostSpeeds hostSpeeds;
   private long[] launch = new long[16];
   private long launches;
@@ -151,6 +155,7 @@ final class FleetRun {
     this.idleService = model.idleStart().serviceFactor();
     this.idleFirstByte = model.idleStart().firstByteFactor();
     this.hostSpeeds = options.hostSpeeds();
+    this.initialServed = options.initialServed();
     this.coldFactor = new double[model.coldStart().rampRequests()];
     for (int k = 0; k < coldFactor.length; k++) {
       coldFactor[k] = model.coldStart().factor(k);
@@ -191,7 +196,11 @@ final class FleetRun {
     for (int i = 0; i < desired; i++) {
       int id = allocate();
       phase[id] = IN_SERVICE;
-      startedOn[id] = coldFactor.length; // the initial fleet is warm
+      // warm, or as far into the cold start as the requests it served before t = 0
+      startedOn[id] =
+          initialServed == FleetSimulator.Options.INITIAL_WARM
+              ? coldFactor.length
+              : (int) Math.min(initialServed, coldFactor.length);
       inService++;
       lor.add(id, 0);
     }

@@ -22,17 +22,30 @@ public final class FleetSimulator {
    * @param preRoll the warm history simulated before t = 0
    * @param hostSpeeds how fast the instances' hosts ran over the trace ({@link HostSpeeds#NONE}: at
    *     the speed the model was measured at)
+   * @param initialServed how many requests each initial instance has served before t = 0, where its
+   *     model's cold start goes on from ({@link #INITIAL_WARM}: warm, a fleet long running; a
+   *     replay's instance, deployed fresh and warmed for 20 s, has served a few hundred)
    */
   public record Options(
       double sloMs,
       Duration metricPublicationDelay,
       long seed,
       PreRoll preRoll,
-      HostSpeeds hostSpeeds) {
+      HostSpeeds hostSpeeds,
+      long initialServed) {
+    /** The initial instances are warm: past any cold start. */
+    public static final long INITIAL_WARM = -1;
+
     public Options {
       Objects.requireNonNull(metricPublicationDelay, "metricPublicationDelay");
       Objects.requireNonNull(preRoll, "preRoll");
       Objects.requireNonNull(hostSpeeds, "hostSpeeds");
+      if (initialServed < INITIAL_WARM) {
+        throw new SimulatorException(
+            "the initial instances' requests served ("
+                + initialServed
+                + ") must be at least 0, or INITIAL_WARM");
+      }
       if (!(sloMs > 0) || Double.isInfinite(sloMs)) {
         throw new SimulatorException("SLO (" + sloMs + " ms) must be finite and positive");
       }
@@ -44,7 +57,7 @@ public final class FleetSimulator {
 
     /** Hosts at the model's speed throughout. */
     public Options(double sloMs, Duration metricPublicationDelay, long seed, PreRoll preRoll) {
-      this(sloMs, metricPublicationDelay, seed, preRoll, HostSpeeds.NONE);
+      this(sloMs, metricPublicationDelay, seed, preRoll, HostSpeeds.NONE, INITIAL_WARM);
     }
 
     /** Without a pre-roll: the run starts at t = 0 with no metric history. */
@@ -54,7 +67,12 @@ public final class FleetSimulator {
 
     /** These options with the hosts' speeds over the trace. */
     public Options withHostSpeeds(HostSpeeds speeds) {
-      return new Options(sloMs, metricPublicationDelay, seed, preRoll, speeds);
+      return new Options(sloMs, metricPublicationDelay, seed, preRoll, speeds, initialServed);
+    }
+
+    /** These options with initial instances that have served {@code requests} each before t = 0. */
+    public Options withInitialServed(long requests) {
+      return new Options(sloMs, metricPublicationDelay, seed, preRoll, hostSpeeds, requests);
     }
   }
 

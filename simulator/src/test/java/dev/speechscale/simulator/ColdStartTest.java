@@ -101,6 +101,34 @@ class ColdStartTest {
   }
 
   @Test
+  void run_initialFleetThatServedPartOfTheColdStart_goesOnAlongItFromThere() {
+    InstanceModel warm =
+        FleetSimulatorTest.constant(0.1, 10, Duration.ofSeconds(56), Duration.ZERO);
+    // requests 0-999 at 5x: an initial instance that served 950 has 50 slow ones left
+    InstanceModel cold =
+        warm.withColdStart(new ColdStart(List.of(new ColdStart.Step(1000, 5)), "test"));
+    Traffic t = Traffic.constant(2, Duration.ofSeconds(300));
+    FleetSimulator.Options o = new FleetSimulator.Options(3000, Duration.ZERO, 7);
+
+    PolicyResult asWarm = FleetSimulator.run(warm, t, new Policy.Fixed(1), o, Progress.none());
+    PolicyResult past =
+        FleetSimulator.run(
+            cold, t, new Policy.Fixed(1), o.withInitialServed(1000), Progress.none());
+    PolicyResult partly =
+        FleetSimulator.run(cold, t, new Policy.Fixed(1), o.withInitialServed(950), Progress.none());
+    PolicyResult fresh =
+        FleetSimulator.run(cold, t, new Policy.Fixed(1), o.withInitialServed(0), Progress.none());
+
+    assertThat(past.ttfabMeanMs()).isEqualTo(asWarm.ttfabMeanMs());
+    assertThat(partly.ttfabMeanMs()).isGreaterThan(asWarm.ttfabMeanMs());
+    assertThat(fresh.ttfabMeanMs()).isGreaterThan(partly.ttfabMeanMs());
+    assertThat(o.initialServed()).isEqualTo(FleetSimulator.Options.INITIAL_WARM);
+    assertThatThrownBy(() -> o.withInitialServed(-2))
+        .isInstanceOf(SimulatorException.class)
+        .hasMessageContaining("initial instances' requests served (-2)");
+  }
+
+  @Test
   void run_scaleOutInstance_servesItsFirstRequestsSlower() {
     InstanceModel warm =
         FleetSimulatorTest.constant(0.1, 10, Duration.ofSeconds(56), Duration.ofSeconds(20));
