@@ -97,7 +97,8 @@ final class StagesSection {
             escText(
                 "simulate and replay: "
                     + n.coldStartDescription("this scale-out")
-                    + "; the fleet's first instances are warm"))
+                    + "; simulate's first instances are warm, replay's one (deployed for it)"
+                    + " goes on along this from the requests its warm-up served"))
         .append("</p>\n");
   }
 

@@ -414,7 +414,9 @@ class QuickstartReportTest {
         .contains("<tr><td>45–60</td><td>260 / 222</td><td>61.0 / 70.0</td><td>×0.87</td></tr>")
         .contains(
             "simulate and replay: a new instance's first requests take 1.36x (0-193), 1.10x"
-                + " (194-428) a warm one's time (this scale-out)");
+                + " (194-428) a warm one's time (this scale-out); simulate's first instances are"
+                + " warm, replay's one (deployed for it) goes on along this from the requests its"
+                + " warm-up served");
     // the recorded quickstart's ttotal, from before it was measured, shows none
     assertThat(quickstartPage()).doesNotContain("The new instance against the old one");
 
