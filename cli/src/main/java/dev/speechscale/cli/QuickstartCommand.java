@@ -41,8 +41,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Deploy a local flite endpoint, measure it (drift, qmax, ttotal), derive its plan, redeploy"
           + " behind the plan, validate it live, replay it live beside the simulator, write the"
-          + " artifacts and report.html, and destroy the endpoint. About 6–7 minutes on 2 cores"
-          + " with one window per rung; qmax's stability windows add about 2 more (4 at most)."
+          + " artifacts and report.html, and destroy the endpoint. About 9–11 minutes on a quiet"
+          + " 2-core machine (qmax's stability windows are about 2 of them, 4 at most)."
     })
 final class QuickstartCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
