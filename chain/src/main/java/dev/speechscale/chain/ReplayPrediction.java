@@ -235,13 +235,7 @@ public final class ReplayPrediction {
     return new Setup(
         setup.model(),
         setup.policy(),
-        new FleetSimulator.Options(
-            o.sloMs(),
-            o.metricPublicationDelay(),
-            o.seed(),
-            preRoll,
-            o.hostSpeeds(),
-            o.initialServed()),
+        o.withPreRoll(preRoll),
         p.with(
             p.instanceModel(),
             (double) preRoll.seconds(setup.policy(), o.metricPublicationDelay())));
@@ -250,9 +244,9 @@ public final class ReplayPrediction {
   /**
    * {@code setup} whose initial instance has served {@code requests} before the trace: deployed for
    * the replay and warmed for it, it goes on along the model's cold start from there rather than
-   * starting warm. On the local fleet the replays' one instance, 20 s warm, served the surge 3–16 %
-   * slower than the ladder (runs m–s), the shed's low lean (measurements/simulator-calibration.md,
-   * "The replay's own instance is fresh").
+   * starting warm. On the local fleet the replays' one instance, 20 s warm, served the surge 0–14 %
+   * slower than the model gave it (runs m–s), the shed's low lean
+   * (measurements/simulator-calibration.md, "The replay's own instance is fresh").
    */
   static Setup withInitialServed(Setup setup, long requests) {
     ReplayArtifact.Physics p = setup.physics();

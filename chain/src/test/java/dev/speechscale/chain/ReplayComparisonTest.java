@@ -303,6 +303,11 @@ class ReplayComparisonTest {
     ReplayPrediction.Setup s = ReplayPrediction.withInitialServed(cold, 290);
 
     assertThat(s.options().initialServed()).isEqualTo(290);
+    assertThat(
+            ReplayPrediction.withPreRoll(s, new FleetSimulator.PreRoll.None())
+                .options()
+                .initialServed())
+        .isEqualTo(290); // another pre-roll keeps it
     assertThat(plain.options().initialServed()).isEqualTo(FleetSimulator.Options.INITIAL_WARM);
     assertThat(s.physics().instanceModel())
         .isEqualTo(

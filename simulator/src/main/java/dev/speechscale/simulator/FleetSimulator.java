@@ -70,6 +70,11 @@ public final class FleetSimulator {
       return new Options(sloMs, metricPublicationDelay, seed, preRoll, speeds, initialServed);
     }
 
+    /** These options with another pre-roll. */
+    public Options withPreRoll(PreRoll other) {
+      return new Options(sloMs, metricPublicationDelay, seed, other, hostSpeeds, initialServed);
+    }
+
     /** These options with initial instances that have served {@code requests} each before t = 0. */
     public Options withInitialServed(long requests) {
       return new Options(sloMs, metricPublicationDelay, seed, preRoll, hostSpeeds, requests);
