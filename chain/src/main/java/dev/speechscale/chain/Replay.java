@@ -107,11 +107,14 @@ public final class Replay {
    * @param preRoll the metric history the prediction starts with: the live endpoint's own (read
    *     back after the run), or a simulated one
    * @param events a JSONL file for every live request, or {@code null}
-   * @param warmup closed-loop load before the trace, not measured (qmax's warm-up, so the live
-   *     instance serves as warm as the ladder measured it); zero for none
+   * @param warmup closed-loop load before the trace, not measured (qmax's warm-up; a freshly
+   *     deployed instance still serves slower than the ladder after it, which {@code
+   *     initialInstances} tells the prediction); zero for none
    * @param speed whether the prediction's X_sat takes the instance's speed in the warm-up
    * @param hostSpeed whether the hosts are probed during the run and the prediction takes their
    *     speed
+   * @param initialInstances whether the endpoint's instances were deployed for the replay or had
+   *     long been serving before it
    */
   public record Request(
       String model,
@@ -129,13 +132,31 @@ public final class Replay {
       @Nullable Path events,
       Duration warmup,
       InstanceSpeed.Source speed,
-      HostSpeedLogs.Source hostSpeed) {
+      HostSpeedLogs.Source hostSpeed,
+      InitialInstances initialInstances) {
     public Request {
+      Objects.requireNonNull(initialInstances, "initialInstances");
       Objects.requireNonNull(speed, "speed");
       Objects.requireNonNull(hostSpeed, "hostSpeed");
       Objects.requireNonNull(preRoll, "preRoll");
       Objects.requireNonNull(warmup, "warmup");
     }
+  }
+
+  /** What the endpoint's instances had served when the replay began, as the prediction takes it. */
+  public enum InitialInstances {
+    /**
+     * Deployed for the replay: each goes on along the scale-out's cold start from the requests the
+     * warm-up served (from its first request without a warm-up). On the local fleet a 20 s warm-up
+     * leaves an instance serving 5-20 % slower than qmax's ladder instance, which had served the
+     * whole ladder (measurements/simulator-calibration.md, "The replay's own instance is fresh").
+     */
+    FRESH,
+    /**
+     * Long in service before the replay (an endpoint that was not deployed for it): as warm as
+     * qmax's ladder instance.
+     */
+    WARM
   }
 
   /**
@@ -222,9 +243,13 @@ public final class Replay {
     if (r.preRoll() instanceof History.Live) {
       setup = withLiveHistory(platform, endpoint, setup, r.metricDelay(), live, clock, progress);
     }
-    if (live.warmup() != null) { // the instance was deployed for the replay and warmed by it
-      setup = ReplayPrediction.withInitialServed(setup, live.warmup().servedTotal());
-    }
+    setup =
+        switch (r.initialInstances()) {
+          case FRESH ->
+              ReplayPrediction.withInitialServed(
+                  setup, live.warmup() == null ? 0 : live.warmup().servedTotal());
+          case WARM -> ReplayPrediction.asWarm(setup);
+        };
     QmaxArtifact.HostSpeedReference hostReference = r.inputs().qmax().hostSpeedReference();
     HostSpeedLogs.Decision host =
         HostSpeedLogs.decide(hostLog, hostReference, r.hostSpeed(), r.inputs().qmaxFile());

@@ -243,26 +243,51 @@ public final class ReplayPrediction {
 
   /**
    * {@code setup} whose initial instance has served {@code requests} before the trace: deployed for
-   * the replay and warmed for it, it goes on along the model's cold start from there rather than
-   * starting warm. On the local fleet the replays' one instance, 20 s warm, served the surge 0–14 %
-   * slower than the model gave it (runs m–s), the shed's low lean
+   * the replay (and warmed for it, when the replay warms it), it goes on along the model's cold
+   * start from there rather than starting warm. On the local fleet the replays' one instance, 20 s
+   * warm, served the surge 0–14 % slower than the model gave it (runs m–s), the shed's low lean
    * (measurements/simulator-calibration.md, "The replay's own instance is fresh").
    */
   static Setup withInitialServed(Setup setup, long requests) {
     ReplayArtifact.Physics p = setup.physics();
+    double factor = setup.model().coldStart().factor(requests);
     String how =
-        String.format(
-            Locale.ROOT,
-            "; the initial instance, deployed for the replay, served %d requests in its warm-up and"
-                + " goes on along that cold start from there (x%.2f at its request %d)",
-            requests,
-            setup.model().coldStart().factor(requests),
-            requests);
+        requests == 0
+            ? String.format(
+                Locale.ROOT,
+                "; the initial instance, deployed for the replay and not warmed by it, starts that"
+                    + " cold start from its first request (x%.2f)",
+                factor)
+            : String.format(
+                Locale.ROOT,
+                "; the initial instance, deployed for the replay, served %d requests in its"
+                    + " warm-up and goes on along that cold start from there (x%.2f at its request"
+                    + " %d)",
+                requests,
+                factor,
+                requests);
     return new Setup(
         setup.model(),
         setup.policy(),
         setup.options().withInitialServed(requests),
         p.with(p.instanceModel() + how, p.preRollS()));
+  }
+
+  /**
+   * {@code setup} whose initial instances had long been serving before the replay (an endpoint not
+   * deployed for it): as warm as qmax's ladder instance, and the physics says so.
+   */
+  static Setup asWarm(Setup setup) {
+    ReplayArtifact.Physics p = setup.physics();
+    return new Setup(
+        setup.model(),
+        setup.policy(),
+        setup.options().withInitialServed(FleetSimulator.Options.INITIAL_WARM),
+        p.with(
+            p.instanceModel()
+                + "; the initial instance, in service before the replay (--initial-instances"
+                + " warm), serves as warm as qmax's ladder instance",
+            p.preRollS()));
   }
 
   /** {@code setup} with its instances slowed as their hosts were ({@link HostSpeeds#NONE}: not). */

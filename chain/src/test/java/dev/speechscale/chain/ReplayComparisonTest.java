@@ -13,6 +13,7 @@ import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.InstanceModel;
 import dev.speechscale.simulator.Policy;
 import dev.speechscale.simulator.PolicyResult;
+import dev.speechscale.simulator.Traffic;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -314,6 +315,37 @@ class ReplayComparisonTest {
             "model; the initial instance, deployed for the replay, served 290 requests in its"
                 + " warm-up and goes on along that cold start from there (x1.20 at its request"
                 + " 290)");
+  }
+
+  @Test
+  void initialInstances_freshWithoutAWarmUpStartsTheColdStart_warmServesAsTheLadder() {
+    ReplayPrediction.Setup plain = setup("model");
+    ReplayPrediction.Setup cold =
+        new ReplayPrediction.Setup(
+            plain.model().withColdStart(new ColdStart(List.of(new ColdStart.Step(400, 1.5)), "t")),
+            plain.policy(),
+            plain.options(),
+            plain.physics());
+
+    ReplayPrediction.Setup fresh = ReplayPrediction.withInitialServed(cold, 0);
+    ReplayPrediction.Setup warm = ReplayPrediction.asWarm(cold);
+
+    assertThat(fresh.options().initialServed()).isZero();
+    assertThat(fresh.physics().instanceModel())
+        .isEqualTo(
+            "model; the initial instance, deployed for the replay and not warmed by it, starts"
+                + " that cold start from its first request (x1.50)");
+    assertThat(warm.options().initialServed()).isEqualTo(FleetSimulator.Options.INITIAL_WARM);
+    assertThat(warm.physics().instanceModel())
+        .isEqualTo(
+            "model; the initial instance, in service before the replay (--initial-instances"
+                + " warm), serves as warm as qmax's ladder instance");
+    // 400 requests at x1.5 on the one instance (5 req/s, 0.35 busy when warm): slower when fresh
+    Traffic t =
+        Traffic.csv("t.csv", () -> java.util.stream.Stream.of("time_s,rps", "0,5", "120,0"));
+    double freshMean = ReplayPrediction.predict(fresh, t).ttfabMeanMs();
+    double warmMean = ReplayPrediction.predict(warm, t).ttfabMeanMs();
+    assertThat(freshMean).isGreaterThan(1.2 * warmMean);
   }
 
   /**

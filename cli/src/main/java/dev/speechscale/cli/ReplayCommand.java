@@ -166,9 +166,20 @@ final class ReplayCommand implements Callable<Integer> {
       paramLabel = "DURATION",
       description =
           "load sent at N=4 (below the deployed target) before the trace and not measured, so the"
-              + " instance serves warm as qmax's ladder measured it; 0s for none (default"
-              + " ${DEFAULT-VALUE})")
+              + " trace does not start on a cold instance; 0s for none (default ${DEFAULT-VALUE})")
   Duration warmup;
+
+  @Option(
+      names = "--initial-instances",
+      defaultValue = "fresh",
+      paramLabel = "fresh|warm",
+      description =
+          "what the endpoint's instances had served when the replay began: 'fresh' (default)"
+              + " deployed for it, so the prediction's go on along the scale-out's cold start (the"
+              + " ttotal artifact's new instance) from the requests the warm-up served (after 20 s"
+              + " still 5-20 % slower than qmax's ladder instance on the local fleet); 'warm' long"
+              + " in service before it, as warm as qmax's ladder instance")
+  String initialInstances;
 
   @Option(
       names = "--pre-roll",
@@ -213,6 +224,20 @@ final class ReplayCommand implements Callable<Integer> {
       case "live" -> HostSpeedLogs.Source.LIVE;
       case "off" -> HostSpeedLogs.Source.OFF;
       default -> throw Cli.usage(spec, "--host-speed (" + hostSpeed + ") must be 'live' or 'off'");
+    };
+  }
+
+  private Replay.InitialInstances initialInstances() {
+    return switch (initialInstances.strip().toLowerCase(java.util.Locale.ROOT)) {
+      case "fresh" -> Replay.InitialInstances.FRESH;
+      case "warm" -> Replay.InitialInstances.WARM;
+      default ->
+          throw Cli.usage(
+              spec,
+              "--initial-instances ("
+                  + initialInstances
+                  + ") must be 'fresh' (deployed for the replay) or 'warm' (serving long before"
+                  + " it)");
     };
   }
 
@@ -277,7 +302,8 @@ final class ReplayCommand implements Callable<Integer> {
                   events,
                   warmup,
                   speed(),
-                  hostSpeed()),
+                  hostSpeed(),
+                  initialInstances()),
               Clock.systemUTC(),
               NanoClock.SYSTEM,
               line -> spec.commandLine().getErr().println(line));
@@ -336,6 +362,7 @@ final class ReplayCommand implements Callable<Integer> {
     params.put("warmup_s", warmup.toMillis() / 1000.0);
     params.put("speed", speed);
     params.put("host_speed", hostSpeed);
+    params.put("initial_instances", initialInstances);
     if (refusalCost != null) {
       refusalCost.record(params);
     }

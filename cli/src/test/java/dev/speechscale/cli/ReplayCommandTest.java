@@ -82,6 +82,23 @@ class ReplayCommandTest {
   }
 
   @Test
+  void replay_unknownInitialInstances_isAUsageErrorNamingTheChoices() throws IOException {
+    Path trace = Files.writeString(dir.resolve("t.csv"), "time_s,rps\n0,5\n30,10\n60,0\n");
+
+    CliRun run =
+        replay(
+            artifacts(
+                "--trace", trace.toString(), "--surge-at", "30s", "--initial-instances", "cold"));
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .isEqualTo(
+            "error: --initial-instances (cold) must be 'fresh' (deployed for the replay) or"
+                + " 'warm' (serving long before it)\n"
+                + "Try 'tts-bench replay --help'.\n");
+  }
+
+  @Test
   void replay_noEndpoint_failsNamingIt() throws IOException {
     Path trace = Files.writeString(dir.resolve("t.csv"), "time_s,rps\n0,5\n30,10\n60,0\n");
 
