@@ -148,6 +148,33 @@ public final class ReplayTable {
     if (host != null) {
       lines.add("host speed: " + host);
     }
+    String initial = initialInstanceLine(a);
+    if (initial != null) {
+      lines.add(initial);
+    }
     return lines;
+  }
+
+  /**
+   * How the prediction took the endpoint's instance at the start ({@code replay
+   * --initial-instances}); none for an artifact from before the flag.
+   */
+  private static @Nullable String initialInstanceLine(ReplayArtifact a) {
+    Object how = a.provenance().parameters().get("initial_instances");
+    if ("warm".equals(how)) {
+      return "initial instance: in service before the replay (--initial-instances warm), predicted"
+          + " as warm as qmax's ladder instance";
+    }
+    if (!"fresh".equals(how)) {
+      return null;
+    }
+    ReplayArtifact.Warmup w = a.live().warmup();
+    return w == null || w.initialServed() == null
+        ? "initial instance: deployed for the replay and not warmed, predicted along the"
+            + " scale-out's cold start from its first request"
+        : "initial instance: deployed for the replay, "
+            + w.initialServed()
+            + " requests served in its warm-up, predicted along the scale-out's cold start from"
+            + " there";
   }
 }

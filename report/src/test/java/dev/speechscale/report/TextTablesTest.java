@@ -104,5 +104,49 @@ class TextTablesTest {
                 + " ladder 13.00: x1.154; applied to X_sat",
             "  alarm history: the endpoint's own 4 s before the trace (2 with a sample), read back"
                 + " for the prediction's alarms");
+    // an artifact from before --initial-instances says nothing of it
+    assertThat(text).doesNotContain("initial instance:");
+  }
+
+  @Test
+  void replayTable_initialInstances_saysHowThePredictionTookTheInstance(@TempDir Path tmp)
+      throws java.io.IOException {
+    String base = java.nio.file.Files.readString(DIR.resolve("replay-quickstart.json"));
+    String warmup =
+        "\"initial_in_service\" : 1, \"warmup\" : {\"concurrency\" : 4, \"requests\" : 150,"
+            + " \"seconds\" : 10.0, \"served_rps\" : 15.0, \"applied\" : false, \"note\" :"
+            + " \"ladder\", \"initial_served\" : 290}";
+    String fresh = withParameter(base, "fresh").replace("\"initial_in_service\" : 1", warmup);
+    String freshUnwarmed = withParameter(base, "fresh");
+    String warm = withParameter(base, "warm").replace("\"initial_in_service\" : 1", warmup);
+
+    assertThat(initialLine(tmp, fresh))
+        .isEqualTo(
+            "  initial instance: deployed for the replay, 290 requests served in its warm-up,"
+                + " predicted along the scale-out's cold start from there");
+    assertThat(initialLine(tmp, freshUnwarmed))
+        .isEqualTo(
+            "  initial instance: deployed for the replay and not warmed, predicted along the"
+                + " scale-out's cold start from its first request");
+    assertThat(initialLine(tmp, warm))
+        .isEqualTo(
+            "  initial instance: in service before the replay (--initial-instances warm),"
+                + " predicted as warm as qmax's ladder instance");
+  }
+
+  /** The replay artifact {@code json} with {@code initial_instances} among its parameters. */
+  private static String withParameter(String json, String initialInstances) {
+    String withIt =
+        json.replaceFirst(
+            "\"parameters\" : \\{",
+            "\"parameters\" : { \"initial_instances\" : \"" + initialInstances + "\",");
+    assertThat(withIt).isNotEqualTo(json);
+    return withIt;
+  }
+
+  private static String initialLine(Path tmp, String json) throws java.io.IOException {
+    Path file = java.nio.file.Files.writeString(tmp.resolve("replay.json"), json);
+    String text = printed(w -> ReplayTable.print(ArtifactCodec.readReplay(file), w));
+    return text.lines().filter(l -> l.contains("initial instance:")).findFirst().orElseThrow();
   }
 }
