@@ -104,8 +104,8 @@ public final class ReplayRun {
     progress.accept(
         String.format(
             Locale.ROOT,
-            "replay: warm-up: N=%d for %d s, not measured, so the instance serves warm as the ladder"
-                + " measured it",
+            "replay: warm-up: N=%d for %d s, not measured, so the trace does not start on a cold"
+                + " instance",
             o.warmupConcurrency(),
             o.warmup().toSeconds()));
     WarmupSpeed.Recorder recorder = new WarmupSpeed.Recorder();

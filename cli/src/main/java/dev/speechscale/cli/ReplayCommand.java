@@ -344,7 +344,7 @@ final class ReplayCommand implements Callable<Integer> {
   }
 
   /** The run's parameters, as the artifact records them. */
-  private Map<String, Object> parameters(Duration delay) {
+  Map<String, Object> parameters(Duration delay) {
     Map<String, Object> params = new LinkedHashMap<>();
     params.put("model", common.model());
     params.put("plan", plan.toString());
@@ -362,7 +362,8 @@ final class ReplayCommand implements Callable<Integer> {
     params.put("warmup_s", warmup.toMillis() / 1000.0);
     params.put("speed", speed);
     params.put("host_speed", hostSpeed);
-    params.put("initial_instances", initialInstances);
+    // as parsed ("WARM" and " warm" are warm), so the report reads one spelling
+    params.put("initial_instances", initialInstances().name().toLowerCase(java.util.Locale.ROOT));
     if (refusalCost != null) {
       refusalCost.record(params);
     }

@@ -99,6 +99,20 @@ class ReplayCommandTest {
   }
 
   @Test
+  void replay_initialInstances_isRecordedAsParsed() throws IOException {
+    Path trace = Files.writeString(dir.resolve("t.csv"), "time_s,rps\n0,5\n30,10\n60,0\n");
+    ReplayCommand command = new ReplayCommand();
+    Cli.commandLine(command)
+        .parseArgs(
+            artifacts(
+                "--trace", trace.toString(), "--surge-at", "30s", "--initial-instances", " WARM"));
+
+    // the report reads one spelling: "WARM" recorded as given printed nothing there
+    assertThat(command.parameters(java.time.Duration.ZERO))
+        .containsEntry("initial_instances", "warm");
+  }
+
+  @Test
   void replay_noEndpoint_failsNamingIt() throws IOException {
     Path trace = Files.writeString(dir.resolve("t.csv"), "time_s,rps\n0,5\n30,10\n60,0\n");
 
