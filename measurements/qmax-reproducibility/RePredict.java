@@ -163,6 +163,25 @@ public class RePredict {
       model = model.withColdStart(ScaleOutColdStart.of(
           List.of(new StartupDelaySamples.Input(ArtifactCodec.readTtotal(tf), tf.toString())), q, qf.toString()));
     }
+    // TAIL=<factor>:<until request>: a slower tail after the cold start's last step (a hypothesis
+    // test: a fresh instance under open-loop traffic keeps a few per cent for minutes)
+    String tail = System.getenv("TAIL");
+    if (tail != null) {
+      ColdStart cs = model.coldStart();
+      var steps = new java.util.ArrayList<>(cs.steps());
+      steps.add(new ColdStart.Step(Integer.parseInt(tail.split(":")[1]), Double.parseDouble(tail.split(":")[0])));
+      model = model.withColdStart(new ColdStart(steps, cs.source() + ", tail " + tail));
+    }
+    // RAMP=<until>:<factor>,...: the cold start's steps replaced by these (a hypothesis test)
+    String ramp = System.getenv("RAMP");
+    if (ramp != null) {
+      var steps = new java.util.ArrayList<ColdStart.Step>();
+      for (String st : ramp.split(",")) {
+        steps.add(new ColdStart.Step(Integer.parseInt(st.split(":")[0]), Double.parseDouble(st.split(":")[1])));
+      }
+      model = model.withColdStart(new ColdStart(steps, "RAMP " + ramp));
+    }
+    System.out.println("cold start: " + model.coldStart().steps());
     // the idle start: the qmax artifact's open-loop rung, or IDLE=<events.jsonl[.gz]> of an earlier
     // open-loop run (a replay's --events), measured as qmax's rung measures it; IDLE=off for none
     String idle = System.getenv("IDLE");
