@@ -60,7 +60,7 @@ def model_errors():
 
 def main():
     rows = []
-    for d in sorted(glob.glob("quiet-2026-12-0*")):
+    for d in sorted(glob.glob("quiet-2026-12-0[234]*")):  # runs d-v, as recorded (w came after)
         try:
             a, b = load(d, "a"), load(d, "b")
         except FileNotFoundError:
@@ -90,26 +90,22 @@ def main():
         for k in ("shed", "surge", "m1", "m2", "m3"):
             n = sum(within(k, r[3][k]) for r in rs)
             print(f"  {k:6} {n:2} of {len(rs)}", end="")
-            if k != "shed":
-                logs = [math.log(r[1][k] / r[2][k]) for r in rs]
-                # one run's spread about its expectation, from the pairs' differences
-                s1 = st.pstdev(logs + [-x for x in logs]) / math.sqrt(2)
-                # a model that predicted each run's expectation exactly would be within with
-                # probability P(|Z| < ln 1.15 / s1), Z standard normal
-                p = math.erf(LN / s1 / math.sqrt(2))
-                # the same without the normal: |ln a - ln b| / sqrt 2 as one run's deviation
-                emp = sum(abs(x) / math.sqrt(2) <= LN for x in logs)
-                print(f"   one run's spread {100 * (math.exp(s1) - 1):5.1f} %;"
-                      f" a perfect model within {100 * p:3.0f} % of the time (normal),"
-                      f" {emp} of {len(rs)} (|ln a/b|/sqrt2)", end="")
+            # a - b in pp for shed, ln(a/b) otherwise; one run's spread about its expectation is
+            # their standard deviation over sqrt 2, and a model that predicted each run's
+            # expectation exactly would be within with probability P(|Z| < tolerance / spread)
+            # (normal), or, without the normal, as often as |a - b| / sqrt 2 is within
+            if k == "shed":
+                ds, tol = [r[3][k] for r in rs], TOL_PP
             else:
-                ds = [r[3][k] for r in rs]
-                s1 = st.pstdev(ds + [-x for x in ds]) / math.sqrt(2)
-                p = math.erf(TOL_PP / s1 / math.sqrt(2))
-                emp = sum(abs(x) / math.sqrt(2) <= TOL_PP for x in ds)
-                print(f"   one run's spread {s1:4.2f} pp;"
-                      f" a perfect model within {100 * p:3.0f} % of the time (normal),"
-                      f" {emp} of {len(rs)} (|a-b|/sqrt2)", end="")
+                ds, tol = [math.log(r[1][k] / r[2][k]) for r in rs], LN
+            s1 = st.pstdev(ds + [-x for x in ds]) / math.sqrt(2)
+            p = math.erf(tol / s1 / math.sqrt(2))
+            emp = sum(abs(x) / math.sqrt(2) <= tol for x in ds)
+            spread = f"{s1:4.2f} pp" if k == "shed" else f"{100 * (math.exp(s1) - 1):5.1f} %"
+            diff = "|a-b|" if k == "shed" else "|ln a/b|"
+            print(f"   one run's spread {spread};"
+                  f" a perfect model within {100 * p:3.0f} % of the time (normal),"
+                  f" {emp} of {len(rs)} ({diff}/sqrt2)", end="")
             print()
 
     me = model_errors()
