@@ -148,7 +148,7 @@ final class PlanCommand implements Callable<Integer> {
   private final Clock clock;
 
   PlanCommand() {
-    this(Clock.systemUTC());
+    this(ArtifactClock.fromEnvironment());
   }
 
   PlanCommand(Clock clock) {

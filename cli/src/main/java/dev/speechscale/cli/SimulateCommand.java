@@ -184,7 +184,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
   private final Clock clock;
 
   SimulateCommand() {
-    this(Clock.systemUTC());
+    this(ArtifactClock.fromEnvironment());
   }
 
   SimulateCommand(Clock clock) {

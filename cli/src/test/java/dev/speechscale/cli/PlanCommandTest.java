@@ -10,6 +10,8 @@ import dev.speechscale.capacity.Verdict;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -85,6 +87,35 @@ class PlanCommandTest {
         .extracting(PlanArtifact.FindingEntry::verdict)
         .containsExactly(Verdict.WARN);
     assertThat(run.err()).contains("wrote " + dir.resolve("plan.json"));
+  }
+
+  @Test
+  void plan_sourceDateEpoch_theSameCommandTwiceWritesTheSameBytes() throws IOException {
+    String[] written = new String[2];
+    for (int i = 0; i < 2; i++) {
+      PlanCommand command =
+          new PlanCommand(
+              new ArtifactClock(Map.of("SOURCE_DATE_EPOCH", "1796400000"), Clock.systemUTC()));
+      CliRun run =
+          CliRun.of(
+              command,
+              "--qmax",
+              QMAX,
+              "--ttotal",
+              TTOTAL,
+              "--peak-rps",
+              "5000",
+              "--trough-rps",
+              "10",
+              "--output",
+              dir.resolve("same.json").toString());
+      assertThat(run.exitCode()).as(run.err()).isZero();
+      written[i] = Files.readString(dir.resolve("same.json"));
+    }
+
+    assertThat(written[1])
+        .isEqualTo(written[0])
+        .contains("\"created_at\" : \"2026-12-04T16:00:00Z\"");
   }
 
   @Test

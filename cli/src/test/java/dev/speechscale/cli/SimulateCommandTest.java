@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,13 +46,17 @@ class SimulateCommandTest {
   }
 
   private CliRun simulate(String... extra) {
+    return CliRun.of(new SimulateCommand(CLOCK), withBase(extra));
+  }
+
+  private String[] withBase(String... extra) {
     String[] base = {
       "--qmax", PlanCommandTest.QMAX, "--ttotal", PlanCommandTest.TTOTAL, "--plan", plan.toString()
     };
     String[] all = new String[base.length + extra.length];
     System.arraycopy(base, 0, all, 0, base.length);
     System.arraycopy(extra, 0, all, base.length, extra.length);
-    return CliRun.of(new SimulateCommand(CLOCK), all);
+    return all;
   }
 
   private String[] shortStep(String name) {
@@ -112,6 +117,40 @@ class SimulateCommandTest {
             .replace(dir.resolve("b.json").toString(), dir.resolve("a.json").toString())
             .replace(dir.resolve("b.html").toString(), dir.resolve("a.html").toString());
     assertThat(b).isEqualTo(a);
+  }
+
+  @Test
+  void simulate_sourceDateEpoch_theSameCommandTwiceWritesTheSameBytes() throws IOException {
+    SimulateCommand[] commands = new SimulateCommand[2];
+    String[] json = new String[2];
+    String[] html = new String[2];
+    for (int i = 0; i < 2; i++) {
+      commands[i] =
+          new SimulateCommand(
+              new ArtifactClock(Map.of("SOURCE_DATE_EPOCH", "1796400000"), Clock.systemUTC()));
+      CliRun run = CliRun.of(commands[i], withBase(shortStep("same")));
+      assertThat(run.exitCode()).as(run.err()).isZero();
+      json[i] = Files.readString(dir.resolve("same.json"));
+      html[i] = Files.readString(dir.resolve("same.html"));
+      Files.delete(dir.resolve("same.json"));
+      Files.delete(dir.resolve("same.html"));
+    }
+
+    assertThat(json[1]).isEqualTo(json[0]).contains("\"created_at\" : \"2026-12-04T16:00:00Z\"");
+    assertThat(html[1]).isEqualTo(html[0]);
+  }
+
+  @Test
+  void simulate_badSourceDateEpoch_failsNamingItAndWritesNothing() {
+    CliRun run =
+        CliRun.of(
+            new SimulateCommand(
+                new ArtifactClock(Map.of("SOURCE_DATE_EPOCH", "noon"), Clock.systemUTC())),
+            withBase(shortStep("bad")));
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).contains("SOURCE_DATE_EPOCH=noon is not whole seconds");
+    assertThat(dir.resolve("bad.json")).doesNotExist();
   }
 
   @Test
