@@ -3,7 +3,6 @@ package dev.speechscale.cli;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -57,14 +56,11 @@ final class ArtifactClock extends Clock {
 
   @Override
   public ZoneId getZone() {
-    return ZoneOffset.UTC;
+    return fallback.getZone();
   }
 
   @Override
   public Clock withZone(ZoneId zone) {
-    if (!ZoneOffset.UTC.equals(zone)) {
-      throw new UnsupportedOperationException("artifacts are stamped in UTC");
-    }
-    return this;
+    return new ArtifactClock(environment, fallback.withZone(zone));
   }
 }

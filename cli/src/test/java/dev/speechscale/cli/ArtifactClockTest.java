@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,18 @@ class ArtifactClockTest {
 
     assertThat(first).isEqualTo(Instant.parse("2026-12-04T16:00:00Z"));
     assertThat(second).isEqualTo(first);
+  }
+
+  @Test
+  void withZone_keepsTheVariableAndTakesTheZone() {
+    ZoneId berlin = ZoneId.of("Europe/Berlin");
+    Clock zoned =
+        new ArtifactClock(Map.of("SOURCE_DATE_EPOCH", "1796400000"), NOW).withZone(berlin);
+
+    assertThat(zoned.getZone()).isEqualTo(berlin);
+    assertThat(zoned.instant()).isEqualTo(Instant.parse("2026-12-04T16:00:00Z"));
+    assertThat(new ArtifactClock(Map.of(), NOW).withZone(berlin).instant())
+        .isEqualTo(NOW.instant());
   }
 
   @Test

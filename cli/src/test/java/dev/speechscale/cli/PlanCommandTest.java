@@ -38,7 +38,11 @@ class PlanCommandTest {
   }
 
   private CliRun kokoro(String... extra) {
-    String out = dir.resolve("plan.json").toString();
+    return plan(kokoroArgs(dir.resolve("plan.json"), extra));
+  }
+
+  /** The published example's plan arguments, writing to {@code out}, then {@code extra}. */
+  private static String[] kokoroArgs(Path out, String... extra) {
     String[] base = {
       "--qmax",
       QMAX,
@@ -49,12 +53,12 @@ class PlanCommandTest {
       "--trough-rps",
       "10",
       "--output",
-      out
+      out.toString()
     };
     String[] all = new String[base.length + extra.length];
     System.arraycopy(base, 0, all, 0, base.length);
     System.arraycopy(extra, 0, all, base.length, extra.length);
-    return plan(all);
+    return all;
   }
 
   @Test
@@ -96,19 +100,7 @@ class PlanCommandTest {
       PlanCommand command =
           new PlanCommand(
               new ArtifactClock(Map.of("SOURCE_DATE_EPOCH", "1796400000"), Clock.systemUTC()));
-      CliRun run =
-          CliRun.of(
-              command,
-              "--qmax",
-              QMAX,
-              "--ttotal",
-              TTOTAL,
-              "--peak-rps",
-              "5000",
-              "--trough-rps",
-              "10",
-              "--output",
-              dir.resolve("same.json").toString());
+      CliRun run = CliRun.of(command, kokoroArgs(dir.resolve("same.json")));
       assertThat(run.exitCode()).as(run.err()).isZero();
       written[i] = Files.readString(dir.resolve("same.json"));
     }
