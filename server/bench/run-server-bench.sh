@@ -52,12 +52,17 @@ done
 port="$(sed -n 's/^speech-server listening on [^:]*:\([0-9]*\)$/\1/p' "$log")"
 [ -n "$port" ] || ss_die "the server did not start: $(cat "$log")"
 
-# Hold the single permit at no CPU cost: a client that declares a body and sends only part of it
-# stays admitted (the gate admits before reading the body) until Jetty's 30 s idle timeout, while
-# wrk sends everything else. The engine stays idle, so the core does nothing but shed.
+# Hold the single permit: a client that sends a whole streaming request for ~4,000 characters and
+# never reads the answer. The writer blocks once the socket buffers are full and the engine stops
+# at the bounded chunk buffer, so after a few seconds the core does nothing but shed. (Until issue
+# 37 a client that sent part of a body held the permit at no cost; only whole bodies are admitted
+# now.) The permit is held until the writer's stall bound (ENGINE_STALL_S + 10 s).
 (
+  text="$(yes 'The quick brown fox jumps over the lazy dog.' | head -n 90 | tr '\n' ' ')"
+  body="{\"text\":\"$text\"}"
   exec 3<>"/dev/tcp/127.0.0.1/$port"
-  printf 'POST /invocations HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"text":' >&3
+  printf 'POST /invocations HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s' \
+    "${#body}" "$body" >&3
   sleep "$((seconds * 2 + 10))"
 ) &
 hold_pid=$!
@@ -65,6 +70,7 @@ for _ in $(seq 1 100); do
   curl -s "http://127.0.0.1:$port/stats" | grep -q '"in_flight":1' && break
   sleep 0.1
 done
+sleep 5 # the engine fills the chunk buffer and stops; the writer waits on the full socket
 curl -s "http://127.0.0.1:$port/stats" | tee "$out/stats-before.json"
 echo
 taskset -c 1 wrk -t1 -c32 -d"${seconds}s" -s "$(dirname "${BASH_SOURCE[0]}")/post-hello.lua" \

@@ -20,8 +20,11 @@ public sealed interface Admission {
    * Refused because {@code inFlight} requests already hold permits and the bound is {@code
    * maxInFlight}: answer 503 {@code queue_saturated} with {@code Retry-After}.
    */
-  record Saturated(int inFlight, int maxInFlight) implements Admission {}
+  record Saturated(int inFlight, int maxInFlight) implements Refusal {}
 
   /** Refused because the gate stopped admitting (graceful shutdown is draining). */
-  record ShuttingDown(int inFlight) implements Admission {}
+  record ShuttingDown(int inFlight) implements Refusal {}
+
+  /** Not admitted: the two refusals, answered at once. */
+  sealed interface Refusal extends Admission {}
 }

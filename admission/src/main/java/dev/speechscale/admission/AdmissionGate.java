@@ -67,6 +67,28 @@ public final class AdmissionGate {
     }
   }
 
+  /**
+   * Refuses now, as {@link #admit()} would, when the gate is at its bound or shutting down; else
+   * admits nothing and returns empty. For a request whose body is still on its way: it is answered
+   * at once when it could not be admitted anyway, and otherwise asks {@link #admit()} only once its
+   * whole body is here, holding no place while it waits.
+   */
+  public java.util.Optional<Admission.Refusal> refuseIfFull() {
+    lock.lock();
+    try {
+      if (!admitting) {
+        return java.util.Optional.of(new Admission.ShuttingDown(inFlight));
+      }
+      if (!config.unbounded() && inFlight >= config.maxInFlight()) {
+        saturatedTotal++;
+        return java.util.Optional.of(new Admission.Saturated(inFlight, config.maxInFlight()));
+      }
+      return java.util.Optional.empty();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Requests currently in flight (queued + executing + streaming): one volatile read. */
   public int inFlight() {
     return inFlight;

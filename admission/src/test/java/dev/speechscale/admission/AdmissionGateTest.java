@@ -97,6 +97,20 @@ class AdmissionGateTest {
   }
 
   @Test
+  void refuseIfFull_belowBound_admitsNothing_atBound_refusesAndCounts() {
+    AdmissionGate gate = gate(1, 1);
+    assertThat(gate.refuseIfFull()).isEmpty();
+    assertThat(gate.inFlight()).isZero();
+    assertThat(gate.snapshot().admittedTotal()).isZero();
+    Permit held = admitted(gate.admit());
+    assertThat(gate.refuseIfFull()).contains(new Admission.Saturated(1, 1));
+    assertThat(gate.snapshot().saturatedTotal()).isEqualTo(1);
+    held.close();
+    gate.stopAdmitting();
+    assertThat(gate.refuseIfFull()).contains(new Admission.ShuttingDown(0));
+  }
+
+  @Test
   void admit_zeroBound_neverSaturates() {
     AdmissionGate gate = gate(0, 1);
     for (int i = 0; i < 1000; i++) {

@@ -37,13 +37,6 @@ final class InvocationsHandler {
   /** How long a cancelled job may take to reach its next chunk boundary. */
   static final Duration CANCEL_WAIT = Duration.ofSeconds(30);
 
-  /**
-   * How long the rest of a body may take to arrive (a 64 KB body over loopback takes microseconds):
-   * a client that trickles its body (slowloris) holds an admitted place at most this long, then
-   * gets 408 and the connection closes.
-   */
-  static final Duration BODY_READ_BOUND = Duration.ofSeconds(10);
-
   /** An oversized body up to this many times the bound is read and discarded before the 413. */
   static final long DRAIN_FACTOR = 16;
 
@@ -54,12 +47,21 @@ final class InvocationsHandler {
   }
 
   /**
-   * Decides admission on the calling (I/O) thread, so refusals never cost a thread. An admitted
-   * request whose whole body is already here and which finds a free engine slot is validated and
-   * started right here too: the engine begins without waiting for a virtual thread, and the
-   * writer's virtual thread starts while the engine works on the first chunk, off the time to first
-   * audio byte. Anything that would block — more body to read, a queue to wait in — continues on
-   * {@code blocking} (a virtual thread). Whichever thread holds the permit last closes it.
+   * Reads the body first and admits only a whole one, so a client that trickles its body holds no
+   * place in the gate (issue 37: two such connections used to take a two-place gate for the body
+   * deadline, then the next two). A body that came with its headers — the common case — is taken
+   * here on the I/O thread without blocking, then admitted at once; a refusal then costs no thread.
+   * A body still on its way is refused at once when the gate is full (it could not be admitted
+   * anyway), and otherwise takes one of {@code MAX_BODY_READERS} reader places and is read on a
+   * virtual thread within {@code BODY_READ_TIMEOUT_S}; with every place taken, the oldest read is
+   * answered 408 and closed to make room ({@link BodyReaders} says why evict, not refuse). So a
+   * stream of trickling connections costs at most that many virtual threads and that many bodies'
+   * bytes, and never a gate place.
+   *
+   * <p>An admitted request that finds a free engine slot is validated and started right where it
+   * was admitted: the engine begins without waiting for another thread, and the writer's virtual
+   * thread starts while the engine works on the first chunk. Waiting in the queue happens on a
+   * virtual thread. Whichever thread holds the permit last closes it.
    */
   void handle(
       Request request,
@@ -67,49 +69,83 @@ final class InvocationsHandler {
       Callback callback,
       long arrivalNanos,
       java.util.concurrent.Executor blocking) {
+    HttpIo.Prefix prefix;
+    try {
+      prefix = HttpIo.readAvailable(request, runtime.config.bodies().maxBytes());
+    } catch (RuntimeException e) {
+      clientGone(callback, e);
+      return;
+    }
+    if (prefix.complete()) {
+      admit(prefix.bytes(), request, response, callback, arrivalNanos, blocking);
+      return;
+    }
+    var refused = runtime.gate.refuseIfFull(); // it could not be admitted now: say so at once
+    if (refused.isPresent()) {
+      refuse(refused.get(), request, response, callback);
+      return;
+    }
+    BodyReaders.Reader reader = runtime.bodyReaders.start(request);
+    try {
+      blocking.execute(() -> {
+        byte @Nullable [] body;
+        try (reader) {
+          body = readRest(request, response, callback, prefix.bytes(), reader);
+        }
+        if (body != null) {
+          admit(body, request, response, callback, arrivalNanos, Runnable::run);
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      reader.close();
+      callback.failed(e);
+    }
+  }
+
+  /**
+   * Asks the gate for a place for a request whose whole body is here. {@code blocking} runs what
+   * may block: a virtual thread's executor on the I/O thread, or the calling thread when it is
+   * already one.
+   */
+  private void admit(
+      byte[] body,
+      Request request,
+      Response response,
+      Callback callback,
+      long arrivalNanos,
+      java.util.concurrent.Executor blocking) {
     switch (runtime.gate.admit()) {
-      case Admission.Saturated(int inFlight, int max) -> {
-        closeUnlessBodyConsumed(request, response);
-        rejectSaturated(response, callback, inFlight, max);
-      }
-      case Admission.ShuttingDown(int inFlight) -> {
-        closeUnlessBodyConsumed(request, response);
-        reject(
-            response,
-            callback,
-            ApiError.of(503, "shutting_down", "the server is draining; retry on another instance"));
-      }
+      case Admission.Refusal refusal -> refuse(refusal, request, response, callback);
       case Admission.Admitted(Permit permit) ->
-          admitted(request, response, callback, permit, arrivalNanos, blocking);
+          admitted(body, request, response, callback, permit, arrivalNanos, blocking);
+    }
+  }
+
+  /** 503 without reading what is left of the body; the connection closes if any is left. */
+  private void refuse(
+      Admission.Refusal refusal, Request request, Response response, Callback callback) {
+    closeUnlessBodyConsumed(request, response);
+    switch (refusal) {
+      case Admission.Saturated(int inFlight, int max) ->
+          rejectSaturated(response, callback, inFlight, max);
+      case Admission.ShuttingDown(int inFlight) ->
+          reject(
+              response,
+              callback,
+              ApiError.of(
+                  503, "shutting_down", "the server is draining; retry on another instance"));
     }
   }
 
   private void admitted(
+      byte[] body,
       Request request,
       Response response,
       Callback callback,
       Permit permit,
       long arrivalNanos,
       java.util.concurrent.Executor blocking) {
-    HttpIo.Prefix prefix;
-    try {
-      prefix = HttpIo.readAvailable(request, runtime.config.maxBodyBytes());
-    } catch (RuntimeException e) {
-      try (permit) {
-        clientGone(callback, e);
-      }
-      return;
-    }
-    if (!prefix.complete()) {
-      onVirtualThread(
-          blocking,
-          permit,
-          callback,
-          null,
-          () -> serve(request, response, callback, permit, arrivalNanos, prefix.bytes()));
-      return;
-    }
-    SynthesisRequest synthesis = validated(prefix.bytes(), response, callback);
+    SynthesisRequest synthesis = validated(body, response, callback);
     if (synthesis == null) {
       permit.close();
       return;
@@ -161,15 +197,18 @@ final class InvocationsHandler {
     }
   }
 
-  /** The blocking path: the rest of the body, validation, the queue, then the audio. */
-  private void serve(
+  /**
+   * The rest of a body that did not come with its headers, read on a virtual thread within {@code
+   * BODY_READ_TIMEOUT_S}; null after answering 413 (too large), 408 (too slow) or a client that
+   * left.
+   */
+  private byte @Nullable [] readRest(
       Request request,
       Response response,
       Callback callback,
-      Permit permit,
-      long arrivalNanos,
-      byte[] prefix) {
-    byte[] body;
+      byte[] prefix,
+      BodyReaders.Reader reader) {
+    ServerConfig.Bodies bodies = runtime.config.bodies();
     java.util.concurrent.atomic.AtomicBoolean tooSlow =
         new java.util.concurrent.atomic.AtomicBoolean();
     var bound =
@@ -181,19 +220,15 @@ final class InvocationsHandler {
                   tooSlow.set(true);
                   request.fail(
                       new java.util.concurrent.TimeoutException(
-                          "the body did not arrive within " + BODY_READ_BOUND));
+                          "the body did not arrive within " + bodies.readTimeout()));
                 },
-                BODY_READ_BOUND.toMillis(),
+                bodies.readTimeout().toMillis(),
                 java.util.concurrent.TimeUnit.MILLISECONDS);
     try {
       HttpIo.Body read;
       try {
         read =
-            HttpIo.readBody(
-                request,
-                prefix,
-                runtime.config.maxBodyBytes(),
-                DRAIN_FACTOR * runtime.config.maxBodyBytes());
+            HttpIo.readBody(request, prefix, bodies.maxBytes(), DRAIN_FACTOR * bodies.maxBytes());
       } finally {
         bound.cancel();
       }
@@ -208,13 +243,26 @@ final class InvocationsHandler {
             ApiError.badField(
                     "body",
                     "the request body is larger than "
-                        + runtime.config.maxBodyBytes()
+                        + bodies.maxBytes()
                         + " bytes (--max-body-bytes); send at most --max-text-chars of text")
                 .withStatus(413, "body_too_large"));
-        return;
       }
-      body = within;
+      return within;
     } catch (IOException | RuntimeException e) {
+      if (reader.evicted()) {
+        response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        reject(
+            response,
+            callback,
+            ApiError.of(
+                408,
+                "body_too_slow",
+                "the request body was still arriving when "
+                    + bodies.maxReaders()
+                    + " newer bodies were being read (MAX_BODY_READERS), and the oldest read gives"
+                    + " way; send the whole body at once"));
+        return null;
+      }
       if (tooSlow.get()) {
         response.getHeaders().put(HttpHeader.CONNECTION, "close");
         reject(
@@ -224,16 +272,12 @@ final class InvocationsHandler {
                 408,
                 "body_too_slow",
                 "the request body did not arrive within "
-                    + BODY_READ_BOUND.toSeconds()
-                    + " s; send the whole body at once"));
-        return;
+                    + String.format(Locale.ROOT, "%.1f", bodies.readTimeout().toMillis() / 1000.0)
+                    + " s (BODY_READ_TIMEOUT_S); send the whole body at once"));
+        return null;
       }
       clientGone(callback, e);
-      return;
-    }
-    SynthesisRequest synthesis = validated(body, response, callback);
-    if (synthesis != null) {
-      queueAndRespond(synthesis, request, response, callback, permit, arrivalNanos);
+      return null;
     }
   }
 

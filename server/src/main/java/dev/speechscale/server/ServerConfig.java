@@ -31,6 +31,8 @@ import java.util.Optional;
  * @param engineStall the watchdog's bound on one engine call that produces nothing ({@code
  *     ENGINE_STALL_S}); past it the call is declared stuck and the instance unhealthy
  * @param maxWsSessions the most WebSocket sessions open at once ({@code MAX_WS_SESSIONS})
+ * @param bodies how request bodies are read: their size bound, how many may be read at once and how
+ *     long one may take
  */
 record ServerConfig(
     EngineKind engine,
@@ -45,7 +47,7 @@ record ServerConfig(
     Duration drainTimeout,
     int engineThreads,
     long maxBufferedBytes,
-    int maxBodyBytes,
+    Bodies bodies,
     Optional<Path> kokoroModel,
     Optional<Path> kokoroConfig,
     List<Path> kokoroVoices,
@@ -71,6 +73,36 @@ record ServerConfig(
    */
   static final int DEFAULT_WS_SESSIONS = 128;
 
+  /**
+   * How request bodies are read (issue 37: two trickling bodies took a whole gate when requests
+   * were admitted before their bodies arrived). A body that did not come with its headers is read
+   * by one of at most {@code maxReaders} readers, outside the gate, within {@code readTimeout};
+   * only a whole body is admitted. Memory for bodies being read is bounded by {@code maxReaders x
+   * maxBytes} (4 MiB at the defaults).
+   *
+   * @param maxBytes the largest body accepted ({@code MAX_BODY_BYTES}); larger is 413
+   * @param maxReaders bodies read at once ({@code MAX_BODY_READERS}); past it 503 and the
+   *     connection is closed
+   * @param readTimeout how long the rest of a body may take ({@code BODY_READ_TIMEOUT_S}); past it
+   *     408 and the connection is closed
+   */
+  record Bodies(int maxBytes, int maxReaders, Duration readTimeout) {
+    static final int DEFAULT_MAX_BYTES = 65_536;
+    static final int DEFAULT_MAX_READERS = 64;
+    static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(10);
+
+    Bodies {
+      positive("--max-body-bytes", maxBytes);
+      positive("--max-body-readers", maxReaders);
+      if (readTimeout.compareTo(Duration.ofMillis(100)) < 0) {
+        throw new UsageException(
+            "--body-read-timeout-s / BODY_READ_TIMEOUT_S ("
+                + readTimeout.toMillis() / 1000.0
+                + ") must be at least 0.1 s; a body sent whole arrives in microseconds on loopback");
+      }
+    }
+  }
+
   /** The default watchdog bound on one engine call without progress. */
   static final Duration DEFAULT_ENGINE_STALL = Duration.ofSeconds(60);
 
@@ -89,6 +121,9 @@ record ServerConfig(
         --engine-threads N             engine concurrency (default: flite = CPU count, others 1)
         --max-buffered-bytes N         per-request audio buffer bound (default 16777216)
         --max-body-bytes N             request body bound (default 65536)
+        --max-body-readers N           bodies that did not come with their headers read at once,
+                                       before admission (default 64; past it 503, connection closed)
+        --body-read-timeout-s S        how long the rest of a body may take (default 10; then 408)
         --max-audio-s S                audio cap per request, seconds (env MAX_AUDIO_S;
                                        default max-text-chars x 1.25 s = 5120)
         --engine-stall-s S             watchdog: an engine call with no audio for this long marks
@@ -111,7 +146,6 @@ record ServerConfig(
       throw new UsageException("--port (" + port + ") must be between 0 and 65535");
     }
     positive("--max-text-chars", maxTextChars);
-    positive("--max-body-bytes", maxBodyBytes);
     if (maxQueueDepth < 0) {
       throw new UsageException(
           "--max-queue-depth / MAX_QUEUE_DEPTH ("
@@ -195,6 +229,8 @@ record ServerConfig(
           "DRAIN_TIMEOUT_S",
           "MAX_BUFFERED_BYTES",
           "MAX_BODY_BYTES",
+          "MAX_BODY_READERS",
+          "BODY_READ_TIMEOUT_S",
           "MAX_AUDIO_S",
           "ENGINE_STALL_S",
           "MAX_WS_SESSIONS",
@@ -257,7 +293,12 @@ record ServerConfig(
             Duration.ofNanos((long) (f.decimal("--drain-timeout-s").orElse(30.0) * 1e9)),
             f.integer("--engine-threads").orElse(0),
             f.integer("--max-buffered-bytes").orElse(16 * 1024 * 1024),
-            f.integer("--max-body-bytes").orElse(65_536),
+            new Bodies(
+                f.integer("--max-body-bytes").orElse(Bodies.DEFAULT_MAX_BYTES),
+                f.integer("--max-body-readers").orElse(Bodies.DEFAULT_MAX_READERS),
+                seconds(
+                    f.decimal("--body-read-timeout-s")
+                        .orElse(Bodies.DEFAULT_READ_TIMEOUT.toMillis() / 1000.0))),
             kokoro.model(),
             kokoro.config(),
             kokoro.voices(),

@@ -34,6 +34,10 @@ final class SpeechRuntime implements AutoCloseable {
   private final ExecutorService engineThreads;
   private final DisconnectWatch disconnects = new DisconnectWatch();
   final EngineWatchdog watchdog;
+
+  /** Bodies being read before admission (MAX_BODY_READERS). */
+  final BodyReaders bodyReaders;
+
   private final AtomicInteger wsSessions = new AtomicInteger();
   private final java.util.concurrent.atomic.AtomicBoolean closed =
       new java.util.concurrent.atomic.AtomicBoolean();
@@ -54,6 +58,7 @@ final class SpeechRuntime implements AutoCloseable {
         new AdmissionGate(new GateConfig(config.maxQueueDepth(), slots, Duration.ZERO), ticker);
     this.parser = new RequestParser(engine, config.maxTextChars(), Mp3Encoder.LAME.isPresent());
     this.watchdog = new EngineWatchdog(ticker, config.engineStall(), engine.name());
+    this.bodyReaders = new BodyReaders(config.bodies().maxReaders());
     AtomicInteger n = new AtomicInteger();
     this.engineThreads =
         Executors.newFixedThreadPool(

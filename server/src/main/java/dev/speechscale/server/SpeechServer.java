@@ -76,10 +76,10 @@ public final class SpeechServer implements AutoCloseable {
         WebSocketUpgradeHandler.from(
             jetty,
             container -> {
-              container.setMaxTextMessageSize(config.maxBodyBytes());
-              container.setMaxBinaryMessageSize(config.maxBodyBytes());
+              container.setMaxTextMessageSize(config.bodies().maxBytes());
+              container.setMaxBinaryMessageSize(config.bodies().maxBytes());
               container.setIdleTimeout(idleTimeout(config));
-              container.setMaxFrameSize(config.maxBodyBytes());
+              container.setMaxFrameSize(config.bodies().maxBytes());
               container.setMaxOutgoingFrames(8);
               container.addMapping(BIDI_PATH, (req, resp, cb) -> bidiSession(resp, cb));
             });
@@ -400,6 +400,7 @@ public final class SpeechServer implements AutoCloseable {
     stats.put("saturated_total", gate == null ? 0 : gate.saturatedTotal());
     stats.put("shed_total", gate == null ? 0 : gate.shedTotal());
     stats.put("ws_sessions", current == null ? 0 : current.wsSessions());
+    stats.put("reading_bodies", current == null ? 0 : current.bodyReaders.reading());
     return stats;
   }
 }

@@ -127,22 +127,4 @@ class ClientsThatLeftTest {
       assertThat(s.runtime.gate.snapshot().admittedTotal()).isEqualTo(1 + hangUps);
     }
   }
-
-  @Test
-  void invocations_bodyTrickledSlowerThanTheBound_gets408AndReleasesItsPlace() throws Exception {
-    ScriptedEngine engine = new ScriptedEngine(1, 1);
-    try (TestServer s = TestServer.start(engine, "--max-queue-depth", "1");
-        Socket socket = new Socket(java.net.InetAddress.getLoopbackAddress(), s.port())) {
-      socket.setSoTimeout(60_000);
-      OutputStream out = socket.getOutputStream();
-      out.write(RawHttp.head(100));
-      out.write("{\"text\":".getBytes(StandardCharsets.US_ASCII)); // and never the rest
-      out.flush();
-      awaitGate(s, 1, 0, "the slow body was never admitted");
-      String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
-      assertThat(reply).startsWith("HTTP/1.1 408").contains("\"error\":\"body_too_slow\"");
-      s.awaitIdle();
-      assertThat(engine.calls.get()).isZero();
-    }
-  }
 }

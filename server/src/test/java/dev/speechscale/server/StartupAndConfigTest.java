@@ -114,14 +114,32 @@ class StartupAndConfigTest {
                 "MAX_TEXT_CHARS", "100",
                 "DRAIN_TIMEOUT_S", "5",
                 "MAX_BUFFERED_BYTES", "70000",
-                "MAX_BODY_BYTES", "2048"));
+                "MAX_BODY_BYTES", "2048",
+                "MAX_BODY_READERS", "7",
+                "BODY_READ_TIMEOUT_S", "2.5"));
     assertThat(c.engine()).isEqualTo(EngineKind.ESPEAK);
     assertThat(c.segmentation()).isEqualTo(Segmentation.SENTENCE);
     assertThat(c.engineThreads()).isEqualTo(3);
     assertThat(c.maxTextChars()).isEqualTo(100);
     assertThat(c.drainTimeout()).isEqualTo(Duration.ofSeconds(5));
     assertThat(c.maxBufferedBytes()).isEqualTo(70_000);
-    assertThat(c.maxBodyBytes()).isEqualTo(2048);
+    assertThat(c.bodies().maxBytes()).isEqualTo(2048);
+    assertThat(c.bodies().maxReaders()).isEqualTo(7);
+    assertThat(c.bodies().readTimeout()).isEqualTo(Duration.ofMillis(2500));
+  }
+
+  @Test
+  void parse_bodySettings_defaultAndRefuseNonsense() {
+    ServerConfig c = ServerConfig.defaults();
+    assertThat(c.bodies().maxReaders()).isEqualTo(64);
+    assertThat(c.bodies().readTimeout()).isEqualTo(Duration.ofSeconds(10));
+    assertThatThrownBy(() -> ServerConfig.parse(List.of("--max-body-readers", "0"), Map.of()))
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("--max-body-readers (0) must be positive");
+    assertThatThrownBy(
+            () -> ServerConfig.parse(List.of("--port", "0"), Map.of("BODY_READ_TIMEOUT_S", "0")))
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("BODY_READ_TIMEOUT_S (0.0) must be at least 0.1 s");
   }
 
   @Test

@@ -48,13 +48,21 @@ final class HostileSuite {
     WS_OVERSIZE,
     WS_OPEN_AND_DROP,
     /**
+     * A fresh connection straight to the instance that sends its headers and 4 bytes of a 100-byte
+     * body, then nothing: kept open among the last {@link #TRICKLERS_OPEN} such connections, the
+     * oldest closed as a new one opens (issue 37: two of these used to hold a two-place gate).
+     * Straight to the instance because the router reads a whole body before it forwards one, as
+     * SageMaker's front end does; the instance's own gate is what a direct client reaches.
+     */
+    BODY_TRICKLE,
+    /**
      * Not hostile: an ordinary streamed sentence, as the well-behaved clients send. Only in the
      * {@code control} mix, to show what the same number of legitimate clients cost.
      */
     CONTROL_VALID;
 
-    /** The nine hostile kinds: the default mix. */
-    static final List<Kind> HOSTILE = List.of(values()).subList(0, 9);
+    /** The ten hostile kinds: the default mix. */
+    static final List<Kind> HOSTILE = List.of(values()).subList(0, 10);
 
     /** Kinds that never reach the engine: refused, cut off or dropped before synthesis. */
     static final List<Kind> ABUSE =
@@ -64,7 +72,8 @@ final class HostileSuite {
             BODY_ABANDONED,
             GARBAGE_REQUEST,
             WS_OVERSIZE,
-            WS_OPEN_AND_DROP);
+            WS_OPEN_AND_DROP,
+            BODY_TRICKLE);
 
     /** Hostile kinds that start a real synthesis (the engine time they take is real work). */
     static final List<Kind> SYNTHESIS =
@@ -185,26 +194,35 @@ final class HostileSuite {
     "Hello there.", "The tea is hot.", "Turn left at the next corner.", "It is raining again."
   };
 
+  /**
+   * Trickling connections the suite keeps open at once (more than MAX_BODY_READERS' 64, fewer than
+   * the 1024 descriptors a test process may have).
+   */
+  static final int TRICKLERS_OPEN = 96;
+
   private final int port;
+  private final int tricklePort;
+  private final java.util.ArrayDeque<Socket> tricklers = new java.util.ArrayDeque<>();
   private final long seed;
   private final List<Kind> kinds;
   private final double hostileRps;
   private final HttpClient ws = HttpClient.newHttpClient();
 
-  HostileSuite(int routerPort, long seed) {
-    this(routerPort, seed, Kind.HOSTILE);
+  HostileSuite(int routerPort, int instancePort, long seed) {
+    this(routerPort, instancePort, seed, Kind.HOSTILE);
   }
 
-  HostileSuite(int routerPort, long seed, List<Kind> kinds) {
-    this(routerPort, seed, kinds, 0);
+  HostileSuite(int routerPort, int instancePort, long seed, List<Kind> kinds) {
+    this(routerPort, instancePort, seed, kinds, 0);
   }
 
   /**
    * @param hostileRps hostile requests per second across all hostile threads (0: as fast as they
    *     can, which on a small machine measures the attacker's own CPU use as much as the server)
    */
-  HostileSuite(int routerPort, long seed, List<Kind> kinds, double hostileRps) {
+  HostileSuite(int routerPort, int instancePort, long seed, List<Kind> kinds, double hostileRps) {
     this.port = routerPort;
+    this.tricklePort = instancePort;
     this.seed = seed;
     this.kinds = List.copyOf(kinds);
     this.hostileRps = hostileRps;
@@ -251,6 +269,7 @@ final class HostileSuite {
     for (Thread th : threads) {
       th.join();
     }
+    closeTricklers();
     return t;
   }
 
@@ -300,6 +319,7 @@ final class HostileSuite {
                 t,
                 1 + r.nextInt(2000));
         case BODY_ABANDONED -> abandonBody(r);
+        case BODY_TRICKLE -> trickle();
         case GARBAGE_REQUEST -> garbage(r, t);
         case WS_BAD_JSON_THEN_ABORT -> wsBadJsonThenAbort(t);
         case WS_OVERSIZE -> wsOversize();
@@ -410,6 +430,41 @@ final class HostileSuite {
         return;
       }
       in.readAllBytes();
+    }
+  }
+
+  /** Opens one more trickling connection; closes the oldest past {@link #TRICKLERS_OPEN}. */
+  private void trickle() throws IOException {
+    Socket s = new Socket();
+    s.connect(new InetSocketAddress("127.0.0.1", tricklePort), 10_000);
+    s.getOutputStream()
+        .write(
+            ("POST /invocations HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 100\r\n\r\n{\"te")
+                .getBytes(StandardCharsets.US_ASCII));
+    s.getOutputStream().flush();
+    Socket oldest = null;
+    synchronized (tricklers) {
+      tricklers.addLast(s);
+      if (tricklers.size() > TRICKLERS_OPEN) {
+        oldest = tricklers.pollFirst();
+      }
+    }
+    if (oldest != null) {
+      oldest.close();
+    }
+  }
+
+  private void closeTricklers() {
+    synchronized (tricklers) {
+      for (Socket s : tricklers) {
+        try {
+          s.close();
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }
+      tricklers.clear();
     }
   }
 
@@ -697,6 +752,7 @@ final class HostileSuite {
           instance_type: local.1cpu
           min_instances: 1
           max_instances: 1
+          queue_max_depth: 16
           container_env: {SEGMENTATION: sentence}
       """;
 
@@ -784,7 +840,7 @@ final class HostileSuite {
         isolate(ep);
       }
       int routerPort = URI.create(e.url()).getPort();
-      HostileSuite suite = new HostileSuite(routerPort, 20261201L);
+      HostileSuite suite = new HostileSuite(routerPort, ep.instancePort(), 20261201L);
       suite.run(0, 0, 2, 10); // warm-up
       Tally quiet = suite.run(0, 0, 2, 100);
       System.out.println("QUIET " + quiet.summary());
@@ -794,7 +850,9 @@ final class HostileSuite {
       ProcessFigures supervisorBefore = ProcessFigures.of(ep.supervisorPid());
       ProcessFigures clientBefore = ProcessFigures.of(ProcessHandle.current().pid());
       long started = System.nanoTime();
-      Tally t = new HostileSuite(routerPort, 20261201L, mix, rps).run(hostile, 6, 2, 0);
+      Tally t =
+          new HostileSuite(routerPort, ep.instancePort(), 20261201L, mix, rps)
+              .run(hostile, 6, 2, 0);
       System.out.printf(
           Locale.ROOT, "HOSTILE %.1f s: %s%n", (System.nanoTime() - started) / 1e9, t.summary());
       System.out.printf(
@@ -816,7 +874,8 @@ final class HostileSuite {
       System.out.println("SETTLED supervisor " + ProcessFigures.of(ep.supervisorPid()));
       long soakUntil = System.nanoTime() + Duration.ofMinutes(soakMinutes).toNanos();
       for (int batch = 0; System.nanoTime() < soakUntil; batch++) {
-        HostileSuite soak = new HostileSuite(routerPort, 20261202L + batch, mix, rps);
+        HostileSuite soak =
+            new HostileSuite(routerPort, ep.instancePort(), 20261202L + batch, mix, rps);
         Tally b = soak.run(1000, 6, 2, 0);
         System.out.printf(
             Locale.ROOT,

@@ -21,7 +21,7 @@ class HostileSuiteTest {
   void mix_kindNames_takesThoseKindsAndNamesAnUnknownOne() {
     assertThat(HostileSuite.Kind.mix("MALFORMED_JSON, GARBAGE_REQUEST"))
         .containsExactly(HostileSuite.Kind.MALFORMED_JSON, HostileSuite.Kind.GARBAGE_REQUEST);
-    assertThat(HostileSuite.Kind.mix("abuse")).contains(HostileSuite.Kind.HUGE_BODY).hasSize(6);
+    assertThat(HostileSuite.Kind.mix("abuse")).contains(HostileSuite.Kind.HUGE_BODY).hasSize(7);
     assertThatThrownBy(() -> HostileSuite.Kind.mix("MALFORMED_JSON,HUGE"))
         .hasMessageContaining("'HUGE' is not a kind")
         .hasMessageContaining("HUGE_BODY");
@@ -33,7 +33,8 @@ class HostileSuiteTest {
   void hostileRequests_againstARealEndpoint_leaveNoPermitNoSessionNo500() throws Exception {
     try (LocalEndpoint e = LocalEndpoint.deploy(dir, "hostile", HostileSuite.YAML, false)) {
       HostileSuite.Endpoint ep = HostileSuite.Endpoint.of(e);
-      HostileSuite suite = new HostileSuite(URI.create(e.url()).getPort(), 20261201L);
+      HostileSuite suite =
+          new HostileSuite(URI.create(e.url()).getPort(), ep.instancePort(), 20261201L);
       HostileSuite.Tally t = suite.run(400, 4, 1, 0);
       System.out.println("hostile suite (bounded): " + t.summary());
       assertThat(t.hostile()).isEqualTo(400);
