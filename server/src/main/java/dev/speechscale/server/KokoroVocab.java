@@ -37,7 +37,7 @@ final class KokoroVocab {
           "cannot read Kokoro config "
               + configJson
               + ": "
-              + e.getMessage()
+              + (e instanceof IOException io ? IoReasons.of(io) : e.getMessage())
               + "; pass --kokoro-config with the config.json published beside the model",
           e);
     }

@@ -105,7 +105,7 @@ record ModelDirectory(Path dir) {
     try {
       lines = Files.readAllLines(manifest, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new EngineException("cannot read " + manifest + ": " + e.getMessage(), e);
+      throw new EngineException("cannot read " + manifest + ": " + IoReasons.of(e), e);
     }
     int files = 0;
     long bytes = 0;
@@ -158,7 +158,7 @@ record ModelDirectory(Path dir) {
       try {
         bytes += Files.size(file);
       } catch (IOException e) {
-        throw new EngineException("cannot read " + file + ": " + e.getMessage(), e);
+        throw new EngineException("cannot read " + file + ": " + IoReasons.of(e), e);
       }
     }
     return Optional.of(new Verified(files, bytes));
@@ -174,7 +174,7 @@ record ModelDirectory(Path dir) {
       }
       return HexFormat.of().formatHex(sha.digest());
     } catch (IOException e) {
-      throw new EngineException("cannot read " + file + ": " + e.getMessage(), e);
+      throw new EngineException("cannot read " + file + ": " + IoReasons.of(e), e);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
