@@ -28,10 +28,11 @@ import picocli.CommandLine.Model.OptionSpec;
  * The command reference in {@code docs/<tool>.md} against the command lines the CLI builds: every
  * subcommand has a section, and each section's options (its own table plus the shared tables it
  * links to) are exactly the options picocli shows in that command's usage, with the default that
- * usage states. The default is read from the usage as picocli renders it: the text of the
- * description's {@code (default ...)}, or a description that begins with {@code default}; an option
+ * usage states. Each option is rendered with picocli's own option renderer (the text {@code --help}
+ * prints, before wrapping) and its default read from that text ({@link #defaultOf}); an option
  * whose usage states none is written {@code —} in the docs. {@code -h} and {@code -V} are on every
- * command and are said once at the top of each file.
+ * command and are said once at the top of each file. A hidden option (a published tool's alias, see
+ * cli/README.md) is not listed.
  *
  * <p>To write a skeleton for a new command, run with {@code -Ddocs.skeleton=true}: it writes {@code
  * target/docs-skeleton.md} with every command's table as the usage gives it.
