@@ -10,8 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class NewInstanceServiceTest {
-  private static final Path N =
-      Path.of("..", "measurements", "simulator-calibration", "quiet-2026-12-04n");
+  private static final Path N = Path.of("..", "testdata", "quiet-2026-12-04n");
 
   /** {@code count} requests of {@code instance} spread over [from, from + 15) s in service. */
   private static void add(

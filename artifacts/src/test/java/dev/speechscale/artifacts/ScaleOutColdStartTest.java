@@ -9,8 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ScaleOutColdStartTest {
-  private static final Path N =
-      Path.of("..", "measurements", "simulator-calibration", "quiet-2026-12-04n");
+  private static final Path N = Path.of("..", "testdata", "quiet-2026-12-04n");
   private static final String QMAX = "qmax-quickstart-http-stream-local500mcpu-2a6e114d.json";
   private static final String TTOTAL = "ttotal-quickstart-force-desired-local500mcpu-2a6e114d.json";
 

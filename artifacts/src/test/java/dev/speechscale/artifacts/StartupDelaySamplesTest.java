@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /** Start-up delays for the simulator: one per ttotal run. */
 class StartupDelaySamplesTest {
-  private static final Path RUNS3 = Path.of("../measurements/ttotal-runs/ttotal-runs3.json");
+  private static final Path RUNS3 = Path.of("../testdata/ttotal-runs/ttotal-runs3.json");
   private static final Path KOKORO =
       Path.of("../examples/kokoro-82m/ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc.json");
 

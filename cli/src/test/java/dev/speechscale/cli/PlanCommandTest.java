@@ -188,7 +188,7 @@ class PlanCommandTest {
 
   @Test
   void plan_qmaxWithRungChecks_printsTheQmaxRangeUnderQmax() {
-    Path runs = Path.of("..", "measurements", "ttotal-runs");
+    Path runs = Path.of("..", "testdata", "ttotal-runs");
     CliRun run =
         plan(
             "--qmax",

@@ -106,7 +106,8 @@ class QuickstartReportTest {
 
   @Test
   void html_ladderWithServerBreakdown_showsQueueAgainstEnginePerRungAndExplainsIt() {
-    // the first of the five quickstarts of 2026-12-02 (measurements/qmax-reproducibility/run1)
+    // the first of the five quickstarts of 2026-12-02 (measurements/qmax-reproducibility/run1 until
+    // commit 8b72f16)
     QmaxArtifact q =
         ArtifactCodec.readQmax(Path.of("src", "test", "resources", "qmax-breakdown.json"));
 
@@ -400,8 +401,7 @@ class QuickstartReportTest {
         ArtifactCodec.readTtotal(
             Path.of(
                 "..",
-                "measurements",
-                "simulator-calibration",
+                "testdata",
                 "quiet-2026-12-04o",
                 "ttotal-quickstart-force-desired-local500mcpu-2a6e114d.json"));
 
