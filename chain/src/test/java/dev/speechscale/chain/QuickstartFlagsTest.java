@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /** The quickstart's trust flags, from a recorded run that raised them and one that did not. */
 class QuickstartFlagsTest {
-  static final Path DRIFTED = Path.of("..", "testdata", "quickstart-2026-12-05-drifted");
+  static final Path DRIFTED = Path.of("..", "testdata", "quickstart-2026-12-02-drifted");
   static final QmaxArtifact DRIFTED_QMAX =
       ArtifactCodec.readQmax(
           DRIFTED.resolve("qmax-quickstart-http-stream-local500mcpu-21d2114e.json"));

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /** The quickstart's closing summary, printed from a recorded run that raised trust flags. */
 class QuickstartSummaryTest {
-  static final Path DRIFTED = Path.of("..", "testdata", "quickstart-2026-12-05-drifted");
+  static final Path DRIFTED = Path.of("..", "testdata", "quickstart-2026-12-02-drifted");
 
   @Test
   void summary_recordedRunThatDriftedAndMissed_carriesEveryTrustFlagOneLineEach() {
