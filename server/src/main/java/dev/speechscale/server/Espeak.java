@@ -50,6 +50,13 @@ final class Espeak {
   static final int RATE_MIN_WPM = 80;
   static final int RATE_MAX_WPM = 450;
 
+  /**
+   * espeak-ng's language-switch flags: a word it reads in another language is wrapped as {@code
+   * (en)…(ja)}. Kokoro's front end removes them (phonemizer's {@code remove-flags}); kept, a
+   * Japanese voice would say the letters "e n".
+   */
+  private static final Pattern LANGUAGE_FLAG = Pattern.compile("\\([a-z]{2,3}(?:-[a-z0-9]+)*\\)");
+
   private static @Nullable Espeak instance; // guarded by Espeak.class; null until first use
 
   private final ExecutorService thread =
@@ -186,13 +193,6 @@ final class Espeak {
   }
 
   /**
-   * espeak-ng's language-switch flags: a word it reads in another language is wrapped as {@code
-   * (en)…(ja)}. Kokoro's front end removes them (phonemizer's {@code remove-flags}); kept, a
-   * Japanese voice would say the letters "e n".
-   */
-  private static final Pattern LANGUAGE_FLAG = Pattern.compile("\\([a-z]{2,3}(?:-[a-z0-9]+)*\\)");
-
-  /**
    * Phonemizes {@code text} to IPA, clause by clause, joined with spaces, without language-switch
    * flags.
    */
@@ -231,8 +231,7 @@ final class Espeak {
    * Selects the voice espeak-ng ranks first for {@code language}, by its file identifier.
    * espeak_SetVoiceByName matches voice names and file names, not language codes: in 1.51 the
    * British English voice is the file {@code gmw/en}, so the name {@code en-gb} matches nothing
-   * (error 2), while {@code en-us} works only because its file happens to be {@code gmw/en-US}. The
-   * Python phonemizer Kokoro was trained with resolves a language the same way.
+   * (error 2), while {@code en-us} works only because its file happens to be {@code gmw/en-US}.
    */
   private void selectVoice(String language) throws Throwable {
     String identifier =
