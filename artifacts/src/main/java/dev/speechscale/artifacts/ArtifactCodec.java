@@ -18,9 +18,11 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.PropertyNamingStrategies;
@@ -107,7 +109,7 @@ public final class ArtifactCodec {
     try {
       tree = MAPPER.readTree(json);
     } catch (JacksonException e) {
-      throw fail(file, kind, "is not JSON (" + e.getOriginalMessage() + ")");
+      throw fail(file, kind, "is not JSON: " + where(e) + e.getOriginalMessage());
     }
     if (tree == null || !tree.isObject()) {
       throw fail(file, kind, "is not a JSON object");
@@ -149,7 +151,13 @@ public final class ArtifactCodec {
     try {
       return MAPPER.treeToValue(tree, type);
     } catch (JacksonException e) {
-      throw fail(file, kind, "has a field of the wrong type (" + e.getOriginalMessage() + ")");
+      throw fail(
+          file,
+          kind,
+          "has a field of the wrong type at "
+              + e.getPathReference()
+              + ": "
+              + e.getOriginalMessage());
     }
   }
 
@@ -220,6 +228,19 @@ public final class ArtifactCodec {
             throw new UncheckedIOException(e);
           }
         });
+  }
+
+  /**
+   * {@code line 3, column 5: } from a parse error's location, or nothing when Jackson has none.
+   * Jackson's own message would say {@code Source: REDACTED (StreamReadFeature.
+   * INCLUDE_SOURCE_IN_LOCATION disabled)} instead, so the message is built from its parts.
+   */
+  private static String where(JacksonException e) {
+    TokenStreamLocation at = e.getLocation();
+    if (at == null || at.getLineNr() < 1) {
+      return "";
+    }
+    return String.format(Locale.ROOT, "line %d, column %d: ", at.getLineNr(), at.getColumnNr());
   }
 
   private static ArtifactException fail(Path file, ArtifactKind kind, String problem) {

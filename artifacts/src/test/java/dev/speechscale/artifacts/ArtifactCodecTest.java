@@ -89,6 +89,18 @@ class ArtifactCodecTest {
   }
 
   @Test
+  void read_malformedJson_namesFileLineColumnAndWhatWasExpected() throws IOException {
+    Path broken = write("broken.json", "{\n  \"schema_version\": 1,\n  \"kind\": \"qmax\",,\n}\n");
+
+    assertThatThrownBy(() -> ArtifactCodec.readQmax(broken))
+        .isInstanceOf(ArtifactException.class)
+        .hasMessageStartingWith(broken + " is not JSON: line 3, column 18: Unexpected character")
+        .hasMessageContaining("was expecting double-quote to start property name")
+        .hasMessageContaining("written by `tts-bench qmax`")
+        .hasMessageNotContaining("REDACTED");
+  }
+
+  @Test
   void read_notJson_missingFile_andNonObject_areRefusedClearly() throws IOException {
     Path garbage = write("g.json", "{not json");
     Path array = write("a.json", "[1, 2]");

@@ -78,12 +78,13 @@ public final class Drift {
     Platform p = RetryingPlatform.of(in.platform(), clock); // backs off on throttling
     String endpoint = in.config().endpointName();
     List<DriftArtifact.Item> items = new ArrayList<>();
-    checkEndpoint(items, p.describe(endpoint), endpoint);
+    EndpointDescription description = p.describe(endpoint);
+    checkEndpoint(items, description, endpoint);
     Fingerprint fp = p.fingerprint(endpoint);
     checkDeployment(items, fp, in.config());
     DeployedConfig deployed =
         new DeployedConfig(fp.instanceType(), fp.imageDigest(), fp.containerEnv());
-    checkScaling(items, in, deployed, p, endpoint, clock);
+    checkScaling(items, in, deployed, p, endpoint, clock, description.desiredInstances());
     items.sort(
         Comparator.comparing(
             (DriftArtifact.Item i) -> i.severity() == DriftArtifact.Severity.ERROR ? 0 : 1));
@@ -139,12 +140,16 @@ public final class Drift {
       DeployedConfig deployed,
       Platform p,
       String endpoint,
-      Clock clock) {
+      Clock clock,
+      int desired) {
     ScalingState s = p.scalingState(endpoint);
     ScalingGate.Decision gate =
         ScalingGate.decide(in.config(), deployed, in.plan(), in.planSource());
     boolean expected = gate instanceof ScalingGate.Decision.Attach;
     Optional<ScalingState.ScalableTarget> target = s.target();
+    EndpointConfig bounds =
+        gate instanceof ScalingGate.Decision.Attach attach ? attach.effective() : in.config();
+    checkDesired(items, bounds, target.isPresent(), desired, in.config().modelName());
     if (target.isPresent() && target.get().suspended().anySuspended()) {
       items.add(
           error(
@@ -180,6 +185,46 @@ public final class Drift {
       DriftPolicies.comparePolicies(items, want, s);
       checkAlarms(items, s, p, endpoint, clock);
     }
+  }
+
+  /**
+   * Desired capacity is what the config allows: without scaling attached nothing but deploy sets
+   * it, to {@code min_instances}; with scaling, the scalable target keeps it within {@code
+   * [min_instances, max_instances]}. Anything else was left by a run that pinned capacity and was
+   * killed before it could restore it; suspended flags cannot show that on an endpoint without a
+   * scalable target, which has none to suspend.
+   */
+  private static void checkDesired(
+      List<DriftArtifact.Item> items,
+      EndpointConfig config,
+      boolean scalingAttached,
+      int desired,
+      String model) {
+    int min = config.minInstances();
+    int max = config.maxInstances();
+    if (scalingAttached ? desired >= min && desired <= max : desired == min) {
+      return;
+    }
+    int restore = desired < min ? min : scalingAttached ? max : min;
+    items.add(
+        error(
+            "desired_capacity",
+            scalingAttached
+                ? "within [" + min + ", " + max + "] (min_instances, max_instances)"
+                : min + " (min_instances; no scaling attached)",
+            String.valueOf(desired),
+            "desired capacity is "
+                + desired
+                + " but "
+                + (scalingAttached
+                    ? "the config bounds it to [" + min + ", " + max + "]"
+                    : "without scaling attached it must equal min_instances (" + min + ")")
+                + "; a killed qmax or ttotal run leaves capacity pinned: run `tts-bench thaw"
+                + " --model "
+                + model
+                + " --desired "
+                + restore
+                + "`"));
   }
 
   /** An alarm still in INSUFFICIENT_DATA: a warning, with what is known about its metric. */

@@ -3,6 +3,7 @@ package dev.speechscale.chain;
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.loadgen.LadderListener;
@@ -100,6 +101,8 @@ public final class QuickstartRun {
    * @param ttotal the T_total artifact
    * @param plan the plan artifact
    * @param validate the validate artifact
+   * @param replay the replay artifact, or {@code null} when the replay did not run
+   * @param replayNotRun why the replay did not run, or {@code null} when it ran
    * @param dir where everything was written
    * @param report the HTML report
    * @param rerun step name → the command line that reruns it, in order
@@ -110,12 +113,19 @@ public final class QuickstartRun {
       TtotalArtifact ttotal,
       PlanArtifact plan,
       ValidateArtifact validate,
+      @Nullable ReplayArtifact replay,
+      @Nullable String replayNotRun,
       Path dir,
       Path report,
       Map<String, String> rerun,
       Duration took) {
     public Result {
       rerun = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(rerun));
+    }
+
+    /** Every trust flag the run raised, one line each ({@link QuickstartFlags}). */
+    public List<String> trustFlags() {
+      return QuickstartFlags.lines(qmax, replay, replayNotRun);
     }
   }
 

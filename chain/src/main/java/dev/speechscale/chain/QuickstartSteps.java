@@ -96,7 +96,16 @@ record QuickstartSteps(
                   replay.notRun())));
       QuickstartRun.Result result =
           new QuickstartRun.Result(
-              q, t, plan, v, dir, report, rerun, Duration.between(started, clocks.instant()));
+              q,
+              t,
+              plan,
+              v,
+              replay.artifact(),
+              replay.notRun(),
+              dir,
+              report,
+              rerun,
+              Duration.between(started, clocks.instant()));
       finished.accept(result);
       return result;
     } finally {

@@ -100,10 +100,10 @@ class DriftTest {
 
   @Test
   void check_capacityStillMoving_isAWarning() {
-    FakePlatform p = unplanned();
+    FakePlatform p = planned();
     p.desiredInstances = 2;
 
-    assertThat(checkUnplanned(p))
+    assertThat(checkPlanned(p))
         .containsExactly(
             new Item(
                 "instance_counts",
@@ -437,6 +437,88 @@ class DriftTest {
     p.scaleInAlarmState = Alarm.AlarmState.ALARM;
 
     assertThat(checkPlanned(p)).isEmpty();
+  }
+
+  // ---- desired capacity against the config ----
+
+  /** The quickstart's measurement config with another floor, as a 2-instance endpoint has. */
+  static EndpointConfig withMinInstances(EndpointConfig c, int min) {
+    return new EndpointConfig(
+        c.modelName(),
+        c.engine(),
+        c.engineSettings(),
+        c.instanceType(),
+        min,
+        Math.max(min, c.maxInstances()),
+        c.scalingTargetValue(),
+        c.scaleInThreshold(),
+        c.scaleOutCooldownS(),
+        c.scaleInCooldownS(),
+        c.ttfabSloMs(),
+        c.queueMaxDepth(),
+        c.containerEnv(),
+        c.local(),
+        c.aws());
+  }
+
+  @Test
+  void check_noScalingAndCapacityLeftPinnedBelowTheFloor_isAnErrorPointingToThaw() {
+    // min_instances 2, no plan: a killed qmax left desired at 1, and it has settled there
+    FakePlatform p = unplanned();
+    p.desiredInstances = 1;
+    p.currentInstances = 1;
+
+    assertThat(check(p, withMinInstances(Recorded.quickstartConfig(), 2), null))
+        .containsExactly(
+            new Item(
+                "desired_capacity",
+                Severity.ERROR,
+                "2 (min_instances; no scaling attached)",
+                "1",
+                "desired capacity is 1 but without scaling attached it must equal min_instances"
+                    + " (2); a killed qmax or ttotal run leaves capacity pinned: run `tts-bench"
+                    + " thaw --model quickstart --desired 2`"));
+  }
+
+  @Test
+  void check_noScalingAndCapacityLeftRaisedAboveTheFloor_isAnErrorPointingToThaw() {
+    // a killed ttotal raised desired by one
+    FakePlatform p = unplanned();
+    p.desiredInstances = 2;
+    p.currentInstances = 2;
+
+    assertThat(checkUnplanned(p))
+        .extracting(Item::check, Item::severity, Item::actual)
+        .containsExactly(tuple("desired_capacity", Severity.ERROR, "2"));
+    assertThat(checkUnplanned(p).getFirst().detail())
+        .endsWith("run `tts-bench thaw --model quickstart --desired 1`");
+  }
+
+  @Test
+  void check_scalingAttachedAndDesiredWithinMinMax_isClean() {
+    FakePlatform p = planned();
+    p.desiredInstances = PLAN.maxInstances();
+    p.currentInstances = PLAN.maxInstances();
+
+    assertThat(checkPlanned(p)).isEmpty();
+  }
+
+  @Test
+  void check_scalingAttachedAndDesiredAboveMax_isAnErrorPointingToThaw() {
+    FakePlatform p = planned();
+    p.desiredInstances = PLAN.maxInstances() + 1;
+    p.currentInstances = PLAN.maxInstances() + 1;
+
+    assertThat(checkPlanned(p))
+        .containsExactly(
+            new Item(
+                "desired_capacity",
+                Severity.ERROR,
+                "within [1, 2] (min_instances, max_instances)",
+                "3",
+                "desired capacity is 3 but the config bounds it to [1, 2]; a killed qmax or"
+                    + " ttotal run leaves capacity pinned: run `tts-bench thaw --model quickstart"
+                    + " --desired 2`"));
   }
 
   // ---- order ----

@@ -184,9 +184,23 @@ final class ChainOptions {
   }
 
   /** The transport: given, else the platform's natural one. */
+  /**
+   * Refuses a {@code --transport} that names no transport as a usage error, before the command
+   * reads a config or an artifact (each of which would otherwise fail first, with exit 1).
+   */
+  void checkTransport(@Nullable String given) {
+    if (given != null) {
+      Transport unused = transport(given);
+    }
+  }
+
   Transport transport(@Nullable String given) {
     if (given != null) {
-      return Transport.ofLabel(given);
+      try {
+        return Transport.ofLabel(given);
+      } catch (IllegalArgumentException e) {
+        throw Cli.usage(mixee, "--transport: " + Cli.message(e));
+      }
     }
     return provider().naturalTransport();
   }

@@ -200,6 +200,7 @@ final class QmaxCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    common.checkTransport(transport);
     double sloMs = slo != null ? slo.toMillis() : common.endpointConfig().ttfabSloMs();
     LadderDefaults defaults = common.ladderDefaults();
     LadderSpec ladder = ladder(defaults, sloMs);

@@ -171,6 +171,11 @@ final class QuickstartCommand implements Callable<Integer> {
   }
 
   private void summary(QuickstartRun.Result r) {
+    summary(r, spec.commandLine().getOut());
+  }
+
+  /** The closing summary: the four numbers, the verdicts, every trust flag, where things are. */
+  static void summary(QuickstartRun.Result r, PrintWriter out) {
     QmaxArtifact q = r.qmax();
     TtotalArtifact t = r.ttotal();
     PlanArtifact p = r.plan();
@@ -179,7 +184,6 @@ final class QuickstartCommand implements Callable<Integer> {
     Path report = r.report();
     Map<String, String> rerun = r.rerun();
     Duration took = r.took();
-    PrintWriter out = spec.commandLine().getOut();
     out.printf(Locale.ROOT, "%nquickstart finished in %s%n", Durations.wallClock(took));
     out.printf(
         Locale.ROOT,
@@ -203,6 +207,12 @@ final class QuickstartCommand implements Callable<Integer> {
         p.scaleInCooldownS(),
         p.queueMaxDepth());
     out.printf(Locale.ROOT, "  validate     %s%n", v.verdict().label());
+    List<String> flags = r.trustFlags();
+    out.printf(
+        Locale.ROOT,
+        "  trust        %s%n",
+        flags.isEmpty() ? "no flag raised" : flags.size() + " flag(s), one per line:");
+    flags.forEach(f -> out.printf(Locale.ROOT, "    %s%n", f));
     out.printf(Locale.ROOT, "  artifacts    %s%n", dir);
     out.printf(Locale.ROOT, "  report       %s%n", report);
     out.println("rerun any step on its own:");

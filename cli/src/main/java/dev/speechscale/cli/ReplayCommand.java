@@ -270,6 +270,7 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    common.checkTransport(transport);
     Replay.TraceSource source = traceSource();
     QmaxArtifact q = ArtifactCodec.readQmax(qmax);
     List<StartupDelaySamples.Input> ttotals = new ArrayList<>();

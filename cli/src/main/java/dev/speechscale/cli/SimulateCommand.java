@@ -18,6 +18,7 @@ import dev.speechscale.simulator.Policies;
 import dev.speechscale.simulator.Policy;
 import dev.speechscale.simulator.PolicyResult;
 import dev.speechscale.simulator.RefusalCost;
+import dev.speechscale.simulator.SimulatorException;
 import dev.speechscale.simulator.Traffic;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -255,6 +256,11 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
   }
 
   private void validateUsage() {
+    try {
+      Policies.names(policies);
+    } catch (SimulatorException e) {
+      throw Cli.usage(spec, Cli.message(e));
+    }
     if (traffic.trace != null && (peakRps != null || troughRps != null)) {
       throw Cli.usage(
           spec, "--peak-rps and --trough-rps shape a --pattern; a --trace has its own rates");

@@ -113,6 +113,11 @@ final class TtotalCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    common.checkTransport(transport);
+    if (runs < 1) {
+      throw Cli.usage(
+          spec, "--runs (" + runs + ") must be at least 1; time one scale-out with --runs 1");
+    }
     QmaxArtifact q = ArtifactCodec.readQmax(qmax);
     TtotalArtifact t;
     try (Platform platform = common.open()) {

@@ -72,6 +72,7 @@ final class ValidateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    common.checkTransport(transport);
     Path planPath = plan != null ? plan : common.defaultPlan();
     PlanArtifact p = ArtifactCodec.readPlan(planPath);
     Map<String, Object> params = new LinkedHashMap<>();

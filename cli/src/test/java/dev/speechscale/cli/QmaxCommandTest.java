@@ -23,6 +23,17 @@ class QmaxCommandTest {
   }
 
   @Test
+  void qmax_unknownTransport_isAUsageErrorNamingTheValueAndTheChoices() {
+    CliRun run = qmax("--model", "kokoro-82m", "--platform", "aws", "--transport", "grpc");
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+    assertThat(run.err())
+        .startsWith(
+            "error: --transport: transport 'grpc' is not one of http-stream, response-stream,"
+                + " bidi\n");
+  }
+
+  @Test
   void dryRun_aws_walksThePublishedLadder() {
     CliRun run =
         qmax(

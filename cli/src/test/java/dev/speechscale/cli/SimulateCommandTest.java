@@ -222,14 +222,26 @@ class SimulateCommandTest {
   }
 
   @Test
-  void simulate_unknownPolicy_isRefusedWithTheChoices() {
-    CliRun run = simulate("--pattern", "ramp", "--duration", "1m", "--policies", "plan,guess");
+  void simulate_unknownPolicy_isAUsageErrorWithTheChoices() {
+    CliRun run = simulate("--pattern", "ramp", "--duration", "1m", "--policies", "plan,nope");
 
-    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.err())
         .isEqualTo(
-            "error: --policies: unknown policy 'guess'; choose from plan, naive, invocations,"
-                + " cpu, fixed:N (comma-separated)\n");
+            "error: --policies: unknown policy 'nope'; choose from plan, naive, invocations,"
+                + " cpu, fixed:N (comma-separated)\n"
+                + "Try 'simulate --help'.\n");
+  }
+
+  @Test
+  void simulate_policyNamedTwiceOrFixedWithoutANumber_isAUsageError() {
+    CliRun twice = simulate("--pattern", "ramp", "--duration", "1m", "--policies", "plan,PLAN");
+    CliRun fixed = simulate("--pattern", "ramp", "--duration", "1m", "--policies", "fixed:0");
+
+    assertThat(twice.exitCode()).isEqualTo(2);
+    assertThat(twice.err()).startsWith("error: --policies names 'plan' twice");
+    assertThat(fixed.exitCode()).isEqualTo(2);
+    assertThat(fixed.err()).startsWith("error: fixed:0: a fixed fleet needs at least 1 instance");
   }
 
   @Test

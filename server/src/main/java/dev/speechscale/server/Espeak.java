@@ -14,17 +14,20 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -47,6 +50,13 @@ final class Espeak {
   static final int RATE_MIN_WPM = 80;
   static final int RATE_MAX_WPM = 450;
 
+  /**
+   * espeak-ng's language-switch flags: a word it reads in another language is wrapped as {@code
+   * (en)…(ja)}. Kokoro's front end removes them (phonemizer's {@code remove-flags}); kept, a
+   * Japanese voice would say the letters "e n".
+   */
+  private static final Pattern LANGUAGE_FLAG = Pattern.compile("\\([a-z]{2,3}(?:-[a-z0-9]+)*\\)");
+
   private static @Nullable Espeak instance; // guarded by Espeak.class; null until first use
 
   private final ExecutorService thread =
@@ -57,7 +67,10 @@ final class Espeak {
   private final MethodHandle synth;
   private final MethodHandle textToPhonemes;
   private final int sampleRateHz;
-  private final List<String> languages;
+
+  /** Language code → the identifier of the voice espeak-ng ranks first for it. */
+  private final Map<String, String> voiceForLanguage;
+
   // engine thread only; the sink is null between calls (a late callback then aborts)
   private @Nullable PcmSink currentSink;
   private short[] buffer = new short[4096];
@@ -95,7 +108,7 @@ final class Espeak {
             lib,
             "espeak_TextToPhonemes",
             FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, JAVA_INT));
-    List<String> langs = new ArrayList<>();
+    Map<String, String> langs = new LinkedHashMap<>();
     this.sampleRateHz =
         onEngineThread(() -> {
           int rate =
@@ -113,10 +126,10 @@ final class Espeak {
                     + " espeak-ng-data");
           }
           setCallback.invokeExact(callbackStub(this));
-          langs.addAll(readLanguages((MemorySegment) listVoices.invokeExact(MemorySegment.NULL)));
+          langs.putAll(readLanguages((MemorySegment) listVoices.invokeExact(MemorySegment.NULL)));
           return rate;
         });
-    this.languages = List.copyOf(langs);
+    this.voiceForLanguage = Collections.unmodifiableMap(langs);
   }
 
   /** The process's one espeak-ng, initialized on first use. */
@@ -131,9 +144,20 @@ final class Espeak {
     return sampleRateHz;
   }
 
-  /** Language codes of the installed voices ({@code en-us}, {@code en-gb}, {@code de}, ...). */
+  /**
+   * Language codes of the installed voices ({@code en-us}, {@code en-gb}, {@code de}, ...), every
+   * one of them selectable by {@link #synthesize} and {@link #toIpa}.
+   */
   List<String> languages() {
-    return languages;
+    return List.copyOf(voiceForLanguage.keySet());
+  }
+
+  /**
+   * The voice file espeak-ng speaks {@code language} with ({@code en-gb} → {@code gmw/en}), or
+   * empty when no installed voice lists that language.
+   */
+  Optional<String> voiceFor(String language) {
+    return Optional.ofNullable(voiceForLanguage.get(language.toLowerCase(Locale.ROOT)));
   }
 
   /** Speaks {@code text} with a voice chosen by language code, delivering PCM to {@code sink}. */
@@ -168,7 +192,10 @@ final class Espeak {
     });
   }
 
-  /** Phonemizes {@code text} to IPA, clause by clause, joined with spaces. */
+  /**
+   * Phonemizes {@code text} to IPA, clause by clause, joined with spaces, without language-switch
+   * flags.
+   */
   String toIpa(String text, String language) {
     return onEngineThread(() -> {
       selectVoice(language);
@@ -183,7 +210,11 @@ final class Espeak {
           if (clause.equals(MemorySegment.NULL)) {
             break;
           }
-          String part = clause.reinterpret(Integer.MAX_VALUE).getString(0).strip();
+          String part =
+              LANGUAGE_FLAG
+                  .matcher(clause.reinterpret(Integer.MAX_VALUE).getString(0))
+                  .replaceAll("")
+                  .strip();
           if (!part.isEmpty()) {
             if (!ipa.isEmpty()) {
               ipa.append(' ');
@@ -196,11 +227,33 @@ final class Espeak {
     });
   }
 
+  /**
+   * Selects the voice espeak-ng ranks first for {@code language}, by its file identifier.
+   * espeak_SetVoiceByName matches voice names and file names, not language codes: in 1.51 the
+   * British English voice is the file {@code gmw/en}, so the name {@code en-gb} matches nothing
+   * (error 2), while {@code en-us} works only because its file happens to be {@code gmw/en-US}.
+   */
   private void selectVoice(String language) throws Throwable {
+    String identifier =
+        voiceFor(language)
+            .orElseThrow(() ->
+                new EngineException(
+                    "espeak-ng lists no voice for language '"
+                        + language
+                        + "'; installed languages: "
+                        + voiceForLanguage.keySet()
+                        + "; pick one of them or install the voice data (espeak-ng-data)"));
     try (Arena arena = Arena.ofConfined()) {
-      int err = (int) setVoiceByName.invokeExact(arena.allocateFrom(language));
+      int err = (int) setVoiceByName.invokeExact(arena.allocateFrom(identifier));
       if (err != 0) {
-        throw new EngineException("espeak has no voice for '" + language + "' (error " + err + ")");
+        throw new EngineException(
+            "espeak-ng cannot load voice '"
+                + identifier
+                + "' for language '"
+                + language
+                + "' (error "
+                + err
+                + "); check the espeak-ng-data installation");
       }
     }
   }
@@ -278,9 +331,14 @@ final class Espeak {
     }
   }
 
-  /** Reads the language codes of a NULL-terminated {@code espeak_VOICE*} array. */
-  private static List<String> readLanguages(MemorySegment voices) {
-    Set<String> codes = new LinkedHashSet<>();
+  /**
+   * Reads a NULL-terminated {@code espeak_VOICE*} array into language code → voice identifier,
+   * keeping for each language the voice with espeak-ng's best (lowest) priority for it, the first
+   * listed on a tie.
+   */
+  private static Map<String, String> readLanguages(MemorySegment voices) {
+    Map<String, String> identifiers = new LinkedHashMap<>();
+    Map<String, Integer> priorities = new HashMap<>();
     MemorySegment array = voices.reinterpret(Long.MAX_VALUE);
     for (long i = 0; ; i++) {
       MemorySegment voice = array.get(ADDRESS, i * ADDRESS.byteSize());
@@ -288,16 +346,24 @@ final class Espeak {
         break;
       }
       // espeak_VOICE: name, languages, identifier, ...; languages = (priority byte, C string)*, 0
-      MemorySegment langs = voice.reinterpret(24).get(ADDRESS, 8).reinterpret(4096);
+      MemorySegment fields = voice.reinterpret(24);
+      String identifier = fields.get(ADDRESS, 16).reinterpret(4096).getString(0);
+      MemorySegment langs = fields.get(ADDRESS, 8).reinterpret(4096);
       long offset = 0;
-      while (langs.get(JAVA_BYTE, offset) != 0) {
+      byte priority;
+      while ((priority = langs.get(JAVA_BYTE, offset)) != 0) {
         String code = langs.getString(offset + 1, StandardCharsets.UTF_8);
         if (!code.isEmpty()) {
-          codes.add(code.toLowerCase(Locale.ROOT));
+          String key = code.toLowerCase(Locale.ROOT);
+          Integer best = priorities.get(key);
+          if (best == null || priority < best) {
+            priorities.put(key, (int) priority);
+            identifiers.put(key, identifier);
+          }
         }
         offset += 1 + code.getBytes(StandardCharsets.UTF_8).length + 1;
       }
     }
-    return List.copyOf(codes);
+    return identifiers;
   }
 }

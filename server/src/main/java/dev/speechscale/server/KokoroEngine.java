@@ -13,8 +13,10 @@ import java.nio.LongBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Kokoro-82M through ONNX Runtime: text → espeak-ng IPA → token ids (the model's {@code vocab}) →
@@ -38,6 +40,7 @@ final class KokoroEngine implements SpeechEngine {
   private final KokoroVocab vocab;
   private final KokoroVoices voices;
   private final Phonemizer phonemizer;
+  private final Map<String, KokoroLanguage> languageOfVoice;
   private final String defaultVoice;
   private final OnnxProviders.Provider executionProvider;
 
@@ -65,6 +68,7 @@ final class KokoroEngine implements SpeechEngine {
     this.vocab = KokoroVocab.read(config);
     this.voices = KokoroVoices.load(voiceFiles);
     this.phonemizer = phonemizer;
+    this.languageOfVoice = languages(voices.names(), phonemizer);
     List<String> names = voices.names();
     this.defaultVoice = names.contains("af_heart") ? "af_heart" : names.getFirst();
     this.env = OrtEnvironment.getEnvironment();
@@ -149,7 +153,7 @@ final class KokoroEngine implements SpeechEngine {
 
   @Override
   public void synthesize(String text, String voice, double speed, PcmSink sink) {
-    long[] tokens = vocab.encode(phonemizer.toIpa(text, language(voice)));
+    long[] tokens = vocab.encode(phonemizer.toIpa(text, language(voice).espeakLanguage()));
     short[] pcm = new short[CHUNK_SAMPLES];
     int start = 0;
     while (start < tokens.length) {
@@ -211,9 +215,57 @@ final class KokoroEngine implements SpeechEngine {
     }
   }
 
-  /** Kokoro voice names start with a language letter: a = American, b = British English. */
-  static String language(String voice) {
-    return voice.startsWith("b") ? "en-gb" : "en-us";
+  /** The language a loaded voice is phonemized in. */
+  KokoroLanguage language(String voice) {
+    KokoroLanguage language = languageOfVoice.get(voice);
+    if (language == null) {
+      throw new EngineException("no kokoro voice '" + voice + "'; loaded: " + voices.names());
+    }
+    return language;
+  }
+
+  /**
+   * Each voice's language, refusing at start-up a voice whose first letter is not one of Kokoro's
+   * languages or whose language the phonemizer cannot speak: such a voice would otherwise be
+   * accepted by the request parser and fail every request with a 500.
+   */
+  private static Map<String, KokoroLanguage> languages(List<String> names, Phonemizer phonemizer) {
+    Map<String, KokoroLanguage> languages = new TreeMap<>();
+    for (String name : names) {
+      KokoroLanguage language =
+          KokoroLanguage.of(name)
+              .orElseThrow(() ->
+                  new EngineException(
+                      "kokoro voice '"
+                          + name
+                          + "' starts with '"
+                          + (name.isEmpty() ? "" : name.substring(0, 1))
+                          + "', which is not a Kokoro language prefix ("
+                          + KokoroLanguage.prefixes()
+                          + "); rename or remove "
+                          + name
+                          + ".bin"));
+      languages.put(name, language);
+    }
+    for (KokoroLanguage language : languages.values().stream().distinct().toList()) {
+      try {
+        phonemizer.toIpa("a", language.espeakLanguage());
+      } catch (EngineException e) {
+        List<String> affected = names.stream().filter(n -> languages.get(n) == language).toList();
+        throw new EngineException(
+            "kokoro voices "
+                + affected
+                + " need espeak-ng language '"
+                + language.espeakLanguage()
+                + "' ("
+                + language
+                + "), which the phonemizer cannot speak: "
+                + e.getMessage()
+                + "; install espeak-ng-data with that language or remove those voice files",
+            e);
+      }
+    }
+    return Collections.unmodifiableMap(languages);
   }
 
   @Override

@@ -3,7 +3,6 @@ package dev.speechscale.simulator;
 import dev.speechscale.capacity.FleetSizing;
 import dev.speechscale.scaling.ScalingRules;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -66,35 +65,38 @@ public final class Policies {
    * Parses a comma-separated list of policy names, in order, refusing unknown names and duplicates.
    */
   public static List<Policy> parse(String spec, PlanNumbers plan) {
-    List<Policy> out = new ArrayList<>();
-    Set<String> seen = new LinkedHashSet<>();
-    for (String raw : spec.split(",", -1)) {
-      String name = raw.strip().toLowerCase(Locale.ROOT);
-      Policy p = one(name, plan);
-      if (!seen.add(p.name())) {
-        throw new SimulatorException(
-            "--policies names '" + p.name() + "' twice; name each policy once");
-      }
-      out.add(p);
-    }
-    return List.copyOf(out);
+    return names(spec).stream().map(name -> one(name, plan)).toList();
   }
 
-  private static Policy one(String name, PlanNumbers plan) {
+  /**
+   * The policy names of a comma-separated list, in order and in canonical form ({@code fixed:02} →
+   * {@code fixed:2}), refusing unknown names, a {@code fixed:N} without a whole number of at least
+   * 1 and duplicates. Needs no plan, so a command checks its usage before it reads any artifact.
+   */
+  public static List<String> names(String spec) {
+    Set<String> seen = new LinkedHashSet<>();
+    for (String raw : spec.split(",", -1)) {
+      String name = canonical(raw.strip().toLowerCase(Locale.ROOT));
+      if (!seen.add(name)) {
+        throw new SimulatorException(
+            "--policies names '" + name + "' twice; name each policy once");
+      }
+    }
+    return List.copyOf(seen);
+  }
+
+  private static String canonical(String name) {
     if (name.startsWith("fixed:")) {
       String n = name.substring("fixed:".length());
       try {
-        return new Policy.Fixed(Integer.parseInt(n));
+        return new Policy.Fixed(Integer.parseInt(n)).name();
       } catch (NumberFormatException e) {
         throw new SimulatorException(
             "--policies: 'fixed:" + n + "' needs a whole number of instances, e.g. fixed:280");
       }
     }
     return switch (name) {
-      case "plan" -> planned(plan);
-      case "naive" -> published(plan);
-      case "invocations" -> invocations(plan);
-      case "cpu" -> cpu(plan);
+      case "plan", "naive", "invocations", "cpu" -> name;
       default ->
           throw new SimulatorException(
               "--policies: unknown policy '"
@@ -102,6 +104,20 @@ public final class Policies {
                   + "'; choose from "
                   + NAMES
                   + " (comma-separated)");
+    };
+  }
+
+  /** The policy a canonical name stands for. */
+  private static Policy one(String name, PlanNumbers plan) {
+    if (name.startsWith("fixed:")) {
+      return new Policy.Fixed(Integer.parseInt(name.substring("fixed:".length())));
+    }
+    return switch (name) {
+      case "plan" -> planned(plan);
+      case "naive" -> published(plan);
+      case "invocations" -> invocations(plan);
+      case "cpu" -> cpu(plan);
+      default -> throw new IllegalArgumentException("not a canonical policy name: " + name);
     };
   }
 
