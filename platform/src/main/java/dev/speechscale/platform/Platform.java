@@ -97,6 +97,16 @@ public interface Platform extends AutoCloseable {
     return java.util.Optional.empty();
   }
 
+  /**
+   * Whether this platform's own control-plane calls already retry a throttled request (with
+   * backoff, up to a ceiling the implementation states), so that {@link RetryingPlatform} must not
+   * retry on top: one owner for retries, or the attempts multiply (10 × 3 = 30 calls for one
+   * throttled request once did). False by default: the wrapper is then the owner.
+   */
+  default boolean retriesThrottling() {
+    return false;
+  }
+
   /** A client for one transport; the caller closes it. */
   Invoker invoker(String endpoint, Transport transport);
 

@@ -39,6 +39,9 @@ final class AwsErrors {
    */
   static PlatformException map(
       String operation, String subject, int requested, RuntimeException e) {
+    if (e instanceof PlatformException named) {
+      return named; // already mapped where it was raised, e.g. by AwsAccess's credentials
+    }
     return new PlatformException(reason(operation, subject, requested, e), e);
   }
 
