@@ -139,6 +139,18 @@ final class AwsErrors {
                 + iamAction(ase, operation)
                 + " or use a role that has it");
       }
+      if ("ValidationException".equals(code)
+          && message != null
+          && message.contains("Cannot update in-progress endpoint")) {
+        return new PlatformException.Reason.InvalidRequest(
+            operation
+                + " on "
+                + subject
+                + " was refused because the endpoint is still Updating (AWS said: "
+                + message
+                + "); SageMaker takes one change at a time: wait until `speech-infra status`"
+                + " shows InService and run the command again (the chain's restore waits for it)");
+      }
       if (ase.statusCode() >= 500) {
         return new PlatformException.Reason.Unavailable(
             operation

@@ -201,8 +201,9 @@ class AwsWireTest {
           .satisfies(e ->
               assertThat(reason(e)).isInstanceOf(PlatformException.Reason.InvalidRequest.class))
           .hasMessageContaining("UpdateEndpointWeightsAndCapacities on endpoint speech-flite")
-          .hasMessageContaining("ValidationException: Cannot update in-progress endpoint")
-          .hasMessageContaining("correct what AWS names and run the command again");
+          .hasMessageContaining("refused because the endpoint is still Updating")
+          .hasMessageContaining("Cannot update in-progress endpoint")
+          .hasMessageContaining("wait until `speech-infra status` shows InService");
       assertThat(aws.served("UpdateEndpointWeightsAndCapacities") - before)
           .as("a ValidationException is not retried")
           .isEqualTo(1);
@@ -509,9 +510,10 @@ class AwsWireTest {
 
   @Test
   void settings_noRegion_saysHowToGiveOne() {
-    assertThatThrownBy(() -> new AwsPlatform.Settings(" ", null, null, null))
+    assertThatThrownBy(() -> new AwsPlatform.Settings(" ", "work", null, null))
         .isInstanceOf(PlatformException.class)
-        .hasMessageContaining("no AWS region: pass --region or set AWS_REGION");
+        .hasMessageContaining("no AWS region: pass --region, set AWS_REGION or AWS_DEFAULT_REGION")
+        .hasMessageContaining("to profile 'work' in ~/.aws/config");
   }
 
   private Invocation invokeOnce() {
