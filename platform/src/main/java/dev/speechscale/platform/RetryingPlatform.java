@@ -225,6 +225,13 @@ public final class RetryingPlatform implements Platform {
   }
 
   @Override
+  public List<MetricSeries> metrics(String endpoint, List<MetricQuery> queries) {
+    return call(
+        "metrics " + endpoint + " (" + queries.size() + " series)",
+        () -> delegate.metrics(endpoint, queries));
+  }
+
+  @Override
   public MetricSeries metric(String endpoint, MetricQuery query) {
     return call(
         "metric " + query.metric().cloudWatchName() + " of " + endpoint,

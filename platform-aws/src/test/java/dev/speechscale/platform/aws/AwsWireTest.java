@@ -288,6 +288,64 @@ class AwsWireTest {
   }
 
   @Test
+  void metrics_queriesSharingARange_goInOneCallPerPageAndEqualSingleReads() {
+    invokeOnce();
+    List<MetricQuery> queries =
+        List.of(
+            lastMinutes(MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL, Statistic.MAXIMUM, 10),
+            lastMinutes(MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL, Statistic.AVERAGE, 10),
+            lastMinutes(MetricQuery.Metric.INVOCATIONS, Statistic.SUM, 10));
+    MetricQuery shared = queries.getFirst();
+    List<MetricQuery> sameRange =
+        queries.stream()
+            .map(q ->
+                new MetricQuery(
+                    q.metric(), q.statistic(), q.period(), shared.start(), shared.end()))
+            .toList();
+    long before = aws.served("GetMetricData");
+
+    List<MetricSeries> batched = platform.metrics(ENDPOINT, sameRange);
+
+    long calls = aws.served("GetMetricData") - before;
+    int longest = batched.stream().mapToInt(s -> s.datapoints().size()).max().orElseThrow();
+    assertThat(longest).isPositive();
+    // the fake pages one datapoint per query per page: one call per page for all three
+    assertThat(calls).isEqualTo(longest);
+    for (int i = 0; i < sameRange.size(); i++) {
+      assertThat(batched.get(i).query()).isEqualTo(sameRange.get(i));
+      assertThat(batched.get(i).datapoints())
+          .isEqualTo(platform.metric(ENDPOINT, sameRange.get(i)).datapoints());
+    }
+  }
+
+  @Test
+  void metrics_partialDataWithNoTokenLeft_isAnErrorNotAShorterSeries() {
+    invokeOnce();
+    aws.services().answerNextMetricDataWith("PartialData");
+
+    assertThatThrownBy(() ->
+            platform.metrics(
+                ENDPOINT, List.of(lastMinutes(MetricQuery.Metric.INVOCATIONS, Statistic.SUM, 10))))
+        .isInstanceOf(PlatformException.class)
+        .hasMessageContaining("PartialData for Invocations of speech-flite")
+        .hasMessageContaining("no NextToken")
+        .satisfies(
+            e -> assertThat(reason(e)).isInstanceOf(PlatformException.Reason.Unavailable.class));
+  }
+
+  @Test
+  void metrics_internalErrorStatus_isUnavailableNamingTheMetric() {
+    invokeOnce();
+    aws.services().answerNextMetricDataWith("InternalError");
+
+    assertThatThrownBy(() ->
+            platform.metric(
+                ENDPOINT, lastMinutes(MetricQuery.Metric.INVOCATIONS, Statistic.SUM, 10)))
+        .isInstanceOf(PlatformException.class)
+        .hasMessageContaining("InternalError for Invocations of speech-flite");
+  }
+
+  @Test
   void scalingState_autoScalingThrottledOnEveryAttempt_isThrottledNamingTheTarget() {
     try (AwsPlatform own = platform(aws.clients())) {
       own.describe(ENDPOINT); // learns the variant
