@@ -1,6 +1,7 @@
 package dev.speechscale.platform.aws;
 
 import java.util.List;
+import java.util.Map;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Duration;
@@ -31,6 +32,9 @@ import software.constructs.Construct;
  * (buffered, response stream, bidirectional stream).
  */
 public final class FoundationStack extends Stack {
+  /** The namespaces the execution role may publish metrics to: {@code SpeechScale/speech-*}. */
+  static final String METRIC_NAMESPACES = "SpeechScale/speech-*";
+
   private final Bucket modelBucket;
   private final Role executionRole;
   private final Role invocationRole;
@@ -77,11 +81,20 @@ public final class FoundationStack extends Stack {
                     logGroups + AwsNames.logGroup("speech-*") + ":log-stream:*"))
             .build());
     // PutMetricData and GetAuthorizationToken have no resource-level permissions: "*" is the
-    // narrowest scope IAM accepts for them.
+    // narrowest resource IAM accepts for them. PutMetricData is narrowed instead by its
+    // cloudwatch:namespace condition key to the project's own namespaces (SpeechScale/speech-*),
+    // so the role cannot write into AWS/SageMaker or another application's metrics.
     executionRole.addToPrincipalPolicy(
         PolicyStatement.Builder.create()
-            .sid("MetricsAndEcrToken")
-            .actions(List.of("cloudwatch:PutMetricData", "ecr:GetAuthorizationToken"))
+            .sid("MetricsInSpeechScaleNamespaces")
+            .actions(List.of("cloudwatch:PutMetricData"))
+            .resources(List.of("*"))
+            .conditions(Map.of("StringLike", Map.of("cloudwatch:namespace", METRIC_NAMESPACES)))
+            .build());
+    executionRole.addToPrincipalPolicy(
+        PolicyStatement.Builder.create()
+            .sid("EcrToken")
+            .actions(List.of("ecr:GetAuthorizationToken"))
             .resources(List.of("*"))
             .build());
 
