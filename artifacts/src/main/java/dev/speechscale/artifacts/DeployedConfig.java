@@ -59,6 +59,52 @@ public record DeployedConfig(
     return config == null ? "no-fingerprint" : config.slug();
   }
 
+  /**
+   * What differs between a measured fingerprint and a deployment's, field by field, each with both
+   * values: {@code container_env.ENGINE: unset in the measurement, 'kokoro' in the deployment}. The
+   * slug holds only the instance family and 8 digits of the digest, so two different fingerprints
+   * often share one; this names what the slug cannot. Empty when they are the same.
+   */
+  public static java.util.List<String> differences(
+      @Nullable DeployedConfig measured, @Nullable DeployedConfig deployed) {
+    if (measured == null || deployed == null) {
+      return measured == deployed
+          ? java.util.List.of("neither has a fingerprint")
+          : java.util.List.of(
+              (measured == null ? "the measurement" : "the deployment") + " has no fingerprint");
+    }
+    java.util.List<String> out = new java.util.ArrayList<>();
+    if (!measured.instanceType.equals(deployed.instanceType)) {
+      out.add(field("instance_type", measured.instanceType, deployed.instanceType));
+    }
+    if (!Objects.equals(measured.imageDigest, deployed.imageDigest)) {
+      out.add(field("image_digest", measured.imageDigest, deployed.imageDigest));
+    }
+    java.util.SortedSet<String> keys = new java.util.TreeSet<>(measured.containerEnv.keySet());
+    keys.addAll(deployed.containerEnv.keySet());
+    for (String key : keys) {
+      String m = measured.containerEnv.get(key);
+      String d = deployed.containerEnv.get(key);
+      if (!Objects.equals(m, d)) {
+        out.add(field("container_env." + key, m, d));
+      }
+    }
+    return java.util.List.copyOf(out);
+  }
+
+  private static String field(String name, @Nullable String measured, @Nullable String deployed) {
+    return name
+        + ": "
+        + shown(measured)
+        + " in the measurement, "
+        + shown(deployed)
+        + " in the deployment";
+  }
+
+  private static String shown(@Nullable String v) {
+    return v == null ? "unset" : "'" + v + "'";
+  }
+
   /** Whether two fingerprints describe the same deployment; a missing one never matches. */
   public static boolean sameDeployment(@Nullable DeployedConfig a, @Nullable DeployedConfig b) {
     return a != null && b != null && a.equals(b);

@@ -98,11 +98,15 @@ public final class ScalingGate {
     if (!DeployedConfig.sameDeployment(plan.deployedConfig(), deployed)) {
       return new Decision.Withhold(
           planSource
-              + " was measured against "
+              + " was measured against another deployment than this one ("
               + DeployedConfig.slugOf(plan.deployedConfig())
-              + " but the deployment is "
+              + " against "
               + DeployedConfig.slugOf(deployed)
-              + ": re-measure (qmax, ttotal, plan) against this deployment");
+              + "; the fingerprint must match in instance_type, image_digest and every"
+              + " container_env variable): "
+              + String.join("; ", DeployedConfig.differences(plan.deployedConfig(), deployed))
+              + ". Re-measure (qmax, ttotal, plan) against this deployment, or deploy what was"
+              + " measured");
     }
     if (plan.infeasible()) {
       return new Decision.Withhold(planSource + " is INFEASIBLE: fix what its findings say first");

@@ -85,6 +85,33 @@ class ScalingGateTest {
   }
 
   @Test
+  void decide_sameSlugDifferentEnvironment_namesTheVariableAndBothValues() {
+    DeployedConfig measured = new DeployedConfig("local.1cpu", "abcdef0123", Map.of());
+    DeployedConfig deployed =
+        new DeployedConfig("local.1cpu", "abcdef0123", Map.of("ENGINE", "kokoro"));
+
+    String reason =
+        ScalingGate.decide(config(""), deployed, plan("ok", 6.0, 4.0, measured), "p").reason();
+
+    assertThat(reason)
+        .contains("container_env.ENGINE: unset in the measurement, 'kokoro' in the deployment")
+        .contains("Re-measure");
+  }
+
+  @Test
+  void differences_eachField_namedWithBothValues() {
+    DeployedConfig a = new DeployedConfig("ml.g5.xlarge", "sha256:aa", Map.of("A", "1", "B", "2"));
+    DeployedConfig b = new DeployedConfig("ml.g5.2xlarge", "sha256:bb", Map.of("A", "1", "B", "3"));
+
+    assertThat(DeployedConfig.differences(a, b))
+        .containsExactly(
+            "instance_type: 'ml.g5.xlarge' in the measurement, 'ml.g5.2xlarge' in the deployment",
+            "image_digest: 'sha256:aa' in the measurement, 'sha256:bb' in the deployment",
+            "container_env.B: '2' in the measurement, '3' in the deployment");
+    assertThat(DeployedConfig.differences(a, a)).isEmpty();
+  }
+
+  @Test
   void decide_configDisagreeingWithThePlan_namesTheField() {
     ScalingGate.Decision d =
         ScalingGate.decide(

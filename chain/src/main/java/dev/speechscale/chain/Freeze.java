@@ -1,6 +1,7 @@
 package dev.speechscale.chain;
 
 import dev.speechscale.platform.EndpointDescription;
+import dev.speechscale.platform.EndpointStatus;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.PlatformException;
 import dev.speechscale.platform.RetryingPlatform;
@@ -17,6 +18,15 @@ import java.util.function.Consumer;
  * on Ctrl-C/SIGTERM. A freeze that fails halfway undoes what it did before rethrowing. Every call
  * goes through {@link RetryingPlatform} (backs off on throttling) and polls at the platform's
  * interval; the settle bound is the caller's, derived by {@link Timeouts}.
+ *
+ * <p>Restoring the desired count waits for the endpoint to leave a transitional status ({@code
+ * Creating}, {@code Updating}, {@code SystemUpdating}, {@code RollingBack}) first, and tries again
+ * when the change is refused while the endpoint is in one: SageMaker refuses
+ * UpdateEndpointWeightsAndCapacities with "Cannot update in-progress endpoint" until the previous
+ * change is done, and a measurement often ends with one under way (a ttotal scale-out, a freeze
+ * that just pinned capacity). The wait is bounded by the same settle bound the freeze was given
+ * (derived from the platform's start-up bound or the measured T), not by a constant of its own that
+ * a slow start could outlast; past it the message says how to finish by hand ({@code thaw}).
  */
 public final class Freeze implements AutoCloseable {
   private final Platform platform;
@@ -25,6 +35,8 @@ public final class Freeze implements AutoCloseable {
   private final SuspendedState previousSuspended;
   private final boolean hadTarget;
   private final int previousDesired;
+  private final Duration settle;
+  private final Clock clock;
   private final Thread hook;
   private boolean restored;
 
@@ -34,13 +46,17 @@ public final class Freeze implements AutoCloseable {
       Consumer<String> progress,
       SuspendedState previousSuspended,
       boolean hadTarget,
-      int previousDesired) {
+      int previousDesired,
+      Duration settle,
+      Clock clock) {
     this.platform = platform;
     this.endpoint = endpoint;
     this.progress = progress;
     this.previousSuspended = previousSuspended;
     this.hadTarget = hadTarget;
     this.previousDesired = previousDesired;
+    this.settle = settle;
+    this.clock = clock;
     this.hook = new Thread(this::restore, "restore-" + endpoint);
     Runtime.getRuntime().addShutdownHook(hook);
   }
@@ -71,7 +87,9 @@ public final class Freeze implements AutoCloseable {
             progress,
             previous,
             scaling.target().isPresent(),
-            before.desiredInstances());
+            before.desiredInstances(),
+            timeout,
+            clock);
     try {
       if (f.hadTarget) {
         platform.setSuspended(endpoint, SuspendedState.ALL);
@@ -136,9 +154,7 @@ public final class Freeze implements AutoCloseable {
     restored = true;
     RuntimeException first = null;
     try {
-      if (platform.describe(endpoint).desiredInstances() != previousDesired) {
-        platform.setDesiredInstances(endpoint, previousDesired);
-      }
+      restoreDesired();
     } catch (RuntimeException e) {
       first = e;
     }
@@ -172,6 +188,72 @@ public final class Freeze implements AutoCloseable {
             + previousDesired
             + ", suspended "
             + previousSuspended);
+  }
+
+  /**
+   * Sets the desired count back once the endpoint is out of any transitional status, trying again
+   * while a refusal coincides with one, until the settle bound.
+   */
+  private void restoreDesired() {
+    Instant deadline = clock.instant().plus(settle);
+    RetryingPlatform control = RetryingPlatform.of(platform, clock);
+    while (true) {
+      EndpointDescription d = awaitSettledStatus(control, deadline);
+      if (d.desiredInstances() == previousDesired) {
+        return;
+      }
+      try {
+        control.setDesiredInstances(endpoint, previousDesired);
+        return;
+      } catch (PlatformException refused) {
+        EndpointDescription now = control.describe(endpoint);
+        if (!transitional(now.status()) || clock.instant().isAfter(deadline)) {
+          throw refused;
+        }
+        progress.accept(
+            "restoring "
+                + endpoint
+                + ": the desired count was refused while it is "
+                + now.status()
+                + "; waiting for InService and trying again");
+      }
+    }
+  }
+
+  /** Polls describe until the status is not transitional; past {@code deadline}, refuses. */
+  private EndpointDescription awaitSettledStatus(RetryingPlatform control, Instant deadline) {
+    Duration poll = control.pollInterval(endpoint);
+    EndpointDescription d = control.describe(endpoint);
+    while (transitional(d.status())) {
+      if (clock.instant().isAfter(deadline)) {
+        throw new ChainException(
+            endpoint
+                + " was still "
+                + d.status()
+                + " after "
+                + settle
+                + " (the settle bound this freeze was given), so its desired count ("
+                + d.desiredInstances()
+                + ") could not be put back to "
+                + previousDesired
+                + "; when it is InService run `tts-bench thaw --model "
+                + endpoint.replaceFirst("^speech-", "")
+                + " --desired "
+                + previousDesired
+                + "`");
+      }
+      control.pause(poll);
+      d = control.describe(endpoint);
+    }
+    return d;
+  }
+
+  /** Whether the endpoint is between two states and refuses a capacity change until it is done. */
+  static boolean transitional(EndpointStatus status) {
+    return switch (status) {
+      case CREATING, UPDATING, SYSTEM_UPDATING, ROLLING_BACK -> true;
+      case IN_SERVICE, OUT_OF_SERVICE, DELETING, FAILED -> false;
+    };
   }
 
   @Override

@@ -157,8 +157,13 @@ final class ServerConcurrency implements LadderHooks.ServerConcurrencySource {
 
   @Override
   public Optional<LadderHooks.ServerConcurrency> over(Instant start, Instant end) {
-    MetricSeries max = query(Statistic.MAXIMUM, start, end);
-    MetricSeries avg = query(Statistic.AVERAGE, start, end);
+    // one call where the platform batches queries (GetMetricData), two where it does not
+    List<MetricSeries> both =
+        platform.metrics(
+            endpoint,
+            List.of(query(Statistic.MAXIMUM, start, end), query(Statistic.AVERAGE, start, end)));
+    MetricSeries max = both.get(0);
+    MetricSeries avg = both.get(1);
     if (max.datapoints().isEmpty() || avg.datapoints().isEmpty()) {
       return Optional.empty();
     }
@@ -166,10 +171,8 @@ final class ServerConcurrency implements LadderHooks.ServerConcurrencySource {
         new LadderHooks.ServerConcurrency(max.max().orElseThrow(), avg.mean().orElseThrow()));
   }
 
-  private MetricSeries query(Statistic statistic, Instant start, Instant end) {
-    return platform.metric(
-        endpoint,
-        new MetricQuery(
-            MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL, statistic, period, start, end));
+  private MetricQuery query(Statistic statistic, Instant start, Instant end) {
+    return new MetricQuery(
+        MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL, statistic, period, start, end);
   }
 }

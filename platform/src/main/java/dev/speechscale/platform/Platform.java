@@ -97,6 +97,25 @@ public interface Platform extends AutoCloseable {
     return java.util.Optional.empty();
   }
 
+  /**
+   * Several metric series of one endpoint, one per query in the order given. A platform whose
+   * metric API takes many queries per call (CloudWatch's GetMetricData: up to 500 sharing one time
+   * range) answers in as few calls as it can; the default asks {@link #metric} once per query.
+   */
+  default List<MetricSeries> metrics(String endpoint, List<MetricQuery> queries) {
+    return queries.stream().map(q -> metric(endpoint, q)).toList();
+  }
+
+  /**
+   * Whether this platform's own control-plane calls already retry a throttled request (with
+   * backoff, up to a ceiling the implementation states), so that {@link RetryingPlatform} must not
+   * retry on top: one owner for retries, or the attempts multiply (10 × 3 = 30 calls for one
+   * throttled request once did). False by default: the wrapper is then the owner.
+   */
+  default boolean retriesThrottling() {
+    return false;
+  }
+
   /** A client for one transport; the caller closes it. */
   Invoker invoker(String endpoint, Transport transport);
 

@@ -19,6 +19,11 @@ import java.util.random.RandomGenerator;
  * and gives pollers the platform's interval ({@link #pollInterval}) and a {@link #pause} on the
  * same clock, so a test drives waits and timeouts on fake time.
  *
+ * <p>The wrapper is the one owner of retries unless the platform retries throttling itself ({@link
+ * Platform#retriesThrottling()}, e.g. the AWS SDK's clients): then a throttled call is counted and
+ * slows the adaptive rate, but is not sent again, so attempts never multiply. Its own ceiling is
+ * {@link Backoff#maxAttempts()} ({@link Backoff#THROTTLING}: 10).
+ *
  * <p>Only throttling is retried: a throttled call was refused before it did anything, so retrying a
  * mutation (suspend, desired count; both set a value, so idempotent) is safe. Every other failure
  * passes through at once, as the SPI promises. Invokers (the data plane) are not wrapped.
@@ -140,6 +145,9 @@ public final class RetryingPlatform implements Platform {
         synchronized (rate) {
           rate.throttled(now);
         }
+        if (delegate.retriesThrottling()) {
+          throw e; // the platform retried already, up to its own ceiling: one owner for retries
+        }
         if (attempt + 1 >= backoff.maxAttempts()) {
           throw new PlatformException(
               new PlatformException.Reason.Throttled(
@@ -168,6 +176,12 @@ public final class RetryingPlatform implements Platform {
   @Override
   public String name() {
     return delegate.name();
+  }
+
+  /** True: this wrapper retries throttling, or leaves it to a platform that does. */
+  @Override
+  public boolean retriesThrottling() {
+    return true;
   }
 
   @Override
@@ -208,6 +222,13 @@ public final class RetryingPlatform implements Platform {
   @Override
   public Physics physics(String endpoint) {
     return delegate.physics(endpoint);
+  }
+
+  @Override
+  public List<MetricSeries> metrics(String endpoint, List<MetricQuery> queries) {
+    return call(
+        "metrics " + endpoint + " (" + queries.size() + " series)",
+        () -> delegate.metrics(endpoint, queries));
   }
 
   @Override

@@ -18,7 +18,13 @@ class RetryingPlatformTest {
   static final class Throttling implements Platform {
     int throttles;
     int describes;
+    boolean retriesItself;
     RuntimeException otherwise;
+
+    @Override
+    public boolean retriesThrottling() {
+      return retriesItself;
+    }
 
     @Override
     public String name() {
@@ -137,6 +143,23 @@ class RetryingPlatformTest {
             assertThat(((PlatformException) e).reason())
                 .isInstanceOf(PlatformException.Reason.Throttled.class));
     assertThat(platform.describes).isEqualTo(Backoff.THROTTLING.maxAttempts());
+  }
+
+  @Test
+  void describe_platformRetriesThrottlingItself_isSentOnceAndNotRetriedOnTop() {
+    platform.throttles = Integer.MAX_VALUE;
+    platform.retriesItself = true;
+    RetryingPlatform r = retrying(1);
+
+    assertThatThrownBy(() -> r.describe(ENDPOINT))
+        .isInstanceOf(PlatformException.class)
+        .hasMessageContaining("GET /status")
+        .satisfies(e ->
+            assertThat(((PlatformException) e).reason())
+                .isInstanceOf(PlatformException.Reason.Throttled.class));
+    assertThat(platform.describes).isEqualTo(1);
+    assertThat(pauses).isEmpty();
+    assertThat(r.calls().totals(T0)[1]).isEqualTo(1);
   }
 
   @Test

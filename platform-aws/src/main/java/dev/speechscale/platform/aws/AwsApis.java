@@ -111,7 +111,9 @@ public final class AwsApis {
 
   /**
    * Attempts per control-plane call, the first included: the SDK's adaptive default (3), stated so
-   * that a test can count them on the wire.
+   * that a test can count them on the wire. This is the whole ceiling: the SDK is the one owner of
+   * control-plane retries ({@link AwsPlatform#retriesThrottling()}), so the chain's retrying
+   * wrapper does not multiply it.
    */
   static final int CONTROL_PLANE_ATTEMPTS = 3;
 

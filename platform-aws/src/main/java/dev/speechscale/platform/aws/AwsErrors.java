@@ -39,6 +39,9 @@ final class AwsErrors {
    */
   static PlatformException map(
       String operation, String subject, int requested, RuntimeException e) {
+    if (e instanceof PlatformException named) {
+      return named; // already mapped where it was raised, e.g. by AwsAccess's credentials
+    }
     return new PlatformException(reason(operation, subject, requested, e), e);
   }
 
@@ -135,6 +138,18 @@ final class AwsErrors {
                 + "); grant the caller "
                 + iamAction(ase, operation)
                 + " or use a role that has it");
+      }
+      if ("ValidationException".equals(code)
+          && message != null
+          && message.contains("Cannot update in-progress endpoint")) {
+        return new PlatformException.Reason.InvalidRequest(
+            operation
+                + " on "
+                + subject
+                + " was refused because the endpoint is still Updating (AWS said: "
+                + message
+                + "); SageMaker takes one change at a time: wait until `speech-infra status`"
+                + " shows InService and run the command again (the chain's restore waits for it)");
       }
       if (ase.statusCode() >= 500) {
         return new PlatformException.Reason.Unavailable(

@@ -26,8 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.jspecify.annotations.Nullable;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
+import software.amazon.awssdk.profiles.ProfileFile;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalableTargetsRequest;
 import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalingPoliciesRequest;
@@ -95,7 +94,7 @@ public final class AwsPlatform implements Platform {
       @Nullable URI runtimeEndpoint,
       Duration requestTimeout) {
     public Settings {
-      requireRegion(region);
+      requireRegion(region, profile);
       requestTimeout = requestTimeout == null ? DEFAULT_REQUEST_TIMEOUT : requestTimeout;
     }
 
@@ -104,14 +103,15 @@ public final class AwsPlatform implements Platform {
     /** Settings with the default request timeout, from values a user may have left out. */
     public static Settings of(
         @Nullable String region, @Nullable String profile, @Nullable URI runtimeEndpoint) {
-      return new Settings(requireRegion(region), profile, runtimeEndpoint, DEFAULT_REQUEST_TIMEOUT);
+      return new Settings(
+          requireRegion(region, profile), profile, runtimeEndpoint, DEFAULT_REQUEST_TIMEOUT);
     }
 
-    private static String requireRegion(@Nullable String region) {
+    private static String requireRegion(@Nullable String region, @Nullable String profile) {
       if (region == null || region.isBlank()) {
         throw new PlatformException(
             new PlatformException.Reason.InvalidRequest(
-                "no AWS region: pass --region or set AWS_REGION (e.g. us-east-1)"));
+                AwsAccess.noRegion(profile, System.getenv())));
       }
       return region;
     }
@@ -149,12 +149,14 @@ public final class AwsPlatform implements Platform {
     this.endpoints = new EndpointReader(clients.sageMaker());
   }
 
-  /** A platform over real SDK clients: the profile's credentials, or the default chain. */
+  /**
+   * A platform over real SDK clients: the profile's credentials, or the SDK's default chain, from
+   * the shared config and credentials files ({@code AWS_CONFIG_FILE}, {@code
+   * AWS_SHARED_CREDENTIALS_FILE}, else {@code ~/.aws}); see {@link AwsAccess}.
+   */
   public static AwsPlatform create(Settings settings) {
     var credentials =
-        settings.profile() == null
-            ? DefaultCredentialsProvider.builder().build()
-            : ProfileCredentialsProvider.create(settings.profile());
+        AwsAccess.credentials(settings.profile(), System.getenv(), ProfileFile::defaultProfileFile);
     return new AwsPlatform(
         AwsApis.sdk(Region.of(settings.region()), credentials), settings, Clock.systemUTC());
   }
@@ -162,6 +164,17 @@ public final class AwsPlatform implements Platform {
   @Override
   public String name() {
     return "aws";
+  }
+
+  /**
+   * True: the SDK clients are the one owner of retries. A throttled (or 5xx, or I/O-failed)
+   * control-plane request is sent at most {@value AwsApis#CONTROL_PLANE_ATTEMPTS} times in all,
+   * with the SDK's adaptive backoff, and then fails; the chain's {@code RetryingPlatform} counts it
+   * but does not send it again.
+   */
+  @Override
+  public boolean retriesThrottling() {
+    return true;
   }
 
   /** ConcurrentRequestsPerModel is a high-resolution metric: 10 s is its finest period. */
@@ -381,6 +394,13 @@ public final class AwsPlatform implements Platform {
   public MetricSeries metric(String endpoint, MetricQuery query) {
     return new MetricReader(clients.cloudWatch())
         .read(endpoint, endpoints.variantName(endpoint), query);
+  }
+
+  /** GetMetricData with every query sharing a time range in one call (up to 500 per call). */
+  @Override
+  public List<MetricSeries> metrics(String endpoint, List<MetricQuery> queries) {
+    return new MetricReader(clients.cloudWatch())
+        .readAll(endpoint, endpoints.variantName(endpoint), queries);
   }
 
   @Override

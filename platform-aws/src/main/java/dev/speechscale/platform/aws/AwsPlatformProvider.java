@@ -9,6 +9,7 @@ import dev.speechscale.platform.Transport;
 import java.io.PrintStream;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
+import software.amazon.awssdk.profiles.ProfileFile;
 
 /** {@code --platform aws}: SageMaker endpoints through CDK and the SDK. */
 public final class AwsPlatformProvider implements PlatformProvider {
@@ -46,8 +47,12 @@ public final class AwsPlatformProvider implements PlatformProvider {
     return new AwsInfra(settings, model, out);
   }
 
-  /** The region given, else {@code $AWS_REGION}; {@code null} when neither is set. */
+  /**
+   * The region given, else {@code AWS_REGION}, {@code AWS_DEFAULT_REGION} or the profile's {@code
+   * region} ({@link AwsAccess#region}); {@code null} when none names one.
+   */
   static @Nullable String region(PlatformSettings settings) {
-    return settings.region() != null ? settings.region() : System.getenv("AWS_REGION");
+    return AwsAccess.region(
+        settings.region(), settings.profile(), System.getenv(), ProfileFile::defaultProfileFile);
   }
 }

@@ -1,12 +1,16 @@
 package dev.speechscale.platform.aws;
 
 import java.util.List;
+import java.util.Map;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.services.ecr.Repository;
+import software.amazon.awscdk.services.ecr.RepositoryEncryption;
+import software.amazon.awscdk.services.ecr.TagMutability;
 import software.amazon.awscdk.services.iam.AccountRootPrincipal;
 import software.amazon.awscdk.services.iam.IRole;
 import software.amazon.awscdk.services.iam.PolicyStatement;
@@ -21,8 +25,9 @@ import software.constructs.Construct;
 
 /**
  * What every SpeechScale endpoint in an account and region shares: the model bucket (TLS-only,
- * versioned, all public access blocked, retained on destroy because it holds the weights), the
- * SageMaker execution role and the client invocation role.
+ * versioned, all public access blocked, retained on destroy because it holds the weights), the ECR
+ * repository {@value #IMAGE_REPOSITORY} for the images (scanned on push, retained), the SageMaker
+ * execution role and the client invocation role.
  *
  * <p>Least privilege: no {@code AmazonSageMakerFullAccess}. The execution role here may only write
  * logs to {@code /aws/sagemaker/Endpoints/speech-*}, publish metrics and fetch an ECR token; each
@@ -31,7 +36,14 @@ import software.constructs.Construct;
  * (buffered, response stream, bidirectional stream).
  */
 public final class FoundationStack extends Stack {
+  /** The namespaces the execution role may publish metrics to: {@code SpeechScale/speech-*}. */
+  static final String METRIC_NAMESPACES = "SpeechScale/speech-*";
+
+  /** The ECR repository the stack creates for speech-server images ({@code bin/image build}). */
+  public static final String IMAGE_REPOSITORY = "speech-server";
+
   private final Bucket modelBucket;
+  private final Repository imageRepository;
   private final Role executionRole;
   private final Role invocationRole;
 
@@ -51,6 +63,18 @@ public final class FoundationStack extends Stack {
                         .abortIncompleteMultipartUploadAfter(Duration.days(7))
                         .noncurrentVersionExpiration(Duration.days(30))
                         .build()))
+            .build();
+
+    // Images are deployed pinned by digest, so nothing here expires an untagged image (it may be
+    // the digest an endpoint runs) and tags may move (":gpu" is rebuilt); retained on destroy
+    // like the bucket, because a deployed endpoint still pulls from it.
+    imageRepository =
+        Repository.Builder.create(this, "ImageRepository")
+            .repositoryName(IMAGE_REPOSITORY)
+            .imageScanOnPush(true)
+            .imageTagMutability(TagMutability.MUTABLE)
+            .encryption(RepositoryEncryption.AES_256)
+            .removalPolicy(RemovalPolicy.RETAIN)
             .build();
 
     executionRole =
@@ -77,11 +101,20 @@ public final class FoundationStack extends Stack {
                     logGroups + AwsNames.logGroup("speech-*") + ":log-stream:*"))
             .build());
     // PutMetricData and GetAuthorizationToken have no resource-level permissions: "*" is the
-    // narrowest scope IAM accepts for them.
+    // narrowest resource IAM accepts for them. PutMetricData is narrowed instead by its
+    // cloudwatch:namespace condition key to the project's own namespaces (SpeechScale/speech-*),
+    // so the role cannot write into AWS/SageMaker or another application's metrics.
     executionRole.addToPrincipalPolicy(
         PolicyStatement.Builder.create()
-            .sid("MetricsAndEcrToken")
-            .actions(List.of("cloudwatch:PutMetricData", "ecr:GetAuthorizationToken"))
+            .sid("MetricsInSpeechScaleNamespaces")
+            .actions(List.of("cloudwatch:PutMetricData"))
+            .resources(List.of("*"))
+            .conditions(Map.of("StringLike", Map.of("cloudwatch:namespace", METRIC_NAMESPACES)))
+            .build());
+    executionRole.addToPrincipalPolicy(
+        PolicyStatement.Builder.create()
+            .sid("EcrToken")
+            .actions(List.of("ecr:GetAuthorizationToken"))
             .resources(List.of("*"))
             .build());
 
@@ -109,6 +142,9 @@ public final class FoundationStack extends Stack {
                         + ":endpoint/speech-*"))
             .build());
 
+    CfnOutput.Builder.create(this, "ImageRepositoryUri")
+        .value(imageRepository.getRepositoryUri())
+        .build();
     CfnOutput.Builder.create(this, "ModelBucketName").value(modelBucket.getBucketName()).build();
     CfnOutput.Builder.create(this, "ExecutionRoleArn").value(executionRole.getRoleArn()).build();
     CfnOutput.Builder.create(this, "InvocationRoleArn").value(invocationRole.getRoleArn()).build();
@@ -116,6 +152,10 @@ public final class FoundationStack extends Stack {
 
   public IBucket modelBucket() {
     return modelBucket;
+  }
+
+  public Repository imageRepository() {
+    return imageRepository;
   }
 
   public IRole executionRole() {

@@ -2,10 +2,14 @@ package dev.speechscale.platform.aws;
 
 import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.platform.MetricSeries;
+import dev.speechscale.platform.PlatformException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import software.amazon.awssdk.services.cloudwatch.model.Dimension;
 import software.amazon.awssdk.services.cloudwatch.model.GetMetricDataRequest;
 import software.amazon.awssdk.services.cloudwatch.model.GetMetricDataResponse;
@@ -14,13 +18,24 @@ import software.amazon.awssdk.services.cloudwatch.model.MetricDataQuery;
 import software.amazon.awssdk.services.cloudwatch.model.MetricDataResult;
 import software.amazon.awssdk.services.cloudwatch.model.MetricStat;
 import software.amazon.awssdk.services.cloudwatch.model.ScanBy;
+import software.amazon.awssdk.services.cloudwatch.model.StatusCode;
 
 /**
- * One SageMaker invocation metric of an endpoint's variant through GetMetricData, which serves
+ * SageMaker invocation metrics of an endpoint's variant through GetMetricData, which serves
  * high-resolution (10 s) periods and percentiles alike. Values are in CloudWatch's units (latencies
  * in microseconds).
+ *
+ * <p>Queries over the same time range go in one call, up to {@value #MAX_QUERIES_PER_CALL} per call
+ * (the {@code MetricDataQueries} limit in the GetMetricData API reference; one call has one
+ * StartTime and EndTime, so different ranges are different calls). Every call is paged through
+ * {@code NextToken} to its end, and each result's {@code StatusCode} is read: {@code PartialData}
+ * on the last page (no token left to fetch the rest), {@code InternalError} and {@code Forbidden}
+ * are errors naming the metric and CloudWatch's messages, never a silently shorter series.
  */
 final class MetricReader {
+  /** GetMetricData's documented maximum of MetricDataQuery structures in one request. */
+  static final int MAX_QUERIES_PER_CALL = 500;
+
   private final AwsApis.CloudWatchApi cloudWatch;
 
   MetricReader(AwsApis.CloudWatchApi cloudWatch) {
@@ -28,50 +43,145 @@ final class MetricReader {
   }
 
   MetricSeries read(String endpoint, String variant, MetricQuery query) {
-    MetricDataQuery q =
-        MetricDataQuery.builder()
-            .id("m0")
-            .returnData(true)
-            .metricStat(
-                MetricStat.builder()
-                    .metric(
-                        Metric.builder()
-                            .namespace(AwsNames.SAGEMAKER_NAMESPACE)
-                            .metricName(query.metric().cloudWatchName())
-                            .dimensions(
-                                Dimension.builder().name("EndpointName").value(endpoint).build(),
-                                Dimension.builder().name("VariantName").value(variant).build())
-                            .build())
-                    .period((int) query.period().toSeconds())
-                    .stat(ScalingMapper.cloudWatchName(query.statistic()))
-                    .build())
-            .build();
-    List<MetricSeries.Datapoint> points = new ArrayList<>();
+    return readAll(endpoint, variant, List.of(query)).getFirst();
+  }
+
+  /** One series per query, in the order given. */
+  List<MetricSeries> readAll(String endpoint, String variant, List<MetricQuery> queries) {
+    List<List<MetricSeries.Datapoint>> points = new ArrayList<>();
+    queries.forEach(q -> points.add(new ArrayList<>()));
+    Map<List<Instant>, List<Integer>> byRange =
+        java.util.stream.IntStream.range(0, queries.size())
+            .boxed()
+            .collect(
+                Collectors.groupingBy(
+                    i -> List.of(queries.get(i).start(), queries.get(i).end()),
+                    LinkedHashMap::new,
+                    Collectors.toList()));
+    for (List<Integer> sameRange : byRange.values()) {
+      for (int from = 0; from < sameRange.size(); from += MAX_QUERIES_PER_CALL) {
+        List<Integer> batch =
+            sameRange.subList(from, Math.min(sameRange.size(), from + MAX_QUERIES_PER_CALL));
+        call(endpoint, variant, queries, batch, points);
+      }
+    }
+    List<MetricSeries> out = new ArrayList<>();
+    for (int i = 0; i < queries.size(); i++) {
+      List<MetricSeries.Datapoint> p = points.get(i);
+      p.sort(Comparator.comparing(MetricSeries.Datapoint::at));
+      out.add(new MetricSeries(queries.get(i), p));
+    }
+    return List.copyOf(out);
+  }
+
+  /** One batch of queries sharing a range: every page, each result to its query's points. */
+  private void call(
+      String endpoint,
+      String variant,
+      List<MetricQuery> queries,
+      List<Integer> batch,
+      List<List<MetricSeries.Datapoint>> points) {
+    List<MetricDataQuery> dataQueries = new ArrayList<>();
+    for (int i : batch) {
+      dataQueries.add(dataQuery("m" + i, endpoint, variant, queries.get(i)));
+    }
+    MetricQuery first = queries.get(batch.getFirst());
+    String subject = names(queries, batch) + " of " + endpoint;
     String token = null;
     do {
       GetMetricDataRequest request =
           GetMetricDataRequest.builder()
-              .metricDataQueries(q)
-              .startTime(query.start())
-              .endTime(query.end())
+              .metricDataQueries(dataQueries)
+              .startTime(first.start())
+              .endTime(first.end())
               .scanBy(ScanBy.TIMESTAMP_ASCENDING)
               .nextToken(token)
               .build();
       GetMetricDataResponse page =
-          AwsErrors.call(
-              "GetMetricData",
-              query.metric().cloudWatchName() + " of " + endpoint,
-              () -> cloudWatch.getMetricData(request));
+          AwsErrors.call("GetMetricData", subject, () -> cloudWatch.getMetricData(request));
+      token = page.nextToken();
       for (MetricDataResult r : page.metricDataResults()) {
+        int index = Integer.parseInt(r.id().substring(1));
+        checkStatus(r, queries.get(index), endpoint, token == null, page);
         List<Instant> at = r.timestamps();
         List<Double> values = r.values();
         for (int i = 0; i < Math.min(at.size(), values.size()); i++) {
-          points.add(new MetricSeries.Datapoint(at.get(i), values.get(i)));
+          points.get(index).add(new MetricSeries.Datapoint(at.get(i), values.get(i)));
         }
       }
-      token = page.nextToken();
     } while (token != null);
-    points.sort(Comparator.comparing(MetricSeries.Datapoint::at));
-    return new MetricSeries(query, points);
+  }
+
+  private static void checkStatus(
+      MetricDataResult r,
+      MetricQuery query,
+      String endpoint,
+      boolean lastPage,
+      GetMetricDataResponse page) {
+    StatusCode status = r.statusCode();
+    String what = query.metric().cloudWatchName() + " of " + endpoint;
+    String messages =
+        r.messages().stream()
+                .map(m -> m.code() + ": " + m.value())
+                .collect(Collectors.joining("; "))
+            + page.messages().stream()
+                .map(m -> m.code() + ": " + m.value())
+                .collect(Collectors.joining("; "));
+    if (status == StatusCode.INTERNAL_ERROR) {
+      throw new PlatformException(
+          new PlatformException.Reason.Unavailable(
+              "GetMetricData answered InternalError for "
+                  + what
+                  + " ("
+                  + messages
+                  + "); run the command again"));
+    }
+    if (status == StatusCode.FORBIDDEN) {
+      throw new PlatformException(
+          new PlatformException.Reason.InvalidRequest(
+              "GetMetricData answered Forbidden for "
+                  + what
+                  + " ("
+                  + messages
+                  + "); grant the caller cloudwatch:GetMetricData on AWS/SageMaker"));
+    }
+    if (status == StatusCode.PARTIAL_DATA && lastPage) {
+      throw new PlatformException(
+          new PlatformException.Reason.Unavailable(
+              "GetMetricData answered PartialData for "
+                  + what
+                  + " with no NextToken to fetch the rest ("
+                  + messages
+                  + "); a shorter series would be read as a quiet endpoint, so run the command"
+                  + " again"));
+    }
+  }
+
+  private static String names(List<MetricQuery> queries, List<Integer> batch) {
+    return batch.stream()
+        .map(i -> queries.get(i).metric().cloudWatchName())
+        .distinct()
+        .collect(Collectors.joining(", "));
+  }
+
+  private static MetricDataQuery dataQuery(
+      String id, String endpoint, String variant, MetricQuery query) {
+    return MetricDataQuery.builder()
+        .id(id)
+        .returnData(true)
+        .metricStat(
+            MetricStat.builder()
+                .metric(
+                    Metric.builder()
+                        .namespace(AwsNames.SAGEMAKER_NAMESPACE)
+                        .metricName(query.metric().cloudWatchName())
+                        .dimensions(
+                            Dimension.builder().name("EndpointName").value(endpoint).build(),
+                            Dimension.builder().name("VariantName").value(variant).build())
+                        .build())
+                .period((int) query.period().toSeconds())
+                .stat(ScalingMapper.cloudWatchName(query.statistic()))
+                .build())
+        .build();
   }
 }

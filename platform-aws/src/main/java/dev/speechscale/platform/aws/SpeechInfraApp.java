@@ -1,5 +1,6 @@
 package dev.speechscale.platform.aws;
 
+import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.ScalingGate;
@@ -10,7 +11,9 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.Environment;
+import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.Tags;
 
 /**
  * The CDK app for one model: the shared foundation stack, the model's weights cache and its
@@ -91,7 +94,57 @@ public record SpeechInfraApp(
             foundation.modelBucket(),
             foundation.executionRole());
     endpoint.addDependency(modelCache, "the container mounts the weights the cache copies");
+    tag(foundation, modelCache, endpoint, spec, decision);
     return new SpeechInfraApp(app, spec, decision, foundation, modelCache, endpoint);
+  }
+
+  /** Tag key: the project every SpeechScale resource belongs to. */
+  public static final String TAG_PROJECT = "speechscale:project";
+
+  /** Tag key: the endpoint a model's resources serve. */
+  public static final String TAG_ENDPOINT = "speechscale:endpoint";
+
+  /** Tag key: the plan the scaling was attached behind (12 hex of its SHA-256), or {@code none}. */
+  public static final String TAG_PLAN = "speechscale:plan-sha256";
+
+  /**
+   * Tags every taggable resource of the three stacks (CDK's {@link Tags} aspect reaches each L1
+   * resource that has a {@code Tags} property): the project on all of them; the endpoint and the
+   * plan digest on the model's two stacks only, since the foundation is shared by every model in
+   * the account and region and a model's tag there would be wrong for the others. The digest is of
+   * the plan artifact as read ({@link ArtifactCodec#toJson}), present only when the gate attached
+   * scaling behind it, so a resource says which measured plan it was deployed from.
+   */
+  private static void tag(
+      FoundationStack foundation,
+      ModelCacheStack modelCache,
+      EndpointStack endpoint,
+      AwsEndpointSpec spec,
+      ScalingGate.Decision decision) {
+    String plan =
+        switch (decision) {
+          case ScalingGate.Decision.Attach a -> planDigest(a.plan());
+          case ScalingGate.Decision.Withhold w -> "none";
+        };
+    for (Stack stack : List.<Stack>of(foundation, modelCache, endpoint)) {
+      Tags.of(stack).add(TAG_PROJECT, "speechscale");
+    }
+    for (Stack stack : List.<Stack>of(modelCache, endpoint)) {
+      Tags.of(stack).add(TAG_ENDPOINT, spec.endpointName());
+      Tags.of(stack).add(TAG_PLAN, plan);
+    }
+  }
+
+  /** The first 12 hex digits of the SHA-256 of the plan artifact's JSON. */
+  static String planDigest(PlanArtifact plan) {
+    try {
+      byte[] sha =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(ArtifactCodec.toJson(plan).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return java.util.HexFormat.of().formatHex(sha).substring(0, 12);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
   }
 
   /** The stacks in deployment order. */

@@ -201,8 +201,9 @@ class AwsWireTest {
           .satisfies(e ->
               assertThat(reason(e)).isInstanceOf(PlatformException.Reason.InvalidRequest.class))
           .hasMessageContaining("UpdateEndpointWeightsAndCapacities on endpoint speech-flite")
-          .hasMessageContaining("ValidationException: Cannot update in-progress endpoint")
-          .hasMessageContaining("correct what AWS names and run the command again");
+          .hasMessageContaining("refused because the endpoint is still Updating")
+          .hasMessageContaining("Cannot update in-progress endpoint")
+          .hasMessageContaining("wait until `speech-infra status` shows InService");
       assertThat(aws.served("UpdateEndpointWeightsAndCapacities") - before)
           .as("a ValidationException is not retried")
           .isEqualTo(1);
@@ -284,6 +285,64 @@ class AwsWireTest {
       // one throttled request, then one page per datapoint (the last page has no token)
       assertThat(aws.served("GetMetricData") - before).isEqualTo(1 + s.datapoints().size());
     }
+  }
+
+  @Test
+  void metrics_queriesSharingARange_goInOneCallPerPageAndEqualSingleReads() {
+    invokeOnce();
+    List<MetricQuery> queries =
+        List.of(
+            lastMinutes(MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL, Statistic.MAXIMUM, 10),
+            lastMinutes(MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL, Statistic.AVERAGE, 10),
+            lastMinutes(MetricQuery.Metric.INVOCATIONS, Statistic.SUM, 10));
+    MetricQuery shared = queries.getFirst();
+    List<MetricQuery> sameRange =
+        queries.stream()
+            .map(q ->
+                new MetricQuery(
+                    q.metric(), q.statistic(), q.period(), shared.start(), shared.end()))
+            .toList();
+    long before = aws.served("GetMetricData");
+
+    List<MetricSeries> batched = platform.metrics(ENDPOINT, sameRange);
+
+    long calls = aws.served("GetMetricData") - before;
+    int longest = batched.stream().mapToInt(s -> s.datapoints().size()).max().orElseThrow();
+    assertThat(longest).isPositive();
+    // the fake pages one datapoint per query per page: one call per page for all three
+    assertThat(calls).isEqualTo(longest);
+    for (int i = 0; i < sameRange.size(); i++) {
+      assertThat(batched.get(i).query()).isEqualTo(sameRange.get(i));
+      assertThat(batched.get(i).datapoints())
+          .isEqualTo(platform.metric(ENDPOINT, sameRange.get(i)).datapoints());
+    }
+  }
+
+  @Test
+  void metrics_partialDataWithNoTokenLeft_isAnErrorNotAShorterSeries() {
+    invokeOnce();
+    aws.services().answerNextMetricDataWith("PartialData");
+
+    assertThatThrownBy(() ->
+            platform.metrics(
+                ENDPOINT, List.of(lastMinutes(MetricQuery.Metric.INVOCATIONS, Statistic.SUM, 10))))
+        .isInstanceOf(PlatformException.class)
+        .hasMessageContaining("PartialData for Invocations of speech-flite")
+        .hasMessageContaining("no NextToken")
+        .satisfies(
+            e -> assertThat(reason(e)).isInstanceOf(PlatformException.Reason.Unavailable.class));
+  }
+
+  @Test
+  void metrics_internalErrorStatus_isUnavailableNamingTheMetric() {
+    invokeOnce();
+    aws.services().answerNextMetricDataWith("InternalError");
+
+    assertThatThrownBy(() ->
+            platform.metric(
+                ENDPOINT, lastMinutes(MetricQuery.Metric.INVOCATIONS, Statistic.SUM, 10)))
+        .isInstanceOf(PlatformException.class)
+        .hasMessageContaining("InternalError for Invocations of speech-flite");
   }
 
   @Test
@@ -509,9 +568,10 @@ class AwsWireTest {
 
   @Test
   void settings_noRegion_saysHowToGiveOne() {
-    assertThatThrownBy(() -> new AwsPlatform.Settings(" ", null, null, null))
+    assertThatThrownBy(() -> new AwsPlatform.Settings(" ", "work", null, null))
         .isInstanceOf(PlatformException.class)
-        .hasMessageContaining("no AWS region: pass --region or set AWS_REGION");
+        .hasMessageContaining("no AWS region: pass --region, set AWS_REGION or AWS_DEFAULT_REGION")
+        .hasMessageContaining("to profile 'work' in ~/.aws/config");
   }
 
   private Invocation invokeOnce() {

@@ -39,4 +39,25 @@ class FoundationTemplateTest {
             "Roles",
             List.of(Map.of("Ref", Match.stringLikeRegexp("InvocationRole.*")))));
   }
+
+  @Test
+  void imageRepository_isCreatedScannedAndRetained(@TempDir Path out) {
+    SpeechInfraApp app = Synth.withoutPlan(AwsFixtures.config(), out);
+    Template foundation = Template.fromStack(app.foundation());
+
+    foundation.resourceCountIs("AWS::ECR::Repository", 1);
+    foundation.hasResource(
+        "AWS::ECR::Repository",
+        Map.of(
+            "Properties",
+            Match.objectLike(
+                Map.of(
+                    "RepositoryName",
+                    "speech-server",
+                    "ImageScanningConfiguration",
+                    Map.of("ScanOnPush", true))),
+            "DeletionPolicy",
+            "Retain"));
+    foundation.hasOutput("ImageRepositoryUri", Match.anyValue());
+  }
 }

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -719,16 +720,61 @@ final class WireServices implements AutoCloseable {
   }
 
   /**
-   * One MetricStat query over the recorded samples: buckets of {@code Period} seconds aligned to
-   * the epoch, only buckets with samples (CloudWatch publishes nothing for an idle period), the
-   * statistic over each bucket's samples; {@link #PAGE} datapoints per page.
+   * Every MetricStat query of the request ({@code MetricDataQueries.member.N}, as many as sent)
+   * over the recorded samples: buckets of {@code Period} seconds aligned to the epoch, only buckets
+   * with samples (CloudWatch publishes nothing for an idle period), the statistic over each
+   * bucket's samples; {@link #PAGE} datapoints of each query per page, {@code StatusCode
+   * PartialData} for a query with more to come and a {@code NextToken} while any has. {@link
+   * #answerNextMetricDataWith} makes the next answer carry another status and no token.
    */
   private String getMetricData(Map<String, String> form) {
-    String q = "MetricDataQueries.member.1.";
-    String id = form.get(q + "Id");
+    Instant start = Instant.parse(form.get("StartTime"));
+    Instant end = Instant.parse(form.get("EndTime"));
+    int from = form.containsKey("NextToken") ? Integer.parseInt(form.get("NextToken")) : 0;
+    String forced = forcedMetricStatus;
+    forcedMetricStatus = null;
+    StringBuilder b = new StringBuilder("<MetricDataResults>");
+    boolean more = false;
+    for (int m = 1; form.containsKey("MetricDataQueries.member." + m + ".Id"); m++) {
+      String q = "MetricDataQueries.member." + m + ".";
+      List<Map.Entry<Long, List<Double>>> points = metricPoints(form, q, m, start, end);
+      int to = Math.min(points.size(), from + PAGE);
+      boolean left = to < points.size();
+      more |= left;
+      b.append("<member>");
+      tag(b, "Id", form.get(q + "Id"));
+      tag(b, "Label", form.get(q + "MetricStat.Metric.MetricName"));
+      b.append("<Timestamps>");
+      for (var p : points.subList(Math.min(from, to), to)) {
+        tag(b, "member", Instant.ofEpochSecond(p.getKey()).toString());
+      }
+      b.append("</Timestamps><Values>");
+      for (var p : points.subList(Math.min(from, to), to)) {
+        tag(b, "member", Double.toString(statistic(form.get(q + "MetricStat.Stat"), p.getValue())));
+      }
+      b.append("</Values>");
+      tag(b, "StatusCode", forced != null ? forced : left ? "PartialData" : "Complete");
+      b.append("</member>");
+    }
+    b.append("</MetricDataResults><Messages/>");
+    if (more && forced == null) {
+      tag(b, "NextToken", Integer.toString(from + PAGE));
+    }
+    return b.toString();
+  }
+
+  private volatile @Nullable String forcedMetricStatus;
+
+  /** The next GetMetricData answer gives every result {@code statusCode} and no NextToken. */
+  void answerNextMetricDataWith(String statusCode) {
+    forcedMetricStatus = statusCode;
+  }
+
+  /** One query's datapoints in the requested order, validated as CloudWatch validates them. */
+  private List<Map.Entry<Long, List<Double>>> metricPoints(
+      Map<String, String> form, String q, int member, Instant start, Instant end) {
     String metric = form.get(q + "MetricStat.Metric.MetricName");
     int period = Integer.parseInt(form.get(q + "MetricStat.Period"));
-    String stat = form.get(q + "MetricStat.Stat");
     if (!AwsNames.SAGEMAKER_NAMESPACE.equals(form.get(q + "MetricStat.Metric.Namespace"))) {
       throw new WireAws.WireError(400, "InvalidParameterValue", "only AWS/SageMaker is served");
     }
@@ -738,8 +784,9 @@ final class WireServices implements AutoCloseable {
       throw new WireAws.WireError(
           400,
           "InvalidParameterValue",
-          "The parameter MetricDataQueries.member.1.MetricStat.Period must be 1, 5, 10, 30, or a"
-              + " multiple of 60.");
+          "The parameter MetricDataQueries.member."
+              + member
+              + ".MetricStat.Period must be 1, 5, 10, 30, or a multiple of 60.");
     }
     Map<String, String> dims = new TreeMap<>();
     for (int i = 1;
@@ -749,8 +796,6 @@ final class WireServices implements AutoCloseable {
           form.get(q + "MetricStat.Metric.Dimensions.member." + i + ".Name"),
           form.get(q + "MetricStat.Metric.Dimensions.member." + i + ".Value"));
     }
-    Instant start = Instant.parse(form.get("StartTime"));
-    Instant end = Instant.parse(form.get("EndTime"));
     Map<Long, List<Double>> buckets = new TreeMap<>();
     for (Sample s : samples) {
       if (s.metric().equals(metric)
@@ -765,26 +810,7 @@ final class WireServices implements AutoCloseable {
     if ("TimestampDescending".equals(form.getOrDefault("ScanBy", "TimestampDescending"))) {
       points.sort(Map.Entry.<Long, List<Double>>comparingByKey().reversed());
     }
-    int from = form.containsKey("NextToken") ? Integer.parseInt(form.get("NextToken")) : 0;
-    int to = Math.min(points.size(), from + PAGE);
-    StringBuilder b = new StringBuilder("<MetricDataResults><member>");
-    tag(b, "Id", id);
-    tag(b, "Label", metric);
-    b.append("<Timestamps>");
-    for (var p : points.subList(from, to)) {
-      tag(b, "member", Instant.ofEpochSecond(p.getKey()).toString());
-    }
-    b.append("</Timestamps><Values>");
-    for (var p : points.subList(from, to)) {
-      tag(b, "member", Double.toString(statistic(stat, p.getValue())));
-    }
-    b.append("</Values>");
-    tag(b, "StatusCode", to < points.size() ? "PartialData" : "Complete");
-    b.append("</member></MetricDataResults><Messages/>");
-    if (to < points.size()) {
-      tag(b, "NextToken", Integer.toString(to));
-    }
-    return b.toString();
+    return points;
   }
 
   private static double statistic(String stat, List<Double> values) {

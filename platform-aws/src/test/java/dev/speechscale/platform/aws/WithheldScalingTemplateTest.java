@@ -39,7 +39,8 @@ class WithheldScalingTemplateTest {
             "plan measured against another image",
             AwsFixtures.config(),
             AwsFixtures.plan("ok", 37.5, 25.0, otherImage, 4),
-            "was measured against g5xlarge-deadbeef but the deployment is g5xlarge-8b1b96bc"),
+            "image_digest: 'deadbeef00000000000000000000000000000000000000000000000000000000' in the"
+                + " measurement"),
         Arguments.of(
             "plan whose values the config contradicts",
             AwsFixtures.config(AwsFixtures.IMAGE, "    scaling_target_value: 30\n"),
