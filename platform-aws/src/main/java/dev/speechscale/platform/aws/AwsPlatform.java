@@ -26,8 +26,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.jspecify.annotations.Nullable;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalableTargetsRequest;
 import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalingPoliciesRequest;
@@ -151,12 +154,33 @@ public final class AwsPlatform implements Platform {
 
   /** A platform over real SDK clients: the profile's credentials, or the default chain. */
   public static AwsPlatform create(Settings settings) {
-    var credentials =
-        settings.profile() == null
-            ? DefaultCredentialsProvider.builder().build()
-            : ProfileCredentialsProvider.create(settings.profile());
+    return create(settings, null);
+  }
+
+  /**
+   * As {@link #create(Settings)}, with every control-plane client sent to {@code endpointUrl} when
+   * it is not null (the CLI's {@code --endpoint-url}: the local platform's AWS-shaped control
+   * plane). Without a profile, a loopback {@code endpointUrl} is signed with placeholder keys, as
+   * {@link ResponseStreamInvoker} signs for a loopback runtime: the local plane checks the
+   * signature's scope, not its key.
+   */
+  public static AwsPlatform create(Settings settings, @Nullable URI endpointUrl) {
+    AwsCredentialsProvider credentials =
+        settings.profile() != null
+            ? ProfileCredentialsProvider.create(settings.profile())
+            : endpointUrl != null && isLoopback(endpointUrl)
+                ? StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"))
+                : DefaultCredentialsProvider.builder().build();
     return new AwsPlatform(
-        AwsApis.sdk(Region.of(settings.region()), credentials), settings, Clock.systemUTC());
+        AwsApis.sdk(Region.of(settings.region()), credentials, endpointUrl),
+        settings,
+        Clock.systemUTC());
+  }
+
+  private static boolean isLoopback(URI uri) {
+    String host = uri.getHost();
+    return host != null
+        && (host.equals("localhost") || host.equals("127.0.0.1") || host.equals("[::1]"));
   }
 
   @Override
