@@ -129,6 +129,14 @@ final class ChainOptions {
       description = "aws: SageMaker Runtime endpoint override (e.g. a local platform's router)")
   java.net.@Nullable URI runtimeUrl;
 
+  @Option(
+      names = "--endpoint-url",
+      paramLabel = "URL",
+      description =
+          "aws: control-plane endpoint override for SageMaker, Application Auto Scaling,"
+              + " CloudWatch and CloudWatch Logs (e.g. a local AWS-shaped control plane)")
+  java.net.@Nullable URI endpointUrl;
+
   String endpoint() {
     return ENDPOINT_PREFIX + model();
   }
@@ -139,7 +147,7 @@ final class ChainOptions {
   }
 
   private PlatformSettings settings() {
-    return new PlatformSettings(stateDir, region, null, profile, runtimeUrl, null);
+    return new PlatformSettings(stateDir, region, null, profile, runtimeUrl, null, endpointUrl);
   }
 
   /** The qmax ladder the chosen platform walks when none is given; no endpoint call. */

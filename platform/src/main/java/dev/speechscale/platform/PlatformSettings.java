@@ -15,6 +15,8 @@ import org.jspecify.annotations.Nullable;
  * @param profile credentials profile
  * @param runtimeUrl an override for the runtime (invocation) endpoint
  * @param cloudAssemblyDir where deployment templates are written
+ * @param endpointUrl an override for the control-plane endpoints (every AWS service the provider
+ *     calls other than the runtime), e.g. the local platform's AWS-shaped control plane
  */
 public record PlatformSettings(
     @Nullable Path stateDir,
@@ -22,4 +24,17 @@ public record PlatformSettings(
     @Nullable String account,
     @Nullable String profile,
     @Nullable URI runtimeUrl,
-    @Nullable Path cloudAssemblyDir) {}
+    @Nullable Path cloudAssemblyDir,
+    @Nullable URI endpointUrl) {
+
+  /** Settings without a control-plane endpoint override. */
+  public PlatformSettings(
+      @Nullable Path stateDir,
+      @Nullable String region,
+      @Nullable String account,
+      @Nullable String profile,
+      @Nullable URI runtimeUrl,
+      @Nullable Path cloudAssemblyDir) {
+    this(stateDir, region, account, profile, runtimeUrl, cloudAssemblyDir, null);
+  }
+}

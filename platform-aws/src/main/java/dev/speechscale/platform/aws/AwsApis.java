@@ -141,9 +141,11 @@ public final class AwsApis {
 
   /**
    * Real SDK clients for one region, all four sent to {@code endpoint} when it is not null (a local
-   * stand-in that serves every service on one address: the tests' wire fake).
+   * stand-in that serves every service on one address: the tests' wire fake, or the local
+   * platform's AWS-shaped control plane).
    */
-  static Clients sdk(Region region, AwsCredentialsProvider credentials, @Nullable URI endpoint) {
+  public static Clients sdk(
+      Region region, AwsCredentialsProvider credentials, @Nullable URI endpoint) {
     return new Clients(
         sageMaker(client(SageMakerClient.builder(), region, credentials, endpoint)),
         autoScaling(client(ApplicationAutoScalingClient.builder(), region, credentials, endpoint)),

@@ -26,6 +26,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.jspecify.annotations.Nullable;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.profiles.ProfileFile;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalableTargetsRequest;
@@ -155,10 +158,32 @@ public final class AwsPlatform implements Platform {
    * AWS_SHARED_CREDENTIALS_FILE}, else {@code ~/.aws}); see {@link AwsAccess}.
    */
   public static AwsPlatform create(Settings settings) {
-    var credentials =
-        AwsAccess.credentials(settings.profile(), System.getenv(), ProfileFile::defaultProfileFile);
+    return create(settings, null);
+  }
+
+  /**
+   * As {@link #create(Settings)}, with every control-plane client sent to {@code endpointUrl} when
+   * it is not null (the CLI's {@code --endpoint-url}: the local platform's AWS-shaped control
+   * plane). Without a profile, a loopback {@code endpointUrl} is signed with placeholder keys, as
+   * {@link ResponseStreamInvoker} signs for a loopback runtime: the local plane checks the
+   * signature's scope, not its key.
+   */
+  public static AwsPlatform create(Settings settings, @Nullable URI endpointUrl) {
+    AwsCredentialsProvider credentials =
+        settings.profile() == null && endpointUrl != null && isLoopback(endpointUrl)
+            ? StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"))
+            : AwsAccess.credentials(
+                settings.profile(), System.getenv(), ProfileFile::defaultProfileFile);
     return new AwsPlatform(
-        AwsApis.sdk(Region.of(settings.region()), credentials), settings, Clock.systemUTC());
+        AwsApis.sdk(Region.of(settings.region()), credentials, endpointUrl),
+        settings,
+        Clock.systemUTC());
+  }
+
+  private static boolean isLoopback(URI uri) {
+    String host = uri.getHost();
+    return host != null
+        && (host.equals("localhost") || host.equals("127.0.0.1") || host.equals("[::1]"));
   }
 
   @Override

@@ -22,7 +22,8 @@ public final class AwsPlatformProvider implements PlatformProvider {
   @Override
   public Platform open(PlatformSettings settings) {
     return AwsPlatform.create(
-        AwsPlatform.Settings.of(region(settings), settings.profile(), settings.runtimeUrl()));
+        AwsPlatform.Settings.of(region(settings), settings.profile(), settings.runtimeUrl()),
+        settings.endpointUrl());
   }
 
   @Override

@@ -1,0 +1,280 @@
+package dev.speechscale.platform.local;
+
+import dev.speechscale.platform.Alarm;
+import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.PlatformException;
+import dev.speechscale.platform.ScalingPolicy;
+import dev.speechscale.platform.ScalingState;
+import dev.speechscale.platform.Statistic;
+import dev.speechscale.platform.SuspendedState;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The Application Auto Scaling operations the AWS adapter calls, answered in AWS JSON 1.1 ({@code
+ * X-Amz-Target: AnyScaleFrontendService.<Operation>}) from the local endpoint's autoscaler (the
+ * shared scaling engine the supervisor runs):
+ *
+ * <ul>
+ *   <li>DescribeScalableTargets —
+ *       https://docs.aws.amazon.com/autoscaling/application/APIReference/API_DescribeScalableTargets.html
+ *       : the variant's target with its min/max and suspended flags; no ResourceIds lists every
+ *       endpoint in the state directory.
+ *   <li>DescribeScalingPolicies —
+ *       https://docs.aws.amazon.com/autoscaling/application/APIReference/API_DescribeScalingPolicies.html
+ *       : the target-tracking policy (the predefined high-resolution ConcurrentRequestsPerModel
+ *       metric when it is tracked at Maximum over 10 s, else a customized metric) and the step
+ *       scale-in policy, each with the alarms that invoke it.
+ *   <li>RegisterScalableTarget —
+ *       https://docs.aws.amazon.com/autoscaling/application/APIReference/API_RegisterScalableTarget.html
+ *       : on an existing target, updates the suspended flags given and leaves the others, as the
+ *       reference says ("if you don't specify ... the current value is kept"). The local platform
+ *       takes min and max from the deployed plan: a different MinCapacity or MaxCapacity is refused
+ *       with ValidationException naming the redeploy that changes them.
+ * </ul>
+ */
+final class AwsAutoScalingOperations {
+  private final Platform backend;
+  private final AwsWire wire;
+  private final Clock clock;
+  private final Supplier<List<String>> endpoints;
+
+  AwsAutoScalingOperations(
+      Platform backend, AwsWire wire, Clock clock, Supplier<List<String>> endpoints) {
+    this.backend = backend;
+    this.wire = wire;
+    this.clock = clock;
+    this.endpoints = endpoints;
+  }
+
+  ObjectNode call(String operation, JsonNode in) {
+    return switch (operation) {
+      case "DescribeScalableTargets" -> describeScalableTargets(in);
+      case "DescribeScalingPolicies" -> describeScalingPolicies(in);
+      case "RegisterScalableTarget" -> registerScalableTarget(in);
+      default -> throw AwsControlPlane.unknownOperation("ApplicationAutoScaling", operation);
+    };
+  }
+
+  private static void requireSageMaker(JsonNode in) {
+    String namespace = AwsWire.required(in, "ServiceNamespace");
+    if (!namespace.equals("sagemaker")) {
+      throw AwsWireError.validation(
+          "the local control plane serves ServiceNamespace sagemaker only, not " + namespace);
+    }
+  }
+
+  /** The endpoint's scaling, or none when the endpoint is not in the state directory. */
+  private @Nullable ScalingState state(String endpoint) {
+    try {
+      return backend.scalingState(endpoint);
+    } catch (PlatformException e) {
+      if (e.reason() instanceof PlatformException.Reason.NotFound) {
+        return null;
+      }
+      throw AwsWire.map(e, AwsWireError.validation(e.reason().message()));
+    }
+  }
+
+  private ObjectNode describeScalableTargets(JsonNode in) {
+    requireSageMaker(in);
+    List<String> names = new ArrayList<>();
+    in.path("ResourceIds").forEach(id -> names.add(AwsWire.endpointOfResourceId(id.asString())));
+    if (!in.has("ResourceIds") || in.path("ResourceIds").isEmpty()) {
+      names.addAll(endpoints.get());
+    }
+    ObjectNode out = AwsWire.JSON.createObjectNode();
+    ArrayNode targets = out.putArray("ScalableTargets");
+    for (String endpoint : names) {
+      ScalingState s = endpoint == null ? null : state(endpoint);
+      if (s == null || s.target().isEmpty()) {
+        continue;
+      }
+      ScalingState.ScalableTarget t = s.target().get();
+      ObjectNode o = targets.addObject();
+      o.put("ServiceNamespace", "sagemaker");
+      o.put("ResourceId", AwsWire.resourceId(endpoint));
+      o.put("ScalableDimension", "sagemaker:variant:DesiredInstanceCount");
+      o.put("MinCapacity", t.minCapacity());
+      o.put("MaxCapacity", t.maxCapacity());
+      o.put(
+          "RoleARN",
+          "arn:aws:iam::"
+              + wire.account()
+              + ":role/aws-service-role/sagemaker.application-autoscaling.amazonaws.com/"
+              + "AWSServiceRoleForApplicationAutoScaling_SageMakerEndpoint");
+      o.put("CreationTime", AwsWire.epochSeconds(clock.instant()));
+      ObjectNode suspended = o.putObject("SuspendedState");
+      suspended.put("DynamicScalingInSuspended", t.suspended().dynamicScalingIn());
+      suspended.put("DynamicScalingOutSuspended", t.suspended().dynamicScalingOut());
+      suspended.put("ScheduledScalingSuspended", t.suspended().scheduledScaling());
+    }
+    return out;
+  }
+
+  private ObjectNode describeScalingPolicies(JsonNode in) {
+    requireSageMaker(in);
+    List<String> names = new ArrayList<>();
+    String resourceId = in.path("ResourceId").asString();
+    if (resourceId.isEmpty()) {
+      names.addAll(endpoints.get());
+    } else {
+      String endpoint = AwsWire.endpointOfResourceId(resourceId);
+      if (endpoint != null) {
+        names.add(endpoint);
+      }
+    }
+    ObjectNode out = AwsWire.JSON.createObjectNode();
+    ArrayNode policies = out.putArray("ScalingPolicies");
+    for (String endpoint : names) {
+      ScalingState s = state(endpoint);
+      if (s == null) {
+        continue;
+      }
+      for (ScalingPolicy p : s.policies()) {
+        policies.add(policy(endpoint, p, s.alarms()));
+      }
+    }
+    return out;
+  }
+
+  String policyArn(String endpoint, String name) {
+    return wire.arn(
+        "autoscaling",
+        "scalingPolicy:00000000-0000-4000-8000-000000000000:resource/sagemaker/"
+            + AwsWire.resourceId(endpoint)
+            + ":policyName/"
+            + name);
+  }
+
+  private ObjectNode policy(String endpoint, ScalingPolicy p, List<Alarm> alarms) {
+    ObjectNode o = AwsWire.JSON.createObjectNode();
+    o.put("PolicyARN", policyArn(endpoint, p.name()));
+    o.put("PolicyName", p.name());
+    o.put("ServiceNamespace", "sagemaker");
+    o.put("ResourceId", AwsWire.resourceId(endpoint));
+    o.put("ScalableDimension", "sagemaker:variant:DesiredInstanceCount");
+    o.put("CreationTime", AwsWire.epochSeconds(clock.instant()));
+    switch (p) {
+      case ScalingPolicy.TargetTracking t -> {
+        o.put("PolicyType", "TargetTrackingScaling");
+        ObjectNode c = o.putObject("TargetTrackingScalingPolicyConfiguration");
+        c.put("TargetValue", t.targetValue());
+        if (t.metricName().equals("ConcurrentRequestsPerModel")
+            && t.statistic() == Statistic.MAXIMUM
+            && t.periodSeconds() == 10) {
+          c.putObject("PredefinedMetricSpecification")
+              .put(
+                  "PredefinedMetricType",
+                  "SageMakerVariantConcurrentRequestsPerModelHighResolution");
+        } else {
+          ObjectNode m = c.putObject("CustomizedMetricSpecification");
+          m.put("MetricName", t.metricName());
+          m.put("Namespace", "AWS/SageMaker");
+          m.put("Statistic", AwsCloudWatchOperations.statistic(t.statistic()));
+          ArrayNode dims = m.putArray("Dimensions");
+          dims.addObject().put("Name", "EndpointName").put("Value", endpoint);
+          dims.addObject().put("Name", "VariantName").put("Value", AwsWire.VARIANT);
+        }
+        c.put("ScaleOutCooldown", t.scaleOutCooldownSeconds());
+        c.put("ScaleInCooldown", t.scaleInCooldownSeconds());
+        c.put("DisableScaleIn", t.disableScaleIn());
+      }
+      case ScalingPolicy.StepScaling s -> {
+        o.put("PolicyType", "StepScaling");
+        ObjectNode c = o.putObject("StepScalingPolicyConfiguration");
+        c.put("AdjustmentType", s.adjustmentType());
+        ArrayNode steps = c.putArray("StepAdjustments");
+        for (ScalingPolicy.Step step : s.steps()) {
+          ObjectNode st = steps.addObject();
+          if (step.lowerBound() != null) {
+            st.put("MetricIntervalLowerBound", step.lowerBound());
+          }
+          if (step.upperBound() != null) {
+            st.put("MetricIntervalUpperBound", step.upperBound());
+          }
+          st.put("ScalingAdjustment", step.adjustment());
+        }
+        c.put("Cooldown", s.cooldownSeconds());
+        c.put("MetricAggregationType", "Average");
+      }
+    }
+    ArrayNode invokedBy = o.putArray("Alarms");
+    for (Alarm a : alarms) {
+      if (a.actions().contains(p.name())) {
+        invokedBy
+            .addObject()
+            .put("AlarmName", a.name())
+            .put("AlarmARN", wire.arn("cloudwatch", "alarm:" + a.name()));
+      }
+    }
+    return o;
+  }
+
+  private ObjectNode registerScalableTarget(JsonNode in) {
+    requireSageMaker(in);
+    String resourceId = AwsWire.required(in, "ResourceId");
+    String endpoint = AwsWire.endpointOfResourceId(resourceId);
+    ScalingState s = endpoint == null ? null : state(endpoint);
+    if (endpoint == null || s == null) {
+      throw AwsWireError.validation(
+          "Unsupported resource id " + resourceId + ": no such SageMaker endpoint variant");
+    }
+    if (s.target().isEmpty()) {
+      throw AwsWireError.validation(
+          "the local platform registers a scalable target only when it deploys "
+              + endpoint
+              + " behind a matching plan ("
+              + s.reason()
+              + "); redeploy with --plan");
+    }
+    ScalingState.ScalableTarget t = s.target().get();
+    capacity(in, "MinCapacity", t.minCapacity(), endpoint);
+    capacity(in, "MaxCapacity", t.maxCapacity(), endpoint);
+    JsonNode given = in.path("SuspendedState");
+    SuspendedState now = t.suspended();
+    SuspendedState wanted =
+        new SuspendedState(
+            flag(given, "DynamicScalingInSuspended", now.dynamicScalingIn()),
+            flag(given, "DynamicScalingOutSuspended", now.dynamicScalingOut()),
+            flag(given, "ScheduledScalingSuspended", now.scheduledScaling()));
+    if (!wanted.equals(now)) {
+      try {
+        backend.setSuspended(endpoint, wanted);
+      } catch (PlatformException e) {
+        throw AwsWire.map(e, AwsWireError.validation(e.reason().message()));
+      }
+    }
+    ObjectNode out = AwsWire.JSON.createObjectNode();
+    out.put(
+        "ScalableTargetARN",
+        wire.arn("application-autoscaling", "scalable-target/" + endpoint.replace('-', '0')));
+    return out;
+  }
+
+  private static void capacity(JsonNode in, String member, int deployed, String endpoint) {
+    JsonNode v = in.get(member);
+    if (v != null && !v.isNull() && v.asInt() != deployed) {
+      throw AwsWireError.validation(
+          member
+              + " ("
+              + v.asInt()
+              + ") differs from the deployed "
+              + deployed
+              + ": the local platform takes the scalable target's capacity from the plan "
+              + endpoint
+              + " was deployed behind; redeploy it behind a plan with the new value");
+    }
+  }
+
+  private static boolean flag(JsonNode given, String member, boolean current) {
+    JsonNode v = given.get(member);
+    return v == null || v.isNull() ? current : v.asBoolean();
+  }
+}
