@@ -752,6 +752,7 @@ final class HostileSuite {
           instance_type: local.1cpu
           min_instances: 1
           max_instances: 1
+          queue_max_depth: 16
           container_env: {SEGMENTATION: sentence}
       """;
 
