@@ -6,8 +6,13 @@ import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
+import dev.speechscale.platform.ScalingState;
+import dev.speechscale.platform.SuspendedState;
+import dev.speechscale.platform.local.LocalPlatform;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -129,6 +134,112 @@ class ReplayEndToEndTest {
           .contains("shed_fraction", "surge_to_in_service_s", "p95_ttfab_ms");
       assertThat(r.out()).contains("shed fraction", "p95 TTFAB min 0", "verdict: ");
       assertThat(r.exitCode()).isEqualTo(a.verdict().within() ? 0 : 1);
+
+      interruptEachMeasurement(endpoint, plan, qmax, ttotal, trace);
+    }
+  }
+
+  /**
+   * Ctrl-C as a terminal sends it (issue 37 item 3), to each command that drives the endpoint, on
+   * the endpoint behind its plan (scaling attached): each ends with 130, and what it froze is back
+   * as it was (scaling resumed, the desired count as before).
+   */
+  private void interruptEachMeasurement(
+      LocalEndpoint endpoint, Path plan, Path qmax, Path ttotal, Path trace) throws Exception {
+    String[] behind = endpoint.behind(plan);
+    // qmax and ttotal take the deployed config but no plan
+    String[] planned = java.util.Arrays.copyOf(behind, behind.length - 2);
+    List<String[]> commands =
+        List.of(
+            LocalEndpoint.concat(
+                LocalEndpoint.concat(new String[] {"qmax"}, planned),
+                "--rungs",
+                "1,2",
+                "--warmup",
+                "30s",
+                "--hold",
+                "60s",
+                "--window",
+                "30s",
+                "--output",
+                dir.resolve("interrupted-qmax.json").toString()),
+            LocalEndpoint.concat(
+                LocalEndpoint.concat(new String[] {"ttotal"}, planned),
+                "--qmax",
+                qmax.toString(),
+                "--settle",
+                "30s",
+                "--timeout",
+                "2m",
+                "--output",
+                dir.resolve("interrupted-ttotal.json").toString()),
+            LocalEndpoint.concat(
+                LocalEndpoint.concat(new String[] {"validate"}, behind),
+                "--live",
+                "--phase",
+                "30s",
+                "--output",
+                dir.resolve("interrupted-validate.json").toString()),
+            LocalEndpoint.concat(
+                LocalEndpoint.concat(new String[] {"replay"}, behind),
+                "--qmax",
+                qmax.toString(),
+                "--ttotal",
+                ttotal.toString(),
+                "--trace",
+                trace.toString(),
+                "--no-align",
+                "--warmup",
+                "60s",
+                "--output",
+                dir.resolve("interrupted-replay.json").toString()));
+    int minimum = ArtifactCodec.readPlan(plan).minInstances();
+    try (LocalPlatform platform = new LocalPlatform(endpoint.state())) {
+      for (String[] command : commands) {
+        String name = command[0];
+        awaitDesired(platform, minimum);
+        CtrlC.Ended ended =
+            CtrlC.interrupt(
+                dir.resolve("interrupted-" + name + ".log"),
+                name.equals("replay") ? "replay: warm-up: N=" : "froze speech-rp",
+                Duration.ofMinutes(2),
+                command);
+        System.err.printf(
+            Locale.ROOT,
+            "Ctrl-C: %s ended %d, %.1f s after SIGINT%n",
+            name,
+            ended.exitCode(),
+            ended.signalToExit().toMillis() / 1000.0);
+        assertThat(ended.exitCode()).as(name + ":\n" + ended.output()).isEqualTo(130);
+        ScalingState after = platform.scalingState("speech-rp");
+        assertThat(after.target()).isPresent();
+        assertThat(after.target().get().suspended())
+            .as(name + " resumed scaling:\n" + ended.output())
+            .isEqualTo(SuspendedState.NONE);
+        if (!name.equals("replay")) { // replay freezes nothing
+          assertThat(ended.output()).as(name).contains("restored ");
+        }
+        assertThat(platform.describe("speech-rp").desiredInstances())
+            .as(name + " put the desired count back:\n" + ended.output())
+            .isEqualTo(minimum);
+        assertThat(dir.resolve("interrupted-" + name + ".json")).doesNotExist();
+      }
+    }
+  }
+
+  /**
+   * Waits (bounded) until the fleet is at the plan's minimum: after the replay's surge it scales
+   * back in on its own (compressed periods).
+   */
+  private static void awaitDesired(LocalPlatform platform, int desired) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+    var d = platform.describe("speech-rp");
+    while (d.desiredInstances() != desired || d.currentInstances() != desired) {
+      assertThat(System.nanoTime())
+          .as("the fleet never settled at " + desired + ": " + d)
+          .isLessThan(deadline);
+      Thread.sleep(200); // polls another process's state: nothing here to wait on
+      d = platform.describe("speech-rp");
     }
   }
 }
