@@ -249,34 +249,24 @@ final class InvocationsHandler {
       }
       return within;
     } catch (IOException | RuntimeException e) {
-      if (reader.evicted()) {
-        response.getHeaders().put(HttpHeader.CONNECTION, "close");
-        reject(
-            response,
-            callback,
-            ApiError.of(
-                408,
-                "body_too_slow",
-                "the request body was still arriving when "
-                    + bodies.maxReaders()
-                    + " newer bodies were being read (MAX_BODY_READERS), and the oldest read gives"
-                    + " way; send the whole body at once"));
+      if (!reader.evicted() && !tooSlow.get()) {
+        clientGone(callback, e);
         return null;
       }
-      if (tooSlow.get()) {
-        response.getHeaders().put(HttpHeader.CONNECTION, "close");
-        reject(
-            response,
-            callback,
-            ApiError.of(
-                408,
-                "body_too_slow",
-                "the request body did not arrive within "
-                    + String.format(Locale.ROOT, "%.1f", bodies.readTimeout().toMillis() / 1000.0)
-                    + " s (BODY_READ_TIMEOUT_S); send the whole body at once"));
-        return null;
-      }
-      clientGone(callback, e);
+      response.getHeaders().put(HttpHeader.CONNECTION, "close");
+      String why =
+          reader.evicted()
+              ? "was still arriving when "
+                  + bodies.maxReaders()
+                  + " newer bodies were being read (MAX_BODY_READERS), and the oldest read gives way"
+              : "did not arrive within "
+                  + String.format(Locale.ROOT, "%.1f", bodies.readTimeout().toMillis() / 1000.0)
+                  + " s (BODY_READ_TIMEOUT_S)";
+      reject(
+          response,
+          callback,
+          ApiError.of(
+              408, "body_too_slow", "the request body " + why + "; send the whole body at once"));
       return null;
     }
   }

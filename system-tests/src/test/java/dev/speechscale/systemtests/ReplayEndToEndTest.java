@@ -12,7 +12,6 @@ import dev.speechscale.platform.local.LocalPlatform;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,6 +49,7 @@ class ReplayEndToEndTest {
           "--no-refine");
       Path qmax = endpoint.qmaxFile();
       Path ttotal = endpoint.ttotal(qmax, "--timeout", "2m");
+      interruptMeasurements(endpoint, qmax);
       Path plan =
           endpoint.plan(
               qmax,
@@ -135,95 +135,134 @@ class ReplayEndToEndTest {
       assertThat(r.out()).contains("shed fraction", "p95 TTFAB min 0", "verdict: ");
       assertThat(r.exitCode()).isEqualTo(a.verdict().within() ? 0 : 1);
 
-      interruptEachMeasurement(endpoint, plan, qmax, ttotal, trace);
+      interruptLiveChecks(endpoint, plan, qmax, ttotal, trace);
     }
   }
 
   /**
-   * Ctrl-C as a terminal sends it (issue 37 item 3), to each command that drives the endpoint, on
-   * the endpoint behind its plan (scaling attached): each ends with 130, and what it froze is back
-   * as it was (scaling resumed, the desired count as before).
+   * Ctrl-C as a terminal sends it (issue 37 item 3) to qmax and ttotal on the endpoint as first
+   * deployed (no scaling attached, an unbounded queue, as qmax requires): each ends with 130 and
+   * the capacity it pinned or raised is back at one instance. ttotal is interrupted after it raised
+   * the desired count, while the new instance starts.
    */
-  private void interruptEachMeasurement(
+  private void interruptMeasurements(LocalEndpoint endpoint, Path qmax) throws Exception {
+    String[] where = endpoint.where();
+    interrupt(
+        endpoint,
+        1,
+        false,
+        "froze speech-rp",
+        LocalEndpoint.concat(
+            LocalEndpoint.concat(new String[] {"qmax"}, where),
+            "--rungs",
+            "1,2",
+            "--warmup",
+            "30s",
+            "--hold",
+            "60s",
+            "--window",
+            "30s",
+            "--output",
+            dir.resolve("interrupted-qmax.json").toString()));
+    interrupt(
+        endpoint,
+        1,
+        false,
+        "desired 2 set at",
+        LocalEndpoint.concat(
+            LocalEndpoint.concat(new String[] {"ttotal"}, where),
+            "--qmax",
+            qmax.toString(),
+            "--settle",
+            "1s",
+            "--recovery-window",
+            "2s",
+            "--new-instance-for",
+            "0s",
+            "--timeout",
+            "2m",
+            "--output",
+            dir.resolve("interrupted-ttotal.json").toString()));
+  }
+
+  /**
+   * Ctrl-C to validate --live and replay on the endpoint behind its plan (scaling attached): each
+   * ends with 130, scaling is resumed and the desired count is the plan's minimum again.
+   */
+  private void interruptLiveChecks(
       LocalEndpoint endpoint, Path plan, Path qmax, Path ttotal, Path trace) throws Exception {
     String[] behind = endpoint.behind(plan);
-    // qmax and ttotal take the deployed config but no plan
-    String[] planned = java.util.Arrays.copyOf(behind, behind.length - 2);
-    List<String[]> commands =
-        List.of(
-            LocalEndpoint.concat(
-                LocalEndpoint.concat(new String[] {"qmax"}, planned),
-                "--rungs",
-                "1,2",
-                "--warmup",
-                "30s",
-                "--hold",
-                "60s",
-                "--window",
-                "30s",
-                "--output",
-                dir.resolve("interrupted-qmax.json").toString()),
-            LocalEndpoint.concat(
-                LocalEndpoint.concat(new String[] {"ttotal"}, planned),
-                "--qmax",
-                qmax.toString(),
-                "--settle",
-                "30s",
-                "--timeout",
-                "2m",
-                "--output",
-                dir.resolve("interrupted-ttotal.json").toString()),
-            LocalEndpoint.concat(
-                LocalEndpoint.concat(new String[] {"validate"}, behind),
-                "--live",
-                "--phase",
-                "30s",
-                "--output",
-                dir.resolve("interrupted-validate.json").toString()),
-            LocalEndpoint.concat(
-                LocalEndpoint.concat(new String[] {"replay"}, behind),
-                "--qmax",
-                qmax.toString(),
-                "--ttotal",
-                ttotal.toString(),
-                "--trace",
-                trace.toString(),
-                "--no-align",
-                "--warmup",
-                "60s",
-                "--output",
-                dir.resolve("interrupted-replay.json").toString()));
     int minimum = ArtifactCodec.readPlan(plan).minInstances();
+    interrupt(
+        endpoint,
+        minimum,
+        true,
+        "froze speech-rp",
+        LocalEndpoint.concat(
+            LocalEndpoint.concat(new String[] {"validate"}, behind),
+            "--live",
+            "--phase",
+            "30s",
+            "--output",
+            dir.resolve("interrupted-validate.json").toString()));
+    interrupt(
+        endpoint,
+        minimum,
+        true,
+        "replay: warm-up: N=",
+        LocalEndpoint.concat(
+            LocalEndpoint.concat(new String[] {"replay"}, behind),
+            "--qmax",
+            qmax.toString(),
+            "--ttotal",
+            ttotal.toString(),
+            "--trace",
+            trace.toString(),
+            "--surge-at",
+            "2s",
+            "--no-align",
+            "--warmup",
+            "60s",
+            "--output",
+            dir.resolve("interrupted-replay.json").toString()));
+  }
+
+  /**
+   * Waits until the fleet holds {@code desired} instances, runs {@code command} in its own process
+   * group, sends SIGINT to the group once its output shows {@code marker}, and checks the end: 130,
+   * no artifact, the freeze restored (replay freezes nothing), {@code desired} instances desired
+   * again and, with scaling attached, nothing suspended.
+   */
+  private void interrupt(
+      LocalEndpoint endpoint, int desired, boolean scaling, String marker, String[] command)
+      throws Exception {
+    String name = command[0];
     try (LocalPlatform platform = new LocalPlatform(endpoint.state())) {
-      for (String[] command : commands) {
-        String name = command[0];
-        awaitDesired(platform, minimum);
-        CtrlC.Ended ended =
-            CtrlC.interrupt(
-                dir.resolve("interrupted-" + name + ".log"),
-                name.equals("replay") ? "replay: warm-up: N=" : "froze speech-rp",
-                Duration.ofMinutes(2),
-                command);
-        System.err.printf(
-            Locale.ROOT,
-            "Ctrl-C: %s ended %d, %.1f s after SIGINT%n",
-            name,
-            ended.exitCode(),
-            ended.signalToExit().toMillis() / 1000.0);
-        assertThat(ended.exitCode()).as(name + ":\n" + ended.output()).isEqualTo(130);
-        ScalingState after = platform.scalingState("speech-rp");
-        assertThat(after.target()).isPresent();
+      awaitDesired(platform, desired);
+      CtrlC.Ended ended =
+          CtrlC.interrupt(
+              dir.resolve("interrupted-" + name + ".log"), marker, Duration.ofMinutes(2), command);
+      System.err.printf(
+          Locale.ROOT,
+          "Ctrl-C: %s ended %d, %.1f s after SIGINT%n",
+          name,
+          ended.exitCode(),
+          ended.signalToExit().toMillis() / 1000.0);
+      assertThat(ended.exitCode()).as(name + ":\n" + ended.output()).isEqualTo(130);
+      if (!name.equals("replay")) { // replay freezes nothing
+        assertThat(ended.output()).as(name).contains("restored speech-rp");
+      }
+      assertThat(platform.describe("speech-rp").desiredInstances())
+          .as(name + " put the desired count back:\n" + ended.output())
+          .isEqualTo(desired);
+      ScalingState after = platform.scalingState("speech-rp");
+      assertThat(after.target().isPresent()).isEqualTo(scaling);
+      if (scaling) {
         assertThat(after.target().get().suspended())
             .as(name + " resumed scaling:\n" + ended.output())
             .isEqualTo(SuspendedState.NONE);
-        if (!name.equals("replay")) { // replay freezes nothing
-          assertThat(ended.output()).as(name).contains("restored ");
-        }
-        assertThat(platform.describe("speech-rp").desiredInstances())
-            .as(name + " put the desired count back:\n" + ended.output())
-            .isEqualTo(minimum);
-        assertThat(dir.resolve("interrupted-" + name + ".json")).doesNotExist();
       }
+      assertThat(dir.resolve("interrupted-" + name + ".json")).doesNotExist();
     }
   }
 
