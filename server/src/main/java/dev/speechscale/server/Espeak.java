@@ -77,6 +77,7 @@ final class Espeak {
   private @Nullable Throwable callbackFailure;
 
   private Espeak() {
+    NativeEnvironment.disableSoundServer();
     SymbolLookup lib = NativeLibraries.load("libespeak-ng.so.1", "libespeak-ng1");
     MethodHandle initialize =
         NativeLibraries.function(
