@@ -123,8 +123,8 @@ final class Espeak {
             throw new EngineException(
                 "espeak_Initialize failed ("
                     + rate
-                    + "); check that espeak-ng-data is installed: apt-get install -y"
-                    + " espeak-ng-data");
+                    + "); the voice data may be missing: "
+                    + NativeLibraries.installAdvice("espeak-ng-data", System.getenv()));
           }
           setCallback.invokeExact(callbackStub(this));
           langs.putAll(readLanguages((MemorySegment) listVoices.invokeExact(MemorySegment.NULL)));
