@@ -167,6 +167,53 @@ class ContainerImageTest {
     }
   }
 
+  /**
+   * SageMaker may run the image with a read-only root file system and mounts the model read-only:
+   * the server then writes only to /tmp (ONNX Runtime's unpacked natives, the JVM's perf data). The
+   * write probe proves the root file system really is read-only, so the test cannot pass on a
+   * writable one.
+   */
+  @Test
+  void serve_readOnlyRootAndModel_servesAndStopsCleanly(@TempDir Path model) throws Exception {
+    writeModelDirectory(model, false);
+    String name = "ss-systest-ro-" + UUID.randomUUID().toString().substring(0, 8);
+    List<String> run =
+        new ArrayList<>(List.of("run", "-d", "--name", name, "--read-only", "--tmpfs", "/tmp"));
+    run.addAll(Podman.RUN_LIMITS);
+    run.addAll(List.of("-p", "127.0.0.1::8080", "-v", model + ":/opt/ml/model:ro"));
+    endpointEnvironment().forEach((k, v) -> run.addAll(List.of("-e", k + "=" + v)));
+    run.addAll(List.of(IMAGE, "serve"));
+    Process logs = null;
+    try {
+      Podman.Result created = Podman.podman(Duration.ofMinutes(1), run.toArray(String[]::new));
+      assertThat(created.exitCode()).as("podman run:\n%s", created.out()).isZero();
+      logs = new ProcessBuilder("podman", "logs", "-f", name).redirectErrorStream(true).start();
+      BlockingQueue<String> lines = Podman.drain(logs);
+      List<String> seen = awaitLine(lines, "=== STAGE ready ");
+      assertThat(seen).anyMatch(l -> l.startsWith("speech-server: model directory /opt/ml/model:"));
+      Podman.Result probe =
+          Podman.podman(
+              Duration.ofSeconds(30),
+              "exec",
+              name,
+              "sh",
+              "-c",
+              "touch /home/speech/probe /opt/ml/model/probe 2>&1; touch /tmp/probe && echo tmp-ok");
+      assertThat(probe.out())
+          .as("HOME and the model are read-only, /tmp is writable")
+          .contains("/home/speech/probe", "/opt/ml/model/probe", "Read-only file system", "tmp-ok");
+      String base = "http://" + hostPort(name);
+      assertStreamedWav(base);
+      assertBufferedWav(base, model.getParent());
+      assertStopsOnSigterm(name, lines);
+    } finally {
+      if (logs != null) {
+        logs.destroy();
+      }
+      remove(name);
+    }
+  }
+
   @Test
   void serve_withNoNetwork_warmsUpAndBecomesReady() throws Exception {
     String name = "ss-systest-nonet-" + UUID.randomUUID().toString().substring(0, 8);
@@ -241,6 +288,30 @@ class ContainerImageTest {
       assertThat(r.out())
           .contains("speech-server: --engine / ENGINE (piper) must be flite, espeak or kokoro")
           .doesNotContain("listening", "=== STAGE");
+    } finally {
+      remove(name);
+    }
+  }
+
+  /**
+   * The default image has no espeak-ng: asking it for espeak names the image variant that has it,
+   * not an apt-get command no container user can run.
+   */
+  @Test
+  void serve_espeakInTheFliteImage_namesTheImageVariantWithEspeak() throws Exception {
+    String name = "ss-systest-noespeak-" + UUID.randomUUID().toString().substring(0, 8);
+    List<String> run = new ArrayList<>(List.of("run", "--name", name));
+    run.addAll(Podman.RUN_LIMITS);
+    run.addAll(List.of("-e", "ENGINE=espeak", IMAGE, "serve"));
+    try {
+      Podman.Result r = Podman.podman(Duration.ofMinutes(1), run.toArray(String[]::new));
+      assertThat(r.exitCode()).as(r.out()).isEqualTo(1);
+      assertThat(r.out())
+          .contains(
+              "cannot load libespeak-ng.so.1",
+              "this container's image (engines flite) was built without libespeak-ng1",
+              "bin/image build --gpu")
+          .doesNotContain("apt-get", "=== STAGE ready");
     } finally {
       remove(name);
     }
