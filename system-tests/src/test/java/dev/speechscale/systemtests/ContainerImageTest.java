@@ -120,6 +120,40 @@ class ContainerImageTest {
     assertThat(labels.out().strip()).isEqualTo("true cpu flite");
   }
 
+  /**
+   * Two builds of one commit on one base differ in their digests (the AOT cache layer is trained
+   * afresh each time) but carry the same {@code dev.speechscale.content} label, which covers every
+   * other layer, the run configuration and whether an AOT cache is present.
+   */
+  @Test
+  void build_twiceFromTheSameCommit_carriesTheSameContentLabel() throws Exception {
+    Path root = Path.of("").toAbsolutePath().getParent();
+    String again = IMAGE + "-again";
+    try {
+      Podman.Result build =
+          Podman.run(
+              List.of("bin/image", "build", "--prebuilt", "--tag", again),
+              root,
+              Duration.ofMinutes(20));
+      assertThat(build.exitCode()).as("bin/image build:\n%s", build.out()).isZero();
+      String format = "{{.Id}} {{ index .Config.Labels \"dev.speechscale.content\" }}";
+      String first =
+          Podman.podman(Duration.ofSeconds(30), "image", "inspect", IMAGE, "--format", format)
+              .out()
+              .strip();
+      String second =
+          Podman.podman(Duration.ofSeconds(30), "image", "inspect", again, "--format", format)
+              .out()
+              .strip();
+      System.out.printf("ContainerImageTest: two builds (id content): %s / %s%n", first, second);
+      assertThat(first.split(" ")[1])
+          .matches("sha256:[0-9a-f]{64}")
+          .isEqualTo(second.split(" ")[1]);
+    } finally {
+      Podman.podman(Duration.ofMinutes(1), "rmi", "--ignore", again);
+    }
+  }
+
   @Test
   void serve_asSageMakerRunsIt_servesStreamedAndBufferedWavThenDrainsOnSigterm(@TempDir Path model)
       throws Exception {
