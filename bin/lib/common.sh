@@ -106,5 +106,8 @@ ss_instance_classpath() {
 ss_java() {
   # CDK synthesis runs jsii on the machine's node; its end-of-life banner is not ours to print
   export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION="${JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION:-20}"
+  # ONNX Runtime's telemetry off in every JVM a launcher starts (the server sets it again itself,
+  # server/NativeEnvironment.java; this covers anything else that loads ONNX Runtime)
+  export ORT_DISABLE_TELEMETRY=1
   exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow "$@"
 }

@@ -77,6 +77,7 @@ final class Espeak {
   private @Nullable Throwable callbackFailure;
 
   private Espeak() {
+    NativeEnvironment.disableSoundServer();
     SymbolLookup lib = NativeLibraries.load("libespeak-ng.so.1", "libespeak-ng1");
     MethodHandle initialize =
         NativeLibraries.function(
@@ -122,8 +123,8 @@ final class Espeak {
             throw new EngineException(
                 "espeak_Initialize failed ("
                     + rate
-                    + "); check that espeak-ng-data is installed: apt-get install -y"
-                    + " espeak-ng-data");
+                    + "); the voice data may be missing: "
+                    + NativeLibraries.installAdvice("espeak-ng-data", System.getenv()));
           }
           setCallback.invokeExact(callbackStub(this));
           langs.putAll(readLanguages((MemorySegment) listVoices.invokeExact(MemorySegment.NULL)));

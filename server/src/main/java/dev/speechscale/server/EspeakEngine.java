@@ -20,7 +20,8 @@ final class EspeakEngine implements SpeechEngine {
       throw new EngineException(
           "espeak-ng lists no '"
               + DEFAULT_VOICE
-              + "' voice; install the voice data: apt-get install -y espeak-ng-data");
+              + "' voice; the voice data is missing: "
+              + NativeLibraries.installAdvice("espeak-ng-data", System.getenv()));
     }
   }
 

@@ -71,6 +71,7 @@ final class KokoroEngine implements SpeechEngine {
     this.languageOfVoice = languages(voices.names(), phonemizer);
     List<String> names = voices.names();
     this.defaultVoice = names.contains("af_heart") ? "af_heart" : names.getFirst();
+    NativeEnvironment.disableOnnxRuntimeTelemetry();
     this.env = OrtEnvironment.getEnvironment();
     try {
       OrtSession.SessionOptions options = new OrtSession.SessionOptions();

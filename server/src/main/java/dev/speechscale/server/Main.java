@@ -15,13 +15,28 @@ import java.util.Map;
  * its warm-up synthesis fails or start-up fails in any other way (the reason on stderr), 2 for a
  * usage error, 3 after the engine watchdog declared a call stuck (the instance drained and stopped
  * so the platform replaces it).
+ *
+ * <p>A stop on SIGTERM/SIGINT is a clean stop and exits 0, not the JVM's 143/130: the process
+ * handles the signal itself ({@link #onTerminationSignals}) instead of letting the JVM die of it
+ * with a shutdown hook attached. SageMaker (like {@code docker stop} and the local supervisor)
+ * stops an instance with SIGTERM on every update, scale-in and deletion; that is the designed end
+ * of an instance, and an exit code of 0 keeps it apart from a failure (1, 2, 3), from a signal the
+ * server did not handle and from SageMaker's SIGKILL after 30 s (137). The shutdown hook stays for
+ * every other way the JVM ends; either way the server is stopped exactly once.
  */
 public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-    System.exit(run(args, System.getenv(), System.out, System.err));
+    System.exit(
+        run(
+            args,
+            System.getenv(),
+            System.out,
+            System.err,
+            Engines::create,
+            Main::onTerminationSignals));
   }
 
   static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
@@ -35,6 +50,32 @@ public final class Main {
       PrintStream out,
       PrintStream err,
       java.util.function.Function<ServerConfig, SpeechEngine> engines) {
+    // in-process callers (tests) leave the JVM's signal handling alone
+    return run(args, env, out, err, engines, stop -> {});
+  }
+
+  /**
+   * Runs {@code stop} on SIGTERM and SIGINT instead of letting the JVM exit 143/130: {@link #run}
+   * then returns 0 once the server has drained. Only the process's entry point installs it.
+   */
+  // sun.misc.Signal (module jdk.unsupported, which the image's runtime has): the JDK's only way to
+  // handle a signal; javac's "internal proprietary API" warning for it cannot be suppressed
+  static void onTerminationSignals(Runnable stop) {
+    for (String name : java.util.List.of("TERM", "INT")) {
+      sun.misc.Signal.handle(
+          new sun.misc.Signal(name),
+          signal -> Thread.ofPlatform().name("speech-server-sig" + name).start(stop));
+    }
+  }
+
+  /** {@link #run} that hands {@code terminationSignals} the action that stops the server. */
+  static int run(
+      String[] args,
+      Map<String, String> env,
+      PrintStream out,
+      PrintStream err,
+      java.util.function.Function<ServerConfig, SpeechEngine> engines,
+      java.util.function.Consumer<Runnable> terminationSignals) {
     if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
       out.print(ServerConfig.USAGE);
       return 0;
@@ -67,15 +108,10 @@ public final class Main {
       return 1;
     }
     markers.mark(ScaleOutStage.FRAMEWORK_INIT);
-    Thread hook =
-        Thread.ofPlatform()
-            .name("speech-server-shutdown")
-            .unstarted(() -> {
-              boolean drained = server.shutdown(config.drainTimeout());
-              out.println("speech-server stopped" + (drained ? "" : " (drain bound reached)"));
-              out.flush();
-            });
+    StopOnce stop = new StopOnce(server, config.drainTimeout(), out);
+    Thread hook = Thread.ofPlatform().name("speech-server-shutdown").unstarted(stop);
     Runtime.getRuntime().addShutdownHook(hook);
+    terminationSignals.accept(stop);
     SpeechRuntime runtime;
     try {
       runtime = loadAndWarm(config, server, markers, engines, err);
@@ -123,6 +159,47 @@ public final class Main {
       return EXIT_ENGINE_STUCK;
     }
     return 0;
+  }
+
+  /**
+   * Drains and stops the server the first time it runs, whoever runs it (a signal's thread or the
+   * shutdown hook); a later run waits for the first to finish, so the JVM never exits between
+   * {@code server.join()} returning and the last line being printed.
+   */
+  private static final class StopOnce implements Runnable {
+    private final SpeechServer server;
+    private final Duration drain;
+    private final PrintStream out;
+    private final java.util.concurrent.atomic.AtomicBoolean started =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.CountDownLatch done =
+        new java.util.concurrent.CountDownLatch(1);
+
+    StopOnce(SpeechServer server, Duration drain, PrintStream out) {
+      this.server = server;
+      this.drain = drain;
+      this.out = out;
+    }
+
+    @Override
+    public void run() {
+      if (!started.compareAndSet(false, true)) {
+        try {
+          // the drain is bounded; a minute more covers stopping the listener and the engine
+          done.await(drain.toSeconds() + 60, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        return;
+      }
+      try {
+        boolean drained = server.shutdown(drain);
+        out.println("speech-server stopped" + (drained ? "" : " (drain bound reached)"));
+        out.flush();
+      } finally {
+        done.countDown();
+      }
+    }
   }
 
   /**

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The real entry point as a supervisor sees it: a separate process started with {@code --port 0}
  * prints the listening line and the four stage markers in order, answers /ping, and drains and
- * exits on SIGTERM.
+ * exits 0 on SIGTERM (a clean stop, not the JVM's 143).
  */
 class MainProcessTest {
   private static final Pattern MARKER =
@@ -78,6 +78,7 @@ class MainProcessTest {
       String rest = String.join("\n", out.lines().toList()); // until the process closes stdout
       assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
       assertThat(rest).contains("speech-server stopped");
+      assertThat(process.exitValue()).as("exit code after a drained stop on SIGTERM").isZero();
     } finally {
       process.destroyForcibly();
     }
