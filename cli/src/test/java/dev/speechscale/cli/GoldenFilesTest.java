@@ -36,7 +36,10 @@ import org.junit.jupiter.api.Test;
  *       kokoro-82m example ({@code examples/kokoro-82m}), stamped by {@link ArtifactClock} with
  *       {@code SOURCE_DATE_EPOCH=1796400000}; simulate with its default seed (1). Paths are typed
  *       relative to the module directory (Surefire's working directory), so the command lines
- *       recorded in provenance are the same on every machine.
+ *       recorded in provenance are the same on every machine. {@code PlanCommand} runs as its own
+ *       command line (the only way to give it the fixed clock), so its recorded command reads
+ *       {@code plan --qmax …} where a user's reads {@code tts-bench plan --qmax …}; {@code
+ *       simulate} spells its prefix itself. A commit that makes both read alike names that change.
  *   <li>{@code qmax}, {@code ttotal}, {@code validate}, {@code drift} and {@code replay} are
  *       measured against live endpoints, so their fixed input is the recorded quickstart run
  *       ({@code testdata/quickstart-2026-12-01-2232}, the run the quickstart report's golden file
