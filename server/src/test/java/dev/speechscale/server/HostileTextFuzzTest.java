@@ -5,6 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.TestInstance;
@@ -25,11 +31,14 @@ class HostileTextFuzzTest {
   static final long SEED = 20261201L;
   static final int CASES = 36;
 
+  /** Texts synthesized at once: the machine CI runs on has two cores. */
+  static final int THREADS = 2;
+
   /** At most 0.2 s of audio per character: slow speech at speed 0.5 is about 0.15 s. */
   static final double MAX_AUDIO_S_PER_CHAR = 0.2;
 
   /** Loaded once (one instance per class), closed after the last test. */
-  @AutoClose private final EngineLineup lineup = EngineLineup.load("kokoro-fuzz", 1);
+  @AutoClose private final EngineLineup lineup = EngineLineup.load("kokoro-fuzz", THREADS);
 
   Stream<org.junit.jupiter.params.provider.Arguments> engines() {
     return lineup.arguments();
@@ -111,44 +120,37 @@ class HostileTextFuzzTest {
 
   @ParameterizedTest(name = "{0}", autoCloseArguments = false)
   @MethodSource("engines")
-  void synthesize_hostileText_returnsOrStopsAtTheAudioCapOrNamesTheError(SpeechEngine engine) {
-    int audio = 0;
-    int capped = 0;
-    int refused = 0;
+  void synthesize_hostileText_returnsOrStopsAtTheAudioCapOrNamesTheError(SpeechEngine engine)
+      throws InterruptedException {
+    AtomicInteger audio = new AtomicInteger();
+    AtomicInteger capped = new AtomicInteger();
+    AtomicInteger refused = new AtomicInteger();
+    List<Callable<Void>> calls = new ArrayList<>();
     for (String text : hostileTexts()) {
-      long maxSamples =
-          (long) (engine.sampleRateHz() * MAX_AUDIO_S_PER_CHAR * Math.max(10, text.length()));
-      long[] samples = {0};
-      int[] callsAfterStop = {0};
-      boolean[] stopped = {false};
-      try {
-        engine.synthesize(
-            text,
-            engine.defaultVoice(),
-            1.0,
-            (s, o, l) -> {
-              if (stopped[0]) {
-                callsAfterStop[0]++;
-                return false;
-              }
-              samples[0] += l;
-              stopped[0] = samples[0] > maxSamples; // a runaway: the engine must stop here
-              return !stopped[0];
-            });
-        if (stopped[0]) {
-          capped++;
-        } else {
-          audio++;
+      calls.add(() -> {
+        switch (synthesizeOne(engine, text)) {
+          case AUDIO -> audio.incrementAndGet();
+          case CAPPED -> capped.incrementAndGet();
+          case REFUSED -> refused.incrementAndGet();
         }
-      } catch (EngineException e) {
-        refused++;
-        assertThat(e.getMessage()).as("an engine error names its problem").isNotBlank();
+        return null;
+      });
+    }
+    // Up to THREADS texts at once, within what the engine allows: flite spends 20-60 s on each
+    // 4096-character word (its text analysis, then audio up to the cap), so one at a time made
+    // this the longest test in the build. Every text still runs, and each call is checked alone.
+    try (ExecutorService pool =
+        Executors.newFixedThreadPool(Math.min(THREADS, engine.maxConcurrency()))) {
+      for (Future<Void> done : pool.invokeAll(calls)) {
+        try {
+          done.get();
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof AssertionError failed) {
+            throw failed;
+          }
+          throw new AssertionError(engine.name() + " failed on a hostile text", e.getCause());
+        }
       }
-      assertThat(callsAfterStop[0])
-          .as(
-              "%s kept producing after the sink said stop (%d-char text)",
-              engine.name(), text.length())
-          .isZero();
     }
     System.out.printf(
         java.util.Locale.ROOT,
@@ -156,10 +158,51 @@ class HostileTextFuzzTest {
             + " character, %d refused with EngineException%n",
         engine.name(),
         CASES,
-        audio,
-        capped,
+        audio.get(),
+        capped.get(),
         MAX_AUDIO_S_PER_CHAR,
-        refused);
-    assertThat(audio + capped + refused).isEqualTo(CASES);
+        refused.get());
+    assertThat(audio.get() + capped.get() + refused.get()).isEqualTo(CASES);
+  }
+
+  enum Outcome {
+    AUDIO,
+    CAPPED,
+    REFUSED
+  }
+
+  /** One text through the engine; asserts that nothing reaches the sink after it said stop. */
+  static Outcome synthesizeOne(SpeechEngine engine, String text) {
+    long maxSamples =
+        (long) (engine.sampleRateHz() * MAX_AUDIO_S_PER_CHAR * Math.max(10, text.length()));
+    long[] samples = {0};
+    int[] callsAfterStop = {0};
+    boolean[] stopped = {false};
+    Outcome outcome;
+    try {
+      engine.synthesize(
+          text,
+          engine.defaultVoice(),
+          1.0,
+          (s, o, l) -> {
+            if (stopped[0]) {
+              callsAfterStop[0]++;
+              return false;
+            }
+            samples[0] += l;
+            stopped[0] = samples[0] > maxSamples; // a runaway: the engine must stop here
+            return !stopped[0];
+          });
+      outcome = stopped[0] ? Outcome.CAPPED : Outcome.AUDIO;
+    } catch (EngineException e) {
+      outcome = Outcome.REFUSED;
+      assertThat(e.getMessage()).as("an engine error names its problem").isNotBlank();
+    }
+    assertThat(callsAfterStop[0])
+        .as(
+            "%s kept producing after the sink said stop (%d-char text)",
+            engine.name(), text.length())
+        .isZero();
+    return outcome;
   }
 }
