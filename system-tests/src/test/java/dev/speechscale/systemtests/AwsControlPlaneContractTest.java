@@ -262,19 +262,31 @@ class AwsControlPlaneContractTest {
   }
 
   @Test
-  void getMetricData_isTheMetricStores() {
-    Instant end = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-    MetricQuery q =
-        new MetricQuery(
-            MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL,
-            Statistic.MAXIMUM,
-            Duration.ofSeconds(1),
-            end.minusSeconds(20),
-            end);
+  void getMetricData_isTheMetricStores() throws InterruptedException {
+    // a window that ends 2 s back, so no sample is still arriving while both sides read it; the
+    // store may hold nothing yet right after the deploy (this may run first), so wait for a sample
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    MetricQuery q;
+    List<MetricSeries.Datapoint> direct;
+    do {
+      Instant end = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(2);
+      q =
+          new MetricQuery(
+              MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL,
+              Statistic.MAXIMUM,
+              Duration.ofSeconds(1),
+              end.minusSeconds(20),
+              end);
+      direct = local.metric(ENDPOINT, q).datapoints();
+      if (direct.isEmpty()) {
+        Thread.sleep(200); // polls the supervisor's metric store: nothing here to wait on
+      }
+    } while (direct.isEmpty() && System.nanoTime() < deadline);
 
     MetricSeries viaAws = aws.metric(ENDPOINT, q);
 
-    assertThat(viaAws.datapoints()).isNotEmpty().isEqualTo(local.metric(ENDPOINT, q).datapoints());
+    assertThat(direct).as("the local metric store sampled the endpoint within 30 s").isNotEmpty();
+    assertThat(viaAws.datapoints()).isEqualTo(direct);
   }
 
   @Test
