@@ -49,8 +49,8 @@ public final class ImagePushCommand implements Callable<Integer> {
   @Option(
       names = "--gpu",
       description =
-          "push the GPU image (bin/image build --gpu, localhost/speech-server:gpu) and write"
-              + " aws.gpu_image_uri")
+          "push the GPU image (bin/image build --gpu, localhost/speech-server:gpu) and pin it in"
+              + " gpu_image_uri")
   boolean gpu;
 
   @Option(
