@@ -129,6 +129,49 @@ class ImagePushRegistryTest {
     }
   }
 
+  @Test
+  void push_tokenRefusedByEcr_namesTheProfileAndTheFixAndLeavesTheConfig() throws Exception {
+    Optional<String> why = unavailableReason();
+    assumeTrue(why.isEmpty(), () -> why.orElseThrow());
+    String image =
+        "localhost/speechscale-push-test:" + UUID.randomUUID().toString().substring(0, 8);
+    // the plane answers as us-east-1: a token asked for in eu-west-1 is refused on its SigV4 scope
+    try (LocalPlatform backend = new LocalPlatform(dir.resolve("state"));
+        AwsControlPlane plane = AwsControlPlane.start(backend, List::of, "us-east-1", 0, null)) {
+      importImage(image);
+      Path config = dir.resolve("endpoints.yaml");
+      String original = "models:\n  flite:\n    aws:\n      image_uri: x\n";
+      Files.writeString(config, original);
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+
+      int code =
+          ImagePushCommand.run(
+              new String[] {
+                "--config",
+                config.toString(),
+                "--image",
+                image,
+                "--region",
+                "eu-west-1",
+                "--endpoint-url",
+                plane.uri().toString()
+              },
+              new PrintWriter(out, true),
+              new PrintWriter(err, true));
+
+      assertThat(code).isEqualTo(1);
+      assertThat(out.toString()).isEmpty();
+      assertThat(err.toString())
+          .contains("ECR refused GetAuthorizationToken for profile '")
+          .contains("in eu-west-1 (InvalidSignatureException")
+          .contains("run `aws sso login --profile ");
+      assertThat(Files.readString(config)).isEqualTo(original);
+    } finally {
+      Podman.podman(BOUND, "rmi", "--ignore", image);
+    }
+  }
+
   private static Optional<String> unavailableReason() {
     if (!Podman.onPath("podman")) {
       return Optional.of("podman is not installed (bin/test installs it: podman runc)");

@@ -241,8 +241,11 @@ public final class ImagePush {
                     + out.exitCode()
                     + "): "
                     + out.output().strip()
-                    + "; if the repository does not exist, create it with `speech-infra deploy"
-                    + " --platform aws` (the foundation stack) and push again"));
+                    + "; if the repository does not exist, deploy the foundation stack that"
+                    + " creates it (`npx --yes aws-cdk@2 deploy --app cdk.out "
+                    + AwsNames.FOUNDATION_STACK
+                    + "` after `speech-infra synth --platform aws`, docs/sagemaker.md) and push"
+                    + " again"));
       }
       String digest = Files.isRegularFile(digestFile) ? Files.readString(digestFile).strip() : "";
       if (!DIGEST.matcher(digest).matches()) {
@@ -253,8 +256,10 @@ public final class ImagePush {
                     + "'); run `podman push --digestfile FILE` by hand to see why"));
       }
       String imageUri = token.registry() + "/" + repository + "@" + digest;
+      // read again: the file may have been edited while the image was uploading
       writeAtomically(
-          file, ConfigImageUri.write(file, text, model.modelName(), request.field(), imageUri));
+          file,
+          ConfigImageUri.write(file, read(file), model.modelName(), request.field(), imageUri));
       progress.println("image: wrote " + field + ": " + imageUri + " into " + file);
       return new Result(digest, imageUri, field);
     } catch (IOException e) {
