@@ -149,19 +149,20 @@ public final class ImagePush {
       @Nullable String profile,
       @Nullable URI endpointUrl,
       PrintStream progress) {
-    String resolved =
-        AwsAccess.region(region, profile, System.getenv(), ProfileFile::defaultProfileFile);
-    if (resolved == null) {
-      throw new PlatformException(
-          new PlatformException.Reason.InvalidRequest(
-              AwsAccess.noRegion(profile, System.getenv())));
-    }
+    // the region is resolved when the token is wanted: config and image are checked first
+    Supplier<RegistryToken> tokens =
+        () -> {
+          String resolved =
+              AwsAccess.region(region, profile, System.getenv(), ProfileFile::defaultProfileFile);
+          if (resolved == null) {
+            throw new PlatformException(
+                new PlatformException.Reason.InvalidRequest(
+                    AwsAccess.noRegion(profile, System.getenv())));
+          }
+          return new EcrTokenSource(resolved, profile, endpointUrl).get();
+        };
     return push(
-        request,
-        new EcrTokenSource(resolved, profile, endpointUrl),
-        AwsAccess.profileName(profile, System.getenv()),
-        Podman.PROCESS,
-        progress);
+        request, tokens, AwsAccess.profileName(profile, System.getenv()), Podman.PROCESS, progress);
   }
 
   /** As {@link #push(Request, String, String, URI, PrintStream)}, from a given token source. */
