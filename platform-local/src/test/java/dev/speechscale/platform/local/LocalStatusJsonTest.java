@@ -83,6 +83,20 @@ class LocalStatusJsonTest {
           .contains(String.valueOf(instance.get("pid").asLong()))
           .contains(instance.get("phase").asString())
           .contains("none attached: " + o.get("scaling").get("reason").asString());
+
+      // kill -9 the supervisor: exit 1, alive false, its orphaned instance stopped and named
+      long supervisorPid = o.get("supervisor").get("pid").asLong();
+      ProcessHandle supervisor = ProcessHandle.of(supervisorPid).orElseThrow();
+      supervisor.destroyForcibly();
+      supervisor.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+      json.reset();
+
+      assertThat(jsonInfra.status(true)).isEqualTo(1);
+
+      JsonNode dead = LocalStatusJson.JSON.readTree(json.toString(StandardCharsets.UTF_8));
+      assertThat(dead.get("supervisor").get("alive").asBoolean()).isFalse();
+      assertThat(dead.get("supervisor").get("orphans_stopped").get(0).asLong())
+          .isEqualTo(instance.get("pid").asLong());
     } finally {
       new LocalDeployer(root, line -> {}).destroy(ENDPOINT);
     }
