@@ -4,6 +4,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code speech-infra status}: instances, stages, counts, policies, alarms, suspended flags. */
@@ -19,8 +20,13 @@ final class InfraStatus implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin InfraOptions common;
 
+  @Option(
+      names = "--json",
+      description = "print the same facts as one JSON object (field names: docs/speech-infra.md)")
+  boolean json;
+
   @Override
   public Integer call() {
-    return common.infra(spec).status();
+    return common.infra(spec).status(json);
   }
 }

@@ -34,10 +34,16 @@ class UsageTest {
     "speech-infra, synth",
     "speech-infra, deploy",
     "speech-infra, status",
-    "speech-infra, destroy"
+    "speech-infra, destroy",
+    "image-push, ''"
   })
   void help_isThePinnedUsage(String tool, String command) throws IOException {
-    Object root = tool.equals("tts-bench") ? new TtsBench() : new SpeechInfra();
+    Object root =
+        switch (tool) {
+          case "tts-bench" -> new TtsBench();
+          case "image-push" -> new ImagePushCommand(); // bin/image push
+          default -> new SpeechInfra();
+        };
     CliRun run = command.isEmpty() ? CliRun.of(root, "--help") : CliRun.of(root, command, "--help");
     String name = tool + (command.isEmpty() ? "" : "-" + command) + "-usage.txt";
 

@@ -27,7 +27,16 @@ public interface Infra {
   int destroy(Path config, boolean includeFoundation);
 
   /** Prints the endpoint: instances, counts, scaling; 1 when something is wrong. */
-  int status();
+  default int status() {
+    return status(false);
+  }
+
+  /**
+   * Prints the endpoint as {@link #status()} does, or, with {@code json}, the same facts as one
+   * JSON object on one line (field names in docs/speech-infra.md, stable across releases); problems
+   * still go to the error stream. 1 when something is wrong.
+   */
+  int status(boolean json);
 
   /** True when the platform writes deployment templates offline ({@link #synth}). */
   boolean synthesizes();

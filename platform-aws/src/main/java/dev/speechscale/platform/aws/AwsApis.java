@@ -157,7 +157,7 @@ public final class AwsApis {
    * One service's client: the region, the credentials, the adaptive retry of {@link
    * #controlPlane()}, Apache HTTP, and {@code endpoint} when it is not null.
    */
-  private static <B extends AwsSyncClientBuilder<B, C> & AwsClientBuilder<B, C>, C> C client(
+  static <B extends AwsSyncClientBuilder<B, C> & AwsClientBuilder<B, C>, C> C client(
       B builder, Region region, AwsCredentialsProvider credentials, @Nullable URI endpoint) {
     builder
         .region(region)

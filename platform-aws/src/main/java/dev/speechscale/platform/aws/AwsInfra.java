@@ -50,12 +50,19 @@ record AwsInfra(PlatformSettings settings, String model, PrintStream out) implem
   }
 
   @Override
-  public int status() {
+  public int status(boolean json) {
     String endpoint = "speech-" + model;
     try (AwsPlatform p =
         AwsPlatform.create(
-            AwsPlatform.Settings.of(context().get("region"), settings.profile(), null))) {
+            AwsPlatform.Settings.of(context().get("region"), settings.profile(), null),
+            settings.endpointUrl())) {
       EndpointDescription d = p.describe(endpoint);
+      if (json) {
+        out.println(
+            AwsStatusJson.JSON.writeValueAsString(AwsStatusJson.of(d, p.scalingState(endpoint))));
+        out.flush();
+        return 0;
+      }
       out.printf(
           "%s  %s  desired %d, in service %d  (%s)%n",
           d.name(), d.status(), d.desiredInstances(), d.currentInstances(), d.instanceType());

@@ -180,7 +180,7 @@ public final class AwsPlatform implements Platform {
         Clock.systemUTC());
   }
 
-  private static boolean isLoopback(URI uri) {
+  static boolean isLoopback(URI uri) {
     String host = uri.getHost();
     return host != null
         && (host.equals("localhost") || host.equals("127.0.0.1") || host.equals("[::1]"));

@@ -47,7 +47,8 @@ import tools.jackson.databind.JsonNode;
  *       application/x-amz-json-1.1}; errors as {@code {"__type": code, "message": ...}} with {@code
  *       x-amzn-ErrorType}. Prefixes: {@code SageMaker} ({@link AwsSageMakerOperations}), {@code
  *       AnyScaleFrontendService} ({@link AwsAutoScalingOperations}), {@code Logs_20140328} ({@link
- *       AwsLogsOperations}).
+ *       AwsLogsOperations}), {@code AmazonEC2ContainerRegistry_V20150921} ({@link
+ *       AwsEcrOperations}: ECR's registry token, for {@code bin/image push}).
  *   <li>AWS Query — {@code POST /} with a form body {@code Action=...&Version=2010-08-01}, XML
  *       answers {@code <ActionResponse><ActionResult>...}, errors as {@code <ErrorResponse>}:
  *       CloudWatch ({@link AwsCloudWatchOperations}).
@@ -56,11 +57,11 @@ import tools.jackson.databind.JsonNode;
  * <p>Authentication: every request must carry a SigV4 {@code Authorization} header
  * (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html)
  * whose credential scope names this plane's region and the addressed service's signing name ({@code
- * sagemaker}, {@code application-autoscaling}, {@code monitoring}, {@code logs}). A wrong scope is
- * refused as AWS refuses it (JSON: 400 {@code InvalidSignatureException}; Query: 403 {@code
- * SignatureDoesNotMatch}); a missing header with {@code MissingAuthenticationToken}. The signature
- * itself is not verified: the local platform has no IAM and no secret to check it against; the
- * scope check catches a client pointed at the wrong region or service.
+ * sagemaker}, {@code application-autoscaling}, {@code monitoring}, {@code logs}, {@code ecr}). A
+ * wrong scope is refused as AWS refuses it (JSON: 400 {@code InvalidSignatureException}; Query: 403
+ * {@code SignatureDoesNotMatch}); a missing header with {@code MissingAuthenticationToken}. The
+ * signature itself is not verified: the local platform has no IAM and no secret to check it
+ * against; the scope check catches a client pointed at the wrong region or service.
  *
  * <p>What the local platform does not have, it refuses by name rather than inventing: other
  * namespaces, metrics outside {@code AWS/SageMaker}, changing a target's min/max.
@@ -80,6 +81,36 @@ public final class AwsControlPlane implements AutoCloseable {
     Object call(String operation, JsonNode in);
   }
 
+  /**
+   * The registry the plane's ECR tokens open ({@code GetAuthorizationToken}, {@link
+   * AwsEcrOperations}): a setting, since the local platform has no registry of its own.
+   *
+   * @param proxyEndpoint where to log in, as ECR gives it: {@code scheme://host[:port]}, no path
+   *     ({@code http://} for a loopback registry without TLS)
+   * @param user the user the token carries ({@code AWS} on ECR)
+   * @param password the password the token carries
+   */
+  public record EcrRegistry(URI proxyEndpoint, String user, String password) {
+    public EcrRegistry {
+      java.util.Objects.requireNonNull(proxyEndpoint, "proxyEndpoint");
+      if (user.isEmpty() || user.contains(":")) {
+        throw new IllegalArgumentException(
+            "registry user ('" + user + "') must be non-empty and contain no ':'");
+      }
+    }
+
+    /**
+     * What ECR itself would name for {@code wire}'s account and region: user {@code AWS} and a
+     * password no registry accepts (no registry stands behind it).
+     */
+    static EcrRegistry ecrShaped(AwsWire wire) {
+      return new EcrRegistry(
+          URI.create("https://" + wire.account() + ".dkr.ecr." + wire.region() + ".amazonaws.com"),
+          "AWS",
+          "local-control-plane");
+    }
+  }
+
   private final HttpServer server;
   private final ExecutorService executor;
   private final AwsWire wire;
@@ -92,9 +123,12 @@ public final class AwsControlPlane implements AutoCloseable {
       AwsWire wire,
       Clock clock,
       Supplier<List<String>> endpoints,
-      InetSocketAddress address)
+      InetSocketAddress address,
+      @org.jspecify.annotations.Nullable EcrRegistry registry)
       throws IOException {
     this.wire = wire;
+    AwsEcrOperations ecr =
+        new AwsEcrOperations(registry != null ? registry : EcrRegistry.ecrShaped(wire), clock);
     AwsSageMakerOperations sageMaker = new AwsSageMakerOperations(backend, wire, clock);
     AwsAutoScalingOperations autoScaling =
         new AwsAutoScalingOperations(backend, wire, clock, endpoints);
@@ -106,7 +140,8 @@ public final class AwsControlPlane implements AutoCloseable {
             "AnyScaleFrontendService",
                 new JsonService(
                     "ApplicationAutoScaling", "application-autoscaling", autoScaling::call),
-            "Logs_20140328", new JsonService("CloudWatchLogs", "logs", logs::call));
+            "Logs_20140328", new JsonService("CloudWatchLogs", "logs", logs::call),
+            "AmazonEC2ContainerRegistry_V20150921", new JsonService("ECR", "ecr", ecr::call));
     this.server = HttpServer.create(address, 64);
     this.executor =
         Executors.newFixedThreadPool(
@@ -131,12 +166,28 @@ public final class AwsControlPlane implements AutoCloseable {
   public static AwsControlPlane start(
       Platform backend, Supplier<List<String>> endpoints, String region, int port)
       throws IOException {
+    return start(backend, endpoints, region, port, null);
+  }
+
+  /**
+   * As {@link #start(Platform, Supplier, String, int)}, with ECR's {@code GetAuthorizationToken}
+   * handing out {@code registry}'s endpoint and credentials ({@code null}: an ECR-shaped registry
+   * of the local account that nothing serves).
+   */
+  public static AwsControlPlane start(
+      Platform backend,
+      Supplier<List<String>> endpoints,
+      String region,
+      int port,
+      @org.jspecify.annotations.Nullable EcrRegistry registry)
+      throws IOException {
     return new AwsControlPlane(
         backend,
         new AwsWire(region, AwsWire.LOCAL_ACCOUNT),
         Clock.systemUTC(),
         endpoints,
-        new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        new InetSocketAddress(InetAddress.getLoopbackAddress(), port),
+        registry);
   }
 
   /** The endpoints deployed under {@code root}: each directory holding an endpoint record. */

@@ -92,9 +92,24 @@ record LocalInfra(PlatformSettings settings, String model, PrintStream out, Prin
   }
 
   @Override
-  public int status() {
+  public int status(boolean json) {
     LocalDeployer.Report r =
         new LocalDeployer(root(), line -> err.println(line)).status(endpoint());
+    if (json) {
+      out.println(LocalStatusJson.JSON.writeValueAsString(LocalStatusJson.of(r)));
+      if (!r.supervisorAlive()) {
+        err.println(
+            "error: the supervisor of "
+                + r.endpoint()
+                + " (pid "
+                + r.record().supervisorPid()
+                + ") is not running (killed or crashed); deploy again with `speech-infra deploy`,"
+                + " or clean up with `speech-infra destroy --model "
+                + model
+                + "`");
+      }
+      return r.supervisorAlive() ? 0 : 1;
+    }
     if (!r.supervisorAlive()) {
       err.println(
           "error: the supervisor of "
