@@ -36,7 +36,7 @@ class ArchitectureTest {
       Map.ofEntries(
           Map.entry("capacity", List.of()),
           Map.entry("scaling", List.of()),
-          Map.entry("admission", List.of()),
+          Map.entry("admission", List.of("platform")),
           Map.entry("platform", List.of()),
           Map.entry("simulator", List.of("capacity", "scaling")),
           Map.entry("artifacts", List.of("capacity", "platform", "simulator")),
