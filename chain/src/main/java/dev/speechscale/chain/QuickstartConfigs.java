@@ -48,7 +48,7 @@ final class QuickstartConfigs {
         "    local:\n      aws_physics: {metric_delay_s: %d, control_calls_per_s: %s,"
             + " instance_start_s: %d}\n",
         p.metricDelayS(),
-        ValidateRun.fmt(p.controlCallsPerSecond()),
+        Checks.fmt(p.controlCallsPerSecond()),
         p.instanceStartS());
   }
 }
