@@ -57,6 +57,9 @@ final class ComparisonRows {
         why);
   }
 
+  /** The {@code minute} of a row about the whole run rather than one minute of it. */
+  static final @Nullable Integer WHOLE_RUN = null;
+
   static ReplayArtifact.Row judged(
       String figure,
       @Nullable Integer minute,
@@ -65,7 +68,7 @@ final class ComparisonRows {
       double error,
       String unit,
       double tolerance) {
-    return new ReplayArtifact.Row(
+    return ReplayArtifact.Row.judged(
         figure,
         minute,
         predicted,
@@ -73,8 +76,7 @@ final class ComparisonRows {
         error,
         unit,
         tolerance,
-        Math.abs(error) <= tolerance ? ReplayArtifact.Result.WITHIN : ReplayArtifact.Result.MISS,
-        null);
+        Math.abs(error) <= tolerance ? ReplayArtifact.Result.WITHIN : ReplayArtifact.Result.MISS);
   }
 
   static ReplayArtifact.Row relative(
@@ -86,12 +88,11 @@ final class ComparisonRows {
       String missing) {
     Double error = percent(predicted, measured);
     if (predicted == null || measured == null || error == null) {
-      return new ReplayArtifact.Row(
+      return ReplayArtifact.Row.unmeasured(
           figure,
           minute,
           predicted,
           measured,
-          null,
           "%",
           tolerance,
           predicted == null && measured == null

@@ -159,7 +159,7 @@ record QuickstartSteps(
                 Texts.load(null),
                 1,
                 dir.resolve("qmax-events.jsonl"),
-                null,
+                null, // settle timeout: the platform's
                 "tts-bench quickstart (qmax)",
                 Map.of(
                     "rungs",
@@ -199,15 +199,9 @@ record QuickstartSteps(
                 o.model(),
                 q,
                 qmaxFile.toString(),
-                Transport.HTTP_STREAM,
-                null,
-                o.recoveryWindow(),
-                Duration.ofSeconds(5),
-                null,
-                TtotalRun.NEW_INSTANCE_FOR,
+                TtotalRun.Probe.fromLadder(Transport.HTTP_STREAM, Texts.load(null)),
+                TtotalRun.Timing.of(o.recoveryWindow(), Duration.ofSeconds(5)),
                 false,
-                Texts.load(null),
-                1,
                 "tts-bench quickstart (ttotal)",
                 Map.of("recovery_window", o.recoveryWindow().toString())),
             clocks,
@@ -224,13 +218,10 @@ record QuickstartSteps(
     Scenario shape = shape(peakRps);
     PlanRun.Result r =
         PlanRun.run(
-            new PlanRun.Options(
+            PlanRun.Options.measured(
                 qmaxFile,
                 ttotalFile,
-                null,
                 shape,
-                null,
-                false,
                 "tts-bench quickstart (plan)",
                 Map.of("peak_rps", peakRps)),
             progress::detail,

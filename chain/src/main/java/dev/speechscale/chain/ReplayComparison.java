@@ -176,11 +176,17 @@ public final class ReplayComparison {
     double shedM = 100 * m.shedFraction();
     rows.add(
         ComparisonRows.judged(
-            "shed_fraction", null, shedP, shedM, shedP - shedM, "pp", SHED_TOLERANCE_PP));
+            "shed_fraction",
+            ComparisonRows.WHOLE_RUN,
+            shedP,
+            shedM,
+            shedP - shedM,
+            "pp",
+            SHED_TOLERANCE_PP));
     rows.add(
         ComparisonRows.relative(
             "surge_to_in_service_s",
-            null,
+            ComparisonRows.WHOLE_RUN,
             p.surgeToInServiceS(),
             m.surgeToInServiceS(),
             SURGE_TOLERANCE_PERCENT,
@@ -192,15 +198,13 @@ public final class ReplayComparison {
       Double mm = m.minutes().get(i).p95TtfabMs();
       if (surgeMinute != null && i == surgeMinute) {
         rows.add(
-            new ReplayArtifact.Row(
+            ReplayArtifact.Row.reported(
                 "p95_ttfab_ms",
                 i,
                 pp,
                 mm,
                 ComparisonRows.percent(pp, mm),
                 "%",
-                null,
-                ReplayArtifact.Result.NOT_JUDGED,
                 "the surge minute: detection timing dominates it"));
       } else {
         rows.add(ComparisonRows.p95(i, pp, m.minutes().get(i)));
@@ -209,17 +213,7 @@ public final class ReplayComparison {
     for (int i = 0; i < minutes; i++) {
       double pp = p.minutes().get(i).meanInService();
       double mm = m.minutes().get(i).meanInService();
-      rows.add(
-          new ReplayArtifact.Row(
-              "mean_in_service",
-              i,
-              pp,
-              mm,
-              pp - mm,
-              null,
-              null,
-              ReplayArtifact.Result.NOT_JUDGED,
-              "reported"));
+      rows.add(ReplayArtifact.Row.difference("mean_in_service", i, pp, mm, "reported"));
     }
     return rows;
   }
