@@ -39,7 +39,7 @@ final class QuickstartConfigs {
 
   /** The {@code local.aws_physics} block of both configs, or nothing when physics is off. */
   private static String physicsBlock(QuickstartRun.Options o) {
-    EndpointConfig.AwsPhysics p = o.awsPhysics();
+    EndpointConfig.AwsPhysics p = o.local().awsPhysics();
     if (!p.on()) {
       return "";
     }

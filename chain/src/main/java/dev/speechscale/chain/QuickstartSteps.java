@@ -109,7 +109,7 @@ record QuickstartSteps(
       finished.accept(result);
       return result;
     } finally {
-      if (!o.keep()) {
+      if (!o.local().keep()) {
         progress.destroying(endpoint());
         deployments.destroy(endpoint());
       }
@@ -146,9 +146,14 @@ record QuickstartSteps(
     progress.step(
         3, "qmax: the concurrency one instance holds inside " + o.slo().toMillis() + " ms");
     LadderSpec ladder =
-        LadderSpec.of(o.rungs(), o.hold(), o.window(), 1, (double) o.slo().toMillis())
-            .withWarmup(o.warmup())
-            .withStability(o.stability());
+        LadderSpec.of(
+                o.ladder().rungs(),
+                o.ladder().hold(),
+                o.ladder().window(),
+                1,
+                (double) o.slo().toMillis())
+            .withWarmup(o.ladder().warmup())
+            .withStability(o.ladder().stability());
     QmaxArtifact q =
         QmaxRun.run(
             platform,
@@ -163,19 +168,19 @@ record QuickstartSteps(
                 "tts-bench quickstart (qmax)",
                 Map.of(
                     "rungs",
-                    o.rungs(),
+                    o.ladder().rungs(),
                     "hold",
-                    o.hold().toString(),
+                    o.ladder().hold().toString(),
                     "window",
-                    o.window().toString(),
+                    o.ladder().window().toString(),
                     "warmup",
-                    o.warmup().toString(),
+                    o.ladder().warmup().toString(),
                     "stability_windows",
-                    o.stability().windows(),
+                    o.ladder().stability().windows(),
                     "stability_percent",
-                    o.stability().percent(),
+                    o.ladder().stability().percent(),
                     "max_hold",
-                    o.stability().maxHold().toString()),
+                    o.ladder().stability().maxHold().toString()),
                 true), // the idle-start rung after the ladder
             // the quickstart runs anywhere, root or not: where the instance type's CPU limit
             // cannot be enforced it measures anyway and the artifact says "not enforced"
