@@ -122,10 +122,7 @@ public final class QuickstartRun {
    * @param validate the validate artifact
    * @param replay the replay artifact, or {@code null} when the replay did not run
    * @param replayNotRun why the replay did not run, or {@code null} when it ran
-   * @param dir where everything was written
-   * @param report the HTML report
-   * @param rerun step name → the command line that reruns it, in order
-   * @param took how long the run took
+   * @param output where the run wrote, how to rerun it and how long it took
    */
   public record Result(
       QmaxArtifact qmax,
@@ -134,17 +131,25 @@ public final class QuickstartRun {
       ValidateArtifact validate,
       @Nullable ReplayArtifact replay,
       @Nullable String replayNotRun,
-      Path dir,
-      Path report,
-      Map<String, String> rerun,
-      Duration took) {
-    public Result {
-      rerun = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(rerun));
-    }
+      Output output) {
 
     /** Every trust flag the run raised, one line each ({@link QuickstartFlags}). */
     public List<String> trustFlags() {
       return QuickstartFlags.lines(qmax, replay, replayNotRun);
+    }
+  }
+
+  /**
+   * Where a quickstart wrote and how to rerun it.
+   *
+   * @param dir where everything was written
+   * @param report the HTML report
+   * @param rerun step name → the command line that reruns it, in order
+   * @param took how long the run took
+   */
+  public record Output(Path dir, Path report, Map<String, String> rerun, Duration took) {
+    public Output {
+      rerun = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(rerun));
     }
   }
 

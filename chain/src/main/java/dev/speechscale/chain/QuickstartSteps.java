@@ -102,10 +102,8 @@ record QuickstartSteps(
               v,
               replay.artifact(),
               replay.notRun(),
-              dir,
-              report,
-              rerun,
-              Duration.between(started, clocks.instant()));
+              new QuickstartRun.Output(
+                  dir, report, rerun, Duration.between(started, clocks.instant())));
       finished.accept(result);
       return result;
     } finally {

@@ -245,7 +245,9 @@ public final class Replay {
               nanos,
               progress);
       if (probe != null) {
-        hostLog = HostSpeedLogs.log(probe, live.startedAt(), (int) Math.ceil(live.durationS()));
+        hostLog =
+            HostSpeedLogs.log(
+                probe, live.origin().startedAt(), (int) Math.ceil(live.schedule().durationS()));
       }
     }
     InstanceSpeed.Decision speed =
@@ -316,9 +318,10 @@ public final class Replay {
     if (window == 0) {
       return setup;
     }
-    waitForPublication(live.startedAt(), metricDelay, clock, progress);
+    waitForPublication(live.origin().startedAt(), metricDelay, clock, progress);
     FleetSimulator.PreRoll.Recorded history =
-        LiveHistory.read(RetryingPlatform.of(platform, clock), endpoint, live.startedAt(), window);
+        LiveHistory.read(
+            RetryingPlatform.of(platform, clock), endpoint, live.origin().startedAt(), window);
     if (setup.policy() instanceof Policy.Rules rules
         && rules.rules().scaleIn() instanceof StepScaleIn in) {
       progress.accept(

@@ -91,7 +91,7 @@ public final class ReplayComparison {
       Instant createdAt) {
     FleetFigures p = predictedFigures(predicted, setup.policy().initialInstances(), live);
     FleetFigures m = live.figures();
-    List<ReplayArtifact.Row> rows = rows(p, m, live.surgeStartS());
+    List<ReplayArtifact.Row> rows = rows(p, m, live.schedule().surgeStartS());
     return new ReplayArtifact(
         Artifact.SCHEMA_VERSION,
         ArtifactKind.REPLAY.label(),
@@ -99,18 +99,18 @@ public final class ReplayComparison {
         createdAt,
         Provenance.capture(about.command(), about.parameters()),
         about.model(),
-        live.endpoint(),
-        live.platform(),
+        live.origin().endpoint(),
+        live.origin().platform(),
         about.trace(),
-        live.traffic(),
-        live.seed(),
-        live.surgeStartS(),
+        live.schedule().traffic(),
+        live.schedule().seed(),
+        live.schedule().surgeStartS(),
         about.inputs(),
         setup.physics(),
         new ReplayArtifact.Live(
-            live.startedAt(),
-            live.alignedTo().toMillis() / 1000.0,
-            live.sampleEvery().toMillis() / 1000.0,
+            live.origin().startedAt(),
+            live.origin().alignedTo().toMillis() / 1000.0,
+            live.schedule().sampleEvery().toMillis() / 1000.0,
             live.lateSends(),
             live.samples().isEmpty() ? 0 : live.samples().getFirst().inService(),
             warmup,
@@ -132,7 +132,8 @@ public final class ReplayComparison {
    * removes starting instances first (as the simulator does), then instances in service.
    */
   static FleetFigures predictedFigures(PolicyResult r, int initial, LiveReplay live) {
-    PredictedFleet fleet = PredictedFleet.of(r.events(), initial, (int) live.durationS());
+    PredictedFleet fleet =
+        PredictedFleet.of(r.events(), initial, (int) live.schedule().durationS());
     List<FleetFigures.Minute> minutes =
         r.minutes().stream()
             .map(x ->
@@ -149,7 +150,7 @@ public final class ReplayComparison {
         r.served(),
         r.shed(),
         r.arrived() - r.served() - r.shed(),
-        surgeToInService(r, live.surgeStartS()),
+        surgeToInService(r, live.schedule().surgeStartS()),
         minutes,
         fleet.inService(),
         fleet.desired());

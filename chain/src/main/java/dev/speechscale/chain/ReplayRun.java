@@ -215,15 +215,13 @@ public final class ReplayRun {
     }
     List<LiveReplay.Request> requests = LiveReplay.requests(r.events(), dropped, t0);
     return new LiveReplay(
-        endpoint,
-        platform.name(),
-        startedAt,
-        align,
-        o.traffic().description(),
-        o.traffic().durationSeconds(),
-        o.surgeStartS(),
-        o.load().seed(),
-        o.sampling().every(),
+        new LiveReplay.Origin(endpoint, platform.name(), startedAt, align),
+        new LiveReplay.Schedule(
+            o.traffic().description(),
+            o.traffic().durationSeconds(),
+            o.surgeStartS(),
+            o.load().seed(),
+            o.sampling().every()),
         requests,
         sampler.samples(),
         r.late(),
