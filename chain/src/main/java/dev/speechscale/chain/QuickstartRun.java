@@ -187,8 +187,7 @@ public final class QuickstartRun {
             deployments,
             o,
             clocks,
-            qmaxProgress,
-            new QuickstartProgress(err),
+            new QuickstartProgress(err, qmaxProgress),
             started,
             dir,
             new LinkedHashMap<>())

@@ -11,7 +11,6 @@ import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.capacity.Load;
 import dev.speechscale.capacity.Scenario;
-import dev.speechscale.loadgen.LadderListener;
 import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.Transport;
@@ -37,7 +36,6 @@ record QuickstartSteps(
     QuickstartRun.Deployments deployments,
     QuickstartRun.Options o,
     ChainClock clocks,
-    LadderListener qmaxProgress,
     QuickstartProgress progress,
     Instant started,
     Path dir,
@@ -185,7 +183,7 @@ record QuickstartSteps(
             // (bin/tts-bench qmax stops instead unless --allow-unenforced-cpu)
             true,
             clocks,
-            qmaxProgress,
+            progress.ladder(),
             progress::detail);
     ArtifactCodec.write(dir.resolve(q.defaultFileName()), q);
     progress.qmax(q);
