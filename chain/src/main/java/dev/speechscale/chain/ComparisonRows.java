@@ -2,6 +2,7 @@ package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.FleetFigures;
 import dev.speechscale.artifacts.ReplayArtifact;
+import dev.speechscale.artifacts.ReplayRows;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
@@ -68,7 +69,7 @@ final class ComparisonRows {
       double error,
       String unit,
       double tolerance) {
-    return ReplayArtifact.Row.judged(
+    return ReplayRows.judged(
         figure,
         minute,
         predicted,
@@ -88,7 +89,7 @@ final class ComparisonRows {
       String missing) {
     Double error = percent(predicted, measured);
     if (predicted == null || measured == null || error == null) {
-      return ReplayArtifact.Row.unmeasured(
+      return ReplayRows.unmeasured(
           figure,
           minute,
           predicted,

@@ -6,6 +6,7 @@ import dev.speechscale.artifacts.FleetFigures;
 import dev.speechscale.artifacts.HostSpeedLog;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.ReplayArtifact;
+import dev.speechscale.artifacts.ReplayRows;
 import dev.speechscale.artifacts.ToolVersion;
 import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.PolicyResult;
@@ -199,7 +200,7 @@ public final class ReplayComparison {
       Double mm = m.minutes().get(i).p95TtfabMs();
       if (surgeMinute != null && i == surgeMinute) {
         rows.add(
-            ReplayArtifact.Row.reported(
+            ReplayRows.reported(
                 "p95_ttfab_ms",
                 i,
                 pp,
@@ -214,7 +215,7 @@ public final class ReplayComparison {
     for (int i = 0; i < minutes; i++) {
       double pp = p.minutes().get(i).meanInService();
       double mm = m.minutes().get(i).meanInService();
-      rows.add(ReplayArtifact.Row.difference("mean_in_service", i, pp, mm, "reported"));
+      rows.add(ReplayRows.difference("mean_in_service", i, pp, mm, "reported"));
     }
     return rows;
   }
