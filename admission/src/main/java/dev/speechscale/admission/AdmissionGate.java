@@ -1,5 +1,6 @@
 package dev.speechscale.admission;
 
+import dev.speechscale.platform.NanoClock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +22,7 @@ public final class AdmissionGate {
   private static final double EWMA_ALPHA = 0.2;
 
   private final GateConfig config;
-  private final Ticker ticker;
+  private final NanoClock ticker;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition idle = lock.newCondition();
   private final ArrayDeque<Permit> queue = new ArrayDeque<>();
@@ -35,7 +36,7 @@ public final class AdmissionGate {
   private volatile long firstByteEstimateNanos;
   private boolean admitting = true;
 
-  public AdmissionGate(GateConfig config, Ticker ticker) {
+  public AdmissionGate(GateConfig config, NanoClock ticker) {
     if (config == null || ticker == null) {
       throw new IllegalArgumentException("config and ticker must not be null");
     }

@@ -33,7 +33,7 @@
  * the deadline and lock the gate (nothing would start, so nothing would correct it); every start
  * feeds the estimate, which then recovers.
  *
- * <p>Time comes from an injected {@link dev.speechscale.admission.Ticker}, so tests advance a fake
- * clock instead of sleeping.
+ * <p>Time comes from an injected {@link dev.speechscale.platform.NanoClock}, so tests advance a
+ * fake clock instead of sleeping.
  */
 package dev.speechscale.admission;

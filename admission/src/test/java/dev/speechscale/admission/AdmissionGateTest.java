@@ -3,6 +3,7 @@ package dev.speechscale.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.speechscale.platform.NanoClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -489,7 +490,7 @@ class AdmissionGateTest {
 
   @Test
   void concurrentMixedPaths_realClock_leaveGateEmpty() throws Exception {
-    AdmissionGate gate = new AdmissionGate(GateConfig.of(8, 2), Ticker.system());
+    AdmissionGate gate = new AdmissionGate(GateConfig.of(8, 2), NanoClock.SYSTEM);
     Random seeds = new Random(7);
     try (ExecutorService pool = Executors.newThreadPerTaskExecutor(threads().factory())) {
       List<Future<?>> futures = new ArrayList<>();

@@ -4,6 +4,7 @@ import dev.speechscale.capacity.Load;
 import dev.speechscale.capacity.Plan;
 import dev.speechscale.capacity.Scenario;
 import dev.speechscale.capacity.UnitsRatio;
+import dev.speechscale.platform.MetricQuery;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
@@ -86,9 +87,13 @@ final class ConfigBlock {
           "scaling_target_value",
           f("%.3f", b.scalingTargetValue()),
           f(
-              "C_scale_max %.2f x %.3f (ConcurrentRequestsPerModel Maximum / client mean, rung"
+              "C_scale_max %.2f x %.3f ("
+                  + MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
+                  + " Maximum / client mean, rung"
                   + " %d)",
-              p.cScaleMax(), ratioMax.ratio(), ratioMax.atConcurrency()));
+              p.cScaleMax(),
+              ratioMax.ratio(),
+              ratioMax.atConcurrency()));
       line(
           y,
           "scale_in_threshold",

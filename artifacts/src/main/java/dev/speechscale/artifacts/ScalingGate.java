@@ -1,5 +1,6 @@
 package dev.speechscale.artifacts;
 
+import dev.speechscale.platform.MetricQuery;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -115,7 +116,8 @@ public final class ScalingGate {
       return new Decision.Withhold(
           planSource
               + " carries no measured units conversion (threshold_units suppressed), so its"
-              + " thresholds are in client units and would misfire against ConcurrentRequestsPerModel");
+              + " thresholds are in client units and would misfire against "
+              + MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName());
     }
     return null;
   }

@@ -14,7 +14,7 @@ import java.time.Instant;
  */
 public record ChainClock(Clock wall, NanoClock monotonic) {
 
-  /** The system's UTC wall clock and {@link System#nanoTime()}. */
+  /** The system's UTC wall clock and {@link NanoClock#SYSTEM}. */
   public static ChainClock system() {
     return new ChainClock(Clock.systemUTC(), NanoClock.SYSTEM);
   }

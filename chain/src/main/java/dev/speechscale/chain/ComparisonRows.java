@@ -2,6 +2,7 @@ package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.FleetFigures;
 import dev.speechscale.artifacts.ReplayArtifact;
+import dev.speechscale.artifacts.ReplayRows;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
@@ -57,6 +58,9 @@ final class ComparisonRows {
         why);
   }
 
+  /** The {@code minute} of a row about the whole run rather than one minute of it. */
+  static final @Nullable Integer WHOLE_RUN = null;
+
   static ReplayArtifact.Row judged(
       String figure,
       @Nullable Integer minute,
@@ -65,7 +69,7 @@ final class ComparisonRows {
       double error,
       String unit,
       double tolerance) {
-    return new ReplayArtifact.Row(
+    return ReplayRows.judged(
         figure,
         minute,
         predicted,
@@ -73,8 +77,7 @@ final class ComparisonRows {
         error,
         unit,
         tolerance,
-        Math.abs(error) <= tolerance ? ReplayArtifact.Result.WITHIN : ReplayArtifact.Result.MISS,
-        null);
+        Math.abs(error) <= tolerance ? ReplayArtifact.Result.WITHIN : ReplayArtifact.Result.MISS);
   }
 
   static ReplayArtifact.Row relative(
@@ -86,12 +89,11 @@ final class ComparisonRows {
       String missing) {
     Double error = percent(predicted, measured);
     if (predicted == null || measured == null || error == null) {
-      return new ReplayArtifact.Row(
+      return ReplayRows.unmeasured(
           figure,
           minute,
           predicted,
           measured,
-          null,
           "%",
           tolerance,
           predicted == null && measured == null

@@ -1,5 +1,6 @@
 package dev.speechscale.chain;
 
+import dev.speechscale.platform.NanoClock;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -13,7 +14,7 @@ import java.util.Arrays;
  * @param totalTicks the machine's ticks, user through steal
  * @param stealTicks the machine's steal ticks
  * @param processCpuNanos this process's CPU time
- * @param wallNanos {@link System#nanoTime()} when read
+ * @param wallNanos {@link NanoClock#SYSTEM} when read
  */
 record CpuSample(
     long busyTicks, long totalTicks, long stealTicks, long processCpuNanos, long wallNanos) {
@@ -48,6 +49,6 @@ record CpuSample(
         instanceof com.sun.management.OperatingSystemMXBean os) {
       processCpu = os.getProcessCpuTime();
     }
-    return new CpuSample(busy, total, steal, processCpu, System.nanoTime());
+    return new CpuSample(busy, total, steal, processCpu, NanoClock.SYSTEM.nanoTime());
   }
 }

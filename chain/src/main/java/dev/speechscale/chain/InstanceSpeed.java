@@ -38,7 +38,13 @@ public final class InstanceSpeed {
    * @param figure the artifact's record of it
    * @param saturation X_sat for the prediction, or {@code null} to keep the ladder's
    */
-  record Decision(ReplayArtifact.Warmup figure, InstanceModel.@Nullable Saturation saturation) {}
+  record Decision(ReplayArtifact.Warmup figure, InstanceModel.@Nullable Saturation saturation) {
+
+    /** The warm-up's figure, with the ladder's X_sat kept. */
+    static Decision ladder(ReplayArtifact.Warmup figure) {
+      return new Decision(figure, null);
+    }
+  }
 
   /**
    * Decides from the warm-up's speed.
@@ -56,14 +62,13 @@ public final class InstanceSpeed {
     }
     OptionalDouble atN = ladder.at(warmup.concurrency());
     if (atN.isEmpty() || !(atN.getAsDouble() > 0)) {
-      return new Decision(
-          figure(warmup, null, null, false, "the ladder has no throughput to hold it against"),
-          null);
+      return Decision.ladder(
+          figure(warmup, null, null, false, "the ladder has no throughput to hold it against"));
     }
     double ladderX = atN.getAsDouble();
     double ratio = warmup.servedPerSecond() / ladderX;
     if (!warmup.enough()) {
-      return new Decision(
+      return Decision.ladder(
           figure(
               warmup,
               ladderX,
@@ -74,12 +79,11 @@ public final class InstanceSpeed {
                   "only %d requests in the warm-up's second half (%d needed): X_sat from the"
                       + " ladder",
                   warmup.requests(),
-                  WarmupSpeed.MIN_REQUESTS)),
-          null);
+                  WarmupSpeed.MIN_REQUESTS)));
     }
     if (source == Source.LADDER) {
-      return new Decision(
-          figure(warmup, ladderX, ratio, false, "--speed ladder: X_sat from the ladder"), null);
+      return Decision.ladder(
+          figure(warmup, ladderX, ratio, false, "--speed ladder: X_sat from the ladder"));
     }
     double x = ladderXSat * ratio;
     String why =

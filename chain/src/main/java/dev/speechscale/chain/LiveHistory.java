@@ -75,7 +75,8 @@ final class LiveHistory {
         values,
         String.format(
             Locale.ROOT,
-            "ConcurrentRequestsPerModel Average per %d s, %s to %s, read from the endpoint",
+            MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
+                + " Average per %d s, %s to %s, read from the endpoint",
             periodS,
             start,
             start.plusSeconds(seconds)));

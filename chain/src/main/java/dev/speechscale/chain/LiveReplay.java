@@ -14,16 +14,8 @@ import org.jspecify.annotations.Nullable;
  * What {@link ReplayRun} observed on the live endpoint: every request and every capacity sample,
  * timed in seconds from the trace's start, with the figures derived from them.
  *
- * @param endpoint the endpoint
- * @param platform {@code local} or {@code aws}
- * @param startedAt wall time of the trace's start
- * @param alignedTo the alarm period the start was aligned to (zero when there was none), so the
- *     platform's epoch-aligned periods line up with a simulation that starts at 0
- * @param traffic what the trace is (the simulator's description of it)
- * @param durationS the trace's length in whole seconds
- * @param surgeStartS seconds from the trace's start to its surge, or {@code null} without one
- * @param seed the arrivals' seed (the simulator draws the same arrivals with it)
- * @param sampleEvery how often instances were read
+ * @param origin where and when the trace ran
+ * @param schedule what the trace sent
  * @param requests every arrival, in order of intended send time
  * @param samples every capacity reading, in time order
  * @param lateSends requests sent more than the driver's late threshold after their intended time
@@ -31,25 +23,50 @@ import org.jspecify.annotations.Nullable;
  *     one
  */
 public record LiveReplay(
-    String endpoint,
-    String platform,
-    Instant startedAt,
-    Duration alignedTo,
-    String traffic,
-    long durationS,
-    @Nullable Double surgeStartS,
-    long seed,
-    Duration sampleEvery,
+    Origin origin,
+    Schedule schedule,
     List<Request> requests,
     List<CapacitySample> samples,
     long lateSends,
     @Nullable WarmupSpeed warmup) {
 
   public LiveReplay {
-    Objects.requireNonNull(endpoint, "endpoint");
+    Objects.requireNonNull(origin, "origin");
+    Objects.requireNonNull(schedule, "schedule");
     requests = List.copyOf(requests);
     samples = List.copyOf(samples);
   }
+
+  /**
+   * Where and when the trace ran.
+   *
+   * @param endpoint the endpoint
+   * @param platform {@code local} or {@code aws}
+   * @param startedAt wall time of the trace's start
+   * @param alignedTo the alarm period the start was aligned to (zero when there was none), so the
+   *     platform's epoch-aligned periods line up with a simulation that starts at 0
+   */
+  public record Origin(String endpoint, String platform, Instant startedAt, Duration alignedTo) {
+    public Origin {
+      Objects.requireNonNull(endpoint, "endpoint");
+    }
+  }
+
+  /**
+   * What the trace sent.
+   *
+   * @param traffic what the trace is (the simulator's description of it)
+   * @param durationS the trace's length in whole seconds
+   * @param surgeStartS seconds from the trace's start to its surge, or {@code null} without one
+   * @param seed the arrivals' seed (the simulator draws the same arrivals with it)
+   * @param sampleEvery how often instances were read
+   */
+  public record Schedule(
+      String traffic,
+      long durationS,
+      @Nullable Double surgeStartS,
+      long seed,
+      Duration sampleEvery) {}
 
   /** How one request ended. */
   public enum Status {
@@ -90,7 +107,7 @@ public record LiveReplay(
     long ok = count(Status.OK);
     long shed = count(Status.SHED);
     long errors = count(Status.ERROR) + count(Status.DROPPED);
-    int seconds = (int) durationS;
+    int seconds = (int) schedule.durationS();
     List<Integer> inService = new ArrayList<>();
     List<Integer> desired = new ArrayList<>();
     for (int s = 0; s < seconds; s++) {
@@ -158,7 +175,7 @@ public record LiveReplay(
    * fleet had at the surge start; {@code null} without a surge or a scale-out.
    */
   public @Nullable Double surgeToInServiceS() {
-    Double surge = surgeStartS;
+    Double surge = schedule.surgeStartS();
     CapacitySample base = surge == null ? null : stateAt(surge); // null without samples
     if (surge == null || base == null) {
       return null;

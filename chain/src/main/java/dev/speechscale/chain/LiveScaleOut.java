@@ -78,7 +78,7 @@ final class LiveScaleOut {
   /** The check for a scale-out seen at {@code scaled} ({@code null}: none) after {@code began}. */
   static ValidateArtifact.Check judge(Duration bound, Instant began, @Nullable Instant scaled) {
     if (scaled == null) {
-      return ValidateRun.check(
+      return Checks.check(
           "live_scale_out",
           Result.FAIL,
           "within " + bound.toSeconds() + " s",
@@ -86,7 +86,7 @@ final class LiveScaleOut {
           "the policy did not add capacity within T under 2x the target");
     }
     double took = Duration.between(began, scaled).toMillis() / 1000.0;
-    return ValidateRun.check(
+    return Checks.check(
         "live_scale_out",
         Result.OK,
         "within " + bound.toSeconds() + " s",

@@ -72,14 +72,14 @@ final class LiveSurge {
             p.dropped(),
             p.intended());
     if (absorbed) {
-      return ValidateRun.check(
+      return Checks.check(
           "live_surge",
           Result.OK,
           "absorbed within the SLO",
           actual,
-          "a " + ValidateRun.fmt(k) + "x surge held the SLO for " + phase.toSeconds() + " s");
+          "a " + Checks.fmt(k) + "x surge held the SLO for " + phase.toSeconds() + " s");
     }
-    return ValidateRun.check(
+    return Checks.check(
         "live_surge",
         predicted ? Result.WARN : Result.FAIL,
         "absorbed within the SLO",

@@ -64,6 +64,12 @@ public final class PlanRun {
                 + ")");
       }
     }
+
+    /** From a qmax and a ttotal artifact, no stated SLO, fingerprints required to match. */
+    public static Options measured(
+        Path qmax, Path ttotal, Scenario shape, String command, Map<String, Object> parameters) {
+      return new Options(qmax, ttotal, null, shape, null, false, command, parameters);
+    }
   }
 
   /**

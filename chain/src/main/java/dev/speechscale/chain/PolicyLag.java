@@ -67,9 +67,7 @@ record PolicyLag(double seconds, String source) {
   private static String delay(double delayS) {
     return delayS > 0
         ? String.format(
-            Locale.ROOT,
-            " + %s s metric publication delay (the platform's)",
-            ValidateRun.fmt(delayS))
+            Locale.ROOT, " + %s s metric publication delay (the platform's)", Checks.fmt(delayS))
         : "";
   }
 }

@@ -39,7 +39,7 @@ final class QuickstartConfigs {
 
   /** The {@code local.aws_physics} block of both configs, or nothing when physics is off. */
   private static String physicsBlock(QuickstartRun.Options o) {
-    EndpointConfig.AwsPhysics p = o.awsPhysics();
+    EndpointConfig.AwsPhysics p = o.local().awsPhysics();
     if (!p.on()) {
       return "";
     }
@@ -48,7 +48,7 @@ final class QuickstartConfigs {
         "    local:\n      aws_physics: {metric_delay_s: %d, control_calls_per_s: %s,"
             + " instance_start_s: %d}\n",
         p.metricDelayS(),
-        ValidateRun.fmt(p.controlCallsPerSecond()),
+        Checks.fmt(p.controlCallsPerSecond()),
         p.instanceStartS());
   }
 }

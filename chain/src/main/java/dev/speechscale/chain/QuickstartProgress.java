@@ -4,6 +4,7 @@ import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
+import dev.speechscale.loadgen.LadderListener;
 import java.io.PrintWriter;
 import java.util.Locale;
 
@@ -12,8 +13,14 @@ import java.util.Locale;
  * details under it, and each step's figures once it is done.
  *
  * @param err where progress goes
+ * @param ladder the qmax ladder's own progress printer
  */
-record QuickstartProgress(PrintWriter err) {
+record QuickstartProgress(PrintWriter err, LadderListener ladder) {
+
+  /** Progress to {@code err}, the ladder's rungs not printed. */
+  QuickstartProgress(PrintWriter err) {
+    this(err, LadderListener.NONE);
+  }
 
   void step(int n, String what) {
     err.printf(Locale.ROOT, "[%d/9] %s%n", n, what);

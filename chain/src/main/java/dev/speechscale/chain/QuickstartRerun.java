@@ -14,7 +14,7 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
 
   /** The options every rerun line of a measurement step shares. */
   private String common() {
-    return " --model " + o.model() + " --config " + config + o.stateDirArgument();
+    return " --model " + o.model() + " --config " + config + o.local().stateDirArgument();
   }
 
   String deploy() {
@@ -29,13 +29,13 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
     return "bin/tts-bench qmax"
         + common()
         + " --rungs "
-        + String.join(",", o.rungs().stream().map(String::valueOf).toList())
+        + String.join(",", o.ladder().rungs().stream().map(String::valueOf).toList())
         + " --warmup "
-        + o.warmup().toSeconds()
+        + o.ladder().warmup().toSeconds()
         + "s --hold "
-        + o.hold().toSeconds()
+        + o.ladder().hold().toSeconds()
         + "s --window "
-        + o.window().toSeconds()
+        + o.ladder().window().toSeconds()
         + "s --slo "
         + o.slo().toMillis()
         + "ms"
@@ -44,7 +44,7 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
 
   /** The stability windows the quickstart's qmax ran with, as qmax's flags. */
   private String stability() {
-    StabilityRule r = o.stability();
+    StabilityRule r = o.ladder().stability();
     if (!r.extendsHold()) {
       return " --stability-windows 1";
     }
@@ -102,7 +102,7 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
         + " --plan "
         + planFile
         + more
-        + o.stateDirArgument();
+        + o.local().stateDirArgument();
   }
 
   /** A fresh deployment behind the plan, then the replay of the calibration trace. */
@@ -114,7 +114,7 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
         + o.model()
         + " --config "
         + plannedConfig
-        + o.stateDirArgument()
+        + o.local().stateDirArgument()
         + " --plan "
         + planFile
         + " --qmax "
@@ -124,7 +124,7 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
         + " --calibration "
         + trace
         + " --quiet 20s --surge 40s --fall 30s --pre-roll live --warmup "
-        + o.warmup().toSeconds()
+        + o.ladder().warmup().toSeconds()
         + "s";
   }
 }

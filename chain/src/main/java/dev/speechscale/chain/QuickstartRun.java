@@ -60,37 +60,56 @@ public final class QuickstartRun {
    * @param outputDir where artifacts and the report go, or {@code null} for {@code
    *     speechscale-runs/quickstart-<time>}
    * @param slo the p95 TTFAB SLO
-   * @param rungs qmax coarse rungs
-   * @param hold qmax rung hold
-   * @param window qmax window
-   * @param warmup qmax warm-up, not measured
+   * @param ladder how qmax's ladder runs
    * @param recoveryWindow ttotal recovery window
    * @param phase validate live phase length
-   * @param stateDirArgument {@code " --state-dir DIR"} for the rerun lines, or {@code ""}
-   * @param keep leave the endpoint running at the end
-   * @param awsPhysics SageMaker's physics on the local endpoint ({@code local.aws_physics} in both
-   *     configs it writes), {@link EndpointConfig.AwsPhysics#OFF} for none * @param stability how
-   *     each qmax rung is held until its windows agree; {@code null} for {@link
-   *     StabilityRule#defaultsFor} the hold and window
+   * @param local the local endpoint and its rerun lines
    */
   public record Options(
       String model,
       @Nullable Path outputDir,
       Duration slo,
+      Ladder ladder,
+      Duration recoveryWindow,
+      Duration phase,
+      Local local) {}
+
+  /**
+   * How qmax's ladder runs in the quickstart.
+   *
+   * @param rungs qmax coarse rungs
+   * @param hold qmax rung hold
+   * @param window qmax window
+   * @param warmup qmax warm-up, not measured
+   * @param stability how each qmax rung is held until its windows agree; {@code null} for {@link
+   *     StabilityRule#defaultsFor} the hold and window
+   */
+  public record Ladder(
       List<Integer> rungs,
       Duration hold,
       Duration window,
       Duration warmup,
-      Duration recoveryWindow,
-      Duration phase,
-      String stateDirArgument,
-      boolean keep,
-      EndpointConfig.AwsPhysics awsPhysics,
       StabilityRule stability) {
-    public Options {
+    public Ladder {
       rungs = List.copyOf(rungs);
-      awsPhysics = awsPhysics == null ? EndpointConfig.AwsPhysics.OFF : awsPhysics;
       stability = stability == null ? StabilityRule.defaultsFor(hold, window) : stability;
+    }
+  }
+
+  /**
+   * The local endpoint the quickstart deploys and how its rerun lines name it.
+   *
+   * @param stateDirArgument {@code " --state-dir DIR"} for the rerun lines, or {@code ""}
+   * @param keep leave the endpoint running at the end
+   * @param awsPhysics SageMaker's physics on the local endpoint ({@code local.aws_physics} in both
+   *     configs it writes), {@link EndpointConfig.AwsPhysics#OFF} for none
+   */
+  public record Local(String stateDirArgument, boolean keep, EndpointConfig.AwsPhysics awsPhysics) {
+    /** The default state folder, the endpoint destroyed at the end, no AWS physics. */
+    public static final Local DEFAULT = new Local("", false, EndpointConfig.AwsPhysics.OFF);
+
+    public Local {
+      awsPhysics = awsPhysics == null ? EndpointConfig.AwsPhysics.OFF : awsPhysics;
     }
   }
 
@@ -103,10 +122,7 @@ public final class QuickstartRun {
    * @param validate the validate artifact
    * @param replay the replay artifact, or {@code null} when the replay did not run
    * @param replayNotRun why the replay did not run, or {@code null} when it ran
-   * @param dir where everything was written
-   * @param report the HTML report
-   * @param rerun step name → the command line that reruns it, in order
-   * @param took how long the run took
+   * @param output where the run wrote, how to rerun it and how long it took
    */
   public record Result(
       QmaxArtifact qmax,
@@ -115,17 +131,25 @@ public final class QuickstartRun {
       ValidateArtifact validate,
       @Nullable ReplayArtifact replay,
       @Nullable String replayNotRun,
-      Path dir,
-      Path report,
-      Map<String, String> rerun,
-      Duration took) {
-    public Result {
-      rerun = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(rerun));
-    }
+      Output output) {
 
     /** Every trust flag the run raised, one line each ({@link QuickstartFlags}). */
     public List<String> trustFlags() {
       return QuickstartFlags.lines(qmax, replay, replayNotRun);
+    }
+  }
+
+  /**
+   * Where a quickstart wrote and how to rerun it.
+   *
+   * @param dir where everything was written
+   * @param report the HTML report
+   * @param rerun step name → the command line that reruns it, in order
+   * @param took how long the run took
+   */
+  public record Output(Path dir, Path report, Map<String, String> rerun, Duration took) {
+    public Output {
+      rerun = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(rerun));
     }
   }
 
@@ -163,8 +187,7 @@ public final class QuickstartRun {
             deployments,
             o,
             clocks,
-            qmaxProgress,
-            new QuickstartProgress(err),
+            new QuickstartProgress(err, qmaxProgress),
             started,
             dir,
             new LinkedHashMap<>())

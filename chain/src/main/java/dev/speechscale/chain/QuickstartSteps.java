@@ -11,7 +11,6 @@ import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.capacity.Load;
 import dev.speechscale.capacity.Scenario;
-import dev.speechscale.loadgen.LadderListener;
 import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.Transport;
@@ -37,7 +36,6 @@ record QuickstartSteps(
     QuickstartRun.Deployments deployments,
     QuickstartRun.Options o,
     ChainClock clocks,
-    LadderListener qmaxProgress,
     QuickstartProgress progress,
     Instant started,
     Path dir,
@@ -102,14 +100,12 @@ record QuickstartSteps(
               v,
               replay.artifact(),
               replay.notRun(),
-              dir,
-              report,
-              rerun,
-              Duration.between(started, clocks.instant()));
+              new QuickstartRun.Output(
+                  dir, report, rerun, Duration.between(started, clocks.instant())));
       finished.accept(result);
       return result;
     } finally {
-      if (!o.keep()) {
+      if (!o.local().keep()) {
         progress.destroying(endpoint());
         deployments.destroy(endpoint());
       }
@@ -146,9 +142,14 @@ record QuickstartSteps(
     progress.step(
         3, "qmax: the concurrency one instance holds inside " + o.slo().toMillis() + " ms");
     LadderSpec ladder =
-        LadderSpec.of(o.rungs(), o.hold(), o.window(), 1, (double) o.slo().toMillis())
-            .withWarmup(o.warmup())
-            .withStability(o.stability());
+        LadderSpec.of(
+                o.ladder().rungs(),
+                o.ladder().hold(),
+                o.ladder().window(),
+                1,
+                (double) o.slo().toMillis())
+            .withWarmup(o.ladder().warmup())
+            .withStability(o.ladder().stability());
     QmaxArtifact q =
         QmaxRun.run(
             platform,
@@ -159,30 +160,30 @@ record QuickstartSteps(
                 Texts.load(null),
                 1,
                 dir.resolve("qmax-events.jsonl"),
-                null,
+                null, // settle timeout: the platform's
                 "tts-bench quickstart (qmax)",
                 Map.of(
                     "rungs",
-                    o.rungs(),
+                    o.ladder().rungs(),
                     "hold",
-                    o.hold().toString(),
+                    o.ladder().hold().toString(),
                     "window",
-                    o.window().toString(),
+                    o.ladder().window().toString(),
                     "warmup",
-                    o.warmup().toString(),
+                    o.ladder().warmup().toString(),
                     "stability_windows",
-                    o.stability().windows(),
+                    o.ladder().stability().windows(),
                     "stability_percent",
-                    o.stability().percent(),
+                    o.ladder().stability().percent(),
                     "max_hold",
-                    o.stability().maxHold().toString()),
+                    o.ladder().stability().maxHold().toString()),
                 true), // the idle-start rung after the ladder
             // the quickstart runs anywhere, root or not: where the instance type's CPU limit
             // cannot be enforced it measures anyway and the artifact says "not enforced"
             // (bin/tts-bench qmax stops instead unless --allow-unenforced-cpu)
             true,
             clocks,
-            qmaxProgress,
+            progress.ladder(),
             progress::detail);
     ArtifactCodec.write(dir.resolve(q.defaultFileName()), q);
     progress.qmax(q);
@@ -199,15 +200,9 @@ record QuickstartSteps(
                 o.model(),
                 q,
                 qmaxFile.toString(),
-                Transport.HTTP_STREAM,
-                null,
-                o.recoveryWindow(),
-                Duration.ofSeconds(5),
-                null,
-                TtotalRun.NEW_INSTANCE_FOR,
+                TtotalRun.Probe.fromLadder(Transport.HTTP_STREAM, Texts.load(null)),
+                TtotalRun.Timing.of(o.recoveryWindow(), Duration.ofSeconds(5)),
                 false,
-                Texts.load(null),
-                1,
                 "tts-bench quickstart (ttotal)",
                 Map.of("recovery_window", o.recoveryWindow().toString())),
             clocks,
@@ -224,13 +219,10 @@ record QuickstartSteps(
     Scenario shape = shape(peakRps);
     PlanRun.Result r =
         PlanRun.run(
-            new PlanRun.Options(
+            PlanRun.Options.measured(
                 qmaxFile,
                 ttotalFile,
-                null,
                 shape,
-                null,
-                false,
                 "tts-bench quickstart (plan)",
                 Map.of("peak_rps", peakRps)),
             progress::detail,
@@ -276,9 +268,7 @@ record QuickstartSteps(
                 plan,
                 planFile.toString(),
                 true,
-                Transport.HTTP_STREAM,
-                o.phase(),
-                Texts.load(null),
+                new ValidateLoad(Transport.HTTP_STREAM, o.phase(), Texts.load(null)),
                 "tts-bench quickstart (validate)",
                 Map.of("phase", o.phase().toString())),
             clocks,

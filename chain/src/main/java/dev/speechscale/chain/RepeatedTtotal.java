@@ -74,7 +74,7 @@ public final class RepeatedTtotal {
     }
     TtotalArtifact combined = TtotalArtifact.combine(each);
     if (!failed.isEmpty()) {
-      combined = withNotes(combined, failed, o.timeout());
+      combined = withNotes(combined, failed, o.timing().timeout());
     }
     TtotalRuns r = combined.runs();
     if (r != null) {

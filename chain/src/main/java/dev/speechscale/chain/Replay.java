@@ -97,49 +97,73 @@ public final class Replay {
    * @param inputs the artifacts
    * @param trace the trace
    * @param seed arrivals' seed
-   * @param metricDelay simulated metric publication delay (zero locally)
-   * @param transport the live requests' transport
-   * @param texts the text pool
-   * @param sampleEvery how often the live instance counts are read
-   * @param align start on the next alarm-period boundary
+   * @param live how the live half runs
+   * @param prediction what the prediction starts from
    * @param command the command line
    * @param parameters effective parameters
-   * @param preRoll the metric history the prediction starts with: the live endpoint's own (read
-   *     back after the run), or a simulated one
-   * @param events a JSONL file for every live request, or {@code null}
-   * @param warmup closed-loop load before the trace, not measured (qmax's warm-up; a freshly
-   *     deployed instance still serves slower than the ladder after it, which {@code
-   *     initialInstances} tells the prediction); zero for none
-   * @param speed whether the prediction's X_sat takes the instance's speed in the warm-up
-   * @param hostSpeed whether the hosts are probed during the run and the prediction takes their
-   *     speed
-   * @param initialInstances whether the endpoint's instances were deployed for the replay or had
-   *     long been serving before it
    */
   public record Request(
       String model,
       ReplayPrediction.Inputs inputs,
       TraceSource trace,
       long seed,
-      Duration metricDelay,
+      Live live,
+      Prediction prediction,
+      String command,
+      Map<String, Object> parameters) {
+    public Request {
+      Objects.requireNonNull(live, "live");
+      Objects.requireNonNull(prediction, "prediction");
+    }
+  }
+
+  /**
+   * How the live half runs.
+   *
+   * @param transport the live requests' transport
+   * @param texts the text pool
+   * @param sampleEvery how often the live instance counts are read
+   * @param align start on the next alarm-period boundary
+   * @param events a JSONL file for every live request, or {@code null}
+   * @param warmup closed-loop load before the trace, not measured (qmax's warm-up; a freshly
+   *     deployed instance still serves slower than the ladder after it, which {@link
+   *     Prediction#initialInstances} tells the prediction); zero for none
+   */
+  public record Live(
       Transport transport,
       List<String> texts,
       Duration sampleEvery,
       boolean align,
-      String command,
-      Map<String, Object> parameters,
-      History preRoll,
       @Nullable Path events,
-      Duration warmup,
+      Duration warmup) {
+    public Live {
+      Objects.requireNonNull(warmup, "warmup");
+    }
+  }
+
+  /**
+   * What the prediction starts from.
+   *
+   * @param metricDelay simulated metric publication delay (zero locally)
+   * @param preRoll the metric history the prediction starts with: the live endpoint's own (read
+   *     back after the run), or a simulated one
+   * @param speed whether the prediction's X_sat takes the instance's speed in the warm-up
+   * @param hostSpeed whether the hosts are probed during the run and the prediction takes their
+   *     speed
+   * @param initialInstances whether the endpoint's instances were deployed for the replay or had
+   *     long been serving before it
+   */
+  public record Prediction(
+      Duration metricDelay,
+      History preRoll,
       InstanceSpeed.Source speed,
       HostSpeedLogs.Source hostSpeed,
       InitialInstances initialInstances) {
-    public Request {
+    public Prediction {
       Objects.requireNonNull(initialInstances, "initialInstances");
       Objects.requireNonNull(speed, "speed");
       Objects.requireNonNull(hostSpeed, "hostSpeed");
       Objects.requireNonNull(preRoll, "preRoll");
-      Objects.requireNonNull(warmup, "warmup");
     }
   }
 
@@ -185,9 +209,9 @@ public final class Replay {
             platform,
             endpoint,
             r.inputs(),
-            r.metricDelay(),
+            r.prediction().metricDelay(),
             r.seed(),
-            r.preRoll() instanceof History.Simulated s
+            r.prediction().preRoll() instanceof History.Simulated s
                 ? s.preRoll()
                 : new FleetSimulator.PreRoll.None());
     TraceAt at =
@@ -201,7 +225,7 @@ public final class Replay {
     LiveReplay live;
     HostSpeedLog hostLog = null;
     try (HostSpeedProbe probe =
-        r.hostSpeed() == HostSpeedLogs.Source.LIVE
+        r.prediction().hostSpeed() == HostSpeedLogs.Source.LIVE
             ? HostSpeedLogs.start(platform, endpoint, progress).orElse(null)
             : null) {
       live =
@@ -211,21 +235,19 @@ public final class Replay {
                   r.model(),
                   traffic,
                   surgeStartS,
-                  r.transport(),
-                  r.texts(),
-                  r.seed(),
-                  r.sampleEvery(),
-                  4096,
-                  r.align(),
                   setup.policy().initialInstances(),
-                  r.events(),
-                  r.warmup(),
-                  warmupConcurrency(setup.physics().targetValue())),
+                  ReplayRun.Load.of(r.live().transport(), r.live().texts(), r.seed()),
+                  new ReplayRun.Sampling(
+                      r.live().sampleEvery(), r.live().align(), r.live().events()),
+                  new ReplayRun.Warmup(
+                      r.live().warmup(), warmupConcurrency(setup.physics().targetValue()))),
               clock,
               nanos,
               progress);
       if (probe != null) {
-        hostLog = HostSpeedLogs.log(probe, live.startedAt(), (int) Math.ceil(live.durationS()));
+        hostLog =
+            HostSpeedLogs.log(
+                probe, live.origin().startedAt(), (int) Math.ceil(live.schedule().durationS()));
       }
     }
     InstanceSpeed.Decision speed =
@@ -233,18 +255,20 @@ public final class Replay {
             live.warmup(),
             r.inputs().qmax().measurement(r.inputs().qmaxFile()).ladder().throughputCurve(),
             setup.model().saturatedPerSecond(),
-            r.speed());
+            r.prediction().speed());
     if (speed != null) {
       progress.accept("replay: instance speed: " + speed.figure().note());
       if (speed.saturation() != null) {
         setup = ReplayPrediction.withSaturation(setup, r.inputs(), speed.saturation());
       }
     }
-    if (r.preRoll() instanceof History.Live) {
-      setup = withLiveHistory(platform, endpoint, setup, r.metricDelay(), live, clock, progress);
+    if (r.prediction().preRoll() instanceof History.Live) {
+      setup =
+          withLiveHistory(
+              platform, endpoint, setup, r.prediction().metricDelay(), live, clock, progress);
     }
     setup =
-        switch (r.initialInstances()) {
+        switch (r.prediction().initialInstances()) {
           case FRESH ->
               ReplayPrediction.withInitialServed(
                   setup, live.warmup() == null ? 0 : live.warmup().servedTotal());
@@ -252,7 +276,8 @@ public final class Replay {
         };
     QmaxArtifact.HostSpeedReference hostReference = r.inputs().qmax().hostSpeedReference();
     HostSpeedLogs.Decision host =
-        HostSpeedLogs.decide(hostLog, hostReference, r.hostSpeed(), r.inputs().qmaxFile());
+        HostSpeedLogs.decide(
+            hostLog, hostReference, r.prediction().hostSpeed(), r.inputs().qmaxFile());
     progress.accept("replay: host speed: " + host.note());
     setup = ReplayPrediction.withHostSpeeds(setup, host.speeds());
     progress.accept("simulating " + traffic.description() + " with the deployed policy");
@@ -293,9 +318,10 @@ public final class Replay {
     if (window == 0) {
       return setup;
     }
-    waitForPublication(live.startedAt(), metricDelay, clock, progress);
+    waitForPublication(live.origin().startedAt(), metricDelay, clock, progress);
     FleetSimulator.PreRoll.Recorded history =
-        LiveHistory.read(RetryingPlatform.of(platform, clock), endpoint, live.startedAt(), window);
+        LiveHistory.read(
+            RetryingPlatform.of(platform, clock), endpoint, live.origin().startedAt(), window);
     if (setup.policy() instanceof Policy.Rules rules
         && rules.rules().scaleIn() instanceof StepScaleIn in) {
       progress.accept(

@@ -6,6 +6,7 @@ import dev.speechscale.artifacts.FleetFigures;
 import dev.speechscale.artifacts.HostSpeedLog;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.ReplayArtifact;
+import dev.speechscale.artifacts.ReplayRows;
 import dev.speechscale.artifacts.ToolVersion;
 import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.PolicyResult;
@@ -91,7 +92,7 @@ public final class ReplayComparison {
       Instant createdAt) {
     FleetFigures p = predictedFigures(predicted, setup.policy().initialInstances(), live);
     FleetFigures m = live.figures();
-    List<ReplayArtifact.Row> rows = rows(p, m, live.surgeStartS());
+    List<ReplayArtifact.Row> rows = rows(p, m, live.schedule().surgeStartS());
     return new ReplayArtifact(
         Artifact.SCHEMA_VERSION,
         ArtifactKind.REPLAY.label(),
@@ -99,18 +100,18 @@ public final class ReplayComparison {
         createdAt,
         Provenance.capture(about.command(), about.parameters()),
         about.model(),
-        live.endpoint(),
-        live.platform(),
+        live.origin().endpoint(),
+        live.origin().platform(),
         about.trace(),
-        live.traffic(),
-        live.seed(),
-        live.surgeStartS(),
+        live.schedule().traffic(),
+        live.schedule().seed(),
+        live.schedule().surgeStartS(),
         about.inputs(),
         setup.physics(),
         new ReplayArtifact.Live(
-            live.startedAt(),
-            live.alignedTo().toMillis() / 1000.0,
-            live.sampleEvery().toMillis() / 1000.0,
+            live.origin().startedAt(),
+            live.origin().alignedTo().toMillis() / 1000.0,
+            live.schedule().sampleEvery().toMillis() / 1000.0,
             live.lateSends(),
             live.samples().isEmpty() ? 0 : live.samples().getFirst().inService(),
             warmup,
@@ -132,7 +133,8 @@ public final class ReplayComparison {
    * removes starting instances first (as the simulator does), then instances in service.
    */
   static FleetFigures predictedFigures(PolicyResult r, int initial, LiveReplay live) {
-    PredictedFleet fleet = PredictedFleet.of(r.events(), initial, (int) live.durationS());
+    PredictedFleet fleet =
+        PredictedFleet.of(r.events(), initial, (int) live.schedule().durationS());
     List<FleetFigures.Minute> minutes =
         r.minutes().stream()
             .map(x ->
@@ -149,7 +151,7 @@ public final class ReplayComparison {
         r.served(),
         r.shed(),
         r.arrived() - r.served() - r.shed(),
-        surgeToInService(r, live.surgeStartS()),
+        surgeToInService(r, live.schedule().surgeStartS()),
         minutes,
         fleet.inService(),
         fleet.desired());
@@ -176,11 +178,17 @@ public final class ReplayComparison {
     double shedM = 100 * m.shedFraction();
     rows.add(
         ComparisonRows.judged(
-            "shed_fraction", null, shedP, shedM, shedP - shedM, "pp", SHED_TOLERANCE_PP));
+            "shed_fraction",
+            ComparisonRows.WHOLE_RUN,
+            shedP,
+            shedM,
+            shedP - shedM,
+            "pp",
+            SHED_TOLERANCE_PP));
     rows.add(
         ComparisonRows.relative(
             "surge_to_in_service_s",
-            null,
+            ComparisonRows.WHOLE_RUN,
             p.surgeToInServiceS(),
             m.surgeToInServiceS(),
             SURGE_TOLERANCE_PERCENT,
@@ -192,15 +200,13 @@ public final class ReplayComparison {
       Double mm = m.minutes().get(i).p95TtfabMs();
       if (surgeMinute != null && i == surgeMinute) {
         rows.add(
-            new ReplayArtifact.Row(
+            ReplayRows.reported(
                 "p95_ttfab_ms",
                 i,
                 pp,
                 mm,
                 ComparisonRows.percent(pp, mm),
                 "%",
-                null,
-                ReplayArtifact.Result.NOT_JUDGED,
                 "the surge minute: detection timing dominates it"));
       } else {
         rows.add(ComparisonRows.p95(i, pp, m.minutes().get(i)));
@@ -209,17 +215,7 @@ public final class ReplayComparison {
     for (int i = 0; i < minutes; i++) {
       double pp = p.minutes().get(i).meanInService();
       double mm = m.minutes().get(i).meanInService();
-      rows.add(
-          new ReplayArtifact.Row(
-              "mean_in_service",
-              i,
-              pp,
-              mm,
-              pp - mm,
-              null,
-              null,
-              ReplayArtifact.Result.NOT_JUDGED,
-              "reported"));
+      rows.add(ReplayRows.difference("mean_in_service", i, pp, mm, "reported"));
     }
     return rows;
   }

@@ -49,44 +49,78 @@ public final class ReplayRun {
    * @param model the model; the endpoint is {@code speech-<model>}
    * @param traffic the trace, as the simulator reads it
    * @param surgeStartS seconds from the trace's start to its surge, or {@code null} without one
-   * @param transport how requests are sent
-   * @param texts the text pool
-   * @param seed seeds the arrivals (as the simulator draws them) and the text order
-   * @param sampleEvery how often the instance counts are read
-   * @param maxInFlight the client's bound (an arrival past it is dropped and counted)
-   * @param align wait for the next multiple of the longest alarm period before starting
    * @param startInService the instances the prediction starts with; the live fleet must have as
    *     many in service and desired when the trace starts (0: not checked)
-   * @param events a JSONL file for every live request (as {@code qmax --events}), or {@code null}
-   * @param warmup load at {@code warmupConcurrency} before the trace (and before the alignment
-   *     wait), not measured: the instance then serves warm, as the ladder that X_sat comes from
-   *     measured it (qmax warms up the same way); zero for none
-   * @param warmupConcurrency the warm-up's closed-loop N
+   * @param load how requests are sent
+   * @param sampling how the fleet is read and the requests logged
+   * @param warmup the unmeasured load before the trace
    */
   public record Options(
       String model,
       Traffic traffic,
       Double surgeStartS,
-      Transport transport,
-      List<String> texts,
-      long seed,
-      Duration sampleEvery,
-      int maxInFlight,
-      boolean align,
       int startInService,
-      @Nullable Path events,
-      Duration warmup,
-      int warmupConcurrency) {
+      Load load,
+      Sampling sampling,
+      Warmup warmup) {
     public Options {
-      Objects.requireNonNull(warmup, "warmup");
       Objects.requireNonNull(model, "model");
-      Objects.requireNonNull(transport, "transport");
       Objects.requireNonNull(traffic, "traffic");
+      Objects.requireNonNull(load, "load");
+      Objects.requireNonNull(sampling, "sampling");
+      Objects.requireNonNull(warmup, "warmup");
+    }
+  }
+
+  /**
+   * How requests are sent.
+   *
+   * @param transport how requests are sent
+   * @param texts the text pool
+   * @param seed seeds the arrivals (as the simulator draws them) and the text order
+   * @param maxInFlight the client's bound (an arrival past it is dropped and counted)
+   */
+  public record Load(Transport transport, List<String> texts, long seed, int maxInFlight) {
+    /** The open loop's usual bound on outstanding requests. */
+    public static final int MAX_IN_FLIGHT = 4096;
+
+    public Load {
+      Objects.requireNonNull(transport, "transport");
       texts = List.copyOf(texts);
-      if (!sampleEvery.isPositive()) {
+    }
+
+    /** At most {@link #MAX_IN_FLIGHT} outstanding. */
+    public static Load of(Transport transport, List<String> texts, long seed) {
+      return new Load(transport, texts, seed, MAX_IN_FLIGHT);
+    }
+  }
+
+  /**
+   * How the fleet is read and the requests logged.
+   *
+   * @param every how often the instance counts are read
+   * @param align wait for the next multiple of the longest alarm period before starting
+   * @param events a JSONL file for every live request (as {@code qmax --events}), or {@code null}
+   */
+  public record Sampling(Duration every, boolean align, @Nullable Path events) {
+    public Sampling {
+      if (!every.isPositive()) {
         throw new ChainException(
-            "the capacity sampling period (" + sampleEvery + ") must be positive; 200ms is usual");
+            "the capacity sampling period (" + every + ") must be positive; 200ms is usual");
       }
+    }
+  }
+
+  /**
+   * Load before the trace (and before the alignment wait), not measured: the instance then serves
+   * warm, as the ladder that X_sat comes from measured it (qmax warms up the same way).
+   *
+   * @param duration how long; zero for none
+   * @param concurrency the warm-up's closed-loop N
+   */
+  public record Warmup(Duration duration, int concurrency) {
+    public Warmup {
+      Objects.requireNonNull(duration, "warmup");
     }
   }
 
@@ -98,7 +132,7 @@ public final class ReplayRun {
    */
   private static @Nullable WarmupSpeed warmUp(
       Platform platform, String endpoint, Options o, NanoClock nanos, Consumer<String> progress) {
-    if (!o.warmup().isPositive()) {
+    if (!o.warmup().duration().isPositive()) {
       return null;
     }
     progress.accept(
@@ -106,18 +140,18 @@ public final class ReplayRun {
             Locale.ROOT,
             "replay: warm-up: N=%d for %d s, not measured, so the trace does not start on a cold"
                 + " instance",
-            o.warmupConcurrency(),
-            o.warmup().toSeconds()));
+            o.warmup().concurrency(),
+            o.warmup().duration().toSeconds()));
     WarmupSpeed.Recorder recorder = new WarmupSpeed.Recorder();
     long start;
-    try (Invoker invoker = platform.invoker(endpoint, o.transport());
+    try (Invoker invoker = platform.invoker(endpoint, o.load().transport());
         ClosedLoopDriver warm =
             new ClosedLoopDriver(
-                invoker, TextPool.shuffled(o.texts(), o.seed()), nanos, recorder)) {
+                invoker, TextPool.shuffled(o.load().texts(), o.load().seed()), nanos, recorder)) {
       start = nanos.nanoTime();
-      warm.run(-1, -1, o.warmupConcurrency(), o.warmup());
+      warm.run(-1, -1, o.warmup().concurrency(), o.warmup().duration());
     }
-    WarmupSpeed speed = recorder.speed(o.warmupConcurrency(), start, nanos.nanoTime());
+    WarmupSpeed speed = recorder.speed(o.warmup().concurrency(), start, nanos.nanoTime());
     if (speed != null) {
       progress.accept(
           String.format(
@@ -143,15 +177,19 @@ public final class ReplayRun {
     String endpoint = "speech-" + o.model();
     requireReady(platform, endpoint, o);
     WarmupSpeed warmup = warmUp(platform, endpoint, o, nanos, progress);
-    Duration align = o.align() ? longestAlarmPeriod(platform, endpoint) : Duration.ZERO;
+    Duration align = o.sampling().align() ? longestAlarmPeriod(platform, endpoint) : Duration.ZERO;
     waitForBoundary(align, clock, progress);
     Instant startedAt = clock.instant();
     long t0 = nanos.nanoTime();
-    CapacitySampler sampler = new CapacitySampler(platform, endpoint, nanos, t0, o.sampleEvery());
+    CapacitySampler sampler =
+        new CapacitySampler(platform, endpoint, nanos, t0, o.sampling().every());
     Thread sampling = Thread.ofPlatform().daemon().name("replay-sampler").start(sampler);
     ConcurrentLinkedQueue<Long> dropped = new ConcurrentLinkedQueue<>();
     RequestListener drops = droppedInto(dropped);
-    JsonlEventLog events = o.events() == null ? null : JsonlEventLog.open(o.events(), nanos, clock);
+    JsonlEventLog events =
+        o.sampling().events() == null
+            ? null
+            : JsonlEventLog.open(o.sampling().events(), nanos, clock);
     RequestListener listener = events == null ? drops : RequestListener.both(drops, events);
     OpenLoopResult r;
     try {
@@ -177,15 +215,13 @@ public final class ReplayRun {
     }
     List<LiveReplay.Request> requests = LiveReplay.requests(r.events(), dropped, t0);
     return new LiveReplay(
-        endpoint,
-        platform.name(),
-        startedAt,
-        align,
-        o.traffic().description(),
-        o.traffic().durationSeconds(),
-        o.surgeStartS(),
-        o.seed(),
-        o.sampleEvery(),
+        new LiveReplay.Origin(endpoint, platform.name(), startedAt, align),
+        new LiveReplay.Schedule(
+            o.traffic().description(),
+            o.traffic().durationSeconds(),
+            o.surgeStartS(),
+            o.load().seed(),
+            o.sampling().every()),
         requests,
         sampler.samples(),
         r.late(),
@@ -258,16 +294,17 @@ public final class ReplayRun {
       NanoClock nanos,
       RequestListener listener,
       Consumer<String> progress) {
-    try (Invoker invoker = platform.invoker(endpoint, o.transport());
+    try (Invoker invoker = platform.invoker(endpoint, o.load().transport());
         OpenLoopDriver driver =
-            new OpenLoopDriver(invoker, TextPool.shuffled(o.texts(), o.seed()), nanos, listener)) {
+            new OpenLoopDriver(
+                invoker, TextPool.shuffled(o.load().texts(), o.load().seed()), nanos, listener)) {
       progress.accept(
           String.format(
               Locale.ROOT,
               "replay: %s against %s, the simulator's arrivals for seed %d (%.0f expected)",
               o.traffic().description(),
               endpoint,
-              o.seed(),
+              o.load().seed(),
               o.traffic().expectedArrivals()));
       long seconds = o.traffic().durationSeconds();
       OpenLoopSpec spec =
@@ -278,10 +315,10 @@ public final class ReplayRun {
                       o.traffic().expectedArrivals() / seconds,
                       Duration.ofSeconds(seconds))),
               OpenLoopSpec.Arrivals.POISSON,
-              o.maxInFlight(),
-              o.seed(),
+              o.load().maxInFlight(),
+              o.load().seed(),
               Duration.ofMillis(5));
-      try (Traffic.Arrivals arrivals = o.traffic().arrivals(o.seed())) {
+      try (Traffic.Arrivals arrivals = o.traffic().arrivals(o.load().seed())) {
         return driver.run(spec, arrivals::nextSeconds);
       }
     }

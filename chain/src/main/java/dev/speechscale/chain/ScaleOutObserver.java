@@ -132,10 +132,11 @@ final class ScaleOutObserver {
       }
       if (inService != null) {
         Optional<Instant> recovered =
-            recovery(samples, inService, o.recoveryWindow(), target, clock.instant());
+            recovery(samples, inService, o.timing().recoveryWindow(), target, clock.instant());
         if (recovered.isPresent()) {
-          markRecovered(timeline, recovered.get(), target, o.recoveryWindow(), progress);
-          holdPastInService(platform, endpoint, inService, o.newInstanceFor(), clock, progress);
+          markRecovered(timeline, recovered.get(), target, o.timing().recoveryWindow(), progress);
+          holdPastInService(
+              platform, endpoint, inService, o.timing().newInstanceFor(), clock, progress);
           return;
         }
       }

@@ -148,7 +148,8 @@ final class TimelineRecorder implements RequestListener, AutoCloseable {
     String metric =
         String.format(
             Locale.ROOT,
-            "ConcurrentRequestsPerModel, Maximum per %d s period, largest in the interval",
+            MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
+                + ", Maximum per %d s period, largest in the interval",
             period.toSeconds());
     List<MetricSeries.Datapoint> points = List.of();
     if (end.isAfter(startedAt)) {

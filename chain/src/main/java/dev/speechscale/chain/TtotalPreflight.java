@@ -35,10 +35,10 @@ final class TtotalPreflight {
   static Checked check(
       Platform platform, String endpoint, TtotalRun.Options o, Consumer<String> progress) {
     QmaxArtifact q = o.qmax();
-    if (!q.transport().equals(o.transport().label())) {
+    if (!q.transport().equals(o.probe().transport().label())) {
       throw new ChainException(
           "the probe would use "
-              + o.transport().label()
+              + o.probe().transport().label()
               + " but the ladder"
               + " in "
               + o.qmaxFile()

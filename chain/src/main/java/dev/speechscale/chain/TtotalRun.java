@@ -69,17 +69,49 @@ public final class TtotalRun {
       String model,
       QmaxArtifact qmax,
       String qmaxFile,
-      Transport transport,
-      @Nullable Integer probeConcurrency,
+      Probe probe,
+      Timing timing,
+      boolean allowConfigMismatch,
+      String command,
+      Map<String, Object> parameters) {}
+
+  /**
+   * How the probe load is driven.
+   *
+   * @param transport how each request is sent
+   * @param concurrency the probe's N; {@code null}: chosen from the qmax ladder
+   * @param texts the texts requests are drawn from
+   * @param seed the texts' shuffle
+   */
+  public record Probe(
+      Transport transport, @Nullable Integer concurrency, List<String> texts, long seed) {
+
+    /** The probe at the N the qmax ladder chooses, texts shuffled with seed 1. */
+    public static Probe fromLadder(Transport transport, List<String> texts) {
+      return new Probe(transport, null, texts, 1);
+    }
+  }
+
+  /**
+   * How long each phase of the measurement lasts.
+   *
+   * @param recoveryWindow the forward window a recovery must hold for
+   * @param settle probe time before the trigger
+   * @param timeout how long to wait for recovery; {@code null}: the platform's start-up bound plus
+   *     the recovery window
+   * @param newInstanceFor how long the new instance's service is watched past in service
+   */
+  public record Timing(
       Duration recoveryWindow,
       Duration settle,
       @Nullable Duration timeout,
-      Duration newInstanceFor,
-      boolean allowConfigMismatch,
-      List<String> texts,
-      long seed,
-      String command,
-      Map<String, Object> parameters) {}
+      Duration newInstanceFor) {
+
+    /** The platform's recovery bound and {@link #NEW_INSTANCE_FOR}. */
+    public static Timing of(Duration recoveryWindow, Duration settle) {
+      return new Timing(recoveryWindow, settle, null, NEW_INSTANCE_FOR);
+    }
+  }
 
   static final double RECOVERY_FACTOR = 1.25;
 
@@ -103,12 +135,14 @@ public final class TtotalRun {
     Instant began = clock.instant();
     Physics physics = platform.physics(endpoint);
     Duration timeout =
-        o.timeout() != null ? o.timeout() : Timeouts.recovery(physics, o.recoveryWindow());
+        o.timing().timeout() != null
+            ? o.timing().timeout()
+            : Timeouts.recovery(physics, o.timing().recoveryWindow());
     QmaxArtifact q = o.qmax();
     TtotalPreflight.Checked checked = TtotalPreflight.check(platform, endpoint, o, progress);
     DeployedConfig deployed = checked.deployed();
     EnforcedCpu cpu = checked.cpu();
-    int n = TtotalPreflight.probe(q, o.probeConcurrency(), o.qmaxFile());
+    int n = TtotalPreflight.probe(q, o.probe().concurrency(), o.qmaxFile());
     double target = RECOVERY_FACTOR * TtotalPreflight.p95At(q, n / 2);
     List<String> notes = new ArrayList<>();
     List<Integer> unsettled = TtotalPreflight.unsettledOnly(q, n, n / 2);
@@ -198,14 +232,14 @@ public final class TtotalRun {
     try (Freeze freeze =
             Freeze.pin(platform, endpoint, 1, Timeouts.settle(physics), clock, progress);
         HostSpeedProbe hosts =
-            o.newInstanceFor().isPositive()
+            o.timing().newInstanceFor().isPositive()
                 ? HostSpeedLogs.start(platform, endpoint, progress).orElse(null)
                 : null;
-        Invoker invoker = platform.invoker(endpoint, o.transport());
+        Invoker invoker = platform.invoker(endpoint, o.probe().transport());
         ClosedLoopDriver probe =
             new ClosedLoopDriver(
                 invoker,
-                TextPool.shuffled(o.texts(), o.seed()),
+                TextPool.shuffled(o.probe().texts(), o.probe().seed()),
                 clocks.monotonic(),
                 ScaleOutObserver.listener(samples, clock))) {
       from = 1;
@@ -216,7 +250,13 @@ public final class TtotalRun {
               .name("ttotal-probe")
               .start(() ->
                   probe.run(
-                      0, 0, n, timeout.plus(o.settle()).plus(o.recoveryWindow()).multipliedBy(2)));
+                      0,
+                      0,
+                      n,
+                      timeout
+                          .plus(o.timing().settle())
+                          .plus(o.timing().recoveryWindow())
+                          .multipliedBy(2)));
       try {
         Instant desiredSet =
             settleThenAddOne(
@@ -270,14 +310,16 @@ public final class TtotalRun {
             "probe: %d concurrent on one instance for %s;"
                 + " recovered when p95 TTFAB <= %.1f ms (1.25 x ladder p95 at %d) over %s",
             n,
-            o.settle(),
+            o.timing().settle(),
             target,
             n / 2,
-            o.recoveryWindow()));
-    Sleeper.sleep(o.settle());
+            o.timing().recoveryWindow()));
+    Sleeper.sleep(o.timing().settle());
     if (samples.isEmpty()) {
       throw new ChainException(
-          "the probe completed no request in " + o.settle() + "; is the endpoint serving?");
+          "the probe completed no request in "
+              + o.timing().settle()
+              + "; is the endpoint serving?");
     }
     Instant desiredSet = clock.instant();
     platform.setDesiredInstances(endpoint, from + 1);
@@ -301,7 +343,7 @@ public final class TtotalRun {
     probeInfo.put("half_concurrency", n / 2);
     probeInfo.put("p95_expected_before_ms", TtotalPreflight.p95At(q, n));
     probeInfo.put("p95_recovered_target_ms", target);
-    probeInfo.put("recovery_window_s", o.recoveryWindow().toMillis() / 1000.0);
+    probeInfo.put("recovery_window_s", o.timing().recoveryWindow().toMillis() / 1000.0);
     probeInfo.put("samples", samples);
     probeInfo.put("from_instances", from);
     probeInfo.put("to_instances", from + 1);
@@ -331,14 +373,14 @@ public final class TtotalRun {
             deployed,
             1,
             lag.seconds(),
-            null,
-            null,
+            null, // t_total_with_policy_bound_s: withDerived() computes it
+            null, // t_total_bounded: withDerived() computes it
             ordered,
             List.of(), // durations and missing stages: withDerived() computes them
             List.of(),
             notes,
             probeInfo,
-            null,
+            null, // runs: one run; RepeatedTtotal adds them for more
             fresh)
         .withDerived();
   }

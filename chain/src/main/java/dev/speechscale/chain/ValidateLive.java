@@ -38,26 +38,28 @@ final class ValidateLive {
   static Outcome run(
       Platform platform,
       String endpoint,
-      ValidateRun.Options o,
+      PlanArtifact plan,
+      String planFile,
+      ValidateLoad settings,
       ChainClock clocks,
       Consumer<String> progress,
       TimelineRecorder timeline) {
     Clock clock = clocks.wall();
     NanoClock nanos = clocks.monotonic();
-    PlanArtifact plan = o.plan();
     double targetValue =
-        PlanFigures.required(plan.scalingTargetValue(), "scaling_target_value", o.planFile());
+        PlanFigures.required(plan.scalingTargetValue(), "scaling_target_value", planFile);
     double throughput =
         PlanFigures.required(
-            plan.throughputAtCScaleMaxRps(), "throughput_at_c_scale_max_rps", o.planFile());
+            plan.throughputAtCScaleMaxRps(), "throughput_at_c_scale_max_rps", planFile);
     platform = RetryingPlatform.of(platform, clock); // backs off on throttling
     Duration settle = Timeouts.settle(plan.tTotalS(), platform.physics(endpoint));
     List<ValidateArtifact.Check> out = new ArrayList<>();
     double sloMs = plan.endpointConfig().ttfabSloMs();
-    TextPool texts = TextPool.shuffled(o.texts(), 7);
+    TextPool texts = TextPool.shuffled(settings.texts(), 7);
     ValidateArtifact.RefusalCost refusalCost;
-    try (Invoker invoker = platform.invoker(endpoint, o.transport())) {
-      LiveLoad load = new LiveLoad(invoker, nanos, texts, plan, o.phase(), progress, timeline);
+    try (Invoker invoker = platform.invoker(endpoint, settings.transport())) {
+      LiveLoad load =
+          new LiveLoad(invoker, nanos, texts, plan, settings.phase(), progress, timeline);
       try (Freeze one = Freeze.pin(platform, endpoint, 1, settle, clock, progress)) {
         Outcome single = onOneInstance(load, timeline);
         out.addAll(single.checks());
@@ -124,7 +126,7 @@ final class ValidateLive {
     long rejectedAbove = LiveLoad.rejected(aboveRun);
     boolean ok = rejectedBelow == 0 && rejectedAbove > 0;
     return new Rejections(
-        ValidateRun.check(
+        Checks.check(
             "live_rejections",
             ok ? Result.OK : Result.FAIL,
             "none at " + below + ", some at " + above,
@@ -150,7 +152,7 @@ final class ValidateLive {
                 + " instances (0.8 x "
                 + fleet
                 + " x C_scale_max "
-                + ValidateRun.fmt(plan.cScaleMax())
+                + Checks.fmt(plan.cScaleMax())
                 + ")");
     // The fleet was just pinned to `fleet` instances: the one started for it is JIT-cold. The
     // same load runs one phase first, unmeasured (qmax and replay warm up the same way), so the
@@ -159,7 +161,7 @@ final class ValidateLive {
     RungRecording r = load.closed(n);
     double p95 = LiveLoad.p95(r.events());
     boolean ok = p95 <= sloMs && LiveLoad.rejected(r) == 0;
-    return ValidateRun.check(
+    return Checks.check(
         "live_slo_at_threshold_load",
         ok ? Result.OK : Result.FAIL,
         String.format(Locale.ROOT, "p95 TTFAB <= %.0f ms", sloMs),

@@ -1,5 +1,8 @@
 package dev.speechscale.chain;
 
+import static dev.speechscale.chain.Checks.check;
+import static dev.speechscale.chain.Checks.fmt;
+
 import dev.speechscale.artifacts.Artifact;
 import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.DeployedConfig;
@@ -15,12 +18,9 @@ import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.RetryingPlatform;
 import dev.speechscale.platform.ScalingPolicy;
 import dev.speechscale.platform.ScalingState;
-import dev.speechscale.platform.Transport;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -54,9 +54,7 @@ public final class ValidateRun {
       PlanArtifact plan,
       String planFile,
       boolean live,
-      Transport transport,
-      Duration phase,
-      List<String> texts,
+      ValidateLoad load,
       String command,
       Map<String, Object> parameters) {}
 
@@ -83,7 +81,8 @@ public final class ValidateRun {
       } else {
         try (TimelineRecorder recorder = TimelineRecorder.start(platform, endpoint, clocks)) {
           ValidateLive.Outcome live =
-              ValidateLive.run(platform, endpoint, o, clocks, progress, recorder);
+              ValidateLive.run(
+                  platform, endpoint, o.plan(), o.planFile(), o.load(), clocks, progress, recorder);
           checks.addAll(live.checks());
           refusalCost = live.refusalCost();
           timeline = recorder.finish();
@@ -256,18 +255,5 @@ public final class ValidateRun {
         same
             ? "deployed as planned"
             : "deployed " + fmt(actual) + " but the plan says " + fmt(expected));
-  }
-
-  static String fmt(@Nullable Number v) {
-    if (v == null) {
-      return "none";
-    }
-    double d = v.doubleValue();
-    return d == Math.rint(d) ? Long.toString((long) d) : String.format(Locale.ROOT, "%.3f", d);
-  }
-
-  static ValidateArtifact.Check check(
-      String name, Result result, String expected, String actual, String detail) {
-    return new ValidateArtifact.Check(name, result, expected, actual, detail);
   }
 }

@@ -15,15 +15,8 @@ class LiveReplayTest {
   static LiveReplay replay(
       List<LiveReplay.Request> requests, List<LiveReplay.CapacitySample> samples) {
     return new LiveReplay(
-        "speech-x",
-        "local",
-        Instant.EPOCH,
-        Duration.ofSeconds(60),
-        "step 2 -> 20 -> 2 req/s",
-        180,
-        60.0,
-        1,
-        Duration.ofMillis(200),
+        new LiveReplay.Origin("speech-x", "local", Instant.EPOCH, Duration.ofSeconds(60)),
+        new LiveReplay.Schedule("step 2 -> 20 -> 2 req/s", 180, 60.0, 1, Duration.ofMillis(200)),
         requests,
         samples,
         0,

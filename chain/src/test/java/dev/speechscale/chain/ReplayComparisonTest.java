@@ -65,15 +65,9 @@ class ReplayComparisonTest {
     requests.add(new LiveReplay.Request(130, 200.0, LiveReplay.Status.OK));
     requests.add(new LiveReplay.Request(131, 200.0, LiveReplay.Status.OK));
     return new LiveReplay(
-        "speech-x",
-        "local",
-        Instant.parse("2026-12-01T15:00:00Z"),
-        Duration.ofSeconds(60),
-        "test trace",
-        180,
-        60.0,
-        1,
-        Duration.ofMillis(200),
+        new LiveReplay.Origin(
+            "speech-x", "local", Instant.parse("2026-12-01T15:00:00Z"), Duration.ofSeconds(60)),
+        new LiveReplay.Schedule("test trace", 180, 60.0, 1, Duration.ofMillis(200)),
         requests,
         List.of(
             new LiveReplay.CapacitySample(0, 1, 1),

@@ -150,16 +150,13 @@ final class QuickstartCommand implements Callable<Integer> {
                   model,
                   outputDir,
                   slo,
-                  rungs,
-                  hold,
-                  window,
-                  warmup,
+                  new QuickstartRun.Ladder(rungs, hold, window, warmup, stabilityRule),
                   recoveryWindow,
                   phase,
-                  stateDir == null ? "" : " --state-dir " + stateDir,
-                  keep,
-                  awsPhysics ? AWS_PHYSICS : EndpointConfig.AwsPhysics.OFF,
-                  stabilityRule),
+                  new QuickstartRun.Local(
+                      stateDir == null ? "" : " --state-dir " + stateDir,
+                      keep,
+                      awsPhysics ? AWS_PHYSICS : EndpointConfig.AwsPhysics.OFF)),
               ChainClock.system(),
               new ProgressPrinter(
                   new PrintStream(new WriterOutputStream(err), true, StandardCharsets.UTF_8),
@@ -180,10 +177,10 @@ final class QuickstartCommand implements Callable<Integer> {
     TtotalArtifact t = r.ttotal();
     PlanArtifact p = r.plan();
     ValidateArtifact v = r.validate();
-    Path dir = r.dir();
-    Path report = r.report();
-    Map<String, String> rerun = r.rerun();
-    Duration took = r.took();
+    Path dir = r.output().dir();
+    Path report = r.output().report();
+    Map<String, String> rerun = r.output().rerun();
+    Duration took = r.output().took();
     out.printf(Locale.ROOT, "%nquickstart finished in %s%n", Durations.wallClock(took));
     out.printf(
         Locale.ROOT,

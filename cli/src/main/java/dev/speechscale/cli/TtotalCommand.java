@@ -128,17 +128,15 @@ final class TtotalCommand implements Callable<Integer> {
                   common.model(),
                   q,
                   qmax.toString(),
-                  transport == null
-                      ? dev.speechscale.platform.Transport.ofLabel(q.transport())
-                      : common.transport(transport),
-                  probe,
-                  recoveryWindow,
-                  settle,
-                  timeout,
-                  newInstanceFor,
+                  new TtotalRun.Probe(
+                      transport == null
+                          ? dev.speechscale.platform.Transport.ofLabel(q.transport())
+                          : common.transport(transport),
+                      probe,
+                      Texts.load(texts),
+                      1),
+                  new TtotalRun.Timing(recoveryWindow, settle, timeout, newInstanceFor),
                   allowConfigMismatch,
-                  Texts.load(texts),
-                  1,
                   Cli.commandLine(spec),
                   parameters()),
               runs,

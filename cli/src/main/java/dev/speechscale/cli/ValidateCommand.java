@@ -5,6 +5,7 @@ import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.chain.ChainClock;
 import dev.speechscale.chain.Texts;
+import dev.speechscale.chain.ValidateLoad;
 import dev.speechscale.chain.ValidateRun;
 import dev.speechscale.platform.Platform;
 import java.io.PrintWriter;
@@ -90,9 +91,7 @@ final class ValidateCommand implements Callable<Integer> {
                   p,
                   planPath.toString(),
                   live,
-                  common.transport(transport),
-                  phase,
-                  Texts.load(texts),
+                  new ValidateLoad(common.transport(transport), phase, Texts.load(texts)),
                   Cli.commandLine(spec),
                   params),
               ChainClock.system(),

@@ -27,10 +27,8 @@ class QuickstartSummaryTest {
             ArtifactCodec.readValidate(DRIFTED.resolve("validate-quickstart.json")),
             ArtifactCodec.readReplay(DRIFTED.resolve("replay-quickstart.json")),
             null,
-            DRIFTED,
-            DRIFTED.resolve("report.html"),
-            Map.of(),
-            Duration.ofSeconds(357));
+            new QuickstartRun.Output(
+                DRIFTED, DRIFTED.resolve("report.html"), Map.of(), Duration.ofSeconds(357)));
     StringWriter text = new StringWriter();
 
     QuickstartCommand.summary(r, new PrintWriter(text, true));

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,7 +19,7 @@ final class DriverMeasurer implements RungMeasurer {
   private final Invoker invoker;
   private final TextPool texts;
   private final LadderHooks hooks;
-  private final TimeBase timeBase;
+  private final LongFunction<Instant> wallOf;
   private volatile @Nullable ClosedLoopDriver warmup;
   private volatile boolean stopped;
 
@@ -27,7 +28,7 @@ final class DriverMeasurer implements RungMeasurer {
     this.invoker = invoker;
     this.texts = texts;
     this.hooks = hooks;
-    this.timeBase = TimeBase.now(hooks.clock(), hooks.wallClock());
+    this.wallOf = hooks.clock().anchor(hooks.wallClock());
   }
 
   /**
@@ -96,8 +97,8 @@ final class DriverMeasurer implements RungMeasurer {
       stats = WindowStats.compute(rec.events(), concurrency, windowStart, windowEnd);
     }
     int overlaps = WindowStats.workerOverlaps(rec.events());
-    Instant start = timeBase.at(windowStart);
-    Instant end = timeBase.at(windowEnd);
+    Instant start = wallOf.apply(windowStart);
+    Instant end = wallOf.apply(windowEnd);
     LadderHooks.@Nullable ServerConcurrency server = null;
     LadderHooks.ServerConcurrencySource source = hooks.serverConcurrency();
     if (source != null) {

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.function.LongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,10 +25,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Fields: {@code load_model}, {@code run_index}, {@code step_index}, {@code concurrency}, {@code
  * seq}, {@code worker}, {@code intended_at}, {@code sent_at}, {@code completed_at} (ISO-8601 wall
- * time derived from the monotonic clock through one {@link TimeBase}, so intervals are exact),
- * {@code send_lag_ms}, {@code ttfab_ms} and {@code latency_ms} (both from the intended send time;
- * {@code ttfab_ms} null without audio), {@code outcome}, {@code status}, {@code audio_bytes},
- * {@code chars}, {@code error}, then (additive) {@code queue_wait_ms} and {@code
+ * time derived from the monotonic clock through one {@link NanoClock#anchor anchor}, so intervals
+ * are exact), {@code send_lag_ms}, {@code ttfab_ms} and {@code latency_ms} (both from the intended
+ * send time; {@code ttfab_ms} null without audio), {@code outcome}, {@code status}, {@code
+ * audio_bytes}, {@code chars}, {@code error}, then (additive) {@code queue_wait_ms} and {@code
  * engine_first_chunk_ms} (the server's {@code X-Queue-Wait-Us} and {@code X-Engine-First-Chunk-Us})
  * and {@code audio_s} (seconds of audio received), then (additive) {@code instance} (the instance
  * that served the request, from the local router's {@code X-Speechscale-Instance}), each null when
@@ -40,7 +41,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class JsonlEventLog implements RequestListener, AutoCloseable {
   private final OutputStream out;
-  private final TimeBase timeBase;
+  private final LongFunction<Instant> wallOf;
   private volatile @Nullable Second lastSecond;
 
   /** Appends to {@code path}, creating it (and its parent folders) when missing. */
@@ -53,17 +54,20 @@ public final class JsonlEventLog implements RequestListener, AutoCloseable {
       return new JsonlEventLog(
           Files.newOutputStream(
               path, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE),
-          TimeBase.now(clock, wall));
+          clock.anchor(wall));
     } catch (IOException e) {
       throw new LoadgenException(
           "cannot open the event log " + path + ": " + e.getMessage() + "; check the folder", e);
     }
   }
 
-  /** Writes UTF-8 lines to {@code out}, buffered; closing the log closes it. */
-  public JsonlEventLog(OutputStream out, TimeBase timeBase) {
+  /**
+   * Writes UTF-8 lines to {@code out}, buffered; closing the log closes it. {@code wallOf} turns a
+   * monotonic reading into its wall-clock instant ({@link NanoClock#anchor}).
+   */
+  public JsonlEventLog(OutputStream out, LongFunction<Instant> wallOf) {
     this.out = new BufferedOutputStream(out, 64 * 1024);
-    this.timeBase = timeBase;
+    this.wallOf = wallOf;
   }
 
   @Override
@@ -139,7 +143,7 @@ public final class JsonlEventLog implements RequestListener, AutoCloseable {
    * with {@code Instant.toString} made the log the generator's bottleneck.
    */
   private void instant(StringBuilder line, long nanos) {
-    Instant at = timeBase.at(nanos);
+    Instant at = wallOf.apply(nanos);
     long second = at.getEpochSecond();
     Second cached = lastSecond;
     if (cached == null || cached.epochSecond != second) {

@@ -7,11 +7,13 @@ import dev.speechscale.platform.ResponseBreakdown;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 class JsonlEventLogTest {
-  private static final TimeBase BASE = new TimeBase(0, Instant.parse("2026-01-01T00:00:00Z"));
+  private static final Instant ORIGIN = Instant.parse("2026-01-01T00:00:00Z");
+  private static final LongFunction<Instant> BASE = ORIGIN::plusNanos;
 
   @Test
   void completed_writesOneJsonLineWithTimesFromTheIntendedSend() {

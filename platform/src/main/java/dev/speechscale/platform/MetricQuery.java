@@ -26,10 +26,26 @@ public record MetricQuery(
     }
   }
 
-  /** The metrics the chain reads, by their CloudWatch names. */
+  /**
+   * The one definition of an endpoint's metrics, by their CloudWatch names: those the chain reads
+   * and those a scaling policy can track (the {@code scaling} engine's {@code Datapoints}). A new
+   * metric is a new constant here plus a source for it in every {@code Datapoints} implementation
+   * (the local metric store, the simulator, CloudWatch).
+   */
   public enum Metric {
+    /**
+     * In-flight requests (queued + executing + still streaming) per in-service instance, sampled
+     * every second. What a SpeechScale plan tracks.
+     */
     CONCURRENT_REQUESTS_PER_MODEL("ConcurrentRequestsPerModel"),
     INVOCATIONS("Invocations"),
+    /**
+     * Requests routed per in-service instance in a period (statistic Sum); SageMaker's predefined
+     * {@code SageMakerVariantInvocationsPerInstance}, the policy a user typically copies.
+     */
+    INVOCATIONS_PER_INSTANCE("InvocationsPerInstance"),
+    /** Busy share of an instance, 0..100 %, as a CPU-style utilisation metric. */
+    CPU_UTILIZATION("CPUUtilization"),
     INVOCATION_4XX_ERRORS("Invocation4XXErrors"),
     INVOCATION_5XX_ERRORS("Invocation5XXErrors"),
     FIRST_CHUNK_LATENCY("FirstChunkLatency");
@@ -40,6 +56,7 @@ public record MetricQuery(
       this.cloudWatchName = cloudWatchName;
     }
 
+    /** The CloudWatch metric name, e.g. {@code ConcurrentRequestsPerModel}: spelled here only. */
     public String cloudWatchName() {
       return cloudWatchName;
     }

@@ -77,7 +77,7 @@ public final class RetryingPlatform implements Platform {
       return r;
     }
     return new RetryingPlatform(
-        platform, clock, Thread::sleep, Backoff.THROTTLING, System.nanoTime());
+        platform, clock, Thread::sleep, Backoff.THROTTLING, NanoClock.SYSTEM.nanoTime());
   }
 
   /** The platform underneath. */

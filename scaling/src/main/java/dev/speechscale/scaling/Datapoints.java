@@ -1,5 +1,7 @@
 package dev.speechscale.scaling;
 
+import dev.speechscale.platform.MetricQuery.Metric;
+
 /**
  * Where the engine reads datapoints: the local metric store, the simulator's samples, CloudWatch.
  */
@@ -15,8 +17,7 @@ public interface Datapoints {
    * @param endMs the end of the newest period, a multiple of {@code periodMs}
    * @return {@code count} values, oldest first
    */
-  double[] periods(
-      ScalingMetric metric, MetricStatistic statistic, long periodMs, int count, long endMs);
+  double[] periods(Metric metric, MetricStatistic statistic, long periodMs, int count, long endMs);
 
   /**
    * How long after a period ends its datapoint becomes readable: 0 locally, a minute or more on

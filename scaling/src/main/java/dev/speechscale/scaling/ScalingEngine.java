@@ -1,5 +1,6 @@
 package dev.speechscale.scaling;
 
+import dev.speechscale.platform.MetricQuery.Metric;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.DoublePredicate;
@@ -141,7 +142,7 @@ public final class ScalingEngine {
             Locale.ROOT,
             "target tracking: %s %s %.2f > target %.2f for %d periods; desired = ceil(%d x %.2f /"
                 + " %.2f)",
-            t.metric().awsName(),
+            t.metric().cloudWatchName(),
             t.statistic().awsName(),
             latest,
             t.targetValue(),
@@ -186,7 +187,7 @@ public final class ScalingEngine {
         String.format(
             Locale.ROOT,
             "step scale-in: %s %s %.2f <= %.2f for %d periods",
-            s.metric().awsName(),
+            s.metric().cloudWatchName(),
             s.statistic().awsName(),
             latest,
             s.threshold(),
@@ -208,7 +209,7 @@ public final class ScalingEngine {
             Locale.ROOT,
             "target tracking scale-in: %s %s %.2f < %.2f (%.2f x target %.2f) for %d periods;"
                 + " desired = ceil(%d x %.2f / %.2f)",
-            t.metric().awsName(),
+            t.metric().cloudWatchName(),
             t.statistic().awsName(),
             latest,
             tr.thresholdRatio() * t.targetValue(),
@@ -280,7 +281,7 @@ public final class ScalingEngine {
 
   private static double[] read(
       Datapoints datapoints,
-      ScalingMetric metric,
+      Metric metric,
       MetricStatistic statistic,
       long periodMs,
       int count,
@@ -294,7 +295,7 @@ public final class ScalingEngine {
               + " for "
               + count
               + " periods of "
-              + metric.awsName()
+              + metric.cloudWatchName()
               + "; an implementation must return exactly one value (or NaN) per period");
     }
     return values;

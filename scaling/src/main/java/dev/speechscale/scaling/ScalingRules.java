@@ -1,5 +1,6 @@
 package dev.speechscale.scaling;
 
+import dev.speechscale.platform.MetricQuery.Metric;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -108,14 +109,14 @@ public record ScalingRules(
         min,
         max,
         new TargetTracking(
-            ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL,
+            Metric.CONCURRENT_REQUESTS_PER_MODEL,
             MetricStatistic.MAXIMUM,
             PLANNED_TRACKING_PERIOD,
             PLANNED_TRACKING_DATAPOINTS,
             targetValue,
             scaleOutCooldown),
         new StepScaleIn(
-            ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL,
+            Metric.CONCURRENT_REQUESTS_PER_MODEL,
             MetricStatistic.AVERAGE,
             PLANNED_SCALE_IN_PERIOD,
             PLANNED_SCALE_IN_DATAPOINTS,
@@ -131,7 +132,7 @@ public record ScalingRules(
    * SageMaker's defaults for both cooldowns are {@link #SAGEMAKER_DEFAULT_COOLDOWN}.
    */
   public static ScalingRules targetTracking(
-      ScalingMetric metric,
+      Metric metric,
       MetricStatistic statistic,
       Duration period,
       double targetValue,

@@ -1,5 +1,6 @@
 package dev.speechscale.scaling;
 
+import dev.speechscale.platform.MetricQuery.Metric;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -17,7 +18,7 @@ import java.util.Objects;
  * @param cooldown after a scale-in, before the next one
  */
 public record StepScaleIn(
-    ScalingMetric metric,
+    Metric metric,
     MetricStatistic statistic,
     Duration period,
     int datapoints,

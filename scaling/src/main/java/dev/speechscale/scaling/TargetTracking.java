@@ -1,5 +1,6 @@
 package dev.speechscale.scaling;
 
+import dev.speechscale.platform.MetricQuery.Metric;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -20,7 +21,7 @@ import java.util.Objects;
  * @param scaleOutCooldown after a scale-out, before the next one
  */
 public record TargetTracking(
-    ScalingMetric metric,
+    Metric metric,
     MetricStatistic statistic,
     Duration period,
     int datapoints,

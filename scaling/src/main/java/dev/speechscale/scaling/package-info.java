@@ -11,7 +11,7 @@
  * them, and read only once published ({@link
  * dev.speechscale.scaling.Datapoints#publicationDelayMs()}).
  *
- * <p>A new metric: a constant in {@link dev.speechscale.scaling.ScalingMetric} and a source for it
- * in each {@code Datapoints} implementation.
+ * <p>A new metric: a constant in {@link dev.speechscale.platform.MetricQuery.Metric} and a source
+ * for it in each {@code Datapoints} implementation.
  */
 package dev.speechscale.scaling;

@@ -3,6 +3,7 @@ package dev.speechscale.scaling;
 import static dev.speechscale.scaling.SecondSamples.T0_MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.speechscale.platform.MetricQuery.Metric;
 import dev.speechscale.scaling.ScalingDecision.Direction;
 import dev.speechscale.scaling.ScalingEngineTest.Fleet;
 import java.time.Duration;
@@ -56,7 +57,7 @@ class ScalingEngineInvariantsTest {
     SplittableRandom rnd = new SplittableRandom(seed);
     ScalingRules rules =
         ScalingRules.targetTracking(
-            ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL,
+            Metric.CONCURRENT_REQUESTS_PER_MODEL,
             MetricStatistic.AVERAGE,
             Duration.ofSeconds(10),
             5,
@@ -132,7 +133,7 @@ class ScalingEngineInvariantsTest {
    */
   private static List<Double> visiblePeriods(
       SecondSamples load,
-      ScalingMetric metric,
+      Metric metric,
       MetricStatistic statistic,
       Duration period,
       int datapoints,

@@ -3,6 +3,7 @@ package dev.speechscale.scaling;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.speechscale.platform.MetricQuery.Metric;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +18,7 @@ class ScalingRulesTest {
     assertThat(r.tracking())
         .isEqualTo(
             new TargetTracking(
-                ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL,
+                Metric.CONCURRENT_REQUESTS_PER_MODEL,
                 MetricStatistic.MAXIMUM,
                 Duration.ofSeconds(10),
                 3,
@@ -26,7 +27,7 @@ class ScalingRulesTest {
     assertThat(r.scaleIn())
         .isEqualTo(
             new StepScaleIn(
-                ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL,
+                Metric.CONCURRENT_REQUESTS_PER_MODEL,
                 MetricStatistic.AVERAGE,
                 Duration.ofSeconds(60),
                 3,
@@ -73,7 +74,7 @@ class ScalingRulesTest {
   void constructor_subSecondPeriod_isRefused() {
     assertThatThrownBy(() ->
             ScalingRules.targetTracking(
-                ScalingMetric.CPU_UTILIZATION,
+                Metric.CPU_UTILIZATION,
                 MetricStatistic.AVERAGE,
                 Duration.ofMillis(500),
                 70,
@@ -94,10 +95,10 @@ class ScalingRulesTest {
 
   @Test
   void metric_awsNames_areCloudWatchSpellings() {
-    assertThat(ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL.awsName())
+    assertThat(Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName())
         .isEqualTo("ConcurrentRequestsPerModel");
-    assertThat(ScalingMetric.INVOCATIONS_PER_INSTANCE.awsName())
+    assertThat(Metric.INVOCATIONS_PER_INSTANCE.cloudWatchName())
         .isEqualTo("InvocationsPerInstance");
-    assertThat(ScalingMetric.CPU_UTILIZATION.awsName()).isEqualTo("CPUUtilization");
+    assertThat(Metric.CPU_UTILIZATION.cloudWatchName()).isEqualTo("CPUUtilization");
   }
 }

@@ -1,5 +1,6 @@
 package dev.speechscale.scaling;
 
+import dev.speechscale.platform.MetricQuery.Metric;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -48,7 +49,7 @@ final class SecondSamples implements Datapoints {
 
   @Override
   public double[] periods(
-      ScalingMetric metric, MetricStatistic statistic, long periodMs, int count, long endMs) {
+      Metric metric, MetricStatistic statistic, long periodMs, int count, long endMs) {
     askedEndMs.add(endMs);
     double[] out = new double[count];
     for (int i = 0; i < count; i++) {

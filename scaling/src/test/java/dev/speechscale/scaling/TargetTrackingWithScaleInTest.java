@@ -3,6 +3,7 @@ package dev.speechscale.scaling;
 import static dev.speechscale.scaling.SecondSamples.T0_MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.speechscale.platform.MetricQuery.Metric;
 import dev.speechscale.scaling.ScalingDecision.Direction;
 import dev.speechscale.scaling.ScalingEngineTest.Fleet;
 import java.time.Duration;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class TargetTrackingWithScaleInTest {
   static final ScalingRules INVOCATIONS =
       ScalingRules.targetTracking(
-          ScalingMetric.INVOCATIONS_PER_INSTANCE,
+          Metric.INVOCATIONS_PER_INSTANCE,
           MetricStatistic.SUM,
           Duration.ofSeconds(60),
           70,
@@ -111,7 +112,7 @@ class TargetTrackingWithScaleInTest {
   void evaluate_cpuStyleUtilisation_tracksAverageBusyPercent() {
     ScalingRules cpu =
         ScalingRules.targetTracking(
-            ScalingMetric.CPU_UTILIZATION,
+            Metric.CPU_UTILIZATION,
             MetricStatistic.AVERAGE,
             Duration.ofSeconds(60),
             70,

@@ -1,6 +1,6 @@
 package dev.speechscale.server;
 
-import dev.speechscale.admission.Ticker;
+import dev.speechscale.platform.NanoClock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
 final class EngineWatchdog implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(EngineWatchdog.class.getName());
 
-  private final Ticker ticker;
+  private final NanoClock ticker;
   private final Duration bound;
   private final String engineName;
   private final Set<SynthesisJob> jobs = ConcurrentHashMap.newKeySet();
@@ -35,7 +35,7 @@ final class EngineWatchdog implements AutoCloseable {
   private volatile @Nullable String stuck; // null while every call makes progress
   private volatile Consumer<String> onStuck = reason -> {};
 
-  EngineWatchdog(Ticker ticker, Duration bound, String engineName) {
+  EngineWatchdog(NanoClock ticker, Duration bound, String engineName) {
     this.ticker = ticker;
     this.bound = bound;
     this.engineName = engineName;

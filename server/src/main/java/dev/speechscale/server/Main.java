@@ -1,6 +1,6 @@
 package dev.speechscale.server;
 
-import dev.speechscale.admission.Ticker;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.ScaleOutStage;
 import java.io.PrintStream;
 import java.time.Clock;
@@ -93,7 +93,7 @@ public final class Main {
             .containerStart()
             .orElseGet(() -> ProcessHandle.current().info().startInstant().orElse(clock.instant()));
     StageMarkers markers = new StageMarkers(clock, epoch, out);
-    SpeechServer server = new SpeechServer(config, out, Ticker.system(), clock);
+    SpeechServer server = new SpeechServer(config, out, NanoClock.SYSTEM, clock);
     try {
       server.start();
     } catch (Exception e) {

@@ -3,7 +3,7 @@ package dev.speechscale.server;
 import dev.speechscale.admission.AdmissionGate;
 import dev.speechscale.admission.GateConfig;
 import dev.speechscale.admission.Permit;
-import dev.speechscale.admission.Ticker;
+import dev.speechscale.platform.NanoClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -29,7 +29,7 @@ final class SpeechRuntime implements AutoCloseable {
   final RequestParser parser;
   final ServerConfig config;
   final ServerMetrics metrics;
-  final Ticker ticker;
+  final NanoClock ticker;
   final Clock wallClock;
   private final ExecutorService engineThreads;
   private final DisconnectWatch disconnects = new DisconnectWatch();
@@ -46,7 +46,7 @@ final class SpeechRuntime implements AutoCloseable {
       SpeechEngine engine,
       ServerConfig config,
       ServerMetrics metrics,
-      Ticker ticker,
+      NanoClock ticker,
       Clock wallClock) {
     this.engine = engine;
     this.config = config;

@@ -1,7 +1,7 @@
 package dev.speechscale.server;
 
 import dev.speechscale.admission.GateSnapshot;
-import dev.speechscale.admission.Ticker;
+import dev.speechscale.platform.NanoClock;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -45,7 +45,7 @@ public final class SpeechServer implements AutoCloseable {
   private final ServerConfig config;
   private final ServerMetrics metrics = new ServerMetrics(this::serving);
   private final PrintStream stdout;
-  private final Ticker ticker;
+  private final NanoClock ticker;
   private final Clock wallClock;
   private final Server jetty;
   private final ServerConnector connector;
@@ -54,7 +54,7 @@ public final class SpeechServer implements AutoCloseable {
   private volatile boolean ready;
   private volatile boolean warming;
 
-  SpeechServer(ServerConfig config, PrintStream stdout, Ticker ticker, Clock wallClock) {
+  SpeechServer(ServerConfig config, PrintStream stdout, NanoClock ticker, Clock wallClock) {
     this.config = config;
     this.stdout = stdout;
     this.ticker = ticker;

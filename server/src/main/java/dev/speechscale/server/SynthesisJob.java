@@ -1,7 +1,7 @@
 package dev.speechscale.server;
 
 import dev.speechscale.admission.Permit;
-import dev.speechscale.admission.Ticker;
+import dev.speechscale.platform.NanoClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -64,7 +64,7 @@ final class SynthesisJob implements Runnable {
   private final long maxBufferedBytes;
   private final long maxSamples;
   private final Duration maxAudio;
-  private final Ticker ticker;
+  private final NanoClock ticker;
   private final CountDownLatch done = new CountDownLatch(1);
   private final CountDownLatch over = new CountDownLatch(1);
   private volatile boolean cancelled;
@@ -87,7 +87,7 @@ final class SynthesisJob implements Runnable {
       Permit permit,
       long maxBufferedBytes,
       Duration maxAudio,
-      Ticker ticker) {
+      NanoClock ticker) {
     this.engine = engine;
     this.segments = List.copyOf(segments);
     this.request = request;

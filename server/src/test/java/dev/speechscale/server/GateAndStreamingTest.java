@@ -3,7 +3,7 @@ package dev.speechscale.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.speechscale.admission.Ticker;
+import dev.speechscale.platform.NanoClock;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -238,7 +238,7 @@ class GateAndStreamingTest {
         new SpeechServer(
             config,
             new PrintStream(stdout, true, StandardCharsets.UTF_8),
-            Ticker.system(),
+            NanoClock.SYSTEM,
             Clock.systemUTC());
     try (var http = java.net.http.HttpClient.newHttpClient()) {
       int port = server.start();

@@ -3,7 +3,7 @@ package dev.speechscale.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.speechscale.admission.Ticker;
+import dev.speechscale.platform.NanoClock;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -76,7 +76,7 @@ class RunawayEngineTest {
   void watchdog_engineCallStuckPastTheBound_answersEngineStuckReleasesThePermitAndFailsPing()
       throws Exception {
     AtomicLong now = new AtomicLong();
-    Ticker ticker = now::get;
+    NanoClock ticker = now::get;
     HangingEngine engine = new HangingEngine();
     try (TestServer s = TestServer.start(engine, ticker, "--engine-stall-s", "5")) {
       var pending =

@@ -2,7 +2,7 @@ package dev.speechscale.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.speechscale.admission.Ticker;
+import dev.speechscale.platform.NanoClock;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
 import java.util.concurrent.CompletableFuture;
@@ -19,7 +19,7 @@ class StreamWriterTest {
   @Test
   void ttfab_withAFakeTickerThatDoesNotMove_recordsZero() throws Exception {
     AtomicLong nowNanos = new AtomicLong(1_000L);
-    Ticker frozen = nowNanos::get;
+    NanoClock frozen = nowNanos::get;
     ScriptedEngine engine = new ScriptedEngine(1, 1);
     try (TestServer s = TestServer.start(engine, frozen)) {
       assertThat(s.post("{\"text\":\"hello\"}").statusCode()).isEqualTo(200);
@@ -35,7 +35,7 @@ class StreamWriterTest {
   void queueWaitHeader_aRequestQueuedWhileTheTickerMoves7ms_says7000AndTheFirstSays0()
       throws Exception {
     AtomicLong nowNanos = new AtomicLong(1_000L);
-    Ticker fake = nowNanos::get;
+    NanoClock fake = nowNanos::get;
     ScriptedEngine engine = new ScriptedEngine(2, 1); // one slot; a call holds it until allowed
     try (TestServer s = TestServer.start(engine, fake)) {
       CompletableFuture<HttpResponse<InputStream>> first = s.stream("one");
@@ -59,7 +59,7 @@ class StreamWriterTest {
   @Test
   void queueWaitHeader_bufferedResponse_isSentToo() throws Exception {
     AtomicLong nowNanos = new AtomicLong(5_000L);
-    Ticker frozen = nowNanos::get;
+    NanoClock frozen = nowNanos::get;
     try (TestServer s = TestServer.start(new ScriptedEngine(1, 1), frozen)) {
       HttpResponse<byte[]> r = s.post("{\"text\":\"hello\",\"stream\":false}");
       assertThat(r.statusCode()).isEqualTo(200);

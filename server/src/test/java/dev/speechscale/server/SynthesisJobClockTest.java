@@ -2,7 +2,7 @@ package dev.speechscale.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.speechscale.admission.Ticker;
+import dev.speechscale.platform.NanoClock;
 import java.net.http.HttpResponse;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -34,7 +34,7 @@ class SynthesisJobClockTest {
   @Test
   void engineFirstChunkHeader_engineMovesAFakeTicker5ms_says5000() throws Exception {
     AtomicLong nowNanos = new AtomicLong(Long.MIN_VALUE / 2);
-    Ticker fake = nowNanos::get;
+    NanoClock fake = nowNanos::get;
     try (TestServer s = TestServer.start(new TickingEngine(nowNanos), fake)) {
       HttpResponse<byte[]> r = s.post("{\"text\":\"hello\"}");
       assertThat(r.statusCode()).isEqualTo(200);
@@ -45,7 +45,7 @@ class SynthesisJobClockTest {
   @Test
   void synthesisSeconds_engineMovesAFakeTicker8ms_records8msOnTheTicker() throws Exception {
     AtomicLong nowNanos = new AtomicLong(0L);
-    Ticker fake = nowNanos::get;
+    NanoClock fake = nowNanos::get;
     try (TestServer s = TestServer.start(new TickingEngine(nowNanos), fake)) {
       assertThat(s.post("{\"text\":\"hello\",\"stream\":false}").statusCode()).isEqualTo(200);
       s.awaitIdle();

@@ -1,6 +1,6 @@
 package dev.speechscale.server;
 
-import dev.speechscale.admission.Ticker;
+import dev.speechscale.platform.NanoClock;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -30,7 +30,7 @@ final class TestServer implements AutoCloseable {
           .build();
   private final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
 
-  private TestServer(ServerConfig config, SpeechEngine engine, Ticker ticker) throws Exception {
+  private TestServer(ServerConfig config, SpeechEngine engine, NanoClock ticker) throws Exception {
     server =
         new SpeechServer(
             config,
@@ -44,11 +44,11 @@ final class TestServer implements AutoCloseable {
   }
 
   static TestServer start(SpeechEngine engine, String... flags) throws Exception {
-    return start(engine, Ticker.system(), flags);
+    return start(engine, NanoClock.SYSTEM, flags);
   }
 
   /** A server whose gate and request timing read {@code ticker} (a fake one in timing tests). */
-  static TestServer start(SpeechEngine engine, Ticker ticker, String... flags) throws Exception {
+  static TestServer start(SpeechEngine engine, NanoClock ticker, String... flags) throws Exception {
     List<String> args = new ArrayList<>(List.of("--port", "0"));
     args.addAll(List.of(flags));
     return new TestServer(ServerConfig.parse(args, Map.of()), engine, ticker);

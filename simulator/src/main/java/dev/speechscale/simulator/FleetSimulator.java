@@ -1,5 +1,6 @@
 package dev.speechscale.simulator;
 
+import dev.speechscale.platform.MetricQuery;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -142,7 +143,9 @@ public final class FleetSimulator {
           double v = concurrencyPerInstance.get(i);
           if (v < 0 || Double.isInfinite(v)) {
             throw new SimulatorException(
-                "recorded ConcurrentRequestsPerModel at second "
+                "recorded "
+                    + MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
+                    + " at second "
                     + (i - concurrencyPerInstance.size())
                     + " ("
                     + v

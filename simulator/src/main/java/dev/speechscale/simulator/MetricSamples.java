@@ -1,8 +1,8 @@
 package dev.speechscale.simulator;
 
+import dev.speechscale.platform.MetricQuery.Metric;
 import dev.speechscale.scaling.Datapoints;
 import dev.speechscale.scaling.MetricStatistic;
-import dev.speechscale.scaling.ScalingMetric;
 import java.util.Arrays;
 
 /**
@@ -25,7 +25,7 @@ final class MetricSamples implements Datapoints {
     this.publicationDelayMs = publicationDelayMs;
     this.retentionSeconds =
         (int) Math.min(Integer.MAX_VALUE / 2, 3600 + publicationDelayMs / 1000 + 1);
-    this.ring = new double[ScalingMetric.values().length][retentionSeconds];
+    this.ring = new double[Metric.values().length][retentionSeconds];
     for (double[] row : ring) {
       Arrays.fill(row, Double.NaN);
     }
@@ -38,9 +38,9 @@ final class MetricSamples implements Datapoints {
   void record(long second, double concurrency, double invocations, double busyPercent) {
     int slot = (int) Math.floorMod(second, (long) retentionSeconds);
     firstSecond = Math.min(firstSecond, second);
-    ring[ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL.ordinal()][slot] = concurrency;
-    ring[ScalingMetric.INVOCATIONS_PER_INSTANCE.ordinal()][slot] = invocations;
-    ring[ScalingMetric.CPU_UTILIZATION.ordinal()][slot] = busyPercent;
+    ring[Metric.CONCURRENT_REQUESTS_PER_MODEL.ordinal()][slot] = concurrency;
+    ring[Metric.INVOCATIONS_PER_INSTANCE.ordinal()][slot] = invocations;
+    ring[Metric.CPU_UTILIZATION.ordinal()][slot] = busyPercent;
     latestSecond = second;
   }
 
@@ -55,7 +55,7 @@ final class MetricSamples implements Datapoints {
    */
   @Override
   public double[] periods(
-      ScalingMetric metric, MetricStatistic statistic, long periodMs, int count, long endMs) {
+      Metric metric, MetricStatistic statistic, long periodMs, int count, long endMs) {
     double[] out = new double[count];
     double[] row = ring[metric.ordinal()];
     long periodS = Math.max(1, periodMs / 1000);

@@ -1,5 +1,6 @@
 package dev.speechscale.simulator;
 
+import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.scaling.ScalingRules;
 import java.time.Duration;
 import java.util.Locale;
@@ -82,7 +83,9 @@ public sealed interface Policy
     public String description() {
       return String.format(
           Locale.ROOT,
-          "the plan: %d..%d instances, ConcurrentRequestsPerModel Maximum > %.4g (10 s x 3),"
+          "the plan: %d..%d instances, "
+              + MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
+              + " Maximum > %.4g (10 s x 3),"
               + " step scale-in at Average <= %.4g (60 s x 3), cooldowns %d s out / %d s in",
           minInstances,
           maxInstances,

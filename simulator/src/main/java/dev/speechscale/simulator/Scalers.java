@@ -1,10 +1,10 @@
 package dev.speechscale.simulator;
 
+import dev.speechscale.platform.MetricQuery.Metric;
 import dev.speechscale.scaling.MetricStatistic;
 import dev.speechscale.scaling.ScaleIn;
 import dev.speechscale.scaling.ScalingDecision;
 import dev.speechscale.scaling.ScalingEngine;
-import dev.speechscale.scaling.ScalingMetric;
 import dev.speechscale.scaling.ScalingRules;
 import dev.speechscale.scaling.StepScaleIn;
 import dev.speechscale.scaling.Suspension;
@@ -65,7 +65,7 @@ final class Scalers {
           case Policy.PublishedSizing p -> p.rules();
           case Policy.InvocationsTracking p ->
               ScalingRules.targetTracking(
-                  ScalingMetric.INVOCATIONS_PER_INSTANCE,
+                  Metric.INVOCATIONS_PER_INSTANCE,
                   MetricStatistic.SUM,
                   STANDARD_PERIOD,
                   p.targetPerInstancePerMinute(),
@@ -76,7 +76,7 @@ final class Scalers {
           case Policy.Rules r -> r.rules();
           case Policy.CpuTracking p ->
               ScalingRules.targetTracking(
-                  ScalingMetric.CPU_UTILIZATION,
+                  Metric.CPU_UTILIZATION,
                   MetricStatistic.AVERAGE,
                   STANDARD_PERIOD,
                   p.targetBusyPercent(),

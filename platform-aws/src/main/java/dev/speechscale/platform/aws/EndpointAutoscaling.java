@@ -2,6 +2,7 @@ package dev.speechscale.platform.aws;
 
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.ScalingGate;
+import dev.speechscale.platform.MetricQuery;
 import java.util.Locale;
 import java.util.Map;
 import software.amazon.awscdk.Duration;
@@ -96,7 +97,9 @@ public final class EndpointAutoscaling extends Construct {
             .alarmDescription(
                 String.format(
                     Locale.ROOT,
-                    "Remove one instance: ConcurrentRequestsPerModel Average over %d s <= %.3f"
+                    "Remove one instance: "
+                        + MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
+                        + " Average over %d s <= %.3f"
                         + " (the plan's scale_in_threshold) for %d periods",
                     SCALE_IN_PERIOD_S,
                     effective.scaleInThreshold(),
@@ -115,7 +118,7 @@ public final class EndpointAutoscaling extends Construct {
   static Metric concurrency(AwsEndpointSpec spec, String statistic, Duration period) {
     return Metric.Builder.create()
         .namespace(AwsNames.SAGEMAKER_NAMESPACE)
-        .metricName("ConcurrentRequestsPerModel")
+        .metricName(MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName())
         .dimensionsMap(dimensions(spec))
         .statistic(statistic)
         .period(period)

@@ -2,6 +2,7 @@ package dev.speechscale.platform.aws;
 
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.ScalingGate;
+import dev.speechscale.platform.MetricQuery;
 import java.util.List;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
@@ -161,13 +162,15 @@ public final class EndpointObservability extends Construct {
             .build();
     dashboard.addWidgets(
         graph(
-            "ConcurrentRequestsPerModel Maximum (10 s) vs scaling target",
+            MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
+                + " Maximum (10 s) vs scaling target",
             List.of(EndpointAutoscaling.concurrency(spec, "Maximum", Duration.seconds(10))),
             annotation(
                 attached(effective.scalingTargetValue(), "scaling_target_value"),
                 "scaling_target_value")),
         graph(
-            "ConcurrentRequestsPerModel Average (60 s) vs scale-in threshold",
+            MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
+                + " Average (60 s) vs scale-in threshold",
             List.of(EndpointAutoscaling.concurrency(spec, "Average", MINUTE)),
             annotation(
                 attached(effective.scaleInThreshold(), "scale_in_threshold"),

@@ -1,6 +1,7 @@
 package dev.speechscale.platform.aws;
 
 import dev.speechscale.platform.Alarm;
+import dev.speechscale.platform.MetricQuery.Metric;
 import dev.speechscale.platform.ScalingPolicy;
 import dev.speechscale.platform.Statistic;
 import dev.speechscale.platform.SuspendedState;
@@ -29,9 +30,10 @@ final class ScalingMapper {
       String type = c.predefinedMetricSpecification().predefinedMetricTypeAsString();
       return switch (type) {
         case "SageMakerVariantConcurrentRequestsPerModelHighResolution" ->
-            new Tracked("ConcurrentRequestsPerModel", Statistic.MAXIMUM, 10);
+            new Tracked(
+                Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName(), Statistic.MAXIMUM, 10);
         case "SageMakerVariantInvocationsPerInstance" ->
-            new Tracked("InvocationsPerInstance", Statistic.SUM, 60);
+            new Tracked(Metric.INVOCATIONS_PER_INSTANCE.cloudWatchName(), Statistic.SUM, 60);
         case "SageMakerVariantProvisionedConcurrencyUtilization" ->
             new Tracked("ProvisionedConcurrencyUtilization", Statistic.AVERAGE, 60);
         default -> new Tracked(type, Statistic.AVERAGE, 60);

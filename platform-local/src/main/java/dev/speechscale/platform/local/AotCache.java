@@ -1,6 +1,7 @@
 package dev.speechscale.platform.local;
 
 import dev.speechscale.artifacts.EndpointConfig;
+import dev.speechscale.platform.NanoClock;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -175,7 +176,7 @@ final class AotCache {
     env.putAll(config.engineEnvironment());
     env.putAll(config.containerEnv());
     Process p = pb.start();
-    long deadline = System.nanoTime() + TRAINING_BOUND.toNanos();
+    long deadline = NanoClock.SYSTEM.nanoTime() + TRAINING_BOUND.toNanos();
     try {
       int port = awaitPort(p, log, deadline);
       if (port < 0) {
@@ -185,7 +186,7 @@ final class AotCache {
         return Optional.of("the training run never answered /ping 200: " + last(log));
       }
       p.toHandle().destroy(); // SIGTERM: the JVM exits normally and assembles the cache
-      long left = Math.max(1, deadline - System.nanoTime());
+      long left = Math.max(1, deadline - NanoClock.SYSTEM.nanoTime());
       if (!p.waitFor(left, TimeUnit.NANOSECONDS)) {
         return Optional.of("the training run did not exit within " + TRAINING_BOUND);
       }
@@ -204,7 +205,7 @@ final class AotCache {
 
   private static int awaitPort(Process p, Path log, long deadlineNanos)
       throws IOException, InterruptedException {
-    while (System.nanoTime() < deadlineNanos && p.isAlive()) {
+    while (NanoClock.SYSTEM.nanoTime() < deadlineNanos && p.isAlive()) {
       String out = Files.readString(log, StandardCharsets.UTF_8);
       int at = out.indexOf(InstanceProcess.LISTENING);
       int eol = at < 0 ? -1 : out.indexOf('\n', at);
@@ -223,7 +224,7 @@ final class AotCache {
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ping"))
               .timeout(Duration.ofSeconds(5))
               .build();
-      while (System.nanoTime() < deadlineNanos) {
+      while (NanoClock.SYSTEM.nanoTime() < deadlineNanos) {
         try {
           if (http.send(ping, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
             return true;

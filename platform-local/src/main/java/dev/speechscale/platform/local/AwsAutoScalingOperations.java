@@ -1,6 +1,7 @@
 package dev.speechscale.platform.local;
 
 import dev.speechscale.platform.Alarm;
+import dev.speechscale.platform.MetricQuery.Metric;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.PlatformException;
 import dev.speechscale.platform.ScalingPolicy;
@@ -166,7 +167,7 @@ final class AwsAutoScalingOperations {
         o.put("PolicyType", "TargetTrackingScaling");
         ObjectNode c = o.putObject("TargetTrackingScalingPolicyConfiguration");
         c.put("TargetValue", t.targetValue());
-        if (t.metricName().equals("ConcurrentRequestsPerModel")
+        if (t.metricName().equals(Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName())
             && t.statistic() == Statistic.MAXIMUM
             && t.periodSeconds() == 10) {
           c.putObject("PredefinedMetricSpecification")

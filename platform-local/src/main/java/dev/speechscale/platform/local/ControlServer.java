@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.platform.MetricSeries;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Statistic;
 import dev.speechscale.platform.SuspendedState;
 import java.io.IOException;
@@ -93,7 +94,7 @@ final class ControlServer implements AutoCloseable {
       }
       if (!"/shutdown".equals(path)
           && !rateLimit.tryAcquire(
-              System.nanoTime(),
+              NanoClock.SYSTEM.nanoTime(),
               Math.floorDiv(System.currentTimeMillis(), 60_000L),
               (minute, accepted, throttled) ->
                   supervisor.note(

@@ -3,6 +3,7 @@ package dev.speechscale.platform.local;
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.platform.Infra;
+import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.platform.PlatformException;
 import dev.speechscale.platform.PlatformSettings;
 import java.io.PrintStream;
@@ -218,7 +219,9 @@ record LocalInfra(PlatformSettings settings, String model, PrintStream out, Prin
           sc.suspendedScheduled());
       out.printf(
           Locale.ROOT,
-          "  target tracking  ConcurrentRequestsPerModel Maximum/%ds > %.3f for %d periods,"
+          "  target tracking  "
+              + MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
+              + " Maximum/%ds > %.3f for %d periods,"
               + " scale-in disabled, scale-out cooldown %ds  [alarm %s]%n",
           sc.trackingPeriodS(),
           sc.targetValue(),
@@ -227,7 +230,9 @@ record LocalInfra(PlatformSettings settings, String model, PrintStream out, Prin
           sc.highAlarmState());
       out.printf(
           Locale.ROOT,
-          "  step scale-in    ConcurrentRequestsPerModel Average/%ds <= %.3f for %d periods,"
+          "  step scale-in    "
+              + MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
+              + " Average/%ds <= %.3f for %d periods,"
               + " -1 instance, cooldown %ds  [alarm %s]%n",
           sc.scaleInPeriodS(),
           sc.scaleInThreshold(),

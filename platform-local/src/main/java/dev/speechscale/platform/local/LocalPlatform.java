@@ -11,6 +11,7 @@ import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.InvokerTarget;
 import dev.speechscale.platform.Invokers;
 import dev.speechscale.platform.MetricQuery;
+import dev.speechscale.platform.MetricQuery.Metric;
 import dev.speechscale.platform.MetricSeries;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.OrphanedScaling;
@@ -21,7 +22,6 @@ import dev.speechscale.platform.ScalingState;
 import dev.speechscale.platform.Statistic;
 import dev.speechscale.platform.SuspendedState;
 import dev.speechscale.platform.Transport;
-import dev.speechscale.scaling.ScalingMetric;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -208,7 +208,7 @@ public final class LocalPlatform implements Platform {
         List.of(
             new ScalingPolicy.TargetTracking(
                 endpoint + "-target-tracking",
-                ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL.awsName(),
+                Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName(),
                 Statistic.MAXIMUM,
                 s.trackingPeriodS(),
                 s.targetValue(),
@@ -224,7 +224,7 @@ public final class LocalPlatform implements Platform {
         List.of(
             new Alarm(
                 high,
-                ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL.awsName(),
+                Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName(),
                 Statistic.MAXIMUM,
                 s.trackingPeriodS(),
                 s.trackingEvaluationPeriods(),
@@ -234,7 +234,7 @@ public final class LocalPlatform implements Platform {
                 List.of(endpoint + "-target-tracking")),
             new Alarm(
                 low,
-                ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL.awsName(),
+                Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName(),
                 Statistic.AVERAGE,
                 s.scaleInPeriodS(),
                 s.scaleInEvaluationPeriods(),

@@ -120,6 +120,10 @@ final class MetricStore {
             values.add(v);
           }
         }
+        case INVOCATIONS_PER_INSTANCE, CPU_UTILIZATION -> {
+          // not recorded locally: the series stays empty (MetricStoreDatapoints says so to a
+          // policy)
+        }
       }
     }
     List<MetricSeries.Datapoint> points = new ArrayList<>();

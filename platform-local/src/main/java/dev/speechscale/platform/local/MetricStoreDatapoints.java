@@ -1,11 +1,11 @@
 package dev.speechscale.platform.local;
 
 import dev.speechscale.platform.MetricQuery;
+import dev.speechscale.platform.MetricQuery.Metric;
 import dev.speechscale.platform.MetricSeries;
 import dev.speechscale.platform.Statistic;
 import dev.speechscale.scaling.Datapoints;
 import dev.speechscale.scaling.MetricStatistic;
-import dev.speechscale.scaling.ScalingMetric;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -25,7 +25,7 @@ final class MetricStoreDatapoints implements Datapoints {
 
   @Override
   public double[] periods(
-      ScalingMetric metric, MetricStatistic statistic, long periodMs, int count, long endMs) {
+      Metric metric, MetricStatistic statistic, long periodMs, int count, long endMs) {
     long startMs = endMs - count * periodMs;
     MetricSeries series =
         metrics.query(
@@ -54,16 +54,16 @@ final class MetricStoreDatapoints implements Datapoints {
     return metrics.publicationDelay().toMillis();
   }
 
-  private static MetricQuery.Metric local(ScalingMetric metric) {
-    return switch (metric) {
-      case CONCURRENT_REQUESTS_PER_MODEL -> MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL;
-      case INVOCATIONS_PER_INSTANCE, CPU_UTILIZATION ->
-          throw new IllegalArgumentException(
-              "the local platform's metric store does not record "
-                  + metric.awsName()
-                  + "; a local scaling policy can track "
-                  + ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL.awsName()
-                  + " only");
-    };
+  /** The metric itself when the local store records it for scaling. */
+  private static Metric local(Metric metric) {
+    if (metric != Metric.CONCURRENT_REQUESTS_PER_MODEL) {
+      throw new IllegalArgumentException(
+          "the local platform's metric store does not record "
+              + metric.cloudWatchName()
+              + " for scaling; a local scaling policy can track "
+              + Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
+              + " only");
+    }
+    return metric;
   }
 }

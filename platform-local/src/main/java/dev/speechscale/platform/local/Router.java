@@ -1,5 +1,6 @@
 package dev.speechscale.platform.local;
 
+import dev.speechscale.platform.NanoClock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -252,7 +253,7 @@ final class Router implements AutoCloseable {
    */
   private Upstream forward(Backend b, byte[] body, String contentType, String accept)
       throws IOException {
-    long started = System.nanoTime();
+    long started = NanoClock.SYSTEM.nanoTime();
     UpstreamConnection c = b.pooled();
     UpstreamConnection.Response r = null;
     if (c != null) {
@@ -503,7 +504,7 @@ final class Router implements AutoCloseable {
           n += more;
         }
         if (first) {
-          stats.firstChunk((System.nanoTime() - up.startedNanos()) / 1000);
+          stats.firstChunk((NanoClock.SYSTEM.nanoTime() - up.startedNanos()) / 1000);
           first = false;
         }
         byte[] chunk = java.util.Arrays.copyOf(buffer, n);

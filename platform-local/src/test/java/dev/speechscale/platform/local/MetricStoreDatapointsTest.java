@@ -3,8 +3,8 @@ package dev.speechscale.platform.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.speechscale.platform.MetricQuery.Metric;
 import dev.speechscale.scaling.MetricStatistic;
-import dev.speechscale.scaling.ScalingMetric;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +28,7 @@ class MetricStoreDatapointsTest {
 
     double[] max =
         datapoints.periods(
-            ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL,
+            Metric.CONCURRENT_REQUESTS_PER_MODEL,
             MetricStatistic.MAXIMUM,
             10_000,
             3,
@@ -46,7 +46,7 @@ class MetricStoreDatapointsTest {
 
     double[] avg =
         datapoints.periods(
-            ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL,
+            Metric.CONCURRENT_REQUESTS_PER_MODEL,
             MetricStatistic.AVERAGE,
             10_000,
             1,
@@ -59,11 +59,7 @@ class MetricStoreDatapointsTest {
   void periods_aMetricTheStoreDoesNotRecord_isRefusedByName() {
     assertThatThrownBy(() ->
             datapoints.periods(
-                ScalingMetric.CPU_UTILIZATION,
-                MetricStatistic.AVERAGE,
-                60_000,
-                3,
-                T0.toEpochMilli()))
+                Metric.CPU_UTILIZATION, MetricStatistic.AVERAGE, 60_000, 3, T0.toEpochMilli()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("does not record CPUUtilization")
         .hasMessageContaining("ConcurrentRequestsPerModel only");
