@@ -68,10 +68,15 @@ final class StepCalls {
       long wallMs = (System.nanoTime() - began) / 1_000_000;
       Map<String, AwsCallCounts.Count> aws =
           plane == null ? Map.of() : AwsCallCounts.between(awsBefore, plane.counts().snapshot());
+      Map<String, Long> localAfter = localCalls();
+      // a redeploy starts a new supervisor, whose counts start at zero: then all of them are new
+      boolean restarted =
+          localAfter.entrySet().stream()
+              .anyMatch(e -> e.getValue() < localBefore.getOrDefault(e.getKey(), 0L));
       Map<String, Long> localDiff = new TreeMap<>();
-      localCalls()
-          .forEach((route, n) -> {
-            long d = n - localBefore.getOrDefault(route, 0L);
+      localAfter.forEach(
+          (route, n) -> {
+            long d = restarted ? n : n - localBefore.getOrDefault(route, 0L);
             if (d != 0) {
               localDiff.put(route, d);
             }
