@@ -74,13 +74,12 @@ final class StepCalls {
           localAfter.entrySet().stream()
               .anyMatch(e -> e.getValue() < localBefore.getOrDefault(e.getKey(), 0L));
       Map<String, Long> localDiff = new TreeMap<>();
-      localAfter.forEach(
-          (route, n) -> {
-            long d = restarted ? n : n - localBefore.getOrDefault(route, 0L);
-            if (d != 0) {
-              localDiff.put(route, d);
-            }
-          });
+      localAfter.forEach((route, n) -> {
+        long d = restarted ? n : n - localBefore.getOrDefault(route, 0L);
+        if (d != 0) {
+          localDiff.put(route, d);
+        }
+      });
       steps.add(new Step(name, wallMs, aws, localDiff));
     }
   }
