@@ -13,11 +13,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What the AWS-shaped control plane answered, per {@code Service.Operation}: calls, throttles
- * (AWS's {@code ThrottlingException} / {@code Throttling}, see
- * https://docs.aws.amazon.com/sagemaker/latest/APIReference/CommonErrors.html) and other errors by
- * code, plus the order of the calls that changed something or were refused (the journal), so a test
- * can say "this change was refused, then a later one was accepted" without timing anything.
- * Thread-safe: the plane's handler threads record, a test reads {@link #snapshot} at any time.
+ * (AWS's {@code ThrottlingException} in the JSON protocols and {@code Throttling} in CloudWatch's
+ * Query protocol, see https://docs.aws.amazon.com/sagemaker/latest/APIReference/CommonErrors.html
+ * and https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/CommonErrors.html) and other
+ * errors by code, plus the order of the calls that changed something or were refused (the journal),
+ * so a test can say "this change was refused, then a later one was accepted" without timing
+ * anything. Thread-safe: the plane's handler threads record, a test reads {@link #snapshot} at any
+ * time.
  */
 public final class AwsCallCounts {
   /** How many journal entries are kept; the oldest go first. */
