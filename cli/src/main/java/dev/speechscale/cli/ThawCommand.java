@@ -2,6 +2,7 @@ package dev.speechscale.cli;
 
 import dev.speechscale.chain.Thaw;
 import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.RetryingPlatform;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
@@ -29,7 +30,16 @@ final class ThawCommand implements Callable<Integer> {
   public Integer call() {
     List<String> done;
     try (Platform platform = common.open()) {
-      done = Thaw.run(platform, common.endpoint(), desired);
+      java.io.PrintWriter err = spec.commandLine().getErr();
+      done =
+          Thaw.run(
+              RetryingPlatform.of(platform),
+              common.endpoint(),
+              desired,
+              line -> {
+                err.println(line);
+                err.flush();
+              });
     }
     done.forEach(d -> spec.commandLine().getOut().println(common.endpoint() + ": " + d));
     spec.commandLine().getOut().println("next: tts-bench drift --model " + common.model());

@@ -18,14 +18,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -116,7 +115,7 @@ public final class AwsControlPlane implements AutoCloseable {
   private final AwsWire wire;
   private final Map<String, JsonService> byTargetPrefix;
   private final AwsCloudWatchOperations cloudWatch;
-  private final Map<String, LongAdder> calls = new ConcurrentHashMap<>();
+  private final AwsCallCounts counts = new AwsCallCounts();
 
   private AwsControlPlane(
       Platform backend,
@@ -221,8 +220,16 @@ public final class AwsControlPlane implements AutoCloseable {
    */
   public Map<String, Long> calls() {
     Map<String, Long> out = new TreeMap<>();
-    calls.forEach((k, v) -> out.put(k, v.sum()));
+    counts.snapshot().forEach((k, v) -> out.put(k, v.calls()));
     return out;
+  }
+
+  /**
+   * Calls, throttles and errors per {@code Service.Operation}, and the order of the calls: what a
+   * test reads to say which calls a command made and how they were answered.
+   */
+  public AwsCallCounts counts() {
+    return counts;
   }
 
   static AwsWireError unknownOperation(String service, String operation) {
@@ -232,8 +239,8 @@ public final class AwsControlPlane implements AutoCloseable {
         service + " operation " + operation + " is not served by the local control plane");
   }
 
-  private void count(String service, String operation) {
-    calls.computeIfAbsent(service + "." + operation, k -> new LongAdder()).increment();
+  private void count(String operation, @Nullable AwsWireError error) {
+    counts.record(operation, error == null ? null : error.code());
   }
 
   private void handle(HttpExchange x) {
@@ -255,20 +262,24 @@ public final class AwsControlPlane implements AutoCloseable {
     int dot = target.indexOf('.');
     String operation = target.substring(dot + 1);
     JsonService service = dot < 0 ? null : byTargetPrefix.get(target.substring(0, dot));
+    String counted = (service == null ? "?" : service.name()) + "." + operation;
     try {
       if (service == null) {
-        count("?", operation);
         throw unknownOperation(dot < 0 ? target : target.substring(0, dot), operation);
       }
-      count(service.name(), operation);
       admit(x, service.signingName(), false);
       JsonNode in =
           AwsWire.JSON.readTree(body.length == 0 ? "{}".getBytes(StandardCharsets.UTF_8) : body);
       byte[] out = AwsWire.JSON.writeValueAsBytes(service.operations().call(operation, in));
+      count(counted, null);
       send(x, 200, "application/x-amz-json-1.1", out);
     } catch (JacksonException e) {
-      jsonError(x, new AwsWireError(400, "SerializationException", "malformed JSON body"));
+      AwsWireError malformed =
+          new AwsWireError(400, "SerializationException", "malformed JSON body");
+      count(counted, malformed);
+      jsonError(x, malformed);
     } catch (AwsWireError e) {
+      count(counted, e);
       jsonError(x, e);
     }
   }
@@ -284,7 +295,7 @@ public final class AwsControlPlane implements AutoCloseable {
   private void query(HttpExchange x, byte[] body) throws IOException {
     Map<String, String> form = form(new String(body, StandardCharsets.UTF_8));
     String action = form.getOrDefault("Action", "");
-    count("CloudWatch", action.isEmpty() ? "?" : action);
+    String counted = "CloudWatch." + (action.isEmpty() ? "?" : action);
     try {
       if (action.isEmpty()) {
         throw new AwsWireError(
@@ -315,8 +326,10 @@ public final class AwsControlPlane implements AutoCloseable {
               + "</RequestId></ResponseMetadata></"
               + action
               + "Response>";
+      count(counted, null);
       send(x, 200, "text/xml", xml.getBytes(StandardCharsets.UTF_8));
     } catch (AwsWireError e) {
+      count(counted, e);
       String xml =
           "<ErrorResponse xmlns=\"http://monitoring.amazonaws.com/doc/2010-08-01/\"><Error>"
               + "<Type>Sender</Type><Code>"

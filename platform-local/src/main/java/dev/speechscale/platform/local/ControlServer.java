@@ -20,15 +20,19 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 
 /**
  * The supervisor's control API on loopback, JSON over HTTP, for {@code speech-infra} and the local
  * {@code Platform}: {@code GET /status}, {@code GET /metric?...}, {@code POST /suspended}, {@code
- * POST /desired}, {@code POST /shutdown}. Bad input answers 400 with the field named.
+ * POST /desired}, {@code POST /shutdown}, and {@code GET /calls} (the calls answered per route and
+ * the throttled ones, for measurements; not counted itself). Bad input answers 400 with the field
+ * named.
  *
  * <p>Locked to the endpoint's owner: every call carries the per-endpoint secret ({@value
  * #SECRET_HEADER}) that the supervisor writes, 0600, to {@code control.secret} in the endpoint's
@@ -52,6 +56,8 @@ final class ControlServer implements AutoCloseable {
   private final ExecutorService executor;
   private final byte[] secret;
   private final ControlRateLimit rateLimit;
+  private final Map<String, LongAdder> calls = new ConcurrentHashMap<>();
+  private final Map<String, LongAdder> throttles = new ConcurrentHashMap<>();
 
   /** Creates the API and writes a fresh secret, 0600, to {@code secretFile}. */
   ControlServer(Supervisor supervisor, java.nio.file.Path secretFile) throws IOException {
@@ -92,6 +98,12 @@ final class ControlServer implements AutoCloseable {
         reply(ex, refused.status(), new Views.Error(refused.message()));
         return;
       }
+      if ("GET /calls".equals(method + " " + path)) {
+        reply(ex, 200, new Views.Calls(sums(calls), sums(throttles)));
+        return;
+      }
+      String route = method + " " + path;
+      calls.computeIfAbsent(route, k -> new LongAdder()).increment();
       if (!"/shutdown".equals(path)
           && !rateLimit.tryAcquire(
               NanoClock.SYSTEM.nanoTime(),
@@ -100,6 +112,7 @@ final class ControlServer implements AutoCloseable {
                   supervisor.note(
                       ControlRateLimit.MinuteReport.line(
                           minute, accepted, throttled, rateLimit.callsPerSecond())))) {
+        throttles.computeIfAbsent(route, k -> new LongAdder()).increment();
         throttle(ex);
         return;
       }
@@ -128,6 +141,12 @@ final class ControlServer implements AutoCloseable {
         reply(ex, 400, new Views.Error(e.getMessage()));
       }
     }
+  }
+
+  private static Map<String, Long> sums(Map<String, LongAdder> adders) {
+    Map<String, Long> out = new java.util.TreeMap<>();
+    adders.forEach((k, v) -> out.put(k, v.sum()));
+    return out;
   }
 
   /**

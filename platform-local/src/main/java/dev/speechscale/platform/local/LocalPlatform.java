@@ -263,6 +263,18 @@ public final class LocalPlatform implements Platform {
         Views.Scaling.class);
   }
 
+  /**
+   * The calls the endpoint's control API answered since its supervisor started, per {@code METHOD
+   * /path}, and under {@code "METHOD /path throttled"} how many of them it throttled: what a
+   * measurement reads to count the calls a command made on the local API.
+   */
+  public java.util.Map<String, Long> controlCalls(String endpoint) {
+    Views.Calls c = control.get(endpoint, "/calls", Views.Calls.class);
+    java.util.Map<String, Long> out = new java.util.TreeMap<>(c.calls());
+    c.throttles().forEach((route, n) -> out.put(route + " throttled", n));
+    return out;
+  }
+
   @Override
   public void setDesiredInstances(String endpoint, int count) {
     control.post(endpoint, "/desired", new Views.Desired(count), Views.Describe.class);

@@ -2,6 +2,7 @@ package dev.speechscale.platform.local;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /** The control API's JSON shapes, shared by the supervisor (writer) and LocalPlatform (reader). */
@@ -114,6 +115,12 @@ public final class Views {
    * @param count instances
    */
   public record Desired(int count) {}
+
+  /**
+   * {@code GET /calls}: the control API's calls per {@code METHOD /path} since the supervisor
+   * started, and how many of them were throttled; {@code /calls} itself is not counted.
+   */
+  public record Calls(Map<String, Long> calls, Map<String, Long> throttles) {}
 
   /**
    * Datapoints.

@@ -113,6 +113,11 @@ class ThrottledInfraTest {
     assertThat(drain(raw)).as("budget spent before status").isPositive();
     assertThat(infra.status()).isZero();
     assertThat(out.toString(StandardCharsets.UTF_8)).contains(ENDPOINT + "  IN_SERVICE");
+    // the control API counts what it answered, throttled calls apart (GET /calls is never limited)
+    java.util.Map<String, Long> calls = raw.controlCalls(ENDPOINT);
+    assertThat(calls.get("GET /status throttled")).isPositive();
+    assertThat(calls.get("GET /status")).isGreaterThan(calls.get("GET /status throttled"));
+    assertThat(calls).doesNotContainKey("GET /calls");
 
     assertThat(drain(raw)).as("budget spent before destroy").isPositive();
     assertThat(infra.destroy(config, false)).isZero();

@@ -1,0 +1,253 @@
+package dev.speechscale.platform.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.speechscale.capacity.ServiceTimeDistribution;
+import dev.speechscale.scaling.ScalingRules;
+import dev.speechscale.simulator.FleetSimulator;
+import dev.speechscale.simulator.InstanceModel;
+import dev.speechscale.simulator.Policy;
+import dev.speechscale.simulator.PolicyResult;
+import dev.speechscale.simulator.Progress;
+import dev.speechscale.simulator.Traffic;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The regression case for the policy pair (issue 33, done-when 2): today's pair — target tracking
+ * with {@code DisableScaleIn} for scale-out plus a step scale-in alarm on the Average (≤ threshold,
+ * 3 periods of 60 s) — fights. After a quiet spell the scale-in alarm is in ALARM; when a surge
+ * starts, target tracking adds an instance within three of its periods, and the step policy, its
+ * alarm still in ALARM because no surge period has completed yet, removes it at its next
+ * evaluation. AWS warns of exactly this in the PutScalingPolicy API reference
+ * (https://docs.aws.amazon.com/autoscaling/application/APIReference/API_PutScalingPolicy.html): "if
+ * the step scaling policy initiates a scale-in activity before the target tracking policy is ready
+ * to scale in, the scale-in activity will not be blocked".
+ *
+ * <p>Reproduced live on a real local endpoint (real router, real flite instances, the local
+ * autoscaler over the shared {@code ScalingEngine}) and predicted by the simulator for the same
+ * rules and the same trace (quiet, then a step surge starting on a scale-in period boundary); the
+ * live scale-in must fall in the same scale-in alarm period as the simulator's. Periods are
+ * compressed by {@code local.time_scale} 0.3 (tracking 3 s, scale-in 18 s): a scale-in period then
+ * spans six tracking periods, so the three-period scale-out detection, the 1 s evaluation tick and
+ * the next evaluation's scale-in fit in one scale-in period with seconds to spare (at 0.1, 1 s / 6
+ * s, they would end within a tick of the period boundary), and both periods are whole seconds, as
+ * the simulator's per-second metric samples need.
+ *
+ * <p>The replacement pair (the policy-search issue) changes {@link #TODAYS_PAIR}: a pair that does
+ * not fight sets {@link Pair#fights()} false, and this test then asserts that neither the live
+ * fleet nor the simulator removes the surge's instance while the surge lasts.
+ */
+class TodaysPolicyPairFightsLiveTest {
+  /**
+   * A pair of scaling policies as the plan deploys them, and whether a scale-in undoes a fresh
+   * scale-out when a surge follows a quiet spell.
+   */
+  record Pair(String name, boolean fights, double targetValue, double scaleInThreshold) {
+    ScalingRules rules(int min, int max, Duration outCooldown, Duration inCooldown) {
+      return ScalingRules.planned(targetValue, scaleInThreshold, min, max, outCooldown, inCooldown);
+    }
+  }
+
+  /** Today's pair: ScalingRules.planned. It fights. */
+  static final Pair TODAYS_PAIR =
+      new Pair(
+          "target tracking (Maximum > target, DisableScaleIn) + step scale-in (Average <="
+              + " threshold, 3 periods)",
+          true,
+          2.0,
+          1.0);
+
+  static final double TIME_SCALE = 0.3;
+  static final Duration COOLDOWN = Duration.ofSeconds(60);
+
+  /** Scale-in alarm period after compression: 60 s × 0.3. */
+  static final long SCALE_IN_PERIOD_MS = Math.round(60_000 * TIME_SCALE);
+
+  /** Quiet periods before the surge in the simulated trace (the alarm needs three). */
+  static final int QUIET_PERIODS = 4;
+
+  static final int SURGE_CONCURRENCY = 8;
+
+  @TempDir Path dir;
+
+  @Test
+  void quietThenSurge_todaysPair_scaleInUndoesTheScaleOutInTheSimulatorsAlarmPeriod()
+      throws Exception {
+    Fleet predicted = simulate();
+    System.err.println("simulator: " + predicted);
+    assertThat(predicted.fought())
+        .as("the simulator's fight for " + TODAYS_PAIR.name() + ": " + predicted)
+        .isEqualTo(TODAYS_PAIR.fights());
+
+    Fleet live = live();
+    System.err.println("live: " + live);
+    assertThat(live.scaleOutS()).as("the live surge scaled out: " + live).isNotNull();
+    assertThat(live.fought()).as("live: " + live).isEqualTo(TODAYS_PAIR.fights());
+    if (TODAYS_PAIR.fights()) {
+      assertThat(live.scaleInPeriod())
+          .as(
+              "the live scale-in's alarm period (%d s each) against the simulator's; live %s,"
+                  + " simulated %s",
+              SCALE_IN_PERIOD_MS / 1000, live, predicted)
+          .isEqualTo(predicted.scaleInPeriod());
+    }
+  }
+
+  /**
+   * The first scale-out after the surge and the first scale-in after it, in seconds of the trace (0
+   * = the start of the quiet spell, on a scale-in period boundary); null when none came.
+   */
+  record Fleet(@Nullable Double scaleOutS, @Nullable Double scaleInS) {
+    boolean fought() {
+      return scaleOutS != null && scaleInS != null;
+    }
+
+    /** The scale-in alarm period the scale-in fell in (−1: none). */
+    long scaleInPeriod() {
+      return scaleInS == null ? -1 : (long) Math.floor(scaleInS * 1000 / SCALE_IN_PERIOD_MS);
+    }
+
+    @Override
+    public String toString() {
+      return String.format(
+          Locale.ROOT,
+          "scale-out at %s s, scale-in at %s s (scale-in period #%d)",
+          scaleOutS,
+          scaleInS,
+          scaleInPeriod());
+    }
+  }
+
+  private static long surgeStartS() {
+    return QUIET_PERIODS * SCALE_IN_PERIOD_MS / 1000;
+  }
+
+  /** The simulator's fleet for the same rules over quiet → step surge. */
+  private static Fleet simulate() {
+    long surge = surgeStartS();
+    long end = surge + 2 * SCALE_IN_PERIOD_MS / 1000;
+    String trace = "time_s,rps\n0,0\n" + surge + ",20\n" + end + ",0\n";
+    Traffic traffic = Traffic.csv("quiet-then-surge.csv", () -> trace.lines());
+    InstanceModel model =
+        new InstanceModel(
+            1,
+            ServiceTimeDistribution.lognormal(0.3, 0.5),
+            1.0,
+            0.2,
+            0,
+            Duration.ofSeconds(60),
+            Duration.ofSeconds(5),
+            "a flite instance, roughly: the fight does not depend on its speed, only on the"
+                + " surge keeping the tracking metric above target");
+    Policy policy =
+        new Policy.Rules(
+            "today's pair", TODAYS_PAIR.rules(1, 2, COOLDOWN, COOLDOWN).timeScaled(TIME_SCALE));
+    PolicyResult r =
+        FleetSimulator.run(
+            model,
+            traffic,
+            policy,
+            new FleetSimulator.Options(10_000, Duration.ZERO, 7, new FleetSimulator.PreRoll.None()),
+            Progress.none());
+    Double out = null;
+    Double in = null;
+    for (PolicyResult.ScalingEvent e : r.events()) {
+      if (e.decidedAtSeconds() < surge) {
+        continue;
+      }
+      if (out == null && e.to() > e.from()) {
+        out = (double) e.decidedAtSeconds();
+      } else if (out != null && in == null && e.to() < e.from()) {
+        in = (double) e.decidedAtSeconds();
+      }
+    }
+    return new Fleet(out, in);
+  }
+
+  /** The live fleet: quiet until the scale-in alarm is in ALARM, then the surge on a boundary. */
+  private Fleet live() throws Exception {
+    String yaml =
+        """
+        models:
+          fight:
+            engine: flite
+            instance_type: local.500mcpu
+            min_instances: 1
+            max_instances: 2
+            scaling_target_value: %s
+            scale_in_threshold: %s
+            scale_out_cooldown_s: %d
+            scale_in_cooldown_s: %d
+            ttfab_slo_ms: 10000
+            queue_max_depth: 0
+            local: {time_scale: %s}
+        """
+            .formatted(
+                TODAYS_PAIR.targetValue(),
+                TODAYS_PAIR.scaleInThreshold(),
+                COOLDOWN.toSeconds(),
+                COOLDOWN.toSeconds(),
+                TIME_SCALE);
+    try (LocalEndpoint e = LocalEndpoint.deploy(dir, "fight", yaml, true)) {
+      assertThat(e.deployed.scalingAttached()).as(e.deployed.scalingReason()).isTrue();
+      ControlClient control = new ControlClient(e.root);
+      LocalEndpoint.await(
+          "the scale-in alarm in ALARM after a quiet spell",
+          Duration.ofMinutes(3),
+          () -> "ALARM".equals(scaling(control, e).lowAlarmState()));
+      // the trace's origin: a scale-in period boundary, QUIET_PERIODS periods before the surge
+      long now = System.currentTimeMillis();
+      long surgeAt = (now / SCALE_IN_PERIOD_MS + 1) * SCALE_IN_PERIOD_MS;
+      Instant origin = Instant.ofEpochMilli(surgeAt - surgeStartS() * 1000);
+      Thread.sleep(surgeAt - now + 200); // a scheduled start, not a wait for a condition
+      try (Load load = new Load(e.url(), SURGE_CONCURRENCY)) {
+        LocalEndpoint.await(
+            "the surge's scale-out and, for a pair that fights, the scale-in after it",
+            Duration.ofMillis(2 * SCALE_IN_PERIOD_MS),
+            () -> {
+              Fleet f = fleet(scaling(control, e).activities(), origin);
+              return TODAYS_PAIR.fights() ? f.fought() : f.scaleOutS() != null;
+            });
+        if (!TODAYS_PAIR.fights()) {
+          // a pair that does not fight keeps the instance while the surge lasts: one whole
+          // scale-in period of it
+          Thread.sleep(SCALE_IN_PERIOD_MS);
+        }
+        return fleet(scaling(control, e).activities(), origin);
+      }
+    }
+  }
+
+  private static Views.Scaling scaling(ControlClient control, LocalEndpoint e) {
+    return control.get(e.endpoint(), "/status", Views.Status.class).scaling();
+  }
+
+  /** The first scale-out after the surge and the first scale-in after that, in trace seconds. */
+  private static Fleet fleet(List<Views.Activity> activities, Instant origin) {
+    long surgeMs = origin.toEpochMilli() + surgeStartS() * 1000;
+    Optional<Views.Activity> out =
+        activities.stream()
+            .filter(a -> a.at().toEpochMilli() >= surgeMs && a.to() > a.from())
+            .findFirst();
+    Optional<Views.Activity> in =
+        out.flatMap(o ->
+            activities.stream()
+                .filter(a -> a.at().isAfter(o.at()) && a.to() < a.from())
+                .findFirst());
+    return new Fleet(
+        out.map(a -> seconds(a, origin)).orElse(null),
+        in.map(a -> seconds(a, origin)).orElse(null));
+  }
+
+  private static double seconds(Views.Activity a, Instant origin) {
+    return Duration.between(origin, a.at()).toMillis() / 1000.0;
+  }
+}
