@@ -2,6 +2,7 @@ package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.DriftArtifact;
 import dev.speechscale.artifacts.EndpointConfig;
+import dev.speechscale.artifacts.ScaleInAlarmChoice;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.platform.ScalingPolicy;
@@ -140,13 +141,25 @@ final class DriftPolicies {
                 fmt(a.threshold()),
                 "the scale-in alarm's threshold differs from the plan"));
       }
-      if (a.statistic() != Statistic.AVERAGE || a.evaluationPeriods() != 3) {
+      ScaleInAlarmChoice planned = want.scaleInAlarmOrDefault();
+      Statistic statistic =
+          planned == ScaleInAlarmChoice.MAXIMUM_10S ? Statistic.MAXIMUM : Statistic.AVERAGE;
+      int periodS = (int) Math.max(1, Math.round(planned.periodS() * want.local().timeScale()));
+      if (a.statistic() != statistic
+          || a.evaluationPeriods() != 3
+          || a.periodSeconds() != periodS) {
         items.add(
             Drift.error(
                 "scale_in_statistic",
-                "Average over 3 periods",
-                a.statistic() + " over " + a.evaluationPeriods(),
-                "the scale-in alarm reads the wrong statistic"));
+                planned.statistic() + " over 3 periods of " + periodS + " s (" + planned + ")",
+                a.statistic()
+                    + " over "
+                    + a.evaluationPeriods()
+                    + " periods of "
+                    + a.periodSeconds()
+                    + " s",
+                "the scale-in alarm is not the plan's scale_in_alarm; a step scale-in on another"
+                    + " statistic or period can undo target tracking's scale-out"));
       }
     }
   }

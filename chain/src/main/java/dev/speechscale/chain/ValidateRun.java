@@ -5,6 +5,7 @@ import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.DeployedConfig;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.Provenance;
+import dev.speechscale.artifacts.ScaleInAlarmChoice;
 import dev.speechscale.artifacts.ToolVersion;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.artifacts.ValidateArtifact.Result;
@@ -215,31 +216,49 @@ public final class ValidateRun {
                 "none",
                 "the step policy has no alarm")
             : compare("scale_in_threshold", plan.scaleInThreshold(), alarm.get().threshold()));
-    alarm.ifPresent(a -> out.add(scaleInAlarm(a)));
+    alarm.ifPresent(a -> out.add(scaleInAlarm(plan, a, trackingPeriodS(s))));
     return out;
   }
 
-  private static ValidateArtifact.Check scaleInAlarm(Alarm a) {
-    return a.periodSeconds() >= 1
-            && a.evaluationPeriods() == 3
-            && a.statistic() == dev.speechscale.platform.Statistic.AVERAGE
+  /** The target tracking alarm's period (10 s on AWS, time-scaled locally), 10 without one. */
+  private static int trackingPeriodS(ScalingState s) {
+    return first(s, ScalingPolicy.TargetTracking.class)
+        .flatMap(t -> s.alarms().stream().filter(a -> a.actions().contains(t.name())).findFirst())
+        .map(Alarm::periodSeconds)
+        .orElse(10);
+  }
+
+  /**
+   * The scale-in alarm is the plan's {@code scale_in_alarm}: its statistic, 3 periods, and its
+   * period in the tracking alarm's time scale (Maximum over 10 s cannot undo a fresh scale-out;
+   * Average over 60 s can, issue 35).
+   */
+  private static ValidateArtifact.Check scaleInAlarm(
+      PlanArtifact plan, Alarm a, int trackingPeriodS) {
+    ScaleInAlarmChoice planned = plan.scaleInAlarmChoice();
+    int periodS = (int) Math.max(1, Math.round(planned.periodS() * trackingPeriodS / 10.0));
+    String expected = planned.statistic() + ", 3 periods of " + periodS + " s (" + planned + ")";
+    String actual =
+        a.statistic() + ", " + a.evaluationPeriods() + " periods of " + a.periodSeconds() + " s";
+    boolean same =
+        a.evaluationPeriods() == 3
+            && a.periodSeconds() == periodS
+            && a.statistic() != null
+            && a.statistic().name().equalsIgnoreCase(planned.statistic());
+    return same
         ? check(
             "scale_in_alarm",
             Result.OK,
-            "Average, 3 periods",
-            a.statistic()
-                + ", "
-                + a.evaluationPeriods()
-                + " periods of "
-                + a.periodSeconds()
-                + " s",
-            "the scale-in alarm reads what the plan converted its threshold for")
+            expected,
+            actual,
+            "the scale-in alarm is the plan's scale_in_alarm")
         : check(
             "scale_in_alarm",
             Result.FAIL,
-            "Average, 3 periods",
-            a.statistic() + ", " + a.evaluationPeriods() + " periods",
-            "the scale-in alarm reads another statistic");
+            expected,
+            actual,
+            "the scale-in alarm is not the plan's scale_in_alarm: another statistic or period"
+                + " can undo target tracking's scale-out (the plan's policy_conflict finding)");
   }
 
   private static ValidateArtifact.Check compare(

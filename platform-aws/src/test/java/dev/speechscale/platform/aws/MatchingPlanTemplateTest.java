@@ -112,13 +112,13 @@ class MatchingPlanTemplateTest {
                     "Cooldown",
                     960,
                     "MetricAggregationType",
-                    "Average",
+                    "Maximum",
                     "StepAdjustments",
                     List.of(Map.of("MetricIntervalUpperBound", 0, "ScalingAdjustment", -1))))));
   }
 
   @Test
-  void scaleInAlarm_averageOverSixtySecondsForThreePeriodsAtTheThreshold() {
+  void scaleInAlarm_maximumOverTenSecondsForThreePeriodsAtTheThreshold() {
     endpoint.hasResourceProperties(
         "AWS::CloudWatch::Alarm",
         Map.of(
@@ -129,9 +129,9 @@ class MatchingPlanTemplateTest {
             "MetricName",
             "ConcurrentRequestsPerModel",
             "Statistic",
-            "Average",
+            "Maximum",
             "Period",
-            60,
+            10,
             "EvaluationPeriods",
             3,
             "DatapointsToAlarm",
@@ -291,5 +291,28 @@ class MatchingPlanTemplateTest {
   @SuppressWarnings("unchecked")
   private static Map<String, Object> properties(Object resource) {
     return (Map<String, Object>) ((Map<String, Object>) resource).get("Properties");
+  }
+
+  @Test
+  void scaleInAlarm_configNamingTodaysPair_deploysTheAverageOverSixtySeconds(@TempDir Path out) {
+    SpeechInfraApp regression =
+        SpeechInfraApp.build(
+            AwsFixtures.config(AwsFixtures.IMAGE, "    scale_in_alarm: average_60s\n"),
+            AwsFixtures.matchingPlan(),
+            "plan-kokoro-82m.json",
+            Map.of("account", "123456789012", "region", "us-east-1"),
+            out);
+    Template t = Template.fromStack(regression.endpoint());
+
+    t.hasResourceProperties(
+        "AWS::CloudWatch::Alarm",
+        Map.of("AlarmName", ENDPOINT + "-scale-in", "Statistic", "Average", "Period", 60));
+    t.hasResourceProperties(
+        "AWS::ApplicationAutoScaling::ScalingPolicy",
+        Map.of(
+            "PolicyName",
+            ENDPOINT + "-scale-in-step",
+            "StepScalingPolicyConfiguration",
+            Match.objectLike(Map.of("MetricAggregationType", "Average"))));
   }
 }

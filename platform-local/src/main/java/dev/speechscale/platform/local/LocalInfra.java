@@ -212,8 +212,9 @@ record LocalInfra(PlatformSettings settings, String model, PrintStream out, Prin
           sc.highAlarmState());
       out.printf(
           Locale.ROOT,
-          "  step scale-in    ConcurrentRequestsPerModel Average/%ds <= %.3f for %d periods,"
+          "  step scale-in    ConcurrentRequestsPerModel %s/%ds <= %.3f for %d periods,"
               + " -1 instance, cooldown %ds  [alarm %s]%n",
+          sc.scaleInStatistic() == null ? "Average" : sc.scaleInStatistic(),
           sc.scaleInPeriodS(),
           sc.scaleInThreshold(),
           sc.scaleInEvaluationPeriods(),

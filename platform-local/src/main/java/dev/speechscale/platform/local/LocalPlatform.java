@@ -235,7 +235,7 @@ public final class LocalPlatform implements Platform {
             new Alarm(
                 low,
                 ScalingMetric.CONCURRENT_REQUESTS_PER_MODEL.awsName(),
-                Statistic.AVERAGE,
+                "Maximum".equals(s.scaleInStatistic()) ? Statistic.MAXIMUM : Statistic.AVERAGE,
                 s.scaleInPeriodS(),
                 s.scaleInEvaluationPeriods(),
                 s.scaleInThreshold(),
