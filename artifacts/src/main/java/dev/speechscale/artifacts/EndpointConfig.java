@@ -25,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * @param scaleInCooldownS scale-in cooldown, or {@code null} to take it from the plan
  * @param scaleInAlarm the step scale-in alarm ({@code scale_in_alarm}: {@code maximum_10s}, or
  *     {@code average_60s} for the pair plans deployed before issue 35), or {@code null} to take it
- *     from the plan ({@link ScaleInAlarmChoice#DEFAULT} for a plan without one)
+ *     from the plan (a plan writes {@link ScaleInAlarmChoice#DEFAULT} unless its simulation chose
+ *     otherwise; a plan written before the field deployed {@code average_60s})
  * @param ttfabSloMs the p95 TTFAB SLO
  * @param queueMaxDepth the container's admission bound (0 = unbounded, as qmax needs)
  * @param containerEnv extra container environment (part of the fingerprint)

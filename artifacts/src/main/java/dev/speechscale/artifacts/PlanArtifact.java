@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * the {@code surge_survival} simulation rerun at other thresholds ({@link SurgeCurve}); plans
  * written before it have none, and read and write back as they were. {@code scale_in_alarm}
  * (additive, {@link ScaleInAlarmChoice}) is the step scale-in alarm's statistic and period; a plan
- * without it deploys {@link ScaleInAlarmChoice#DEFAULT}.
+ * without it was written before it and deploys the Average over 60 s it deployed then.
  *
  * <p>The record stays flat because its components are the JSON's fields, in order; {@link #of}
  * assembles it from sections ({@link Stamp}, {@link Target}, {@link Judgement}, {@link Plan.QMax},
@@ -245,9 +245,16 @@ public record PlanArtifact(
         ConfigBlock.withAlarm(configBlock, alarm, why));
   }
 
-  /** The step scale-in alarm this plan deploys ({@link ScaleInAlarmChoice#DEFAULT} when absent). */
+  /**
+   * The step scale-in alarm this plan deploys: its {@code scale_in_alarm}, or for a plan written
+   * before the field ({@code null}) the Average over 60 s it deployed then, so drift, validate and
+   * replay of a recorded run compare against what was deployed. {@code plan} always writes the
+   * field ({@link ScaleInAlarmChoice#DEFAULT} unless the simulation says otherwise).
+   */
   public ScaleInAlarmChoice scaleInAlarmChoice() {
-    return ScaleInAlarmChoice.ofLabel(scaleInAlarm);
+    return scaleInAlarm == null
+        ? ScaleInAlarmChoice.AVERAGE_60S
+        : ScaleInAlarmChoice.ofLabel(scaleInAlarm);
   }
 
   /** The one copy: every field kept but the additive ones and the findings. */

@@ -19,7 +19,9 @@ public enum ScaleInAlarmChoice {
   AVERAGE_60S("average_60s", "Average", 60),
   MAXIMUM_10S("maximum_10s", "Maximum", 10);
 
-  /** What a plan writes and a config without {@code scale_in_alarm} deploys. */
+  /**
+   * What a plan writes unless its simulation finds it fights (then a config deploys the plan's).
+   */
   public static final ScaleInAlarmChoice DEFAULT = MAXIMUM_10S;
 
   private final String label;

@@ -216,33 +216,21 @@ public final class ValidateRun {
                 "none",
                 "the step policy has no alarm")
             : compare("scale_in_threshold", plan.scaleInThreshold(), alarm.get().threshold()));
-    alarm.ifPresent(a -> out.add(scaleInAlarm(plan, a, trackingPeriodS(s))));
+    alarm.ifPresent(a -> out.add(scaleInAlarm(plan, a)));
     return out;
   }
 
-  /** The target tracking alarm's period (10 s on AWS, time-scaled locally), 10 without one. */
-  private static int trackingPeriodS(ScalingState s) {
-    return first(s, ScalingPolicy.TargetTracking.class)
-        .flatMap(t -> s.alarms().stream().filter(a -> a.actions().contains(t.name())).findFirst())
-        .map(Alarm::periodSeconds)
-        .orElse(10);
-  }
-
   /**
-   * The scale-in alarm is the plan's {@code scale_in_alarm}: its statistic, 3 periods, and its
-   * period in the tracking alarm's time scale (Maximum over 10 s cannot undo a fresh scale-out;
-   * Average over 60 s can, issue 35).
+   * The scale-in alarm reads the plan's {@code scale_in_alarm} statistic over 3 periods (the two
+   * choices differ in statistic; their period is time-scaled on a local endpoint). Maximum over 10
+   * s cannot undo a fresh scale-out; Average over 60 s can (issue 35).
    */
-  private static ValidateArtifact.Check scaleInAlarm(
-      PlanArtifact plan, Alarm a, int trackingPeriodS) {
+  private static ValidateArtifact.Check scaleInAlarm(PlanArtifact plan, Alarm a) {
     ScaleInAlarmChoice planned = plan.scaleInAlarmChoice();
-    int periodS = (int) Math.max(1, Math.round(planned.periodS() * trackingPeriodS / 10.0));
-    String expected = planned.statistic() + ", 3 periods of " + periodS + " s (" + planned + ")";
-    String actual =
-        a.statistic() + ", " + a.evaluationPeriods() + " periods of " + a.periodSeconds() + " s";
+    String expected = planned.statistic() + ", 3 periods";
     boolean same =
-        a.evaluationPeriods() == 3
-            && a.periodSeconds() == periodS
+        a.periodSeconds() >= 1
+            && a.evaluationPeriods() == 3
             && a.statistic() != null
             && a.statistic().name().equalsIgnoreCase(planned.statistic());
     return same
@@ -250,15 +238,21 @@ public final class ValidateRun {
             "scale_in_alarm",
             Result.OK,
             expected,
-            actual,
-            "the scale-in alarm is the plan's scale_in_alarm")
+            a.statistic()
+                + ", "
+                + a.evaluationPeriods()
+                + " periods of "
+                + a.periodSeconds()
+                + " s",
+            "the scale-in alarm reads what the plan converted its threshold for")
         : check(
             "scale_in_alarm",
             Result.FAIL,
             expected,
-            actual,
-            "the scale-in alarm is not the plan's scale_in_alarm: another statistic or period"
-                + " can undo target tracking's scale-out (the plan's policy_conflict finding)");
+            a.statistic() + ", " + a.evaluationPeriods() + " periods",
+            "the scale-in alarm reads another statistic than the plan's scale_in_alarm ("
+                + planned
+                + "); another statistic can undo target tracking's scale-out (policy_conflict)");
   }
 
   private static ValidateArtifact.Check compare(

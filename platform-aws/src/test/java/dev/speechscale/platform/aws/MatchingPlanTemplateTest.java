@@ -112,13 +112,13 @@ class MatchingPlanTemplateTest {
                     "Cooldown",
                     960,
                     "MetricAggregationType",
-                    "Maximum",
+                    "Average",
                     "StepAdjustments",
                     List.of(Map.of("MetricIntervalUpperBound", 0, "ScalingAdjustment", -1))))));
   }
 
   @Test
-  void scaleInAlarm_maximumOverTenSecondsForThreePeriodsAtTheThreshold() {
+  void scaleInAlarm_averageOverSixtySecondsForThreePeriodsAtTheThreshold() {
     endpoint.hasResourceProperties(
         "AWS::CloudWatch::Alarm",
         Map.of(
@@ -129,9 +129,9 @@ class MatchingPlanTemplateTest {
             "MetricName",
             "ConcurrentRequestsPerModel",
             "Statistic",
-            "Maximum",
+            "Average",
             "Period",
-            10,
+            60,
             "EvaluationPeriods",
             3,
             "DatapointsToAlarm",
@@ -294,25 +294,35 @@ class MatchingPlanTemplateTest {
   }
 
   @Test
-  void scaleInAlarm_configNamingTodaysPair_deploysTheAverageOverSixtySeconds(@TempDir Path out) {
-    SpeechInfraApp regression =
+  void scaleInAlarm_configNamingMaximum10s_deploysTheMaximumOverTenSeconds(@TempDir Path out) {
+    SpeechInfraApp app2 =
         SpeechInfraApp.build(
-            AwsFixtures.config(AwsFixtures.IMAGE, "    scale_in_alarm: average_60s\n"),
+            AwsFixtures.config(AwsFixtures.IMAGE, "    scale_in_alarm: maximum_10s\n"),
             AwsFixtures.matchingPlan(),
             "plan-kokoro-82m.json",
             Map.of("account", "123456789012", "region", "us-east-1"),
             out);
-    Template t = Template.fromStack(regression.endpoint());
+    Template t = Template.fromStack(app2.endpoint());
 
     t.hasResourceProperties(
         "AWS::CloudWatch::Alarm",
-        Map.of("AlarmName", ENDPOINT + "-scale-in", "Statistic", "Average", "Period", 60));
+        Map.of(
+            "AlarmName",
+            ENDPOINT + "-scale-in",
+            "Statistic",
+            "Maximum",
+            "Period",
+            10,
+            "EvaluationPeriods",
+            3,
+            "Threshold",
+            25));
     t.hasResourceProperties(
         "AWS::ApplicationAutoScaling::ScalingPolicy",
         Map.of(
             "PolicyName",
             ENDPOINT + "-scale-in-step",
             "StepScalingPolicyConfiguration",
-            Match.objectLike(Map.of("MetricAggregationType", "Average"))));
+            Match.objectLike(Map.of("MetricAggregationType", "Maximum"))));
   }
 }
