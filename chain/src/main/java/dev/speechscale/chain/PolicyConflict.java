@@ -40,10 +40,11 @@ import org.jspecify.annotations.Nullable;
  * quiet-down; the first that removes no instance during the surge and whose quiet-down costs no
  * more instance-hours than {@link ScaleInAlarm#AVERAGE_60S} is written ({@link
  * ScaleInAlarm#MAXIMUM_10S} first: the tracking alarm's own statistic and period, which a fresh
- * scale-out cannot leave in ALARM). Both runs are seeded and small: about a million arrivals each.
+ * scale-out cannot leave in ALARM). Both runs are seeded and small: about 30,000 and 660,000
+ * arrivals on the Kokoro example.
  *
  * <p>The surge: {@value #QUIET_SHARE} × X(C_scale_max) per floor instance for {@value #SURGE_AT_S}
- * s, then that plus {@value #SURGE_INSTANCES} × X(C_scale_max) (on the Kokoro example 4.5 → 40.3
+ * s, then that plus {@value #SURGE_INSTANCES} × X(C_scale_max) (on the Kokoro example 4.5 → 40.2
  * req/s, the issue's 5 → 40), the alarms warm from a history at the quiet rate. The quiet-down: up
  * from the quiet rate to {@value #QUIET_DOWN_INSTANCES} × X(C_scale_max) over 30 min, held 30 min,
  * down to the quiet rate over 60 min and held there 30 min; its instance-hours are counted from the
