@@ -108,6 +108,13 @@ final class ConfigBlock {
     }
   }
 
+  /** {@code block} with its {@code scale_in_alarm} line, after the scale-in cooldown's. */
+  static String withAlarm(String block, ScaleInAlarmChoice alarm, String why) {
+    StringBuilder y = new StringBuilder(block);
+    line(y, "scale_in_alarm", alarm.label(), why);
+    return y.toString();
+  }
+
   private static void line(StringBuilder y, String key, @Nullable String value, String comment) {
     String kv = "    " + key + ": " + (value == null ? "null" : value);
     y.append(String.format(Locale.ROOT, "%-36s # %s\n", kv, comment));

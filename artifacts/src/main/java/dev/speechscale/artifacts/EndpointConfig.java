@@ -23,6 +23,10 @@ import org.jspecify.annotations.Nullable;
  *     plan
  * @param scaleOutCooldownS scale-out cooldown, or {@code null} to take it from the plan
  * @param scaleInCooldownS scale-in cooldown, or {@code null} to take it from the plan
+ * @param scaleInAlarm the step scale-in alarm ({@code scale_in_alarm}: {@code maximum_10s}, or
+ *     {@code average_60s} for the pair plans deployed before issue 35), or {@code null} to take it
+ *     from the plan (a plan writes {@link ScaleInAlarmChoice#DEFAULT} unless its simulation chose
+ *     otherwise; a plan written before the field deployed {@code average_60s})
  * @param ttfabSloMs the p95 TTFAB SLO
  * @param queueMaxDepth the container's admission bound (0 = unbounded, as qmax needs)
  * @param containerEnv extra container environment (part of the fingerprint)
@@ -40,6 +44,7 @@ public record EndpointConfig(
     @Nullable Double scaleInThreshold,
     @Nullable Integer scaleOutCooldownS,
     @Nullable Integer scaleInCooldownS,
+    @Nullable ScaleInAlarmChoice scaleInAlarm,
     int ttfabSloMs,
     int queueMaxDepth,
     Map<String, String> containerEnv,
@@ -51,6 +56,47 @@ public record EndpointConfig(
     engineSettings = sorted(engineSettings);
     containerEnv = sorted(containerEnv);
     local = local == null ? Local.DEFAULTS : local;
+  }
+
+  /** A config that leaves the scale-in alarm to the plan. */
+  public EndpointConfig(
+      String modelName,
+      String engine,
+      Map<String, String> engineSettings,
+      String instanceType,
+      int minInstances,
+      int maxInstances,
+      @Nullable Double scalingTargetValue,
+      @Nullable Double scaleInThreshold,
+      @Nullable Integer scaleOutCooldownS,
+      @Nullable Integer scaleInCooldownS,
+      int ttfabSloMs,
+      int queueMaxDepth,
+      Map<String, String> containerEnv,
+      Local local,
+      @Nullable Aws aws) {
+    this(
+        modelName,
+        engine,
+        engineSettings,
+        instanceType,
+        minInstances,
+        maxInstances,
+        scalingTargetValue,
+        scaleInThreshold,
+        scaleOutCooldownS,
+        scaleInCooldownS,
+        null,
+        ttfabSloMs,
+        queueMaxDepth,
+        containerEnv,
+        local,
+        aws);
+  }
+
+  /** The scale-in alarm this config deploys: its own, else {@link ScaleInAlarmChoice#DEFAULT}. */
+  public ScaleInAlarmChoice scaleInAlarmOrDefault() {
+    return scaleInAlarm != null ? scaleInAlarm : ScaleInAlarmChoice.DEFAULT;
   }
 
   /** {@code speech-<model>}. */
@@ -127,6 +173,7 @@ public record EndpointConfig(
         scaleInThreshold != null ? scaleInThreshold : plan.scaleInThreshold(),
         scaleOutCooldownS != null ? scaleOutCooldownS : Integer.valueOf(plan.scaleOutCooldownS()),
         scaleInCooldownS != null ? scaleInCooldownS : Integer.valueOf(plan.scaleInCooldownS()),
+        scaleInAlarm != null ? scaleInAlarm : plan.scaleInAlarmChoice(),
         ttfabSloMs,
         queueMaxDepth,
         containerEnv,

@@ -28,6 +28,7 @@ final class EndpointConfigParser {
           "scale_in_threshold",
           "scale_out_cooldown_s",
           "scale_in_cooldown_s",
+          "scale_in_alarm",
           "ttfab_slo_ms",
           "queue_max_depth",
           "container_env",
@@ -63,6 +64,7 @@ final class EndpointConfigParser {
     checkThresholds(at, target, scaleIn, problems);
     Integer outCooldown = f.integerOrNull("scale_out_cooldown_s", 0, 86_400);
     Integer inCooldown = f.integerOrNull("scale_in_cooldown_s", 0, 86_400);
+    ScaleInAlarmChoice alarm = scaleInAlarm(at, n.get("scale_in_alarm"), problems);
     int slo = f.integer("ttfab_slo_ms", 3000, 1, 60_000);
     int depth = f.integer("queue_max_depth", 0, 0, 100_000);
     Map<String, String> settings = f.stringMap("engine_settings");
@@ -82,11 +84,32 @@ final class EndpointConfigParser {
         scaleIn,
         outCooldown,
         inCooldown,
+        alarm,
         slo,
         depth,
         env,
         local,
         aws);
+  }
+
+  /** {@code scale_in_alarm}, or {@code null} when the config leaves it to the plan. */
+  private static @Nullable ScaleInAlarmChoice scaleInAlarm(
+      String at, @Nullable JsonNode n, List<String> problems) {
+    if (n == null || n.isNull()) {
+      return null;
+    }
+    ScaleInAlarmChoice c = n.isString() ? ScaleInAlarmChoice.ofLabelOrNull(n.asString()) : null;
+    if (c == null) {
+      problems.add(
+          at
+              + ".scale_in_alarm ("
+              + n
+              + ") must be one of "
+              + ScaleInAlarmChoice.labels()
+              + ": maximum_10s (the default) cannot undo a fresh scale-out, average_60s is the"
+              + " pair plans deployed before issue 35");
+    }
+    return c;
   }
 
   private static void checkInstanceType(String at, String instanceType, List<String> problems) {

@@ -18,7 +18,9 @@ import org.jspecify.annotations.Nullable;
  * <p>{@code cost} is written only when the plan was priced ({@code plan --price-per-hour}), so an
  * unpriced plan reads and writes back byte for byte as before. {@code surge_curve} (additive) is
  * the {@code surge_survival} simulation rerun at other thresholds ({@link SurgeCurve}); plans
- * written before it have none, and read and write back as they were.
+ * written before it have none, and read and write back as they were. {@code scale_in_alarm}
+ * (additive, {@link ScaleInAlarmChoice}) is the step scale-in alarm's statistic and period; a plan
+ * without it was written before it and deploys the Average over 60 s it deployed then.
  *
  * <p>The record stays flat because its components are the JSON's fields, in order; {@link #of}
  * assembles it from sections ({@link Stamp}, {@link Target}, {@link Judgement}, {@link Plan.QMax},
@@ -77,7 +79,8 @@ public record PlanArtifact(
     EndpointConfigBlock endpointConfig,
     String configBlock,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable FleetCost cost,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<SurgeCurve.Point> surgeCurve)
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<SurgeCurve.Point> surgeCurve,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String scaleInAlarm)
     implements Artifact {
 
   /**
@@ -210,6 +213,7 @@ public record PlanArtifact(
         deployment.endpointConfig(),
         deployment.configBlock(),
         null,
+        null,
         null);
   }
 
@@ -218,16 +222,49 @@ public record PlanArtifact(
    * --price-per-hour}), or {@code null} for none.
    */
   public PlanArtifact withCost(@Nullable FleetCost cost) {
-    return with(cost, surgeCurve);
+    return with(cost, surgeCurve, scaleInAlarm, verdict, findings, configBlock);
   }
 
   /** This plan with the surge simulation rerun at other thresholds, or without ({@code null}). */
   public PlanArtifact withSurgeCurve(@Nullable List<SurgeCurve.Point> surgeCurve) {
-    return with(cost, surgeCurve);
+    return with(cost, surgeCurve, scaleInAlarm, verdict, findings, configBlock);
   }
 
-  /** The one copy: every field kept but the two additive ones. */
-  private PlanArtifact with(@Nullable FleetCost cost, @Nullable List<SurgeCurve.Point> surgeCurve) {
+  /**
+   * This plan deploying {@code alarm} as its step scale-in alarm, with {@code finding} (the {@code
+   * policy_conflict} finding that chose it) among its findings, after the others of its verdict.
+   */
+  public PlanArtifact withScaleInAlarm(
+      ScaleInAlarmChoice alarm, PlanVerdict verdict, List<FindingEntry> findings, String why) {
+    return with(
+        cost,
+        surgeCurve,
+        alarm.label(),
+        verdict,
+        findings,
+        ConfigBlock.withAlarm(configBlock, alarm, why));
+  }
+
+  /**
+   * The step scale-in alarm this plan deploys: its {@code scale_in_alarm}, or for a plan written
+   * before the field ({@code null}) the Average over 60 s it deployed then, so drift, validate and
+   * replay of a recorded run compare against what was deployed. {@code plan} always writes the
+   * field ({@link ScaleInAlarmChoice#DEFAULT} unless the simulation says otherwise).
+   */
+  public ScaleInAlarmChoice scaleInAlarmChoice() {
+    return scaleInAlarm == null
+        ? ScaleInAlarmChoice.AVERAGE_60S
+        : ScaleInAlarmChoice.ofLabel(scaleInAlarm);
+  }
+
+  /** The one copy: every field kept but the additive ones and the findings. */
+  private PlanArtifact with(
+      @Nullable FleetCost cost,
+      @Nullable List<SurgeCurve.Point> surgeCurve,
+      @Nullable String scaleInAlarm,
+      PlanVerdict verdict,
+      List<FindingEntry> findings,
+      String configBlock) {
     return new PlanArtifact(
         schemaVersion,
         kind,
@@ -275,7 +312,8 @@ public record PlanArtifact(
         endpointConfig,
         configBlock,
         cost,
-        surgeCurve);
+        surgeCurve,
+        scaleInAlarm);
   }
 
   /** Whether the plan refuses deployment. */

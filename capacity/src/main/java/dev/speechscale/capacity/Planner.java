@@ -25,6 +25,7 @@ public final class Planner {
           "threshold_units",
           "surge_survival",
           "scale_in_safety",
+          "policy_conflict",
           "fleet_cost",
           "fleet_capacity",
           "provision_stage");

@@ -4,6 +4,7 @@ import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.ScalingPolicy;
 import dev.speechscale.platform.ScalingState;
 import dev.speechscale.platform.Statistic;
+import dev.speechscale.scaling.ScaleInAlarm;
 import dev.speechscale.scaling.ScalingRules;
 import java.time.Duration;
 import java.util.Locale;
@@ -54,7 +55,13 @@ record DeployedPolicy(
     Alarm low = alarm(s, a -> step.alarmNames().contains(a.name()), endpoint, step.name());
     double timeScale = high.periodSeconds() / 10.0;
     requirePeriods(endpoint, high, high.periodSeconds(), Statistic.MAXIMUM);
-    requirePeriods(endpoint, low, (int) Math.round(60 * timeScale), Statistic.AVERAGE);
+    ScaleInAlarm alarm =
+        low.statistic() == Statistic.MAXIMUM ? ScaleInAlarm.MAXIMUM_10S : ScaleInAlarm.AVERAGE_60S;
+    requirePeriods(
+        endpoint,
+        low,
+        (int) Math.max(1, Math.round(alarm.period().toSeconds() * timeScale)),
+        low.statistic() == Statistic.MAXIMUM ? Statistic.MAXIMUM : Statistic.AVERAGE);
     return new DeployedPolicy(target, tracking, step, high, low, timeScale);
   }
 
@@ -66,7 +73,15 @@ record DeployedPolicy(
         target.minCapacity(),
         target.maxCapacity(),
         Duration.ofSeconds(tracking.scaleOutCooldownSeconds()),
-        Duration.ofSeconds(step.cooldownSeconds()));
+        Duration.ofSeconds(step.cooldownSeconds()),
+        scaleInAlarm());
+  }
+
+  /** The deployed scale-in alarm: Maximum over 10 s, or Average over 60 s (before issue 35). */
+  ScaleInAlarm scaleInAlarm() {
+    return low.statistic() == Statistic.MAXIMUM
+        ? ScaleInAlarm.MAXIMUM_10S
+        : ScaleInAlarm.AVERAGE_60S;
   }
 
   private static <T extends ScalingPolicy> T policy(
@@ -100,7 +115,7 @@ record DeployedPolicy(
           String.format(
               Locale.ROOT,
               "%s: alarm %s reads the %s over %d periods of %d s, but a plan deploys the %s over 3"
-                  + " periods of %d s (the tracking period x 6 for scale-in); redeploy behind the"
+                  + " periods of %d s (its scale_in_alarm, time-scaled locally); redeploy behind the"
                   + " plan to replay",
               endpoint,
               a.name(),

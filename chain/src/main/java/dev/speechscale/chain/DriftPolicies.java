@@ -2,6 +2,7 @@ package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.DriftArtifact;
 import dev.speechscale.artifacts.EndpointConfig;
+import dev.speechscale.artifacts.ScaleInAlarmChoice;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.platform.ScalingPolicy;
@@ -140,11 +141,14 @@ final class DriftPolicies {
                 fmt(a.threshold()),
                 "the scale-in alarm's threshold differs from the plan"));
       }
-      if (a.statistic() != Statistic.AVERAGE || a.evaluationPeriods() != 3) {
+      ScaleInAlarmChoice planned = want.scaleInAlarmOrDefault();
+      Statistic statistic =
+          planned == ScaleInAlarmChoice.MAXIMUM_10S ? Statistic.MAXIMUM : Statistic.AVERAGE;
+      if (a.statistic() != statistic || a.evaluationPeriods() != 3) {
         items.add(
             Drift.error(
                 "scale_in_statistic",
-                "Average over 3 periods",
+                planned.statistic() + " over 3 periods",
                 a.statistic() + " over " + a.evaluationPeriods(),
                 "the scale-in alarm reads the wrong statistic"));
       }

@@ -141,6 +141,14 @@ public final class PlanRun {
                 Provenance.capture(o.command(), o.parameters()),
                 now,
                 statistic));
+    artifact =
+        PolicyConflict.apply(
+            artifact,
+            q,
+            o.qmax().toString(),
+            t,
+            ttotalFile == null ? null : ttotalFile.toString(),
+            plan.tTotalSeconds());
     return new Result(artifact, plan, scaleOut, scenario);
   }
 

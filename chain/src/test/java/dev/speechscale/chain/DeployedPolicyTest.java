@@ -36,11 +36,21 @@ class DeployedPolicyTest {
   }
 
   @Test
-  void read_scaleInAlarmReadsTheMaximum_isRefused() {
+  void read_scaleInAlarmOnTheMaximumOverSixtySeconds_isRefused() {
     assertThatThrownBy(
             () -> DeployedPolicy.read(state(10, 60, Statistic.MAXIMUM), ENDPOINT, "plan.json"))
         .isInstanceOf(ChainException.class)
-        .hasMessageContaining("but a plan deploys the AVERAGE");
+        .hasMessageContaining("but a plan deploys the MAXIMUM over 3 periods of 10 s");
+  }
+
+  @Test
+  void read_scaleInAlarmOnTheMaximumOverTenSeconds_isTheNewPair() {
+    DeployedPolicy p = DeployedPolicy.read(state(10, 10, Statistic.MAXIMUM), ENDPOINT, "plan.json");
+
+    assertThat(p.scaleInAlarm()).isEqualTo(dev.speechscale.scaling.ScaleInAlarm.MAXIMUM_10S);
+    assertThat(p.rules().scaleIn())
+        .extracting("period")
+        .isEqualTo(java.time.Duration.ofSeconds(10));
   }
 
   @Test

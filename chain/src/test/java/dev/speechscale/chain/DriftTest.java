@@ -376,6 +376,21 @@ class DriftTest {
   }
 
   @Test
+  void check_configNamesMaximum10sButTheFleetRunsTheAverage_isTheScaleInStatistic() {
+    PlanArtifact plan =
+        PLAN.withScaleInAlarm(
+            dev.speechscale.artifacts.ScaleInAlarmChoice.MAXIMUM_10S,
+            PLAN.verdict(),
+            PLAN.findings(),
+            "test");
+
+    List<Item> items = check(planned(), Recorded.quickstartPlannedConfig(), plan);
+
+    assertThat(checks(items)).containsExactly("scale_in_statistic");
+    assertThat(items.getFirst().expected()).isEqualTo("Maximum over 3 periods");
+  }
+
+  @Test
   void check_alarmWithoutData_looksAtTheAlarmsMetricOverTwiceItsEvaluationTime() {
     FakePlatform p = planned();
     p.scaleInAlarmState = Alarm.AlarmState.INSUFFICIENT_DATA;

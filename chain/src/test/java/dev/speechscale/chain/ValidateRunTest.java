@@ -137,7 +137,9 @@ class ValidateRunTest {
                 Result.FAIL,
                 "Average, 3 periods",
                 "MAXIMUM, 3 periods",
-                "the scale-in alarm reads another statistic")),
+                "the scale-in alarm reads another statistic than the plan's scale_in_alarm"
+                    + " (average_60s); another statistic can undo target tracking's scale-out"
+                    + " (policy_conflict)")),
         Arguments.of(
             Named.of(
                 "unboundedContainerQueue_failTheQueueDepth",
@@ -269,6 +271,22 @@ class ValidateRunTest {
 
     assertThat(c.result()).isEqualTo(Result.FAIL);
     assertThat(c.actual()).isEqualTo("AVERAGE, 2 periods");
+  }
+
+  @Test
+  void staticChecks_planWritesMaximum10sButTheFleetRunsTheAverage_fail() {
+    PlanArtifact plan =
+        PLAN.withScaleInAlarm(
+            dev.speechscale.artifacts.ScaleInAlarmChoice.MAXIMUM_10S,
+            PLAN.verdict(),
+            PLAN.findings(),
+            "test");
+
+    Check c = named(ValidateRun.staticChecks(deployed(), ENDPOINT, plan), "scale_in_alarm");
+
+    assertThat(c.result()).isEqualTo(Result.FAIL);
+    assertThat(c.expected()).isEqualTo("Maximum, 3 periods");
+    assertThat(c.detail()).contains("policy_conflict");
   }
 
   @Test

@@ -122,7 +122,9 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
       defaultValue = "plan,naive,invocations,cpu",
       paramLabel = "LIST",
       description =
-          "comma-separated: plan, naive, invocations, cpu, fixed:N (default ${DEFAULT-VALUE})")
+          "comma-separated: plan, naive, invocations, cpu, fixed:N; plan:average_60s or"
+              + " plan:maximum_10s is the plan with that step scale-in alarm (default"
+              + " ${DEFAULT-VALUE})")
   String policies;
 
   @Option(

@@ -84,15 +84,16 @@ record SimulateInputs(
     double sMean =
         p.inputs() == null ? model.responseTimes().meanSeconds() : p.inputs().measured().sMeanS();
     return new Policies.PlanNumbers(
-        p.minInstances(),
-        p.maxInstances(),
-        p.scalingTargetValue(),
-        p.scaleInThreshold(),
-        Duration.ofSeconds(p.scaleOutCooldownS()),
-        Duration.ofSeconds(p.scaleInCooldownS()),
-        p.cScaleMax(),
-        peak,
-        sMean,
-        model.saturatedPerSecond());
+            p.minInstances(),
+            p.maxInstances(),
+            p.scalingTargetValue(),
+            p.scaleInThreshold(),
+            Duration.ofSeconds(p.scaleOutCooldownS()),
+            Duration.ofSeconds(p.scaleInCooldownS()),
+            p.cScaleMax(),
+            peak,
+            sMean,
+            model.saturatedPerSecond())
+        .withScaleInAlarm(p.scaleInAlarmChoice().label());
   }
 }

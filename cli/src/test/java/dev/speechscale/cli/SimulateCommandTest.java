@@ -228,8 +228,8 @@ class SimulateCommandTest {
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.err())
         .isEqualTo(
-            "error: --policies: unknown policy 'nope'; choose from plan, naive, invocations,"
-                + " cpu, fixed:N (comma-separated)\n"
+            "error: --policies: unknown policy 'nope'; choose from plan, plan:average_60s,"
+                + " plan:maximum_10s, naive, invocations, cpu, fixed:N (comma-separated)\n"
                 + "Try 'simulate --help'.\n");
   }
 

@@ -13,8 +13,9 @@ import java.util.Objects;
  * <ul>
  *   <li>{@link #planned}: what a SpeechScale plan deploys. Target tracking on
  *       ConcurrentRequestsPerModel, Maximum over 10 s periods, 3 datapoints above target, {@code
- *       DisableScaleIn}; plus a step scale-in policy on the Average over 60 s periods, 3 periods at
- *       or below the scale-in threshold, one instance at a time.
+ *       DisableScaleIn}; plus a step scale-in policy on a {@link ScaleInAlarm} (the Maximum over 10
+ *       s periods, or the Average over 60 s periods as before issue 35), 3 periods at or below the
+ *       scale-in threshold, one instance at a time.
  *   <li>{@link #targetTracking}: AWS target tracking with scale-in enabled, the policy a user
  *       copies (InvocationsPerInstance, CPU-style utilisation). Application Auto Scaling creates
  *       two alarms for it: a high alarm, {@value #TRACKING_HIGH_DATAPOINTS} consecutive periods
@@ -57,10 +58,12 @@ public record ScalingRules(
   /** Datapoints of the planned tracking alarm. */
   public static final int PLANNED_TRACKING_DATAPOINTS = 3;
 
-  /** Period of the planned step scale-in alarm. */
+  /**
+   * Period of the planned step scale-in alarm on the Average ({@link ScaleInAlarm#AVERAGE_60S}).
+   */
   public static final Duration PLANNED_SCALE_IN_PERIOD = Duration.ofSeconds(60);
 
-  /** Datapoints of the planned step scale-in alarm. */
+  /** Datapoints of the planned step scale-in alarm (either {@link ScaleInAlarm}). */
   public static final int PLANNED_SCALE_IN_DATAPOINTS = 3;
 
   /** Datapoints of AWS target tracking's high alarm. */
@@ -105,6 +108,31 @@ public record ScalingRules(
       int max,
       Duration scaleOutCooldown,
       Duration scaleInCooldown) {
+    return planned(
+        targetValue,
+        scaleInThreshold,
+        min,
+        max,
+        scaleOutCooldown,
+        scaleInCooldown,
+        ScaleInAlarm.AVERAGE_60S);
+  }
+
+  /**
+   * What a SpeechScale plan deploys, its step scale-in on {@code alarm}'s statistic and period
+   * ({@link ScaleInAlarm#MAXIMUM_10S} cannot undo a fresh scale-out; {@link
+   * ScaleInAlarm#AVERAGE_60S} is the pair {@link #planned(double, double, int, int, Duration,
+   * Duration)} builds).
+   */
+  public static ScalingRules planned(
+      double targetValue,
+      double scaleInThreshold,
+      int min,
+      int max,
+      Duration scaleOutCooldown,
+      Duration scaleInCooldown,
+      ScaleInAlarm alarm) {
+    Objects.requireNonNull(alarm, "alarm");
     return new ScalingRules(
         min,
         max,
@@ -117,9 +145,9 @@ public record ScalingRules(
             scaleOutCooldown),
         new StepScaleIn(
             Metric.CONCURRENT_REQUESTS_PER_MODEL,
-            MetricStatistic.AVERAGE,
-            PLANNED_SCALE_IN_PERIOD,
-            PLANNED_SCALE_IN_DATAPOINTS,
+            alarm.statistic(),
+            alarm.period(),
+            alarm.datapoints(),
             scaleInThreshold,
             scaleInCooldown));
   }

@@ -1,6 +1,7 @@
 package dev.speechscale.simulator;
 
 import dev.speechscale.capacity.FleetSizing;
+import dev.speechscale.scaling.ScaleInAlarm;
 import dev.speechscale.scaling.ScalingRules;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -14,7 +15,8 @@ import java.util.Set;
  */
 public final class Policies {
   /** What {@code --policies} accepts, for usage and error text. */
-  public static final String NAMES = "plan, naive, invocations, cpu, fixed:N";
+  public static final String NAMES =
+      "plan, plan:average_60s, plan:maximum_10s, naive, invocations, cpu, fixed:N";
 
   /**
    * AWS's guidance for SageMaker InvocationsPerInstance ("Load testing your auto scaling
@@ -48,6 +50,7 @@ public final class Policies {
    * @param peakPerSecond the plan's peak request rate, for the published sizing
    * @param sMeanSeconds S_mean, for the published sizing
    * @param saturatedPerSecond one instance's highest measured throughput (MAX_RPS)
+   * @param scaleInAlarm the plan's step scale-in alarm
    */
   public record PlanNumbers(
       int minInstances,
@@ -59,7 +62,50 @@ public final class Policies {
       double cScaleMax,
       double peakPerSecond,
       double sMeanSeconds,
-      double saturatedPerSecond) {}
+      double saturatedPerSecond,
+      ScaleInAlarm scaleInAlarm) {
+    /** A plan written before issue 35: its scale-in alarm is the Average over 60 s. */
+    public PlanNumbers(
+        int minInstances,
+        int maxInstances,
+        double targetValue,
+        double scaleInThreshold,
+        Duration scaleOutCooldown,
+        Duration scaleInCooldown,
+        double cScaleMax,
+        double peakPerSecond,
+        double sMeanSeconds,
+        double saturatedPerSecond) {
+      this(
+          minInstances,
+          maxInstances,
+          targetValue,
+          scaleInThreshold,
+          scaleOutCooldown,
+          scaleInCooldown,
+          cScaleMax,
+          peakPerSecond,
+          sMeanSeconds,
+          saturatedPerSecond,
+          ScaleInAlarm.AVERAGE_60S);
+    }
+
+    /** These numbers with the scale-in alarm labelled {@code label} (e.g. {@code maximum_10s}). */
+    public PlanNumbers withScaleInAlarm(String label) {
+      return new PlanNumbers(
+          minInstances,
+          maxInstances,
+          targetValue,
+          scaleInThreshold,
+          scaleOutCooldown,
+          scaleInCooldown,
+          cScaleMax,
+          peakPerSecond,
+          sMeanSeconds,
+          saturatedPerSecond,
+          ScaleInAlarm.ofLabel(label));
+    }
+  }
 
   /**
    * Parses a comma-separated list of policy names, in order, refusing unknown names and duplicates.
@@ -95,6 +141,13 @@ public final class Policies {
             "--policies: 'fixed:" + n + "' needs a whole number of instances, e.g. fixed:280");
       }
     }
+    if (name.startsWith("plan:")) {
+      try {
+        return "plan:" + ScaleInAlarm.ofLabel(name.substring("plan:".length())).label();
+      } catch (IllegalArgumentException e) {
+        throw new SimulatorException("--policies: '" + name + "': " + e.getMessage());
+      }
+    }
     return switch (name) {
       case "plan", "naive", "invocations", "cpu" -> name;
       default ->
@@ -112,6 +165,9 @@ public final class Policies {
     if (name.startsWith("fixed:")) {
       return new Policy.Fixed(Integer.parseInt(name.substring("fixed:".length())));
     }
+    if (name.startsWith("plan:")) {
+      return planned(plan, ScaleInAlarm.ofLabel(name.substring("plan:".length())), name);
+    }
     return switch (name) {
       case "plan" -> planned(plan);
       case "naive" -> published(plan);
@@ -123,13 +179,20 @@ public final class Policies {
 
   /** The plan's own policy. */
   public static Policy.Planned planned(PlanNumbers p) {
+    return planned(p, p.scaleInAlarm(), "plan");
+  }
+
+  /** The plan's policy with another scale-in alarm, under {@code name}. */
+  public static Policy.Planned planned(PlanNumbers p, ScaleInAlarm alarm, String name) {
     return new Policy.Planned(
+        name,
         p.minInstances(),
         p.maxInstances(),
         p.targetValue(),
         p.scaleInThreshold(),
         p.scaleOutCooldown(),
-        p.scaleInCooldown());
+        p.scaleInCooldown(),
+        alarm);
   }
 
   /** The plan's policy with the published tool's fleet ceiling. */
@@ -151,7 +214,8 @@ public final class Policies {
         p.scaleInThreshold(),
         p.scaleOutCooldown(),
         p.scaleInCooldown(),
-        sizing);
+        sizing,
+        p.scaleInAlarm());
   }
 
   /** InvocationsPerInstance at AWS's load-testing formula, SageMaker's default cooldowns. */

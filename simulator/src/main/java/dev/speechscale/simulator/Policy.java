@@ -1,6 +1,7 @@
 package dev.speechscale.simulator;
 
 import dev.speechscale.platform.MetricQuery;
+import dev.speechscale.scaling.ScaleInAlarm;
 import dev.speechscale.scaling.ScalingRules;
 import java.time.Duration;
 import java.util.Locale;
@@ -46,6 +47,9 @@ public sealed interface Policy
 
     Duration scaleInCooldown();
 
+    /** The step scale-in policy's alarm. */
+    ScaleInAlarm scaleInAlarm();
+
     /** The plan's rules with these numbers. */
     default ScalingRules rules() {
       return ScalingRules.planned(
@@ -54,29 +58,49 @@ public sealed interface Policy
           minInstances(),
           maxInstances(),
           scaleOutCooldown(),
-          scaleInCooldown());
+          scaleInCooldown(),
+          scaleInAlarm());
     }
   }
 
   /**
    * The plan artifact's policy: target tracking on ConcurrentRequestsPerModel (Maximum, 10 s, 3
-   * datapoints, scale-in disabled) plus step scale-in on the Average over 60 s (3 periods).
+   * datapoints, scale-in disabled) plus step scale-in on {@code scaleInAlarm} (3 periods).
+   *
+   * @param name {@code plan}, or {@code plan:<alarm>} when the alarm is named on the command line
    */
   record Planned(
+      String name,
       int minInstances,
       int maxInstances,
       double targetValue,
       double scaleInThreshold,
       Duration scaleOutCooldown,
-      Duration scaleInCooldown)
+      Duration scaleInCooldown,
+      ScaleInAlarm scaleInAlarm)
       implements Policy, PlanThresholds {
     public Planned {
       checkBounds("plan", minInstances, maxInstances);
+      java.util.Objects.requireNonNull(scaleInAlarm, "scaleInAlarm");
     }
 
-    @Override
-    public String name() {
-      return "plan";
+    /** The plan named {@code plan} with the Average over 60 s scale-in (before issue 35). */
+    public Planned(
+        int minInstances,
+        int maxInstances,
+        double targetValue,
+        double scaleInThreshold,
+        Duration scaleOutCooldown,
+        Duration scaleInCooldown) {
+      this(
+          "plan",
+          minInstances,
+          maxInstances,
+          targetValue,
+          scaleInThreshold,
+          scaleOutCooldown,
+          scaleInCooldown,
+          ScaleInAlarm.AVERAGE_60S);
     }
 
     @Override
@@ -86,11 +110,13 @@ public sealed interface Policy
           "the plan: %d..%d instances, "
               + MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
               + " Maximum > %.4g (10 s x 3),"
-              + " step scale-in at Average <= %.4g (60 s x 3), cooldowns %d s out / %d s in",
+              + " step scale-in at %s <= %.4g (%d s x 3), cooldowns %d s out / %d s in",
           minInstances,
           maxInstances,
           targetValue,
+          scaleInAlarm.statistic().awsName(),
           scaleInThreshold,
+          scaleInAlarm.period().toSeconds(),
           scaleOutCooldown.toSeconds(),
           scaleInCooldown.toSeconds());
     }
@@ -113,7 +139,8 @@ public sealed interface Policy
       double scaleInThreshold,
       Duration scaleOutCooldown,
       Duration scaleInCooldown,
-      String sizing)
+      String sizing,
+      ScaleInAlarm scaleInAlarm)
       implements Policy, PlanThresholds {
     public PublishedSizing {
       checkBounds("naive", minInstances, maxInstances);

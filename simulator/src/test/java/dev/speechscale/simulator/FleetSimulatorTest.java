@@ -199,13 +199,29 @@ class FleetSimulatorTest {
   }
 
   @Test
+  void parse_planWithAScaleInAlarm_namesItAndRunsThatAlarm() {
+    List<Policy> ps = Policies.parse("plan, plan:MAXIMUM_10s", numbers(4));
+
+    assertThat(ps).extracting(Policy::name).containsExactly("plan", "plan:maximum_10s");
+    assertThat(((Policy.Planned) ps.get(0)).scaleInAlarm())
+        .isEqualTo(dev.speechscale.scaling.ScaleInAlarm.AVERAGE_60S);
+    assertThat(((Policy.Planned) ps.get(1)).rules().scaleIn())
+        .extracting("statistic", "period")
+        .containsExactly(dev.speechscale.scaling.MetricStatistic.MAXIMUM, Duration.ofSeconds(10));
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> Policies.parse("plan:sum_60s", numbers(4)))
+        .isInstanceOf(SimulatorException.class)
+        .hasMessageContaining("average_60s, maximum_10s");
+  }
+
+  @Test
   void parse_unknownOrDuplicate_isRefusedWithTheChoices() {
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> Policies.parse("plan,magic", numbers(4)))
         .isInstanceOf(SimulatorException.class)
         .hasMessage(
-            "--policies: unknown policy 'magic'; choose from plan, naive, invocations, cpu,"
-                + " fixed:N (comma-separated)");
+            "--policies: unknown policy 'magic'; choose from plan, plan:average_60s,"
+                + " plan:maximum_10s, naive, invocations, cpu, fixed:N (comma-separated)");
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> Policies.parse("plan, plan", numbers(4)))
         .hasMessage("--policies names 'plan' twice; name each policy once");

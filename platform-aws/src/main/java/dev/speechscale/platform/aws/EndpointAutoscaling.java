@@ -1,6 +1,7 @@
 package dev.speechscale.platform.aws;
 
 import dev.speechscale.artifacts.EndpointConfig;
+import dev.speechscale.artifacts.ScaleInAlarmChoice;
 import dev.speechscale.artifacts.ScalingGate;
 import dev.speechscale.platform.MetricQuery;
 import java.util.Locale;
@@ -32,17 +33,18 @@ import software.constructs.Construct;
  *       plan's scale-out cooldown and {@code DisableScaleIn}, so target tracking never removes
  *       capacity.
  *   <li>Scale in: a step policy that removes exactly one instance ({@code ChangeInCapacity} −1, the
- *       plan's scale-in cooldown) when its own alarm sees ConcurrentRequestsPerModel Average over
- *       60 s at or below the plan's {@code scale_in_threshold} for 3 consecutive periods.
+ *       plan's scale-in cooldown) when its own alarm sees the plan's {@code scale_in_alarm} of
+ *       ConcurrentRequestsPerModel ({@code maximum_10s}: Maximum over 10 s, the tracking alarm's
+ *       own, which a fresh scale-out cannot leave in ALARM; {@code average_60s}: Average over 60 s,
+ *       the pair before issue 35) at or below the plan's {@code scale_in_threshold} for 3
+ *       consecutive periods. A step scale-in is not blocked by target tracking, so only the alarm's
+ *       statistic and period keep the two from fighting.
  * </ul>
  *
  * <p>The scale-in alarm treats missing data as breaching: an idle endpoint publishes no
  * concurrency, and idle is exactly when it should shrink to {@code min_instances}.
  */
 public final class EndpointAutoscaling extends Construct {
-  /** The scale-in alarm's period. */
-  public static final int SCALE_IN_PERIOD_S = 60;
-
   /** Consecutive periods the scale-in alarm must see. */
   public static final int SCALE_IN_EVALUATION_PERIODS = 3;
 
@@ -80,12 +82,16 @@ public final class EndpointAutoscaling extends Construct {
         .scaleOutCooldown(Duration.seconds(effective.scaleOutCooldownS()))
         .build();
 
+    ScaleInAlarmChoice alarm = effective.scaleInAlarmOrDefault();
     StepScalingAction scaleIn =
         StepScalingAction.Builder.create(this, "ScaleIn")
             .scalingTarget(target)
             .policyName(AwsNames.scaleInPolicy(endpointName))
             .adjustmentType(AdjustmentType.CHANGE_IN_CAPACITY)
-            .metricAggregationType(MetricAggregationType.AVERAGE)
+            .metricAggregationType(
+                alarm == ScaleInAlarmChoice.MAXIMUM_10S
+                    ? MetricAggregationType.MAXIMUM
+                    : MetricAggregationType.AVERAGE)
             .cooldown(Duration.seconds(effective.scaleInCooldownS()))
             .build();
     // One interval, [-inf, 0) relative to the threshold: whenever the alarm fires, remove one.
@@ -99,12 +105,13 @@ public final class EndpointAutoscaling extends Construct {
                     Locale.ROOT,
                     "Remove one instance: "
                         + MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
-                        + " Average over %d s <= %.3f"
+                        + " %s over %d s <= %.3f"
                         + " (the plan's scale_in_threshold) for %d periods",
-                    SCALE_IN_PERIOD_S,
+                    alarm.statistic(),
+                    alarm.periodS(),
                     effective.scaleInThreshold(),
                     SCALE_IN_EVALUATION_PERIODS))
-            .metric(concurrency(spec, "Average", Duration.seconds(SCALE_IN_PERIOD_S)))
+            .metric(concurrency(spec, alarm.statistic(), Duration.seconds(alarm.periodS())))
             .threshold(effective.scaleInThreshold())
             .comparisonOperator(ComparisonOperator.LESS_THAN_OR_EQUAL_TO_THRESHOLD)
             .evaluationPeriods(SCALE_IN_EVALUATION_PERIODS)

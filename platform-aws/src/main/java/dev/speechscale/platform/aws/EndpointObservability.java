@@ -43,9 +43,9 @@ import software.constructs.Construct;
  *       hid real errors.
  *   <li><b>Sustained load shedding</b>: QueueSaturatedRejections Sum ≥ 1 in each of 3 minutes — the
  *       fleet is at {@code max_instances} or scale-out is not keeping up.
- *   <li>A dashboard: ConcurrentRequestsPerModel Maximum (10 s) against the scaling target and
- *       Average (60 s) against the scale-in threshold, FirstChunkLatency p95 against its alarm, and
- *       invocations, 4xx, 5xx, shed and real 5xx.
+ *   <li>A dashboard: ConcurrentRequestsPerModel Maximum (10 s) against the scaling target and the
+ *       scale-in alarm's statistic and period (scale_in_alarm) against the scale-in threshold,
+ *       FirstChunkLatency p95 against its alarm, and invocations, 4xx, 5xx, shed and real 5xx.
  * </ul>
  */
 public final class EndpointObservability extends Construct {
@@ -169,9 +169,17 @@ public final class EndpointObservability extends Construct {
                 attached(effective.scalingTargetValue(), "scaling_target_value"),
                 "scaling_target_value")),
         graph(
-            MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
-                + " Average (60 s) vs scale-in threshold",
-            List.of(EndpointAutoscaling.concurrency(spec, "Average", MINUTE)),
+            String.format(
+                Locale.ROOT,
+                MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
+                    + " %s (%d s) vs scale-in threshold",
+                effective.scaleInAlarmOrDefault().statistic(),
+                effective.scaleInAlarmOrDefault().periodS()),
+            List.of(
+                EndpointAutoscaling.concurrency(
+                    spec,
+                    effective.scaleInAlarmOrDefault().statistic(),
+                    Duration.seconds(effective.scaleInAlarmOrDefault().periodS()))),
             annotation(
                 attached(effective.scaleInThreshold(), "scale_in_threshold"),
                 "scale_in_threshold")));

@@ -292,4 +292,37 @@ class MatchingPlanTemplateTest {
   private static Map<String, Object> properties(Object resource) {
     return (Map<String, Object>) ((Map<String, Object>) resource).get("Properties");
   }
+
+  @Test
+  void scaleInAlarm_configNamingMaximum10s_deploysTheMaximumOverTenSeconds(@TempDir Path out) {
+    SpeechInfraApp app2 =
+        SpeechInfraApp.build(
+            AwsFixtures.config(AwsFixtures.IMAGE, "    scale_in_alarm: maximum_10s\n"),
+            AwsFixtures.matchingPlan(),
+            "plan-kokoro-82m.json",
+            Map.of("account", "123456789012", "region", "us-east-1"),
+            out);
+    Template t = Template.fromStack(app2.endpoint());
+
+    t.hasResourceProperties(
+        "AWS::CloudWatch::Alarm",
+        Map.of(
+            "AlarmName",
+            ENDPOINT + "-scale-in",
+            "Statistic",
+            "Maximum",
+            "Period",
+            10,
+            "EvaluationPeriods",
+            3,
+            "Threshold",
+            25));
+    t.hasResourceProperties(
+        "AWS::ApplicationAutoScaling::ScalingPolicy",
+        Map.of(
+            "PolicyName",
+            ENDPOINT + "-scale-in-step",
+            "StepScalingPolicyConfiguration",
+            Match.objectLike(Map.of("MetricAggregationType", "Maximum"))));
+  }
 }

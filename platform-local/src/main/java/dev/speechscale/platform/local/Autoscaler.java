@@ -1,8 +1,11 @@
 package dev.speechscale.platform.local;
 
+import dev.speechscale.artifacts.ScaleInAlarmChoice;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.SuspendedState;
 import dev.speechscale.scaling.AlarmState;
+import dev.speechscale.scaling.MetricStatistic;
+import dev.speechscale.scaling.ScaleInAlarm;
 import dev.speechscale.scaling.ScalingDecision;
 import dev.speechscale.scaling.ScalingEngine;
 import dev.speechscale.scaling.ScalingRules;
@@ -49,6 +52,7 @@ final class Autoscaler {
         int max,
         int outCooldownS,
         int inCooldownS,
+        ScaleInAlarmChoice alarm,
         double timeScale) {
       return new Policy(
           ScalingRules.planned(
@@ -57,7 +61,8 @@ final class Autoscaler {
                   min,
                   max,
                   Duration.ofSeconds(outCooldownS),
-                  Duration.ofSeconds(inCooldownS))
+                  Duration.ofSeconds(inCooldownS),
+                  ScaleInAlarm.ofLabel(alarm.label()))
               .timeScaled(timeScale));
     }
 
@@ -70,7 +75,7 @@ final class Autoscaler {
       return rules.tracking().targetValue();
     }
 
-    /** Scale-in alarm threshold (Average). */
+    /** Scale-in alarm threshold (in the scale-in alarm's statistic). */
     double scaleInThreshold() {
       return step().threshold();
     }
@@ -101,7 +106,12 @@ final class Autoscaler {
       return rules.tracking().datapoints();
     }
 
-    /** The scale-in alarm's period (60 s, scaled). */
+    /** The scale-in alarm's statistic (the plan's scale_in_alarm: Maximum or Average). */
+    MetricStatistic scaleInStatistic() {
+      return step().statistic();
+    }
+
+    /** The scale-in alarm's period (10 s or 60 s, scaled). */
     Duration scaleInPeriod() {
       return step().period();
     }

@@ -203,7 +203,7 @@ final class AwsAutoScalingOperations {
           st.put("ScalingAdjustment", step.adjustment());
         }
         c.put("Cooldown", s.cooldownSeconds());
-        c.put("MetricAggregationType", "Average");
+        c.put("MetricAggregationType", aggregation(s, alarms));
       }
     }
     ArrayNode invokedBy = o.putArray("Alarms");
@@ -277,5 +277,17 @@ final class AwsAutoScalingOperations {
   private static boolean flag(JsonNode given, String member, boolean current) {
     JsonNode v = given.get(member);
     return v == null || v.isNull() ? current : v.asBoolean();
+  }
+
+  /**
+   * A step policy's MetricAggregationType: its alarm's statistic (the plan's scale_in_alarm,
+   * Maximum or Average), as the CDK stack deploys it.
+   */
+  private static String aggregation(ScalingPolicy.StepScaling s, List<Alarm> alarms) {
+    return alarms.stream()
+        .filter(a -> s.alarmNames().contains(a.name()) && a.statistic() == Statistic.MAXIMUM)
+        .findFirst()
+        .map(a -> "Maximum")
+        .orElse("Average");
   }
 }

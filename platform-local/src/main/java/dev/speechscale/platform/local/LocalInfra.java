@@ -232,8 +232,9 @@ record LocalInfra(PlatformSettings settings, String model, PrintStream out, Prin
           Locale.ROOT,
           "  step scale-in    "
               + MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
-              + " Average/%ds <= %.3f for %d periods,"
+              + " %s/%ds <= %.3f for %d periods,"
               + " -1 instance, cooldown %ds  [alarm %s]%n",
+          sc.scaleInStatistic() == null ? "Average" : sc.scaleInStatistic(),
           sc.scaleInPeriodS(),
           sc.scaleInThreshold(),
           sc.scaleInEvaluationPeriods(),

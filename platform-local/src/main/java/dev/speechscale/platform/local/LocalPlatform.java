@@ -235,7 +235,7 @@ public final class LocalPlatform implements Platform {
             new Alarm(
                 low,
                 Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName(),
-                Statistic.AVERAGE,
+                "Maximum".equals(s.scaleInStatistic()) ? Statistic.MAXIMUM : Statistic.AVERAGE,
                 s.scaleInPeriodS(),
                 s.scaleInEvaluationPeriods(),
                 s.scaleInThreshold(),

@@ -97,6 +97,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
                     config.maxInstances(),
                     attached(config.scaleOutCooldownS(), "scale_out_cooldown_s"),
                     attached(config.scaleInCooldownS(), "scale_in_cooldown_s"),
+                    config.scaleInAlarmOrDefault(),
                     config.local().timeScale()),
                 metrics,
                 this)
@@ -498,6 +499,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
           0,
           0,
           0,
+          null,
           0,
           0,
           null,
@@ -526,6 +528,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
         (int) p.scaleOutCooldown().toSeconds(),
         p.scaleInThreshold(),
         (int) p.scaleInPeriod().toSeconds(),
+        p.scaleInStatistic().awsName(),
         p.scaleInEvaluationPeriods(),
         (int) p.scaleInCooldown().toSeconds(),
         autoscaler.highAlarm().name(),

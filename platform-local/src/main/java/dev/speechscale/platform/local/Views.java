@@ -44,6 +44,8 @@ public final class Views {
    * @param scaleOutCooldownS scale-out cooldown
    * @param scaleInThreshold step scale-in alarm threshold
    * @param scaleInPeriodS its period in seconds
+   * @param scaleInStatistic its statistic ({@code Maximum} or {@code Average}, the plan's
+   *     scale_in_alarm); {@code null} from a supervisor older than it, which deployed Average
    * @param scaleInEvaluationPeriods datapoints that must breach
    * @param scaleInCooldownS scale-in cooldown
    * @param highAlarmState the tracking alarm's state
@@ -65,6 +67,7 @@ public final class Views {
       int scaleOutCooldownS,
       double scaleInThreshold,
       int scaleInPeriodS,
+      @Nullable String scaleInStatistic,
       int scaleInEvaluationPeriods,
       int scaleInCooldownS,
       @Nullable String highAlarmState,

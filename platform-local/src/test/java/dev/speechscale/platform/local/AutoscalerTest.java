@@ -2,6 +2,7 @@ package dev.speechscale.platform.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.speechscale.artifacts.ScaleInAlarmChoice;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.SuspendedState;
 import java.time.Instant;
@@ -36,7 +37,10 @@ class AutoscalerTest {
 
   /** Target 4, scale-in at 2, 1..3 instances, cooldowns 30 s out and 120 s in, AWS periods. */
   private final Autoscaler scaler =
-      new Autoscaler(Autoscaler.Policy.of(4, 2, 1, 3, 30, 120, 1.0), store, capacity);
+      new Autoscaler(
+          Autoscaler.Policy.of(4, 2, 1, 3, 30, 120, ScaleInAlarmChoice.AVERAGE_60S, 1.0),
+          store,
+          capacity);
 
   private void load(int fromSecond, int toSecond, double perInstance) {
     for (int s = fromSecond; s < toSecond; s++) {
@@ -139,7 +143,8 @@ class AutoscalerTest {
 
   @Test
   void policy_timeScale_compressesThePeriodsButNotBelowOneSecond() {
-    Autoscaler.Policy p = Autoscaler.Policy.of(4, 2, 1, 3, 30, 120, 0.1);
+    Autoscaler.Policy p =
+        Autoscaler.Policy.of(4, 2, 1, 3, 30, 120, ScaleInAlarmChoice.AVERAGE_60S, 0.1);
 
     assertThat(p.trackingPeriod().toMillis()).isEqualTo(1000);
     assertThat(p.scaleInPeriod().toMillis()).isEqualTo(6000);

@@ -3,6 +3,7 @@ package dev.speechscale.platform.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.capacity.ServiceTimeDistribution;
+import dev.speechscale.scaling.ScaleInAlarm;
 import dev.speechscale.scaling.ScalingRules;
 import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.InstanceModel;
@@ -50,20 +51,30 @@ class TodaysPolicyPairFightsLiveTest {
    * A pair of scaling policies as the plan deploys them, and whether a scale-in undoes a fresh
    * scale-out when a surge follows a quiet spell.
    */
-  record Pair(String name, boolean fights, double targetValue, double scaleInThreshold) {
+  record Pair(
+      String name,
+      boolean fights,
+      double targetValue,
+      double scaleInThreshold,
+      ScaleInAlarm alarm) {
     ScalingRules rules(int min, int max, Duration outCooldown, Duration inCooldown) {
-      return ScalingRules.planned(targetValue, scaleInThreshold, min, max, outCooldown, inCooldown);
+      return ScalingRules.planned(
+          targetValue, scaleInThreshold, min, max, outCooldown, inCooldown, alarm);
     }
   }
 
-  /** Today's pair: ScalingRules.planned. It fights. */
+  /**
+   * Today's pair, as plans deployed it until issue 35 and as a config still can ({@code
+   * scale_in_alarm: average_60s}). It fights.
+   */
   static final Pair TODAYS_PAIR =
       new Pair(
           "target tracking (Maximum > target, DisableScaleIn) + step scale-in (Average <="
               + " threshold, 3 periods)",
           true,
           2.0,
-          1.0);
+          1.0,
+          ScaleInAlarm.AVERAGE_60S);
 
   static final double TIME_SCALE = 0.3;
   static final Duration COOLDOWN = Duration.ofSeconds(60);
@@ -186,6 +197,7 @@ class TodaysPolicyPairFightsLiveTest {
             scale_in_threshold: %s
             scale_out_cooldown_s: %d
             scale_in_cooldown_s: %d
+            scale_in_alarm: %s
             ttfab_slo_ms: 10000
             queue_max_depth: 0
             local: {time_scale: %s}
@@ -195,6 +207,7 @@ class TodaysPolicyPairFightsLiveTest {
                 TODAYS_PAIR.scaleInThreshold(),
                 COOLDOWN.toSeconds(),
                 COOLDOWN.toSeconds(),
+                TODAYS_PAIR.alarm().label(),
                 TIME_SCALE);
     try (LocalEndpoint e = LocalEndpoint.deploy(dir, "fight", yaml, true)) {
       assertThat(e.deployed.scalingAttached()).as(e.deployed.scalingReason()).isTrue();
