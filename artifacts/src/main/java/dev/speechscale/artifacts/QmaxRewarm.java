@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  *     rechecks}); when {@code remeasured_rungs} is not empty that re-check no longer describes the
  *     steps and is left out of {@code drifted} and {@code finding}
  * @param outcome one of {@link #MACHINE_MOVED}, {@link #BUDGET_TOO_SMALL}, {@link #DID_NOT_SETTLE},
- *     {@link #REMEASURED}, {@link #STILL_DRIFTING}, {@link #STOPPED}
+ *     {@link #BUDGET_SPENT}, {@link #REMEASURED}, {@link #STILL_DRIFTING}, {@link #STOPPED}
  * @param reason the outcome in words, with its figures
  * @param hostChangePct how much slower (positive) or faster the host ran during the re-measurement
  *     than during the first measurement, in percent of the host-speed probe's time per unit; {@code
@@ -56,6 +56,12 @@ public record QmaxRewarm(
   /** The warm-up windows did not agree within what the budget left; the flag stays. */
   public static final String DID_NOT_SETTLE = "did_not_settle";
 
+  /**
+   * The rungs measured again took longer than the first time and the budget ran out before they all
+   * were; the first measurement is kept and the flag stays.
+   */
+  public static final String BUDGET_SPENT = "budget_spent";
+
   /** The rungs were measured again and the second re-check stayed within tolerance. */
   public static final String REMEASURED = "remeasured";
 
@@ -66,7 +72,14 @@ public record QmaxRewarm(
   public static final String STOPPED = "stopped";
 
   private static final List<String> OUTCOMES =
-      List.of(MACHINE_MOVED, BUDGET_TOO_SMALL, DID_NOT_SETTLE, REMEASURED, STILL_DRIFTING, STOPPED);
+      List.of(
+          MACHINE_MOVED,
+          BUDGET_TOO_SMALL,
+          DID_NOT_SETTLE,
+          BUDGET_SPENT,
+          REMEASURED,
+          STILL_DRIFTING,
+          STOPPED);
 
   public QmaxRewarm {
     Objects.requireNonNull(outcome, "outcome");

@@ -89,6 +89,11 @@ public final class LadderRunner {
     final List<String> notes = new ArrayList<>();
     final List<ReferenceRecheck> rechecks = new ArrayList<>();
     final List<QmaxRewarm> rewarms = new ArrayList<>();
+
+    /** When a rewarm's budget ends (monotonic nanos); no bound outside a rewarm. */
+    long budgetEndsNanos = Long.MAX_VALUE;
+
+    boolean outOfBudget;
     final long startNanos = hooks.clock().nanoTime();
     int bisectGuess;
     int runIndex;
@@ -177,6 +182,8 @@ public final class LadderRunner {
     void rewarm(int run, ReferenceRecheck fired) {
       long began = hooks.clock().nanoTime();
       Rewarming w = new Rewarming(fired, began);
+      budgetEndsNanos = began + spec.drift().rewarmBudget().toNanos();
+      outOfBudget = false;
       List<RungReport> firstPass = mine();
       Duration remeasure = spec.settle().plus(fired.again().wallTime());
       for (RungReport r : firstPass) {
@@ -232,15 +239,27 @@ public final class LadderRunner {
               : recheck(
                   "at the end of run " + (run + 1) + ", measured again after a warm-up", reference);
       if (second == null) {
+        int cut = mine().size();
         reports.removeIf(r -> r.runIndex() == runIndex);
         reports.addAll(firstPass);
         reference = fired.first();
-        w.done(
-            stopped ? QmaxRewarm.STOPPED : QmaxRewarm.STILL_DRIFTING,
-            stopped
-                ? "stopped while measuring the run again; the first measurement is kept"
-                : "measured again, no coarse rung met the SLO, so nothing could be re-checked;"
-                    + " the first measurement is kept and the drift stays flagged");
+        if (outOfBudget) {
+          w.done(
+              QmaxRewarm.BUDGET_SPENT,
+              "the rewarm budget of "
+                  + ProgressPrinter.format(spec.drift().rewarmBudget())
+                  + " ran out after "
+                  + cut
+                  + " rungs measured again (they took longer than the first time); the first"
+                  + " measurement is kept and the drift stays flagged");
+        } else {
+          w.done(
+              stopped ? QmaxRewarm.STOPPED : QmaxRewarm.STILL_DRIFTING,
+              stopped
+                  ? "stopped while measuring the run again; the first measurement is kept"
+                  : "measured again, no coarse rung met the SLO, so nothing could be re-checked;"
+                      + " the first measurement is kept and the drift stays flagged");
+        }
         return;
       }
       w.remeasured = firstPass.stream().map(RungReport::concurrency).toList();
@@ -266,6 +285,7 @@ public final class LadderRunner {
       }
 
       void done(String outcome, String reason) {
+        budgetEndsNanos = Long.MAX_VALUE;
         DriftRecheck d = spec.drift();
         double extraS = (hooks.clock().nanoTime() - beganNanos) / 1e9;
         rewarms.add(
@@ -332,7 +352,7 @@ public final class LadderRunner {
      * and its saturation does not count towards stopping the run.
      */
     @Nullable ReferenceRecheck recheck(String when, RungReport reference) {
-      if (stopped || !settle()) {
+      if (stopped || overBudget(reference.concurrency()) || !settle()) {
         return null;
       }
       int n = reference.concurrency();
@@ -365,9 +385,28 @@ public final class LadderRunner {
       return r;
     }
 
+    /**
+     * Whether a rung at {@code n}, held to its longest, would end past a rewarm's budget: then it
+     * is not started, and the rewarm keeps the first measurement ({@link QmaxRewarm#BUDGET_SPENT}).
+     */
+    boolean overBudget(int n) {
+      long need = spec.maximumHold().plus(spec.settle()).toNanos();
+      if (budgetEndsNanos - hooks.clock().nanoTime() >= need) {
+        return false;
+      }
+      outOfBudget = true;
+      note(
+          "run "
+              + (runIndex + 1)
+              + ": N="
+              + n
+              + " held to its longest would end past the drift rewarm budget; not measured");
+      return true;
+    }
+
     /** Measures one rung, records it, and tracks consecutive saturation; null when stopped. */
     @Nullable RungReport measure(int n, RungReport.Phase phase) {
-      if (stopped || !settle()) {
+      if (stopped || overBudget(n) || !settle()) {
         return null;
       }
       LadderListener.Progress progress = progress(n, phase);

@@ -171,4 +171,28 @@ class LadderRewarmTest {
     assertThat(result.drift().rewarms().getFirst().outcome()).isEqualTo(QmaxRewarm.STOPPED);
     assertThat(result.drift().drifted()).isTrue();
   }
+
+  @Test
+  void run_remeasureSlowerThanTheFirstPass_stopsAtTheBudgetAndKeepsTheFirstPass() {
+    // every measurement takes 10 s on the ladder's clock, twice the 5 s each reported the first
+    // time: the prediction (8 x 5 s = 40 s) fits a 60 s budget, the re-measurement does not
+    java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+    SimulatedMeasurer m =
+        warming().onMeasure(() -> now.addAndGet(Duration.ofSeconds(10).toNanos()));
+    LadderHooks hooks = LadderHooks.defaults().withClocks(now::get, java.time.Clock.systemUTC());
+
+    LadderResult result =
+        run(m, hooks, DriftRecheck.DEFAULT.withRewarmBudget(Duration.ofSeconds(60)));
+
+    // first pass and re-check (8), the warm-up windows (1), then 5 rungs again before the budget
+    assertThat(m.asked).hasSize(14);
+    QmaxRewarm w = result.drift().rewarms().getFirst();
+    assertThat(w.outcome()).isEqualTo(QmaxRewarm.BUDGET_SPENT);
+    assertThat(w.reason()).contains("ran out after 5 rungs measured again");
+    assertThat(w.extraS()).isLessThanOrEqualTo(60.0);
+    assertThat(w.remeasuredRungs()).isEmpty();
+    assertThat(result.steps()).hasSize(7);
+    assertThat(result.ladder().qMax()).isEqualTo(9);
+    assertThat(result.drift().drifted()).isTrue();
+  }
 }
