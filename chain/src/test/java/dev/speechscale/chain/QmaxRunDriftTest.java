@@ -122,7 +122,7 @@ class QmaxRunDriftTest {
     QmaxArtifact a = qmax(130, FakeTimeQmax.oneRung());
 
     QmaxDrift drift = a.drift();
-    assertThat(drift.rechecks()).hasSize(2);
+    assertThat(drift.rechecks()).as("%s", drift.rewarms()).hasSize(2);
     assertThat(drift.rechecks().getFirst().beyondTolerance()).isTrue();
     assertThat(drift.drifted()).isFalse();
     QmaxRewarm w = drift.rewarms().getFirst();

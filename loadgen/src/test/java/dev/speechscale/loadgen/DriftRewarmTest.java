@@ -31,7 +31,8 @@ class DriftRewarmTest {
           .isInstanceOfSatisfying(
               DriftRewarm.Rewarm.class,
               r -> {
-                assertThat(r.maxHold()).isEqualTo(Duration.ofMinutes(2)); // 5 min - 3 min
+                // 5 min - 1.2 x 3 min
+                assertThat(r.maxHold()).isEqualTo(Duration.ofSeconds(84));
                 assertThat(r.rule().windows()).isEqualTo(3);
                 assertThat(r.rule().percent()).isEqualTo(10.0);
               });
@@ -40,15 +41,15 @@ class DriftRewarmTest {
 
   @Test
   void onDrift_budgetLeavesLessThanTheWindows_flagsBudgetTooSmall() {
-    // 3 windows need hold + 2 x window = 18 s; 5 min - 4 min 43 s leaves 17 s
-    assertThat(DriftRewarm.onDrift(SPEC, 0.0, Duration.ofSeconds(283)))
+    // 3 windows need hold + 2 x window = 18 s; 5 min - 1.2 x 236 s leaves 16.8 s
+    assertThat(DriftRewarm.onDrift(SPEC, 0.0, Duration.ofSeconds(236)))
         .isInstanceOfSatisfying(
             DriftRewarm.Flag.class,
             f -> {
               assertThat(f.outcome()).isEqualTo(QmaxRewarm.BUDGET_TOO_SMALL);
               assertThat(f.reason()).contains("--drift-rewarm-budget");
             });
-    assertThat(DriftRewarm.onDrift(SPEC, 0.0, Duration.ofSeconds(282)))
+    assertThat(DriftRewarm.onDrift(SPEC, 0.0, Duration.ofSeconds(235)))
         .isInstanceOf(DriftRewarm.Rewarm.class);
   }
 
@@ -59,7 +60,7 @@ class DriftRewarmTest {
     assertThat(DriftRewarm.rule(single).windows()).isEqualTo(StabilityRule.DEFAULT_WINDOWS);
     DriftRewarm.Rewarm r =
         (DriftRewarm.Rewarm) DriftRewarm.onDrift(single, null, Duration.ofMinutes(1));
-    assertThat(DriftRewarm.warmupSpec(single, r).maximumHold()).isEqualTo(Duration.ofMinutes(4));
+    assertThat(DriftRewarm.warmupSpec(single, r).maximumHold()).isEqualTo(Duration.ofSeconds(228));
   }
 
   @Test

@@ -96,7 +96,7 @@ class LadderRewarmTest {
   void run_budgetTooSmallForTheRungsAgain_flagsOnly() {
     SimulatedMeasurer m = warming();
 
-    // the first pass took 8 rungs x 5 s: 40 s to measure again, so 30 s cannot hold it
+    // the first pass took 8 rungs x 5 s: 1.2 x 40 s is reserved to measure again; 30 s cannot
     LadderResult result =
         run(
             m,
@@ -175,7 +175,7 @@ class LadderRewarmTest {
   @Test
   void run_remeasureSlowerThanTheFirstPass_stopsAtTheBudgetAndKeepsTheFirstPass() {
     // every measurement takes 10 s on the ladder's clock, twice the 5 s each reported the first
-    // time: the prediction (8 x 5 s = 40 s) fits a 60 s budget, the re-measurement does not
+    // time: the reservation (1.2 x 8 x 5 s = 48 s) fits a 60 s budget, the re-measurement does not
     java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
     SimulatedMeasurer m =
         warming().onMeasure(() -> now.addAndGet(Duration.ofSeconds(10).toNanos()));
