@@ -1,5 +1,6 @@
 package dev.speechscale.artifacts;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.speechscale.capacity.RungDrift;
 import java.util.List;
 import java.util.Objects;
@@ -18,9 +19,11 @@ import org.jspecify.annotations.Nullable;
  *     counted as noise
  * @param p95TolerancePct the p95 TTFAB change, in percent, still counted as noise
  * @param rechecks every re-measurement, in the order it ran
- * @param drifted any recheck beyond tolerance (derived)
+ * @param drifted any recheck beyond tolerance (derived), leaving out those a rewarm superseded
  * @param finding the figures of every recheck beyond tolerance, or {@code null} when none is
- *     (derived)
+ *     (derived), leaving out those a rewarm superseded
+ * @param rewarms what each re-check beyond tolerance led to ({@link QmaxRewarm}; additive, empty in
+ *     older artifacts and when no re-check fired)
  */
 public record QmaxDrift(
     String reference,
@@ -28,11 +31,24 @@ public record QmaxDrift(
     double p95TolerancePct,
     List<QmaxRecheck> rechecks,
     @Nullable Boolean drifted,
-    @Nullable String finding) {
+    @Nullable String finding,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<QmaxRewarm> rewarms) {
 
   public QmaxDrift {
     Objects.requireNonNull(reference, "reference");
     rechecks = rechecks == null ? List.of() : List.copyOf(rechecks);
+    rewarms = rewarms == null ? List.of() : List.copyOf(rewarms);
+  }
+
+  /** A check without rewarms, as recorded before they existed. */
+  public QmaxDrift(
+      String reference,
+      double throughputTolerancePct,
+      double p95TolerancePct,
+      List<QmaxRecheck> rechecks,
+      @Nullable Boolean drifted,
+      @Nullable String finding) {
+    this(reference, throughputTolerancePct, p95TolerancePct, rechecks, drifted, finding, List.of());
   }
 
   /** The check as measured, its derived fields computed. */
@@ -41,15 +57,47 @@ public record QmaxDrift(
       double throughputTolerancePct,
       double p95TolerancePct,
       List<QmaxRecheck> rechecks) {
-    return new QmaxDrift(reference, throughputTolerancePct, p95TolerancePct, rechecks, null, null)
+    return of(reference, throughputTolerancePct, p95TolerancePct, rechecks, List.of());
+  }
+
+  /**
+   * The check as measured with what its re-checks beyond tolerance led to, derived fields computed.
+   */
+  public static QmaxDrift of(
+      String reference,
+      double throughputTolerancePct,
+      double p95TolerancePct,
+      List<QmaxRecheck> rechecks,
+      List<QmaxRewarm> rewarms) {
+    return new QmaxDrift(
+            reference, throughputTolerancePct, p95TolerancePct, rechecks, null, null, rewarms)
         .withDerived();
   }
 
-  /** The comparisons, for the planner. */
+  /**
+   * The comparisons that still describe the steps, for the planner: every re-check but those whose
+   * run was measured again after a rewarm ({@link QmaxRewarm#supersedesRecheck()}).
+   */
   public List<RungDrift> rungDrifts() {
-    return rechecks.stream()
+    return current().stream()
         .map(r -> r.toRungDrift(throughputTolerancePct, p95TolerancePct))
         .toList();
+  }
+
+  /** The re-checks no rewarm superseded. */
+  public List<QmaxRecheck> current() {
+    return rechecks.stream().filter(r -> !superseded(r)).toList();
+  }
+
+  /**
+   * Whether a rewarm measured {@code r}'s run again, so {@code r} no longer describes its steps.
+   */
+  public boolean superseded(QmaxRecheck r) {
+    return rewarms.stream()
+        .anyMatch(w ->
+            w.supersedesRecheck()
+                && w.runIndex() == r.runIndex()
+                && w.recheckStepIndex() == r.stepIndex());
   }
 
   /** This check with every derived field recomputed from the rechecks. */
@@ -67,6 +115,7 @@ public record QmaxDrift(
         p95TolerancePct,
         derived,
         !beyond.isEmpty(),
-        beyond.isEmpty() ? null : beyond);
+        beyond.isEmpty() ? null : beyond,
+        rewarms);
   }
 }

@@ -72,6 +72,52 @@ class QmaxDriftTest {
     assertThat(q.qMax()).isEqualTo(4); // the re-measurement is not a step: Q_max stays put
   }
 
+  /** {@link #DRIFTED} whose run was warmed up and measured again, its second re-check within. */
+  private static final String REWARMED =
+      DRIFTED
+          .replace(
+              "\"remeasured_p95_ms\": 366, \"beyond_tolerance\": false}",
+              "\"remeasured_p95_ms\": 366, \"beyond_tolerance\": false},"
+                  + " {\"run_index\": 0, \"concurrency\": 4, \"first_step_index\": 5,"
+                  + " \"step_index\": 8, \"when\": \"at the end of run 1, measured again after a"
+                  + " warm-up\", \"elapsed_s\": 40, \"first_rps\": 15.0, \"first_p95_ms\": 290,"
+                  + " \"remeasured_rps\": 15.3, \"remeasured_p95_ms\": 280}")
+          .replace(
+              "\"drifted\": false, \"finding\": null}",
+              "\"drifted\": true, \"finding\": \"stale\", \"rewarms\": [{\"run_index\": 0,"
+                  + " \"recheck_step_index\": 3, \"outcome\": \"remeasured\", \"reason\": \"r\","
+                  + " \"host_change_pct\": 1.5, \"host_tolerance_pct\": 10, \"budget_s\": 300,"
+                  + " \"rewarm_windows\": 3, \"rewarm_stable\": true, \"rewarm_s\": 19.5,"
+                  + " \"remeasured_rungs\": [1, 4, 8], \"q_max_before\": 4, \"extra_s\": 95}]}");
+
+  @Test
+  void readQmax_recheckSupersededByARewarm_isLeftOutOfTheVerdictAndThePlanner() throws IOException {
+    QmaxArtifact q = ArtifactCodec.readQmax(write(REWARMED));
+
+    QmaxDrift d = q.drift();
+    assertThat(d.rechecks()).hasSize(2);
+    assertThat(d.superseded(d.rechecks().getFirst())).isTrue();
+    assertThat(d.drifted()).isFalse();
+    assertThat(d.finding()).isNull();
+    assertThat(q.measurement("q.json").drift()).hasSize(1);
+    QmaxRewarm w = d.rewarms().getFirst();
+    assertThat(w.outcome()).isEqualTo(QmaxRewarm.REMEASURED);
+    assertThat(w.remeasuredRungs()).containsExactly(1, 4, 8);
+    assertThat(w.qMaxBefore()).isEqualTo(4);
+    String json = ArtifactCodec.toJson(q);
+    assertThat(json).contains("\"rewarms\"").contains("\"q_max_before\" : 4");
+    assertThat(ArtifactCodec.readQmax(write(json)).drift()).isEqualTo(d);
+  }
+
+  @Test
+  void rewarm_unknownOutcome_isRefusedNamingTheChoices() {
+    assertThatThrownBy(
+            () -> new QmaxRewarm(0, 3, "fine", "r", null, 10, 300, 0, null, 0, List.of(), null, 0))
+        .isInstanceOf(ArtifactException.class)
+        .hasMessageContaining("'fine'")
+        .hasMessageContaining("machine_moved");
+  }
+
   @Test
   void readQmax_olderArtifactWithoutDrift_readsAndWritesNone() {
     QmaxArtifact q = ArtifactCodec.readQmax(Examples.QMAX);

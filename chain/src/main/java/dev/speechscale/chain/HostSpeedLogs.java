@@ -2,6 +2,7 @@ package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.HostSpeedLog;
 import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.loadgen.LadderHooks;
 import dev.speechscale.platform.HostSpeedProbe;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.simulator.HostSpeeds;
@@ -45,6 +46,38 @@ public final class HostSpeedLogs {
       progress.accept("host speed: not probed: " + e.getMessage());
       return Optional.empty();
     }
+  }
+
+  /**
+   * The in-service host's change of speed between two windows, for qmax's drift rewarm: the median
+   * probe time per unit over the second window against over the first, in percent (positive:
+   * slower); {@code null} when either window has no sample. The median, as the probe shares the
+   * machine and one preempted unit reads many times slower.
+   */
+  static LadderHooks.HostSpeedChange change(HostSpeedProbe probe) {
+    return (firstFrom, firstTo, againFrom, againTo) -> {
+      Double first = median(probe, firstFrom, firstTo);
+      Double again = median(probe, againFrom, againTo);
+      return first == null || again == null || !(first > 0) ? null : 100 * (again - first) / first;
+    };
+  }
+
+  private static @Nullable Double median(HostSpeedProbe probe, Instant from, Instant to) {
+    int host = probe.inServiceHost();
+    double[] ms =
+        probe.samples().stream()
+            .filter(s ->
+                s.host() == host
+                    && s.atEpochMs() >= from.toEpochMilli()
+                    && s.atEpochMs() < to.toEpochMilli())
+            .mapToDouble(HostSpeedProbe.Sample::cpuMs)
+            .sorted()
+            .toArray();
+    if (ms.length == 0) {
+      return null;
+    }
+    int mid = ms.length / 2;
+    return ms.length % 2 == 1 ? ms[mid] : (ms[mid - 1] + ms[mid]) / 2;
   }
 
   /** The probe's samples from {@code start} for {@code seconds}, second by second. */

@@ -237,7 +237,8 @@ public final class QmaxRun {
               .withCapacity(() -> control.describe(endpoint).currentInstances())
               .withListener(listener)
               .withRequests(noise.alongside(events == null ? RequestListener.NONE : events))
-              .withWarmupRequests(warmup);
+              .withWarmupRequests(warmup)
+              .withHostSpeed(probe == null ? null : HostSpeedLogs.change(probe));
       Instant probed = clock.instant();
       LadderResult result = runLadder(invoker, o, hooks);
       HostSpeedLog host = null;

@@ -4,6 +4,8 @@ import dev.speechscale.artifacts.IdleStartRung;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.QmaxDrift;
 import dev.speechscale.artifacts.QmaxInterval;
+import dev.speechscale.artifacts.QmaxRecheck;
+import dev.speechscale.artifacts.QmaxRewarm;
 import dev.speechscale.artifacts.QmaxStep;
 import dev.speechscale.artifacts.RungCheck;
 import dev.speechscale.artifacts.RungStability;
@@ -81,8 +83,26 @@ public final class QmaxTrust {
     }
     List<RungDrift> checks = d.rungDrifts();
     long beyond = checks.stream().filter(RungDrift::beyond).count();
+    for (QmaxRecheck r : d.rechecks()) {
+      if (d.superseded(r)) {
+        out.add(
+            "drift re-check superseded (the run was measured again): "
+                + r.toRungDrift(d.throughputTolerancePct(), d.p95TolerancePct()).describe());
+      }
+    }
     for (RungDrift c : checks) {
       out.add((c.beyond() ? "DRIFT: " : "drift check ok: ") + c.describe());
+    }
+    for (QmaxRewarm w : d.rewarms()) {
+      out.add(
+          String.format(
+              Locale.ROOT,
+              "drift rewarm, run %d: %s (%.0f s extra of a %.0f s budget): %s",
+              w.runIndex() + 1,
+              w.outcome(),
+              w.extraS(),
+              w.budgetS(),
+              w.reason()));
     }
     if (beyond > 0) {
       out.add(

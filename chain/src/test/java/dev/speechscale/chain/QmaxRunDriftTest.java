@@ -7,11 +7,14 @@ import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.QmaxDrift;
 import dev.speechscale.artifacts.QmaxRecheck;
+import dev.speechscale.artifacts.QmaxRewarm;
 import dev.speechscale.capacity.Finding;
 import dev.speechscale.capacity.Load;
 import dev.speechscale.capacity.Scenario;
 import dev.speechscale.capacity.Verdict;
+import dev.speechscale.loadgen.DriftRecheck;
 import dev.speechscale.loadgen.LadderListener;
+import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.loadgen.RungReport;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,6 +40,14 @@ class QmaxRunDriftTest {
    * Runs qmax at N=1 (10 s holds in fake time); the endpoint answers in 100 ms until the re-check.
    */
   private static QmaxArtifact qmax(long recheckFirstAudioMs) {
+    // no rewarm: the drift is only flagged, as before issue 37's item 7
+    return qmax(
+        recheckFirstAudioMs,
+        FakeTimeQmax.oneRung().withDrift(DriftRecheck.DEFAULT.withRewarmBudget(Duration.ZERO)));
+  }
+
+  /** As {@link #qmax(long)} with the ladder {@code spec}. */
+  private static QmaxArtifact qmax(long recheckFirstAudioMs, LadderSpec spec) {
     AtomicLong firstAudioNanos = new AtomicLong(Duration.ofMillis(100).toNanos());
     LadderListener drifting =
         new LadderListener() {
@@ -51,7 +62,7 @@ class QmaxRunDriftTest {
     return FakeTimeQmax.run(
         OptionalInt.of(0),
         nowNanos -> FakeTimedEndpoint.of(nowNanos, firstAudioNanos),
-        FakeTimeQmax.oneRung(),
+        spec,
         drifting);
   }
 
@@ -102,6 +113,34 @@ class QmaxRunDriftTest {
         .contains("the ladder drifted")
         .contains("p95 TTFAB 100 -> 130 ms (+30.0 %, tolerance 15 %)");
     assertThat(trust.recommendation()).contains("quiet machine");
+  }
+
+  @Test
+  void run_endpointSettledAtTheRecheck_rewarmMeasuresAgainAndThePlanTrustsIt() {
+    // the endpoint moves to 130 ms at the re-check and stays there; nothing probes the host, so
+    // qmax takes it for the instance settling, holds the warm-up windows and measures again
+    QmaxArtifact a = qmax(130, FakeTimeQmax.oneRung());
+
+    QmaxDrift drift = a.drift();
+    assertThat(drift.rechecks()).as("%s", drift.rewarms()).hasSize(2);
+    assertThat(drift.rechecks().getFirst().beyondTolerance()).isTrue();
+    assertThat(drift.drifted()).isFalse();
+    QmaxRewarm w = drift.rewarms().getFirst();
+    assertThat(w.outcome()).isEqualTo(QmaxRewarm.REMEASURED);
+    assertThat(w.hostChangePct()).isNull();
+    assertThat(w.rewarmStable()).isTrue();
+    assertThat(w.remeasuredRungs()).containsExactly(1);
+    assertThat(w.qMaxBefore()).isEqualTo(1);
+    assertThat(w.extraS()).isPositive();
+    assertThat(a.steps())
+        .singleElement()
+        .satisfies(s -> assertThat(s.ttfabP95Ms()).isEqualTo(130.0));
+    assertThat(ArtifactCodec.validate(ArtifactKind.QMAX, ArtifactCodec.toJson(a))).isEmpty();
+    assertThat(QmaxTrust.lines(a))
+        .anyMatch(l -> l.startsWith("drift re-check superseded"))
+        .anyMatch(l -> l.startsWith("drift rewarm, run 1: remeasured"))
+        .noneMatch(l -> l.startsWith("DRIFT: "));
+    assertThat(measurementTrust(a).verdict()).isEqualTo(Verdict.OK);
   }
 
   @Test

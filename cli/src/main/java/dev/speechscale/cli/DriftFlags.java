@@ -22,6 +22,18 @@ final class DriftFlags {
     return new DriftRecheck(mode, throughput, p95);
   }
 
+  /** {@code --drift-rewarm-budget}: not negative; a negative one is a usage error. */
+  static java.time.Duration budget(CommandSpec spec, java.time.Duration budget) {
+    if (budget.isNegative()) {
+      throw Cli.usage(
+          spec,
+          "--drift-rewarm-budget ("
+              + budget
+              + ") must not be negative; 0s only flags a drift, e.g. 5m");
+    }
+    return budget;
+  }
+
   /** {@code 10} or {@code 10%}: a positive, finite percentage. */
   private static double percent(CommandSpec spec, String option, String text) {
     String number = text.strip();

@@ -145,6 +145,17 @@ final class QmaxCommand implements Callable<Integer> {
   String driftP95Tolerance;
 
   @Option(
+      names = "--drift-rewarm-budget",
+      defaultValue = "5m",
+      paramLabel = "DURATION",
+      description =
+          "when the end-of-run re-check drifts beyond tolerance and the host-speed probe says the"
+              + " machine did not move, the extra time the run may spend warming the instance up"
+              + " (at the reference rung, until its windows agree) and measuring its rungs again;"
+              + " 0s only flags the drift (default ${DEFAULT-VALUE})")
+  Duration driftRewarmBudget;
+
+  @Option(
       names = "--no-idle-rung",
       description =
           "skip the open-loop rung after the ladder (Poisson at 0.45 x the best throughput for"
@@ -261,7 +272,9 @@ final class QmaxCommand implements Callable<Integer> {
   private LadderSpec ladder(LadderDefaults defaults, double sloMs) {
     Duration effectiveHold = hold != null ? hold : defaults.hold();
     Duration effectiveWindow = window != null ? window : defaults.window();
-    DriftRecheck drift = DriftFlags.recheck(spec, driftCheck, driftTolerance, driftP95Tolerance);
+    DriftRecheck drift =
+        DriftFlags.recheck(spec, driftCheck, driftTolerance, driftP95Tolerance)
+            .withRewarmBudget(DriftFlags.budget(spec, driftRewarmBudget));
     StabilityRule stabilityRule = stability.rule(spec, effectiveHold, effectiveWindow);
     return LadderSpec.of(
             rungs != null ? rungs : defaults.rungs(), effectiveHold, effectiveWindow, runs, sloMs)
@@ -291,6 +304,8 @@ final class QmaxCommand implements Callable<Integer> {
     params.put("drift_check", ladder.drift().mode().label());
     params.put("drift_tolerance_pct", ladder.drift().throughputTolerancePct());
     params.put("drift_p95_tolerance_pct", ladder.drift().p95TolerancePct());
+    params.put("drift_rewarm_budget_s", ladder.drift().rewarmBudget().toMillis() / 1000.0);
+    params.put("drift_host_tolerance_pct", ladder.drift().hostTolerancePct());
     params.put("allow_unenforced_cpu", allowUnenforcedCpu);
     params.put("seed", seed);
     params.put("texts", texts == null ? "built-in Harvard sentences" : texts.toString());

@@ -1,5 +1,6 @@
 package dev.speechscale.loadgen;
 
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -30,11 +31,35 @@ import java.util.Objects;
  * @param throughputTolerancePct the throughput change, in percent of the first measurement, still
  *     counted as noise
  * @param p95TolerancePct the p95 TTFAB change, in percent, still counted as noise
+ * @param rewarmBudget the extra time a run may spend, when its end-of-run re-check drifts beyond
+ *     tolerance and the host did not move, warming the instance up again and measuring its rungs
+ *     again ({@link DriftRewarm}); zero only flags the drift, as before
+ * @param hostTolerancePct the change of the host-speed probe's time per unit between the two
+ *     measurements of the reference rung still counted as the machine standing still
  */
-public record DriftRecheck(Mode mode, double throughputTolerancePct, double p95TolerancePct) {
+public record DriftRecheck(
+    Mode mode,
+    double throughputTolerancePct,
+    double p95TolerancePct,
+    Duration rewarmBudget,
+    double hostTolerancePct) {
 
   public static final double DEFAULT_THROUGHPUT_TOLERANCE_PCT = 10;
   public static final double DEFAULT_P95_TOLERANCE_PCT = 15;
+
+  /**
+   * The default extra time for a rewarm: the quickstart's ladder (six coarse rungs, about three
+   * bisection rungs and the re-check, 18–28 s each with its stability windows) takes about four
+   * minutes, and the warm-up windows at least 18 s; five minutes covers both.
+   */
+  public static final Duration DEFAULT_REWARM_BUDGET = Duration.ofMinutes(5);
+
+  /**
+   * The default host tolerance: the throughput tolerance. A serial engine's service time follows
+   * its host's time per unit, so a host that moved this much explains a throughput drift of this
+   * size.
+   */
+  public static final double DEFAULT_HOST_TOLERANCE_PCT = DEFAULT_THROUGHPUT_TOLERANCE_PCT;
 
   /** Re-measure at the end of each run, default tolerances. */
   public static final DriftRecheck DEFAULT =
@@ -43,6 +68,22 @@ public record DriftRecheck(Mode mode, double throughputTolerancePct, double p95T
   /** No re-measurement. */
   public static final DriftRecheck OFF =
       new DriftRecheck(Mode.OFF, DEFAULT_THROUGHPUT_TOLERANCE_PCT, DEFAULT_P95_TOLERANCE_PCT);
+
+  /** A check with the default rewarm budget and host tolerance. */
+  public DriftRecheck(Mode mode, double throughputTolerancePct, double p95TolerancePct) {
+    this(
+        mode,
+        throughputTolerancePct,
+        p95TolerancePct,
+        DEFAULT_REWARM_BUDGET,
+        DEFAULT_HOST_TOLERANCE_PCT);
+  }
+
+  /** This check with another rewarm budget ({@link Duration#ZERO}: flag only). */
+  public DriftRecheck withRewarmBudget(Duration budget) {
+    return new DriftRecheck(
+        mode, throughputTolerancePct, p95TolerancePct, budget, hostTolerancePct);
+  }
 
   /** When the reference rung is measured again. */
   public enum Mode {
@@ -75,6 +116,21 @@ public record DriftRecheck(Mode mode, double throughputTolerancePct, double p95T
 
   public DriftRecheck {
     Objects.requireNonNull(mode, "mode");
+    Objects.requireNonNull(rewarmBudget, "rewarmBudget");
+    if (rewarmBudget.isNegative()) {
+      throw new LoadgenException(
+          "drift rewarm budget ("
+              + rewarmBudget
+              + ") must not be negative; 0s only flags a drift, e.g. "
+              + DEFAULT_REWARM_BUDGET);
+    }
+    if (!(hostTolerancePct > 0) || Double.isInfinite(hostTolerancePct)) {
+      throw new LoadgenException(
+          "drift host tolerance ("
+              + hostTolerancePct
+              + " %) must be a positive percentage, e.g. "
+              + DEFAULT_HOST_TOLERANCE_PCT);
+    }
     if (!(throughputTolerancePct > 0) || Double.isInfinite(throughputTolerancePct)) {
       throw new LoadgenException(
           "drift throughput tolerance ("

@@ -21,6 +21,9 @@ import org.jspecify.annotations.Nullable;
  * @param requests sees every request, e.g. a {@link JsonlEventLog}
  * @param warmupRequests sees every request of the warm-up before the first rung, which {@code
  *     requests} does not (e.g. to measure how a fresh instance's first requests ramp)
+ * @param hostSpeed how much the host slowed between two windows, or {@code null} when nothing
+ *     probes it; a drift re-check beyond tolerance asks it whether the machine moved ({@link
+ *     DriftRewarm})
  */
 public record LadderHooks(
     NanoClock clock,
@@ -29,7 +32,8 @@ public record LadderHooks(
     @Nullable ServerConcurrencySource serverConcurrency,
     LadderListener listener,
     RequestListener requests,
-    RequestListener warmupRequests) {
+    RequestListener warmupRequests,
+    @Nullable HostSpeedChange hostSpeed) {
 
   public LadderHooks {
     Objects.requireNonNull(clock, "clock");
@@ -48,37 +52,104 @@ public record LadderHooks(
         null,
         LadderListener.NONE,
         RequestListener.NONE,
-        RequestListener.NONE);
+        RequestListener.NONE,
+        null);
   }
 
   public LadderHooks withClocks(NanoClock clock, Clock wallClock) {
     return new LadderHooks(
-        clock, wallClock, capacity, serverConcurrency, listener, requests, warmupRequests);
+        clock,
+        wallClock,
+        capacity,
+        serverConcurrency,
+        listener,
+        requests,
+        warmupRequests,
+        hostSpeed);
   }
 
   public LadderHooks withCapacity(@Nullable CapacityProbe capacity) {
     return new LadderHooks(
-        clock, wallClock, capacity, serverConcurrency, listener, requests, warmupRequests);
+        clock,
+        wallClock,
+        capacity,
+        serverConcurrency,
+        listener,
+        requests,
+        warmupRequests,
+        hostSpeed);
   }
 
   public LadderHooks withServerConcurrency(@Nullable ServerConcurrencySource serverConcurrency) {
     return new LadderHooks(
-        clock, wallClock, capacity, serverConcurrency, listener, requests, warmupRequests);
+        clock,
+        wallClock,
+        capacity,
+        serverConcurrency,
+        listener,
+        requests,
+        warmupRequests,
+        hostSpeed);
   }
 
   public LadderHooks withListener(LadderListener listener) {
     return new LadderHooks(
-        clock, wallClock, capacity, serverConcurrency, listener, requests, warmupRequests);
+        clock,
+        wallClock,
+        capacity,
+        serverConcurrency,
+        listener,
+        requests,
+        warmupRequests,
+        hostSpeed);
   }
 
   public LadderHooks withRequests(RequestListener requests) {
     return new LadderHooks(
-        clock, wallClock, capacity, serverConcurrency, listener, requests, warmupRequests);
+        clock,
+        wallClock,
+        capacity,
+        serverConcurrency,
+        listener,
+        requests,
+        warmupRequests,
+        hostSpeed);
   }
 
   public LadderHooks withWarmupRequests(RequestListener warmupRequests) {
     return new LadderHooks(
-        clock, wallClock, capacity, serverConcurrency, listener, requests, warmupRequests);
+        clock,
+        wallClock,
+        capacity,
+        serverConcurrency,
+        listener,
+        requests,
+        warmupRequests,
+        hostSpeed);
+  }
+
+  public LadderHooks withHostSpeed(@Nullable HostSpeedChange hostSpeed) {
+    return new LadderHooks(
+        clock,
+        wallClock,
+        capacity,
+        serverConcurrency,
+        listener,
+        requests,
+        warmupRequests,
+        hostSpeed);
+  }
+
+  /** How the endpoint's in-service host's speed changed between two windows. */
+  @FunctionalInterface
+  public interface HostSpeedChange {
+    /**
+     * The host's mean time per unit of work over {@code [againFrom, againTo)} against over {@code
+     * [firstFrom, firstTo)}, in percent (positive: slower), or {@code null} when either window has
+     * no sample.
+     */
+    @Nullable Double changePct(
+        Instant firstFrom, Instant firstTo, Instant againFrom, Instant againTo);
   }
 
   /** The endpoint's instance count, read during a rung. */

@@ -1,6 +1,7 @@
 package dev.speechscale.loadgen;
 
 import dev.speechscale.artifacts.QmaxDrift;
+import dev.speechscale.artifacts.QmaxRewarm;
 import dev.speechscale.artifacts.QmaxStep;
 import dev.speechscale.capacity.Ladder;
 import java.util.ArrayList;
@@ -18,18 +19,31 @@ import org.jspecify.annotations.Nullable;
  * @param notes truncations, skipped bisections, probe failures
  * @param stopped {@link LadderRunner#stop()} ended it early (the rung in progress was discarded)
  * @param rechecks the reference rungs measured again for the drift check, in order (not steps)
+ * @param rewarms what each end-of-run re-check beyond tolerance led to ({@link DriftRewarm})
  */
 public record LadderResult(
     LadderSpec spec,
     List<RungReport> reports,
     List<String> notes,
     boolean stopped,
-    List<ReferenceRecheck> rechecks) {
+    List<ReferenceRecheck> rechecks,
+    List<QmaxRewarm> rewarms) {
   public LadderResult {
     Objects.requireNonNull(spec, "spec");
     reports = List.copyOf(reports);
     notes = List.copyOf(notes);
     rechecks = List.copyOf(rechecks);
+    rewarms = List.copyOf(rewarms);
+  }
+
+  /** A result no re-check led to a rewarm in. */
+  public LadderResult(
+      LadderSpec spec,
+      List<RungReport> reports,
+      List<String> notes,
+      boolean stopped,
+      List<ReferenceRecheck> rechecks) {
+    this(spec, reports, notes, stopped, rechecks, List.of());
   }
 
   /** Why the reference rung is the one re-measured; recorded in the artifact. */
@@ -52,7 +66,8 @@ public record LadderResult(
         REFERENCE,
         d.throughputTolerancePct(),
         d.p95TolerancePct(),
-        rechecks.stream().map(ReferenceRecheck::toArtifact).toList());
+        rechecks.stream().map(ReferenceRecheck::toArtifact).toList(),
+        rewarms);
   }
 
   /** The qmax artifact's steps, {@code meets_slo} judged against the spec's SLO. */
@@ -80,6 +95,6 @@ public record LadderResult(
       Optional<LadderHooks.ServerConcurrency> s = source.over(r.windowStart(), r.windowEnd());
       joined.add(s.isPresent() ? r.withServer(s.get()) : r);
     }
-    return new LadderResult(spec, joined, notes, stopped, rechecks);
+    return new LadderResult(spec, joined, notes, stopped, rechecks, rewarms);
   }
 }

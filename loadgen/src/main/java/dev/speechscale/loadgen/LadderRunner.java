@@ -1,5 +1,6 @@
 package dev.speechscale.loadgen;
 
+import dev.speechscale.artifacts.QmaxRewarm;
 import dev.speechscale.capacity.RungDrift;
 import dev.speechscale.platform.Invoker;
 import java.time.Duration;
@@ -72,7 +73,7 @@ public final class LadderRunner {
     } finally {
       measurer.close();
     }
-    return new LadderResult(spec, walk.reports, walk.notes, stopped, walk.rechecks);
+    return new LadderResult(spec, walk.reports, walk.notes, stopped, walk.rechecks, walk.rewarms);
   }
 
   /** Ends the ladder at the rung in progress; safe from any thread. */
@@ -87,6 +88,12 @@ public final class LadderRunner {
     final List<RungReport> reports = new ArrayList<>();
     final List<String> notes = new ArrayList<>();
     final List<ReferenceRecheck> rechecks = new ArrayList<>();
+    final List<QmaxRewarm> rewarms = new ArrayList<>();
+
+    /** When a rewarm's budget ends (monotonic nanos); no bound outside a rewarm. */
+    long budgetEndsNanos = Long.MAX_VALUE;
+
+    boolean outOfBudget;
     final long startNanos = hooks.clock().nanoTime();
     int bisectGuess;
     int runIndex;
@@ -106,28 +113,8 @@ public final class LadderRunner {
     void run(int run) {
       runIndex = run;
       stepIndex = 0;
-      coarseDone = 0;
-      bisectDone = 0;
       rechecksDone = 0;
-      consecutiveSaturated = 0;
-      truncated = false;
-      reference = null;
-      for (int n : spec.rungs()) {
-        RungReport r = measure(n, RungReport.Phase.COARSE);
-        coarseDone++;
-        if (r == null) {
-          return;
-        }
-        if (truncated) {
-          break;
-        }
-        if (spec.stopAfterBreach() && r.breachesSlo(spec.sloMs())) {
-          note("run " + (run + 1) + ": N=" + n + " breaches the SLO; coarse pass ends there");
-          break;
-        }
-      }
-      reference = spec.drift().enabled() ? reference() : null;
-      if (spec.refine() && !bisect()) {
+      if (!pass(run)) {
         return;
       }
       if (spec.drift().enabled()) {
@@ -138,8 +125,192 @@ public final class LadderRunner {
                   + ": no coarse rung met the SLO, so there is no reference rung to re-measure"
                   + " for drift");
         } else {
-          recheck("at the end of run " + (run + 1), reference);
+          ReferenceRecheck fired = recheck("at the end of run " + (run + 1), reference);
+          if (fired != null && beyond(fired) && spec.drift().rewarmBudget().isPositive()) {
+            rewarm(run, fired);
+          }
         }
+      }
+    }
+
+    /** One pass of the run's coarse rungs and bisection; false when stopped. */
+    boolean pass(int run) {
+      coarseDone = 0;
+      bisectDone = 0;
+      consecutiveSaturated = 0;
+      truncated = false;
+      reference = null;
+      for (int n : spec.rungs()) {
+        RungReport r = measure(n, RungReport.Phase.COARSE);
+        coarseDone++;
+        if (r == null) {
+          return false;
+        }
+        if (truncated) {
+          break;
+        }
+        if (spec.stopAfterBreach() && r.breachesSlo(spec.sloMs())) {
+          note("run " + (run + 1) + ": N=" + n + " breaches the SLO; coarse pass ends there");
+          break;
+        }
+      }
+      reference = spec.drift().enabled() ? reference() : null;
+      return !spec.refine() || bisect();
+    }
+
+    boolean beyond(ReferenceRecheck r) {
+      DriftRecheck d = spec.drift();
+      return r.toArtifact().toRungDrift(d.throughputTolerancePct(), d.p95TolerancePct()).beyond();
+    }
+
+    /** This run's steps so far. */
+    List<RungReport> mine() {
+      return reports.stream().filter(r -> r.runIndex() == runIndex).toList();
+    }
+
+    int qMax(List<RungReport> steps) {
+      return steps.isEmpty()
+          ? 0
+          : new LadderResult(spec, steps, List.of(), false, List.of()).ladder().qMax();
+    }
+
+    /**
+     * After an end-of-run re-check beyond tolerance: asks the host probe whether the machine moved,
+     * and when it did not, holds load at the reference rung until its windows agree, then measures
+     * the run again and re-checks once ({@link DriftRewarm}); records what happened.
+     */
+    void rewarm(int run, ReferenceRecheck fired) {
+      long began = hooks.clock().nanoTime();
+      Rewarming w = new Rewarming(fired, began);
+      budgetEndsNanos = began + spec.drift().rewarmBudget().toNanos();
+      outOfBudget = false;
+      List<RungReport> firstPass = mine();
+      Duration remeasure = spec.settle().plus(fired.again().wallTime());
+      for (RungReport r : firstPass) {
+        remeasure = remeasure.plus(spec.settle()).plus(r.wallTime());
+      }
+      LadderHooks.HostSpeedChange probe = hooks.hostSpeed();
+      RungReport first = fired.first();
+      RungReport again = fired.again();
+      w.hostChangePct =
+          probe == null
+              ? null
+              : probe.changePct(
+                  first.windowStart(), first.windowEnd(), again.windowStart(), again.windowEnd());
+      DriftRewarm.Decision decision = DriftRewarm.onDrift(spec, w.hostChangePct, remeasure);
+      DriftRewarm.Rewarm plan;
+      switch (decision) {
+        case DriftRewarm.Flag f -> {
+          w.done(f.outcome(), f.reason());
+          return;
+        }
+        case DriftRewarm.Rewarm r -> plan = r;
+      }
+      note("run " + (run + 1) + ": " + plan.reason());
+      int n = fired.first().concurrency();
+      if (stopped || !settle()) {
+        w.done(QmaxRewarm.STOPPED, "stopped before the warm-up windows");
+        return;
+      }
+      hooks.listener().rungStarted(progress(n, RungReport.Phase.RECHECK));
+      RungReport warm =
+          measurer.measure(
+              DriftRewarm.warmupSpec(spec, plan), runIndex, stepIndex, n, RungReport.Phase.RECHECK);
+      if (warm == null || stopped) {
+        w.done(QmaxRewarm.STOPPED, "stopped during the warm-up windows");
+        return;
+      }
+      stepIndex++;
+      hooks.listener().rungFinished(progress(n, RungReport.Phase.RECHECK), warm);
+      w.windows = warm.stability() == null ? 1 : warm.stability().windows().size();
+      w.stable = warm.stability() == null || warm.stability().stable();
+      w.warmupS = warm.wallTime().toMillis() / 1000.0;
+      DriftRewarm.Flag unsettled = DriftRewarm.afterWarmup(w.stable, w.windows, warm.wallTime());
+      if (unsettled != null) {
+        w.done(unsettled.outcome(), unsettled.reason());
+        return;
+      }
+      int before = qMax(firstPass);
+      reports.removeIf(r -> r.runIndex() == runIndex);
+      boolean measured = pass(run);
+      ReferenceRecheck second =
+          !measured || reference == null
+              ? null
+              : recheck(
+                  "at the end of run " + (run + 1) + ", measured again after a warm-up", reference);
+      if (second == null) {
+        int cut = mine().size();
+        reports.removeIf(r -> r.runIndex() == runIndex);
+        reports.addAll(firstPass);
+        reference = fired.first();
+        if (outOfBudget) {
+          w.done(
+              QmaxRewarm.BUDGET_SPENT,
+              "the rewarm budget of "
+                  + ProgressPrinter.format(spec.drift().rewarmBudget())
+                  + " ran out after "
+                  + cut
+                  + " rungs measured again (they took longer than the first time); the first"
+                  + " measurement is kept and the drift stays flagged");
+        } else {
+          w.done(
+              stopped ? QmaxRewarm.STOPPED : QmaxRewarm.STILL_DRIFTING,
+              stopped
+                  ? "stopped while measuring the run again; the first measurement is kept"
+                  : "measured again, no coarse rung met the SLO, so nothing could be re-checked;"
+                      + " the first measurement is kept and the drift stays flagged");
+        }
+        return;
+      }
+      w.remeasured = firstPass.stream().map(RungReport::concurrency).toList();
+      w.qMaxBefore = before;
+      DriftRewarm.Flag out = DriftRewarm.afterRemeasure(beyond(second), before, qMax(mine()));
+      w.done(out.outcome(), out.reason());
+    }
+
+    /** What one rewarm did so far; {@link #done} records it. */
+    final class Rewarming {
+      final ReferenceRecheck fired;
+      final long beganNanos;
+      @Nullable Double hostChangePct;
+      int windows;
+      @Nullable Boolean stable;
+      double warmupS;
+      List<Integer> remeasured = List.of();
+      @Nullable Integer qMaxBefore;
+
+      Rewarming(ReferenceRecheck fired, long beganNanos) {
+        this.fired = fired;
+        this.beganNanos = beganNanos;
+      }
+
+      void done(String outcome, String reason) {
+        budgetEndsNanos = Long.MAX_VALUE;
+        DriftRecheck d = spec.drift();
+        double extraS = (hooks.clock().nanoTime() - beganNanos) / 1e9;
+        rewarms.add(
+            new QmaxRewarm(
+                runIndex,
+                fired.again().stepIndex(),
+                outcome,
+                reason,
+                hostChangePct,
+                d.hostTolerancePct(),
+                d.rewarmBudget().toMillis() / 1000.0,
+                windows,
+                windows == 0 ? null : stable,
+                warmupS,
+                remeasured,
+                qMaxBefore,
+                Math.max(0, extraS)));
+        note(
+            String.format(
+                java.util.Locale.ROOT,
+                "run %d: drift rewarm %s in %.1f s: %s",
+                runIndex + 1,
+                outcome,
+                Math.max(0, extraS),
+                reason));
       }
     }
 
@@ -177,12 +348,12 @@ public final class LadderRunner {
     }
 
     /**
-     * Measures the reference rung again and records the comparison; false when stopped. Not a step,
+     * Measures the reference rung again and records the comparison; null when stopped. Not a step,
      * and its saturation does not count towards stopping the run.
      */
-    boolean recheck(String when, RungReport reference) {
-      if (stopped || !settle()) {
-        return false;
+    @Nullable ReferenceRecheck recheck(String when, RungReport reference) {
+      if (stopped || overBudget(reference.concurrency()) || !settle()) {
+        return null;
       }
       int n = reference.concurrency();
       hooks.listener().rungStarted(progress(n, RungReport.Phase.RECHECK));
@@ -194,7 +365,7 @@ public final class LadderRunner {
                 + ": stopped during the drift re-check of N="
                 + n
                 + "; nothing compared");
-        return false;
+        return null;
       }
       stepIndex++;
       rechecksDone++;
@@ -211,12 +382,31 @@ public final class LadderRunner {
                   ? "BEYOND tolerance, so Q_max measured the machine as well as the endpoint: "
                   : "within tolerance: ")
               + drift.describe());
+      return r;
+    }
+
+    /**
+     * Whether a rung at {@code n}, held to its longest, would end past a rewarm's budget: then it
+     * is not started, and the rewarm keeps the first measurement ({@link QmaxRewarm#BUDGET_SPENT}).
+     */
+    boolean overBudget(int n) {
+      long need = spec.maximumHold().plus(spec.settle()).toNanos();
+      if (budgetEndsNanos - hooks.clock().nanoTime() >= need) {
+        return false;
+      }
+      outOfBudget = true;
+      note(
+          "run "
+              + (runIndex + 1)
+              + ": N="
+              + n
+              + " held to its longest would end past the drift rewarm budget; not measured");
       return true;
     }
 
     /** Measures one rung, records it, and tracks consecutive saturation; null when stopped. */
     @Nullable RungReport measure(int n, RungReport.Phase phase) {
-      if (stopped || !settle()) {
+      if (stopped || overBudget(n) || !settle()) {
         return null;
       }
       LadderListener.Progress progress = progress(n, phase);
@@ -316,14 +506,15 @@ public final class LadderRunner {
         if (hi - lo > 1
             && spec.drift().mode() == DriftRecheck.Mode.BISECTION
             && reference != null
-            && !recheck(
-                "between bisection steps "
-                    + bisectDone
-                    + " and "
-                    + (bisectDone + 1)
-                    + " of run "
-                    + (runIndex + 1),
-                reference)) {
+            && recheck(
+                    "between bisection steps "
+                        + bisectDone
+                        + " and "
+                        + (bisectDone + 1)
+                        + " of run "
+                        + (runIndex + 1),
+                    reference)
+                == null) {
           return false;
         }
       }

@@ -25,6 +25,9 @@ final class SimulatedMeasurer implements RungMeasurer {
   private IntPredicate unstable = n -> false;
   private double unstableSpread;
   private double recheckSlowdown = 1;
+  private java.util.function.IntToDoubleFunction slowdownByCall = call -> 1;
+  private IntPredicate unstableCall = call -> false;
+  private int calls;
   private Runnable onMeasure = () -> {};
   private boolean stopped;
 
@@ -66,6 +69,21 @@ final class SimulatedMeasurer implements RungMeasurer {
     return this;
   }
 
+  /**
+   * A warming instance: the first {@code calls} measurements find the server {@code factor} times
+   * slower than every later one (whatever their phase).
+   */
+  SimulatedMeasurer warmingFor(int calls, double factor) {
+    this.slowdownByCall = call -> call < calls ? factor : 1;
+    return this;
+  }
+
+  /** Measurements (counted from 0 in the order asked) held without their windows agreeing. */
+  SimulatedMeasurer unstableAtCall(IntPredicate call) {
+    this.unstableCall = call;
+    return this;
+  }
+
   SimulatedMeasurer onMeasure(Runnable r) {
     this.onMeasure = r;
     return this;
@@ -92,7 +110,10 @@ final class SimulatedMeasurer implements RungMeasurer {
       return null;
     }
     asked.add(runIndex + ":" + concurrency + (phase == RungReport.Phase.RECHECK ? "r" : ""));
-    double slowdown = phase == RungReport.Phase.RECHECK ? recheckSlowdown : 1;
+    int call = calls++;
+    double slowdown =
+        (phase == RungReport.Phase.RECHECK ? recheckSlowdown : 1)
+            * slowdownByCall.applyAsDouble(call);
     double p95 = p95Ms.apply(runIndex, concurrency) * slowdown;
     long completed = Math.round(100 / slowdown);
     long rejected = saturated.test(concurrency) ? 50 : 0;
@@ -123,7 +144,7 @@ final class SimulatedMeasurer implements RungMeasurer {
             Histograms.newMicros(),
             null);
     RungStability stability =
-        unstable.test(concurrency)
+        unstable.test(concurrency) || unstableCall.test(call)
             ? new RungStability(
                 3,
                 10,

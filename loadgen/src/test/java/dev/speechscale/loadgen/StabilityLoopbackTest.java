@@ -24,7 +24,9 @@ class StabilityLoopbackTest {
   private static final LadderSpec LADDER =
       LadderSpec.of(List.of(1, 2), Duration.ofMillis(200), Duration.ofMillis(100), 1, 3000)
           .withRefine(false)
-          .withStability(new StabilityRule(2, 100, Duration.ofSeconds(3)));
+          .withStability(new StabilityRule(2, 100, Duration.ofSeconds(3)))
+          // 100 ms windows drift by chance on a shared machine: flag only, no rewarm
+          .withDrift(DriftRecheck.DEFAULT.withRewarmBudget(Duration.ZERO));
 
   @Test
   void run_twoWindowsMustAgree_eachStepRecordsItsWindowsAndReportsTheCountedOnes()
