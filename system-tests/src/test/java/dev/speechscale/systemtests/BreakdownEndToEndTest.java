@@ -80,6 +80,8 @@ class BreakdownEndToEndTest {
                     "3s",
                     "--stability-windows",
                     "1",
+                    "--drift-rewarm-budget", // flag only, as LocalEndpoint.qmax says why
+                    "0s",
                     "--output",
                     qmax.toString(),
                     "--events",
