@@ -20,10 +20,19 @@ import software.amazon.awssdk.services.sagemaker.model.ProductionVariantSummary;
  * Reads an endpoint, its variant and that variant's configuration from SageMaker. SpeechScale's
  * endpoints have one production variant; its name is remembered per endpoint after the first
  * description, so metric queries do not describe the endpoint each time.
+ *
+ * <p>An endpoint configuration is described once per name: SageMaker has no call that changes one
+ * (the API Reference's {@code CreateEndpointConfig}: to change an endpoint's configuration, create
+ * a new one and pass it to {@code UpdateEndpoint},
+ * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_CreateEndpointConfig.html), and an
+ * update gives the endpoint a new name to describe. Before this, every description of the endpoint
+ * was two SageMaker calls: 526 of {@code validate --live}'s 557 control-plane calls in
+ * measurements/aws-e2e.md.
  */
 final class EndpointReader {
   private final AwsApis.SageMakerApi sageMaker;
   private final Map<String, String> variants = new ConcurrentHashMap<>();
+  private final Map<String, DescribeEndpointConfigResponse> configs = new ConcurrentHashMap<>();
 
   EndpointReader(AwsApis.SageMakerApi sageMaker) {
     this.sageMaker = sageMaker;
@@ -54,15 +63,7 @@ final class EndpointReader {
   }
 
   ProductionVariant configuredVariant(DescribeEndpointResponse ep, String variantName) {
-    DescribeEndpointConfigResponse config =
-        AwsErrors.call(
-            "DescribeEndpointConfig",
-            "endpoint config " + ep.endpointConfigName(),
-            () ->
-                sageMaker.describeEndpointConfig(
-                    DescribeEndpointConfigRequest.builder()
-                        .endpointConfigName(ep.endpointConfigName())
-                        .build()));
+    DescribeEndpointConfigResponse config = endpointConfig(ep.endpointConfigName());
     return config.productionVariants().stream()
         .filter(p -> p.variantName().equals(variantName))
         .findFirst()
@@ -71,6 +72,23 @@ final class EndpointReader {
                 new PlatformException.Reason.NotFound(
                     "variant " + variantName + " in endpoint config " + ep.endpointConfigName(),
                     "the endpoint is mid-update; run the command again when it is InService")));
+  }
+
+  /** The endpoint configuration {@code name}, described on first use (configs never change). */
+  DescribeEndpointConfigResponse endpointConfig(String name) {
+    DescribeEndpointConfigResponse known = configs.get(name);
+    if (known != null) {
+      return known;
+    }
+    DescribeEndpointConfigResponse config =
+        AwsErrors.call(
+            "DescribeEndpointConfig",
+            "endpoint config " + name,
+            () ->
+                sageMaker.describeEndpointConfig(
+                    DescribeEndpointConfigRequest.builder().endpointConfigName(name).build()));
+    configs.put(name, config);
+    return config;
   }
 
   /** The variant's name, remembered after the first description of the endpoint. */
