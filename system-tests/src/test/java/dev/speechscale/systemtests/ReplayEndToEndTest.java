@@ -89,10 +89,11 @@ class ReplayEndToEndTest {
       assertThat(r.exitCode()).as(r.err()).isIn(0, 1);
       assertThat(r.err()).contains("replay: warm-up: N=");
       // the prediction starts from the live endpoint's own history (the default --pre-roll live):
-      // the newest scale-in period before the trace holds the warm-up, so it has a datapoint
+      // the newest scale-in period before the trace holds the warm-up, so it has a datapoint; the
+      // plan deploys the scale-in alarm on the Maximum (scale_in_alarm maximum_10s, issue 35)
       assertThat(r.err())
           .containsPattern(
-              "the live scale-in alarm's periods before the trace \\(Average per \\d+ s, oldest"
+              "the live scale-in alarm's periods before the trace \\(Maximum per \\d+ s, oldest"
                   + " first\\): .*\\d\\.\\d\\d; the prediction starts from them");
       assertThat(ArtifactCodec.validate(ArtifactKind.REPLAY, Files.readString(out))).isEmpty();
       ReplayArtifact a = ArtifactCodec.readReplay(out);
