@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
@@ -206,7 +207,12 @@ final class LocalEndpoint implements AutoCloseable {
     while (!done.test(last)) {
       if (System.nanoTime() - deadline > 0) {
         throw new AssertionError(
-            "timed out after " + bound.toSeconds() + " s waiting for " + what + "; last: " + last);
+            String.format(
+                Locale.ROOT,
+                "timed out after %.1f s waiting for %s; last: %s",
+                bound.toMillis() / 1000.0,
+                what,
+                last));
       }
       LockSupport.parkNanos(poll.toNanos());
       last = probe.call();
