@@ -128,8 +128,8 @@ class AwsChainEndToEndTest {
                     "--stability-windows",
                     "1",
                     // no idle between rungs, as on the local platform: aws's default 30 s settle
-                    // lets a SageMaker GPU queue drain; flite's closed loop drains on its own,
-                    // and the settle held 30 s of each of the four rungs (120 of qmax's 163 s)
+                    // lets a SageMaker GPU queue drain; flite's closed loop drains on its own, and
+                    // the settle before rungs 2, 4 and the drift re-check held 90 of qmax's 163 s
                     "--settle",
                     "0s",
                     "--no-refine")));
