@@ -371,7 +371,7 @@ class AwsControlPlaneContractTest {
   }
 
   @Test
-  void capacityChange_whileUpdating_isRefusedUntilInService() {
+  void capacityChange_whileUpdating_isRefusedUntilInService() throws Exception {
     aws.setSuspended(ENDPOINT, SuspendedState.ALL);
     try {
       aws.setDesiredInstances(ENDPOINT, 2);
@@ -407,14 +407,8 @@ class AwsControlPlaneContractTest {
             "ApplicationAutoScaling.RegisterScalableTarget");
   }
 
-  /** Polls every 100 ms until {@code condition} holds; fails after 90 s. */
-  static void await(String what, BooleanSupplier condition) {
-    Instant deadline = Instant.now().plusSeconds(90);
-    while (!condition.getAsBoolean()) {
-      if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError("timed out after 90 s waiting for " + what);
-      }
-      java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
-    }
+  /** Polls until {@code condition} holds; fails after 90 s. */
+  static void await(String what, BooleanSupplier condition) throws Exception {
+    LocalEndpoint.await(what, Duration.ofSeconds(90), condition::getAsBoolean, held -> held);
   }
 }

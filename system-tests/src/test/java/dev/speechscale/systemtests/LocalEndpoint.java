@@ -6,6 +6,11 @@ import dev.speechscale.artifacts.ArtifactCodec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 
 /**
  * A flite endpoint on the local platform that an end-to-end test drives through the real CLI: its
@@ -169,6 +174,50 @@ final class LocalEndpoint implements AutoCloseable {
   @Override
   public void close() {
     Cli.speechInfra("destroy", "--model", model, "--state-dir", state().toString());
+  }
+
+  /** How often {@link #await} asks again: a state read (describe, scaling state) is cheap. */
+  static final Duration POLL = Duration.ofMillis(100);
+
+  /** How often {@link #awaitDrift} runs drift again: each run is a whole CLI command. */
+  static final Duration DRIFT_POLL = Duration.ofMillis(250);
+
+  /**
+   * Asks {@code probe} every {@link #POLL} until {@code done} holds of its answer and returns that
+   * answer; fails naming {@code what} and the last answer once {@code bound} has passed. For state
+   * another process owns (an endpoint's supervisor, a CLI run): there is nothing here to wait on,
+   * so it polls, and a poll this short adds at most 0.1 s to a wait.
+   */
+  static <T> T await(String what, Duration bound, Callable<T> probe, Predicate<? super T> done)
+      throws Exception {
+    return await(what, bound, POLL, probe, done);
+  }
+
+  /** {@code tts-bench args} (a drift) every {@link #DRIFT_POLL} until it is clean (exit 0). */
+  static Cli awaitDrift(Duration bound, String... args) throws Exception {
+    return await(
+        "a clean drift", bound, DRIFT_POLL, () -> Cli.ttsBench(args), c -> c.exitCode() == 0);
+  }
+
+  private static <T> T await(
+      String what, Duration bound, Duration poll, Callable<T> probe, Predicate<? super T> done)
+      throws Exception {
+    long deadline = System.nanoTime() + bound.toNanos();
+    T last = probe.call();
+    while (!done.test(last)) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError(
+            String.format(
+                Locale.ROOT,
+                "timed out after %.1f s waiting for %s; last: %s",
+                bound.toMillis() / 1000.0,
+                what,
+                last));
+      }
+      LockSupport.parkNanos(poll.toNanos());
+      last = probe.call();
+    }
+    return last;
   }
 
   static String[] concat(String[] a, String... b) {

@@ -8,7 +8,6 @@ import dev.speechscale.platform.local.TestPlans;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -80,17 +79,14 @@ class QmaxKillTest {
               .redirectOutput(dir.resolve("qmax.log").toFile())
               .start();
       try {
-        Instant deadline = Instant.now().plusSeconds(60);
-        while (!platform
-            .scalingState("speech-kill")
-            .target()
-            .orElseThrow()
-            .suspended()
-            .anySuspended()) {
-          assertThat(Instant.now()).as("qmax froze scaling").isBefore(deadline);
-          assertThat(qmax.isAlive()).as(Files.readString(dir.resolve("qmax.log"))).isTrue();
-          Thread.sleep(100);
-        }
+        LocalEndpoint.await(
+            "qmax to freeze scaling",
+            Duration.ofSeconds(60),
+            () -> {
+              assertThat(qmax.isAlive()).as(Files.readString(dir.resolve("qmax.log"))).isTrue();
+              return platform.scalingState("speech-kill").target().orElseThrow().suspended();
+            },
+            SuspendedState::anySuspended);
       } finally {
         qmax.destroyForcibly();
         qmax.waitFor(30, TimeUnit.SECONDS);
@@ -125,15 +121,9 @@ class QmaxKillTest {
     }
   }
 
-  /** drift once capacity settled back (a freeze also pinned capacity). */
-  private static Cli awaitClean(String[] where) throws InterruptedException {
-    Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-    Cli c = Cli.ttsBench(concat("drift", where));
-    while (c.exitCode() != 0 && Instant.now().isBefore(deadline)) {
-      Thread.sleep(500);
-      c = Cli.ttsBench(concat("drift", where));
-    }
-    return c;
+  /** drift (bounded, 60 s) once capacity settled back (a freeze also pinned capacity). */
+  private static Cli awaitClean(String[] where) throws Exception {
+    return LocalEndpoint.awaitDrift(Duration.ofSeconds(60), concat("drift", where));
   }
 
   static String[] concat(String first, String[] rest) {

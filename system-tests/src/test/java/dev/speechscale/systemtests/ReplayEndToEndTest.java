@@ -272,14 +272,10 @@ class ReplayEndToEndTest {
    * back in on its own (compressed periods).
    */
   private static void awaitDesired(LocalPlatform platform, int desired) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-    var d = platform.describe("speech-rp");
-    while (d.desiredInstances() != desired || d.currentInstances() != desired) {
-      assertThat(System.nanoTime())
-          .as("the fleet never settled at " + desired + ": " + d)
-          .isLessThan(deadline);
-      Thread.sleep(200); // polls another process's state: nothing here to wait on
-      d = platform.describe("speech-rp");
-    }
+    LocalEndpoint.await(
+        "the fleet settled at " + desired,
+        Duration.ofMinutes(2),
+        () -> platform.describe("speech-rp"),
+        d -> d.desiredInstances() == desired && d.currentInstances() == desired);
   }
 }
