@@ -14,7 +14,15 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
 
   /** The options every rerun line of a measurement step shares. */
   private String common() {
-    return " --model " + o.model() + " --config " + config + o.local().stateDirArgument();
+    return " "
+        + Flags.MODEL
+        + " "
+        + o.model()
+        + " "
+        + Flags.CONFIG
+        + " "
+        + config
+        + o.local().stateDirArgument();
   }
 
   String deploy() {
@@ -28,9 +36,13 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
   String qmax() {
     return "bin/tts-bench qmax"
         + common()
-        + " --rungs "
+        + " "
+        + Flags.RUNGS
+        + " "
         + String.join(",", o.ladder().rungs().stream().map(String::valueOf).toList())
-        + " --warmup "
+        + " "
+        + Flags.WARMUP
+        + " "
         + o.ladder().warmup().toSeconds()
         + "s --hold "
         + o.ladder().hold().toSeconds()
@@ -46,17 +58,23 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
   private String stability() {
     StabilityRule r = o.ladder().stability();
     if (!r.extendsHold()) {
-      return " --stability-windows 1";
+      return " " + Flags.STABILITY_WINDOWS + " 1";
     }
     String pct =
         r.percent() == Math.rint(r.percent())
             ? String.valueOf((long) r.percent())
             : String.valueOf(r.percent());
-    return " --stability-windows "
+    return " "
+        + Flags.STABILITY_WINDOWS
+        + " "
         + r.windows()
-        + " --stability-percent "
+        + " "
+        + Flags.STABILITY_PERCENT
+        + " "
         + pct
-        + " --max-hold "
+        + " "
+        + Flags.MAX_HOLD
+        + " "
         + (r.maxHold().toMillis() % 1000 == 0
             ? r.maxHold().toSeconds() + "s"
             : r.maxHold().toMillis() + "ms");
@@ -65,9 +83,13 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
   String ttotal(Path qmaxFile) {
     return "bin/tts-bench ttotal"
         + common()
-        + " --qmax "
+        + " "
+        + Flags.QMAX
+        + " "
         + qmaxFile
-        + " --recovery-window "
+        + " "
+        + Flags.RECOVERY_WINDOW
+        + " "
         + o.recoveryWindow().toSeconds()
         + "s";
   }
@@ -75,11 +97,17 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
   String plan(Path qmaxFile, Path ttotalFile, double peakRps, Path planFile) {
     return "bin/tts-bench plan --qmax "
         + qmaxFile
-        + " --ttotal "
+        + " "
+        + Flags.TTOTAL
+        + " "
         + ttotalFile
-        + " --peak-rps "
+        + " "
+        + Flags.PEAK_RPS
+        + " "
         + (long) peakRps
-        + " --output "
+        + " "
+        + Flags.OUTPUT
+        + " "
         + planFile;
   }
 
@@ -89,17 +117,23 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
   }
 
   String validate(Path plannedConfig, Path planFile) {
-    return behind("bin/tts-bench validate", plannedConfig, planFile, " --live");
+    return behind("bin/tts-bench validate", plannedConfig, planFile, " " + Flags.LIVE);
   }
 
   /** A command on the planned config and the plan, then {@code more}, then the state dir. */
   private String behind(String command, Path plannedConfig, Path planFile, String more) {
     return command
-        + " --model "
+        + " "
+        + Flags.MODEL
+        + " "
         + o.model()
-        + " --config "
+        + " "
+        + Flags.CONFIG
+        + " "
         + plannedConfig
-        + " --plan "
+        + " "
+        + Flags.PLAN
+        + " "
         + planFile
         + more
         + o.local().stateDirArgument();
@@ -110,20 +144,34 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
       Path plannedConfig, Path planFile, String qmaxFile, String ttotalFiles, Path trace) {
     return deployBehind(plannedConfig, planFile)
         + " && bin/tts-bench replay"
-        + " --model "
+        + " "
+        + Flags.MODEL
+        + " "
         + o.model()
-        + " --config "
+        + " "
+        + Flags.CONFIG
+        + " "
         + plannedConfig
         + o.local().stateDirArgument()
-        + " --plan "
+        + " "
+        + Flags.PLAN
+        + " "
         + planFile
-        + " --qmax "
+        + " "
+        + Flags.QMAX
+        + " "
         + qmaxFile
-        + " --ttotal "
+        + " "
+        + Flags.TTOTAL
+        + " "
         + ttotalFiles
-        + " --calibration "
+        + " "
+        + Flags.CALIBRATION
+        + " "
         + trace
-        + " --quiet 20s --surge 40s --fall 30s --pre-roll live --warmup "
+        + " "
+        + Flags.QUIET
+        + " 20s --surge 40s --fall 30s --pre-roll live --warmup "
         + o.ladder().warmup().toSeconds()
         + "s";
   }

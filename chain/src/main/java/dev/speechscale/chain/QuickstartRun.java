@@ -99,7 +99,8 @@ public final class QuickstartRun {
   /**
    * The local endpoint the quickstart deploys and how its rerun lines name it.
    *
-   * @param stateDirArgument {@code " --state-dir DIR"} for the rerun lines, or {@code ""}
+   * @param stateDirArgument {@code " --state-dir DIR"} for the rerun lines, or {@code
+   *     ""}
    * @param keep leave the endpoint running at the end
    * @param awsPhysics SageMaker's physics on the local endpoint ({@code local.aws_physics} in both
    *     configs it writes), {@link EndpointConfig.AwsPhysics#OFF} for none

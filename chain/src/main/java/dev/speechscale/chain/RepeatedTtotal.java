@@ -29,7 +29,8 @@ public final class RepeatedTtotal {
       ChainClock clocks,
       Consumer<String> progress) {
     if (runs < 1) {
-      throw new ChainException("--runs is " + runs + "; time at least one scale-out (--runs 1)");
+      throw new ChainException(
+          Flags.RUNS + " is " + runs + "; time at least one scale-out (--runs 1)");
     }
     List<TtotalArtifact> each = new ArrayList<>();
     List<String> failed = new ArrayList<>();

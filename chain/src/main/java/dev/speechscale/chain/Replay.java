@@ -191,7 +191,10 @@ public final class Replay {
   public static Traffic traffic(Path file) {
     if (!Files.isRegularFile(file)) {
       throw new ChainException(
-          "--trace " + file + ": no such file; give a CSV with a time_s,rps or arrival_s header");
+          Flags.TRACE
+              + " "
+              + file
+              + ": no such file; give a CSV with a time_s,rps or arrival_s header");
     }
     try {
       return Traffic.csv(file.toString(), () -> lines(file));

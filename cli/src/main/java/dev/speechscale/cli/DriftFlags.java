@@ -1,5 +1,6 @@
 package dev.speechscale.cli;
 
+import dev.speechscale.chain.Flags;
 import dev.speechscale.loadgen.DriftRecheck;
 import dev.speechscale.loadgen.LoadgenException;
 import picocli.CommandLine.Model.CommandSpec;
@@ -15,10 +16,10 @@ final class DriftFlags {
     try {
       mode = DriftRecheck.Mode.ofLabel(driftCheck);
     } catch (LoadgenException e) {
-      throw Cli.usage(spec, "--drift-check: " + e.getMessage());
+      throw Cli.usage(spec, Flags.DRIFT_CHECK + ": " + e.getMessage());
     }
-    double throughput = percent(spec, "--drift-tolerance", driftTolerance);
-    double p95 = percent(spec, "--drift-p95-tolerance", driftP95Tolerance);
+    double throughput = percent(spec, Flags.DRIFT_TOLERANCE, driftTolerance);
+    double p95 = percent(spec, Flags.DRIFT_P95_TOLERANCE, driftP95Tolerance);
     return new DriftRecheck(mode, throughput, p95);
   }
 
@@ -27,7 +28,8 @@ final class DriftFlags {
     if (budget.isNegative()) {
       throw Cli.usage(
           spec,
-          "--drift-rewarm-budget ("
+          Flags.DRIFT_REWARM_BUDGET
+              + " ("
               + budget
               + ") must not be negative; 0s only flags a drift, e.g. 5m");
     }

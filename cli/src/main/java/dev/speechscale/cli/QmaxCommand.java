@@ -3,6 +3,7 @@ package dev.speechscale.cli;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.chain.ChainClock;
+import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.QmaxRun;
 import dev.speechscale.chain.Texts;
 import dev.speechscale.loadgen.BisectionAllowance;
@@ -39,32 +40,33 @@ import picocli.CommandLine.Spec;
       "Freeze scaling, pin capacity to 1, and walk a closed-loop ladder (N workers, one request"
           + " each) until the p95 TTFAB SLO breaks; bisect to +/-1. Restores the endpoint on every"
           + " exit path. Writes qmax-<model>-<transport>-<slug>.json.",
-      "--dry-run prints the schedule and a wall-clock estimate without touching the endpoint."
+      Flags.DRY_RUN
+          + " prints the schedule and a wall-clock estimate without touching the endpoint."
     })
 final class QmaxCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ChainOptions common;
 
   @Option(
-      names = "--slo",
+      names = Flags.SLO,
       paramLabel = "DURATION",
       description = "p95 TTFAB SLO (default: ttfab_slo_ms of the endpoint config)")
   @Nullable Duration slo;
 
   /** The published tool's {@code --slo-ms 3000}: the same SLO in whole milliseconds. */
-  @Option(names = "--slo-ms", hidden = true, paramLabel = "MS")
+  @Option(names = Flags.SLO_MS, hidden = true, paramLabel = "MS")
   void sloMs(long ms) {
     slo = Duration.ofMillis(ms);
   }
 
   @Option(
-      names = "--transport",
+      names = Flags.TRANSPORT,
       paramLabel = "http-stream|response-stream|bidi",
       description = "default http-stream locally, response-stream on aws")
   @Nullable String transport;
 
   @Option(
-      names = {"--rungs", "--concurrency"},
+      names = {Flags.RUNGS, Flags.CONCURRENCY},
       split = ",",
       paramLabel = "N,N,...",
       description =
@@ -73,7 +75,7 @@ final class QmaxCommand implements Callable<Integer> {
   @Nullable List<Integer> rungs;
 
   @Option(
-      names = "--hold",
+      names = Flags.HOLD,
       paramLabel = "DURATION",
       converter = PublishedSeconds.class,
       description =
@@ -82,7 +84,7 @@ final class QmaxCommand implements Callable<Integer> {
   @Nullable Duration hold;
 
   @Option(
-      names = {"--window", "--measure-window"},
+      names = {Flags.WINDOW, Flags.MEASURE_WINDOW},
       paramLabel = "DURATION",
       converter = PublishedSeconds.class,
       description =
@@ -91,7 +93,7 @@ final class QmaxCommand implements Callable<Integer> {
   @Nullable Duration window;
 
   @Option(
-      names = {"--settle", "--settle-between-steps"},
+      names = {Flags.SETTLE, Flags.SETTLE_BETWEEN_STEPS},
       paramLabel = "DURATION",
       converter = PublishedSeconds.class,
       description =
@@ -101,7 +103,7 @@ final class QmaxCommand implements Callable<Integer> {
   @Mixin StabilityOptions stability;
 
   @Option(
-      names = "--warmup",
+      names = Flags.WARMUP,
       defaultValue = "20s",
       paramLabel = "DURATION",
       description =
@@ -109,16 +111,16 @@ final class QmaxCommand implements Callable<Integer> {
               + " on a cold server; 0s for none (default ${DEFAULT-VALUE})")
   Duration warmup;
 
-  @Option(names = "--runs", defaultValue = "1", description = "passes of the ladder (default 1)")
+  @Option(names = Flags.RUNS, defaultValue = "1", description = "passes of the ladder (default 1)")
   int runs;
 
   @Option(
-      names = "--no-refine",
+      names = Flags.NO_REFINE,
       description = "skip the bisection (Q_max exact to the rung spacing)")
   boolean noRefine;
 
   @Option(
-      names = "--drift-check",
+      names = Flags.DRIFT_CHECK,
       defaultValue = "end",
       paramLabel = "end|bisection|off",
       description =
@@ -128,7 +130,7 @@ final class QmaxCommand implements Callable<Integer> {
   String driftCheck;
 
   @Option(
-      names = "--drift-tolerance",
+      names = Flags.DRIFT_TOLERANCE,
       defaultValue = "10",
       paramLabel = "PERCENT",
       description =
@@ -138,14 +140,14 @@ final class QmaxCommand implements Callable<Integer> {
   String driftTolerance;
 
   @Option(
-      names = "--drift-p95-tolerance",
+      names = Flags.DRIFT_P95_TOLERANCE,
       defaultValue = "15",
       paramLabel = "PERCENT",
       description = "the same for its p95 TTFAB (default ${DEFAULT-VALUE})")
   String driftP95Tolerance;
 
   @Option(
-      names = "--drift-rewarm-budget",
+      names = Flags.DRIFT_REWARM_BUDGET,
       defaultValue = "5m",
       paramLabel = "DURATION",
       description =
@@ -156,7 +158,7 @@ final class QmaxCommand implements Callable<Integer> {
   Duration driftRewarmBudget;
 
   @Option(
-      names = "--no-idle-rung",
+      names = Flags.NO_IDLE_RUNG,
       description =
           "skip the open-loop rung after the ladder (Poisson at 0.45 x the best throughput for"
               + " about 150 requests, 1.5 to 4 windows) that measures how an instance below saturation serves requests that"
@@ -165,38 +167,38 @@ final class QmaxCommand implements Callable<Integer> {
   boolean noIdleRung;
 
   @Option(
-      names = "--allow-unenforced-cpu",
+      names = Flags.ALLOW_UNENFORCED_CPU,
       description =
           "measure even when the instance type's CPU limit is not in force (no writable cpu"
               + " cgroup), recording it as not enforced; by default qmax stops")
   boolean allowUnenforcedCpu;
 
   @Option(
-      names = "--texts",
+      names = Flags.TEXTS,
       paramLabel = "FILE",
       description = "one request text per line (default: built-in Harvard sentences)")
   @Nullable Path texts;
 
-  @Option(names = "--seed", defaultValue = "1", description = "text shuffle seed (default 1)")
+  @Option(names = Flags.SEED, defaultValue = "1", description = "text shuffle seed (default 1)")
   long seed;
 
-  @Option(names = "--events", paramLabel = "FILE", description = "per-request JSON-lines log")
+  @Option(names = Flags.EVENTS, paramLabel = "FILE", description = "per-request JSON-lines log")
   @Nullable Path events;
 
   @Option(
-      names = "--output",
+      names = Flags.OUTPUT,
       paramLabel = "FILE",
       description = "artifact path (default qmax-<model>-<transport>-<slug>.json)")
   @Nullable Path output;
 
-  @Option(names = "--json", description = "print the artifact as JSON")
+  @Option(names = Flags.JSON, description = "print the artifact as JSON")
   boolean json;
 
-  @Option(names = "--dry-run", description = "print the schedule and estimate; no endpoint calls")
+  @Option(names = Flags.DRY_RUN, description = "print the schedule and estimate; no endpoint calls")
   boolean dryRun;
 
   @Option(
-      names = {"--assume-service-time", "--dry-run-s"},
+      names = {Flags.ASSUME_SERVICE_TIME, Flags.DRY_RUN_S},
       converter = PublishedSeconds.class,
       defaultValue = "100ms",
       paramLabel = "DURATION",
@@ -204,7 +206,7 @@ final class QmaxCommand implements Callable<Integer> {
   Duration assumedService;
 
   @Option(
-      names = "--assume-parallelism",
+      names = Flags.ASSUME_PARALLELISM,
       defaultValue = "1",
       description = "dry run: requests the server really serves at once (default 1, serial)")
   int assumedParallelism;

@@ -5,6 +5,7 @@ import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.artifacts.StartupDelaySamples;
+import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.HostSpeedLogs;
 import dev.speechscale.chain.InstanceSpeed;
 import dev.speechscale.chain.Replay;
@@ -42,7 +43,8 @@ import picocli.CommandLine.Spec;
           + " and ttotal artifacts and the endpoint's deployed rules, and print predicted against"
           + " measured: shed fraction, surge to the next instance in service, instances over"
           + " time, p95 TTFAB per minute. Changes nothing on the endpoint.",
-      "--calibration FILE writes the calibration trace (quiet, a step surge past one instance,"
+      Flags.CALIBRATION
+          + " FILE writes the calibration trace (quiet, a step surge past one instance,"
           + " quiet again) there and replays it. Writes replay-<model>.json.",
       "Exit 0 when every judged figure is within its tolerance, 1 on a miss or a failure."
     })
@@ -57,32 +59,32 @@ final class ReplayCommand implements Callable<Integer> {
 
   static final class TraceChoice {
     @Option(
-        names = "--trace",
+        names = Flags.TRACE,
         paramLabel = "FILE",
         description = "a trace: CSV time_s,rps (the last row ends it) or arrival_s")
     @Nullable Path file;
 
     @Option(
-        names = "--calibration",
+        names = Flags.CALIBRATION,
         paramLabel = "FILE",
         description = "write the calibration trace to FILE and replay it")
     @Nullable Path calibration;
   }
 
   @Option(
-      names = "--surge-at",
+      names = Flags.SURGE_AT,
       paramLabel = "DURATION",
       description = "where the trace's surge starts (with --trace; --calibration knows)")
   @Nullable Duration surgeAt;
 
-  @Option(names = "--plan", required = true, paramLabel = "FILE", description = "plan artifact")
+  @Option(names = Flags.PLAN, required = true, paramLabel = "FILE", description = "plan artifact")
   Path plan;
 
-  @Option(names = "--qmax", required = true, paramLabel = "FILE", description = "qmax artifact")
+  @Option(names = Flags.QMAX, required = true, paramLabel = "FILE", description = "qmax artifact")
   Path qmax;
 
   @Option(
-      names = "--ttotal",
+      names = Flags.TTOTAL,
       required = true,
       paramLabel = "FILE",
       description =
@@ -91,77 +93,77 @@ final class ReplayCommand implements Callable<Integer> {
   List<Path> ttotal;
 
   @Option(
-      names = "--quiet",
+      names = Flags.QUIET,
       defaultValue = "60s",
       paramLabel = "DURATION",
       description = "calibration: quiet period before the surge (default ${DEFAULT-VALUE})")
   Duration quiet;
 
   @Option(
-      names = "--surge",
+      names = Flags.SURGE,
       defaultValue = "150s",
       paramLabel = "DURATION",
       description = "calibration: surge length (default ${DEFAULT-VALUE})")
   Duration surge;
 
   @Option(
-      names = "--fall",
+      names = Flags.FALL,
       defaultValue = "150s",
       paramLabel = "DURATION",
       description = "calibration: quiet period after it (default ${DEFAULT-VALUE})")
   Duration fall;
 
   @Option(
-      names = "--seed",
+      names = Flags.SEED,
       defaultValue = "1",
       paramLabel = "N",
       description = "arrivals' seed (default ${DEFAULT-VALUE})")
   long seed;
 
   @Option(
-      names = "--metric-delay",
+      names = Flags.METRIC_DELAY,
       paramLabel = "DURATION",
       description = "metric publication delay simulated (default: 0s local, 60s aws)")
   @Nullable Duration metricDelay;
 
   @Option(
-      names = "--sample-every",
+      names = Flags.SAMPLE_EVERY,
       defaultValue = "200ms",
       paramLabel = "DURATION",
       description = "how often instance counts are read (default ${DEFAULT-VALUE})")
   Duration sampleEvery;
 
   @Option(
-      names = "--no-align",
+      names = Flags.NO_ALIGN,
       description = "start at once instead of on the next alarm-period boundary")
   boolean noAlign;
 
   @Option(
-      names = "--transport",
+      names = Flags.TRANSPORT,
       paramLabel = "http-stream|response-stream|bidi",
       description = "transport of the replay")
   @Nullable String transport;
 
-  @Option(names = "--texts", paramLabel = "FILE", description = "one request text per line")
+  @Option(names = Flags.TEXTS, paramLabel = "FILE", description = "one request text per line")
   @Nullable Path texts;
 
   @Option(
-      names = "--events",
+      names = Flags.EVENTS,
       paramLabel = "FILE",
       description = "per-request JSON-lines log of the live side (as qmax --events)")
   @Nullable Path events;
 
   @Option(
-      names = "--output",
+      names = Flags.OUTPUT,
       paramLabel = "FILE",
       description = "artifact path (default replay-<model>.json)")
   @Nullable Path output;
 
-  @Option(names = "--json", description = "print the artifact as JSON")
+  @Option(names = Flags.JSON, description = "print the artifact as JSON")
   boolean json;
 
   @Option(
-      names = "--warmup",
+      names = Flags.WARMUP,
       defaultValue = "20s",
       paramLabel = "DURATION",
       description =
@@ -170,7 +172,7 @@ final class ReplayCommand implements Callable<Integer> {
   Duration warmup;
 
   @Option(
-      names = "--initial-instances",
+      names = Flags.INITIAL_INSTANCES,
       defaultValue = "fresh",
       paramLabel = "fresh|warm",
       description =
@@ -182,7 +184,7 @@ final class ReplayCommand implements Callable<Integer> {
   String initialInstances;
 
   @Option(
-      names = "--pre-roll",
+      names = Flags.PRE_ROLL,
       defaultValue = "live",
       paramLabel = "live|window|0s|DURATION",
       description =
@@ -193,7 +195,7 @@ final class ReplayCommand implements Callable<Integer> {
   String preRoll;
 
   @Option(
-      names = "--speed",
+      names = Flags.SPEED,
       defaultValue = "ladder",
       paramLabel = "ladder|warmup",
       description =
@@ -205,7 +207,7 @@ final class ReplayCommand implements Callable<Integer> {
   String speed;
 
   @Option(
-      names = "--host-speed",
+      names = Flags.HOST_SPEED,
       defaultValue = "live",
       paramLabel = "live|off",
       description =
@@ -223,7 +225,8 @@ final class ReplayCommand implements Callable<Integer> {
     return switch (hostSpeed.strip().toLowerCase(java.util.Locale.ROOT)) {
       case "live" -> HostSpeedLogs.Source.LIVE;
       case "off" -> HostSpeedLogs.Source.OFF;
-      default -> throw Cli.usage(spec, "--host-speed (" + hostSpeed + ") must be 'live' or 'off'");
+      default ->
+          throw Cli.usage(spec, Flags.HOST_SPEED + " (" + hostSpeed + ") must be 'live' or 'off'");
     };
   }
 
@@ -234,7 +237,8 @@ final class ReplayCommand implements Callable<Integer> {
       default ->
           throw Cli.usage(
               spec,
-              "--initial-instances ("
+              Flags.INITIAL_INSTANCES
+                  + " ("
                   + initialInstances
                   + ") must be 'fresh' (deployed for the replay) or 'warm' (serving long before"
                   + " it)");
@@ -245,7 +249,8 @@ final class ReplayCommand implements Callable<Integer> {
     return switch (speed.strip().toLowerCase(java.util.Locale.ROOT)) {
       case "warmup" -> InstanceSpeed.Source.WARMUP;
       case "ladder" -> InstanceSpeed.Source.LADDER;
-      default -> throw Cli.usage(spec, "--speed (" + speed + ") must be 'warmup' or 'ladder'");
+      default ->
+          throw Cli.usage(spec, Flags.SPEED + " (" + speed + ") must be 'warmup' or 'ladder'");
     };
   }
 
@@ -262,7 +267,10 @@ final class ReplayCommand implements Callable<Integer> {
     } catch (RuntimeException e) {
       throw Cli.usage(
           spec,
-          "--pre-roll (" + preRoll + ") must be 'live', 'window', 0s or a duration such as 180s");
+          Flags.PRE_ROLL
+              + " ("
+              + preRoll
+              + ") must be 'live', 'window', 0s or a duration such as 180s");
     }
     return new Replay.History.Simulated(
         d.isZero() ? new FleetSimulator.PreRoll.None() : new FleetSimulator.PreRoll.Fixed(d));
@@ -326,14 +334,18 @@ final class ReplayCommand implements Callable<Integer> {
       if (surgeAt == null) {
         throw Cli.usage(
             spec,
-            "--surge-at is required with --trace: say where the trace's surge starts (e.g."
-                + " --surge-at 60s), or use --calibration");
+            Flags.SURGE_AT
+                + " is required with --trace: say where the trace's surge starts (e.g."
+                + " "
+                + Flags.SURGE_AT
+                + " 60s), or use --calibration");
       }
       Replay.traffic(trace.file); // every bad line reported before the endpoint is touched
       return new Replay.TraceSource.File(trace.file, surgeAt.toMillis() / 1000.0);
     }
     if (surgeAt != null) {
-      throw Cli.usage(spec, "--surge-at goes with --trace; a --calibration trace knows its surge");
+      throw Cli.usage(
+          spec, Flags.SURGE_AT + " goes with --trace; a --calibration trace knows its surge");
     }
     if (trace.calibration == null) { // the group takes one of the two: picocli refuses neither
       throw Cli.usage(spec, "give --trace FILE or --calibration FILE");

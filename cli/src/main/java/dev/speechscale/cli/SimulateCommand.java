@@ -10,6 +10,7 @@ import dev.speechscale.artifacts.ScaleOutColdStart;
 import dev.speechscale.artifacts.SimulateArtifact;
 import dev.speechscale.artifacts.SimulateArtifacts;
 import dev.speechscale.artifacts.StartupDelaySamples;
+import dev.speechscale.chain.Flags;
 import dev.speechscale.report.SimulateReport;
 import dev.speechscale.report.SimulateTable;
 import dev.speechscale.simulator.FleetSimulator;
@@ -56,11 +57,11 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--qmax", required = true, paramLabel = "FILE", description = "qmax artifact")
+  @Option(names = Flags.QMAX, required = true, paramLabel = "FILE", description = "qmax artifact")
   Path qmax;
 
   @Option(
-      names = "--ttotal",
+      names = Flags.TTOTAL,
       required = true,
       paramLabel = "FILE",
       description =
@@ -69,7 +70,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
               + " the delays (seeded)")
   List<Path> ttotal;
 
-  @Option(names = "--plan", required = true, paramLabel = "FILE", description = "plan artifact")
+  @Option(names = Flags.PLAN, required = true, paramLabel = "FILE", description = "plan artifact")
   Path plan;
 
   // picocli fills a multiplicity-1 group before call(), or refuses the command line (exit 2)
@@ -79,13 +80,13 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
 
   static final class TrafficChoice {
     @Option(
-        names = "--trace",
+        names = Flags.TRACE,
         paramLabel = "FILE",
         description = "CSV: header time_s,rps (rate intervals) or arrival_s (arrival times)")
     @Nullable Path trace;
 
     @Option(
-        names = "--pattern",
+        names = Flags.PATTERN,
         paramLabel = "SHAPE",
         description = "built-in traffic: ${COMPLETION-CANDIDATES}")
     @Nullable Pattern pattern;
@@ -99,26 +100,26 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
   }
 
   @Option(
-      names = "--peak-rps",
+      names = Flags.PEAK_RPS,
       paramLabel = "N",
       description = "pattern peak (default: the plan's peak)")
   @Nullable Double peakRps;
 
   @Option(
-      names = "--trough-rps",
+      names = Flags.TROUGH_RPS,
       paramLabel = "N",
       description = "pattern trough (default: the plan's trough, else 0)")
   @Nullable Double troughRps;
 
   @Option(
-      names = "--duration",
+      names = Flags.DURATION,
       defaultValue = "24h",
       paramLabel = "DURATION",
       description = "pattern length, whole seconds (default ${DEFAULT-VALUE})")
   Duration duration;
 
   @Option(
-      names = "--policies",
+      names = Flags.POLICIES,
       defaultValue = "plan,naive,invocations,cpu",
       paramLabel = "LIST",
       description =
@@ -128,14 +129,14 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
   String policies;
 
   @Option(
-      names = "--seed",
+      names = Flags.SEED,
       defaultValue = "1",
       paramLabel = "N",
       description = "arrivals and service times (default ${DEFAULT-VALUE})")
   long seed;
 
   @Option(
-      names = "--metric-delay",
+      names = Flags.METRIC_DELAY,
       defaultValue = "0s",
       paramLabel = "DURATION",
       description =
@@ -144,7 +145,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
   Duration metricDelay;
 
   @Option(
-      names = "--pre-roll",
+      names = Flags.PRE_ROLL,
       defaultValue = "window",
       paramLabel = "window|DURATION",
       description =
@@ -154,31 +155,31 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
   String preRoll;
 
   @Option(
-      names = "--max-request-age",
+      names = Flags.MAX_REQUEST_AGE,
       defaultValue = DEFAULT_MAX_REQUEST_AGE,
       paramLabel = "DURATION",
       description = "the server's MAX_REQUEST_AGE_S deadline (default ${DEFAULT-VALUE})")
   Duration maxRequestAge;
 
   @Option(
-      names = "--price-per-hour",
+      names = Flags.PRICE_PER_HOUR,
       paramLabel = "N",
       description = "price of one instance-hour; adds a cost column")
   @Nullable Double pricePerHour;
 
   @Option(
-      names = "--output",
+      names = Flags.OUTPUT,
       paramLabel = "FILE",
       description = "where to write the artifact (default simulate-<model>.json)")
   @Nullable Path output;
 
   @Option(
-      names = "--report",
+      names = Flags.REPORT,
       paramLabel = "FILE",
       description = "where to write the HTML report (default simulate-<model>.html)")
   @Nullable Path report;
 
-  @Option(names = "--json", description = "print the artifact as JSON instead of the table")
+  @Option(names = Flags.JSON, description = "print the artifact as JSON instead of the table")
   boolean json;
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")
@@ -265,16 +266,18 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
     }
     if (traffic.trace != null && (peakRps != null || troughRps != null)) {
       throw Cli.usage(
-          spec, "--peak-rps and --trough-rps shape a --pattern; a --trace has its own rates");
+          spec,
+          Flags.PEAK_RPS + " and --trough-rps shape a --pattern; a --trace has its own rates");
     }
     if (metricDelay.isNegative()) {
-      throw Cli.usage(spec, "--metric-delay (" + metricDelay + ") must be at least 0s");
+      throw Cli.usage(spec, Flags.METRIC_DELAY + " (" + metricDelay + ") must be at least 0s");
     }
     if (maxRequestAge.isNegative() || maxRequestAge.isZero()) {
-      throw Cli.usage(spec, "--max-request-age (" + maxRequestAge + ") must be positive, e.g. 56s");
+      throw Cli.usage(
+          spec, Flags.MAX_REQUEST_AGE + " (" + maxRequestAge + ") must be positive, e.g. 56s");
     }
     if (pricePerHour != null && !(pricePerHour >= 0 && !pricePerHour.isInfinite())) {
-      throw Cli.usage(spec, "--price-per-hour (" + pricePerHour + ") must be a number >= 0");
+      throw Cli.usage(spec, Flags.PRICE_PER_HOUR + " (" + pricePerHour + ") must be a number >= 0");
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.chain.Flags;
 import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.SimulatorException;
 import dev.speechscale.simulator.Traffic;
@@ -33,7 +34,7 @@ final class SimulateTraffic {
     if (traffic.trace != null) {
       Path file = traffic.trace;
       if (!Files.isReadable(file)) {
-        throw new CliException("--trace " + file + " cannot be read; check the path");
+        throw new CliException(Flags.TRACE + " " + file + " cannot be read; check the path");
       }
       // the trace is named by its file name: the artifact and report carry no machine paths
       return Traffic.csv(String.valueOf(file.getFileName()), () -> lines(file));
@@ -80,7 +81,8 @@ final class SimulateTraffic {
     } catch (RuntimeException e) {
       throw Cli.usage(
           spec,
-          "--pre-roll ("
+          Flags.PRE_ROLL
+              + " ("
               + preRoll
               + ") must be 'window' or a duration in whole seconds, e.g. 180s or 0s");
     }

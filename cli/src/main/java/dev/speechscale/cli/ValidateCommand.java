@@ -4,6 +4,7 @@ import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.chain.ChainClock;
+import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.Texts;
 import dev.speechscale.chain.ValidateLoad;
 import dev.speechscale.chain.ValidateRun;
@@ -39,36 +40,36 @@ final class ValidateCommand implements Callable<Integer> {
   @Mixin ChainOptions common;
 
   @Option(
-      names = "--plan",
+      names = Flags.PLAN,
       paramLabel = "FILE",
       description = "the plan (default plan-<model>.json beside the config)")
   @Nullable Path plan;
 
   @Option(
-      names = "--live",
+      names = Flags.LIVE,
       description = "also run the load checks (minutes; mutates capacity" + " and restores it)")
   boolean live;
 
   @Option(
-      names = "--phase",
+      names = Flags.PHASE,
       defaultValue = "15s",
       paramLabel = "DURATION",
       description = "length of each live load phase (default ${DEFAULT-VALUE})")
   Duration phase;
 
   @Option(
-      names = "--transport",
+      names = Flags.TRANSPORT,
       paramLabel = "http-stream|response-stream|bidi",
       description = "transport of the live checks")
   @Nullable String transport;
 
-  @Option(names = "--texts", paramLabel = "FILE", description = "one request text per line")
+  @Option(names = Flags.TEXTS, paramLabel = "FILE", description = "one request text per line")
   @Nullable Path texts;
 
-  @Option(names = "--output", paramLabel = "FILE", description = "also write the artifact")
+  @Option(names = Flags.OUTPUT, paramLabel = "FILE", description = "also write the artifact")
   @Nullable Path output;
 
-  @Option(names = "--json", description = "print the artifact as JSON")
+  @Option(names = Flags.JSON, description = "print the artifact as JSON")
   boolean json;
 
   @Override
