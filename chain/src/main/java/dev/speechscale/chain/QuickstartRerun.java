@@ -1,6 +1,5 @@
 package dev.speechscale.chain;
 
-import dev.speechscale.loadgen.StabilityRule;
 import java.nio.file.Path;
 
 /**
@@ -14,15 +13,7 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
 
   /** The options every rerun line of a measurement step shares. */
   private String common() {
-    return " "
-        + Flags.MODEL
-        + " "
-        + o.model()
-        + " "
-        + Flags.CONFIG
-        + " "
-        + config
-        + o.local().stateDirArgument();
+    return " " + Flags.MODEL + " " + o.model() + " " + Flags.CONFIG + " " + config + stateDir();
   }
 
   String deploy() {
@@ -31,53 +22,6 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
 
   String drift() {
     return "bin/tts-bench drift" + common();
-  }
-
-  String qmax() {
-    return "bin/tts-bench qmax"
-        + common()
-        + " "
-        + Flags.RUNGS
-        + " "
-        + String.join(",", o.ladder().rungs().stream().map(String::valueOf).toList())
-        + " "
-        + Flags.WARMUP
-        + " "
-        + o.ladder().warmup().toSeconds()
-        + "s --hold "
-        + o.ladder().hold().toSeconds()
-        + "s --window "
-        + o.ladder().window().toSeconds()
-        + "s --slo "
-        + o.slo().toMillis()
-        + "ms"
-        + stability();
-  }
-
-  /** The stability windows the quickstart's qmax ran with, as qmax's flags. */
-  private String stability() {
-    StabilityRule r = o.ladder().stability();
-    if (!r.extendsHold()) {
-      return " " + Flags.STABILITY_WINDOWS + " 1";
-    }
-    String pct =
-        r.percent() == Math.rint(r.percent())
-            ? String.valueOf((long) r.percent())
-            : String.valueOf(r.percent());
-    return " "
-        + Flags.STABILITY_WINDOWS
-        + " "
-        + r.windows()
-        + " "
-        + Flags.STABILITY_PERCENT
-        + " "
-        + pct
-        + " "
-        + Flags.MAX_HOLD
-        + " "
-        + (r.maxHold().toMillis() % 1000 == 0
-            ? r.maxHold().toSeconds() + "s"
-            : r.maxHold().toMillis() + "ms");
   }
 
   String ttotal(Path qmaxFile) {
@@ -136,7 +80,7 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
         + " "
         + planFile
         + more
-        + o.local().stateDirArgument();
+        + stateDir();
   }
 
   /** A fresh deployment behind the plan, then the replay of the calibration trace. */
@@ -152,7 +96,7 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
         + Flags.CONFIG
         + " "
         + plannedConfig
-        + o.local().stateDirArgument()
+        + stateDir()
         + " "
         + Flags.PLAN
         + " "
@@ -174,5 +118,10 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
         + " 20s --surge 40s --fall 30s --pre-roll live --warmup "
         + o.ladder().warmup().toSeconds()
         + "s";
+  }
+
+  /** {@code --state-dir DIR} when the run named one. */
+  private String stateDir() {
+    return o.local().stateDir() == null ? "" : " " + Flags.STATE_DIR + " " + o.local().stateDir();
   }
 }

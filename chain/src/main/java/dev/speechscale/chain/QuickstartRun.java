@@ -99,15 +99,14 @@ public final class QuickstartRun {
   /**
    * The local endpoint the quickstart deploys and how its rerun lines name it.
    *
-   * @param stateDirArgument {@code " --state-dir DIR"} for the rerun lines, or {@code
-   *     ""}
+   * @param stateDir the local control state the rerun lines name, or {@code null} for the default
    * @param keep leave the endpoint running at the end
    * @param awsPhysics SageMaker's physics on the local endpoint ({@code local.aws_physics} in both
    *     configs it writes), {@link EndpointConfig.AwsPhysics#OFF} for none
    */
-  public record Local(String stateDirArgument, boolean keep, EndpointConfig.AwsPhysics awsPhysics) {
+  public record Local(@Nullable Path stateDir, boolean keep, EndpointConfig.AwsPhysics awsPhysics) {
     /** The default state folder, the endpoint destroyed at the end, no AWS physics. */
-    public static final Local DEFAULT = new Local("", false, EndpointConfig.AwsPhysics.OFF);
+    public static final Local DEFAULT = new Local(null, false, EndpointConfig.AwsPhysics.OFF);
 
     public Local {
       awsPhysics = awsPhysics == null ? EndpointConfig.AwsPhysics.OFF : awsPhysics;

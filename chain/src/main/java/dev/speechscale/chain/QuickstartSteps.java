@@ -40,6 +40,9 @@ record QuickstartSteps(
     Instant started,
     Path dir,
     Map<String, String> rerun) {
+  /** The platform the quickstart deploys on. */
+  private static final String LOCAL = "local";
+
   Path config() {
     return dir.resolve("endpoints.yaml");
   }
@@ -150,44 +153,19 @@ record QuickstartSteps(
                 (double) o.slo().toMillis())
             .withWarmup(o.ladder().warmup())
             .withStability(o.ladder().stability());
-    QmaxArtifact q =
-        QmaxRun.run(
-            platform,
-            new QmaxRun.Options(
-                o.model(),
-                Transport.HTTP_STREAM,
-                ladder,
-                Texts.load(null),
-                1,
-                dir.resolve("qmax-events.jsonl"),
-                null, // settle timeout: the platform's
-                "tts-bench quickstart (qmax)",
-                Map.of(
-                    "rungs",
-                    o.ladder().rungs(),
-                    "hold",
-                    o.ladder().hold().toString(),
-                    "window",
-                    o.ladder().window().toString(),
-                    "warmup",
-                    o.ladder().warmup().toString(),
-                    "stability_windows",
-                    o.ladder().stability().windows(),
-                    "stability_percent",
-                    o.ladder().stability().percent(),
-                    "max_hold",
-                    o.ladder().stability().maxHold().toString()),
-                true), // the idle-start rung after the ladder
+    QmaxRequest request =
+        new QmaxRequest(
+            new Target(o.model(), LOCAL, config(), o.local().stateDir()),
+            new QmaxRequest.Load(Transport.HTTP_STREAM, null, 1, dir.resolve("qmax-events.jsonl")),
+            new QmaxRequest.Ladder(ladder, "quickstart"),
             // the quickstart runs anywhere, root or not: where the instance type's CPU limit
             // cannot be enforced it measures anyway and the artifact says "not enforced"
             // (bin/tts-bench qmax stops instead unless --allow-unenforced-cpu)
-            true,
-            clocks,
-            progress.ladder(),
-            progress::detail);
+            new QmaxRequest.Checks(true, true));
+    QmaxArtifact q = QmaxRun.run(platform, request, clocks, progress.ladder(), progress::detail);
     ArtifactCodec.write(dir.resolve(q.defaultFileName()), q);
     progress.qmax(q);
-    rerun.put("qmax", lines().qmax());
+    rerun.put("qmax", "bin/" + request.commandLine());
     return q;
   }
 

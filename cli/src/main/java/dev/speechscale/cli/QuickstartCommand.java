@@ -155,9 +155,7 @@ final class QuickstartCommand implements Callable<Integer> {
                   recoveryWindow,
                   phase,
                   new QuickstartRun.Local(
-                      stateDir == null ? "" : " " + Flags.STATE_DIR + " " + stateDir,
-                      keep,
-                      awsPhysics ? AWS_PHYSICS : EndpointConfig.AwsPhysics.OFF)),
+                      stateDir, keep, awsPhysics ? AWS_PHYSICS : EndpointConfig.AwsPhysics.OFF)),
               ChainClock.system(),
               new ProgressPrinter(
                   new PrintStream(new WriterOutputStream(err), true, StandardCharsets.UTF_8),

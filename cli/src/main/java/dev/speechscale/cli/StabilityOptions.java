@@ -4,7 +4,6 @@ import dev.speechscale.chain.Flags;
 import dev.speechscale.loadgen.StabilityRule;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -98,15 +97,6 @@ final class StabilityOptions {
               + Flags.STABILITY_WINDOWS);
     }
     return new StabilityRule(k, pct, maxHold);
-  }
-
-  /** The rule's figures for provenance. */
-  static void record(StabilityRule rule, Map<String, Object> params) {
-    params.put("stability_windows", rule.windows());
-    if (rule.extendsHold()) {
-      params.put("stability_percent", rule.percent());
-      params.put("max_hold_s", rule.maxHold().toMillis() / 1000.0);
-    }
   }
 
   /** {@code 10} or {@code 10%}: above 0 and at most 100. */

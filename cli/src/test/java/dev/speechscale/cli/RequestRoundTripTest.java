@@ -1,0 +1,98 @@
+package dev.speechscale.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.speechscale.chain.QmaxRequest;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each step's request writes the command line that runs it again: parsing {@code
+ * request.commandLine()} with the step's command gives the same request back, defaults resolved the
+ * same way, so a quickstart's rerun line and an artifact's provenance can be pasted.
+ */
+class RequestRoundTripTest {
+
+  /** {@code command} with {@code args} parsed into its options (nothing runs). */
+  private static <T> T parsed(T command, List<String> args) {
+    Cli.commandLine(command).parseArgs(args.toArray(String[]::new));
+    return command;
+  }
+
+  /** The arguments of a command line after {@code prefix}. */
+  private static List<String> after(String prefix, String commandLine) {
+    assertThat(commandLine).startsWith(prefix + " ");
+    return Arrays.asList(commandLine.substring(prefix.length() + 1).split(" "));
+  }
+
+  @Test
+  void qmax_everyFlagGiven_commandLineParsesBackToTheRequest() {
+    QmaxRequest typed =
+        parsed(
+                new QmaxCommand(),
+                List.of(
+                    "--model",
+                    "kokoro",
+                    "--state-dir",
+                    "state",
+                    "--slo-ms",
+                    "2500",
+                    "--transport",
+                    "bidi",
+                    "--concurrency",
+                    "1,3,9",
+                    "--hold",
+                    "40",
+                    "--window",
+                    "15s",
+                    "--settle",
+                    "1500ms",
+                    "--stability-windows",
+                    "2",
+                    "--stability-percent",
+                    "12.5%",
+                    "--max-hold",
+                    "2m",
+                    "--warmup",
+                    "0s",
+                    "--runs",
+                    "2",
+                    "--no-refine",
+                    "--drift-check",
+                    "bisection",
+                    "--drift-tolerance",
+                    "7.5",
+                    "--drift-p95-tolerance",
+                    "20%",
+                    "--drift-rewarm-budget",
+                    "90s",
+                    "--no-idle-rung",
+                    "--allow-unenforced-cpu",
+                    "--texts",
+                    "texts.txt",
+                    "--seed",
+                    "7",
+                    "--events",
+                    "events.jsonl"))
+            .request();
+
+    QmaxRequest again =
+        parsed(new QmaxCommand(), after("tts-bench qmax", typed.commandLine())).request();
+
+    assertThat(again).isEqualTo(typed);
+    assertThat(again.parameters()).isEqualTo(typed.parameters());
+  }
+
+  @Test
+  void qmax_platformDefaults_commandLineSpellsThemAndParsesBack() {
+    QmaxRequest typed =
+        parsed(new QmaxCommand(), List.of("--model", "kokoro", "--slo", "500ms")).request();
+
+    QmaxRequest again =
+        parsed(new QmaxCommand(), after("tts-bench qmax", typed.commandLine())).request();
+
+    assertThat(again).isEqualTo(typed);
+    assertThat(typed.commandLine()).contains(" --rungs 1,2,4,8,16,32 ", " --hold 30s ");
+  }
+}
