@@ -36,7 +36,8 @@ import picocli.CommandLine.Spec;
       "Freeze scaling, pin capacity to 1, and walk a closed-loop ladder (N workers, one request"
           + " each) until the p95 TTFAB SLO breaks; bisect to +/-1. Restores the endpoint on every"
           + " exit path. Writes qmax-<model>-<transport>-<slug>.json.",
-      "--dry-run prints the schedule and a wall-clock estimate without touching the endpoint."
+      Flags.DRY_RUN
+          + " prints the schedule and a wall-clock estimate without touching the endpoint."
     })
 final class QmaxCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

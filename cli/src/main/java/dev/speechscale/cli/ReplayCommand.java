@@ -33,7 +33,8 @@ import picocli.CommandLine.Spec;
           + " and ttotal artifacts and the endpoint's deployed rules, and print predicted against"
           + " measured: shed fraction, surge to the next instance in service, instances over"
           + " time, p95 TTFAB per minute. Changes nothing on the endpoint.",
-      "--calibration FILE writes the calibration trace (quiet, a step surge past one instance,"
+      Flags.CALIBRATION
+          + " FILE writes the calibration trace (quiet, a step surge past one instance,"
           + " quiet again) there and replays it. Writes replay-<model>.json.",
       "Exit 0 when every judged figure is within its tolerance, 1 on a miss or a failure."
     })

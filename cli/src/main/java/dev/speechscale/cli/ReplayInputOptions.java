@@ -92,7 +92,9 @@ final class ReplayInputOptions {
             spec,
             Flags.SURGE_AT
                 + " is required with --trace: say where the trace's surge starts (e.g."
-                + " --surge-at 60s), or use --calibration");
+                + " "
+                + Flags.SURGE_AT
+                + " 60s), or use --calibration");
       }
       Replay.traffic(trace.file); // every bad line reported before the endpoint is touched
       return new Replay.TraceSource.File(trace.file, surgeAt.toMillis() / 1000.0);
