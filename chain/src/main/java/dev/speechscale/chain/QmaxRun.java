@@ -21,6 +21,7 @@ import dev.speechscale.platform.EndpointStatus;
 import dev.speechscale.platform.Fingerprint;
 import dev.speechscale.platform.HostSpeedProbe;
 import dev.speechscale.platform.Invoker;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.RetryingPlatform;
 import java.time.Clock;
@@ -59,7 +60,7 @@ public final class QmaxRun {
   public static QmaxArtifact run(
       Platform platform,
       QmaxRequest r,
-      ChainClock clocks,
+      NanoClock clocks,
       LadderListener listener,
       Consumer<String> notes) {
     List<String> texts = Texts.load(r.load().texts()); // a bad file before the endpoint is touched
@@ -175,7 +176,7 @@ public final class QmaxRun {
       String endpoint,
       QmaxRequest r,
       List<String> texts,
-      ChainClock clocks,
+      NanoClock clocks,
       LadderListener listener,
       RungNoise noise,
       RequestListener warmup,
@@ -192,10 +193,10 @@ public final class QmaxRun {
         JsonlEventLog events =
             r.load().events() == null
                 ? null
-                : JsonlEventLog.open(r.load().events(), clocks.monotonic(), clock)) {
+                : JsonlEventLog.open(r.load().events(), clocks, clock)) {
       LadderHooks hooks =
           LadderHooks.defaults()
-              .withClocks(clocks.monotonic(), clock)
+              .withClocks(clocks, clock)
               .withCapacity(() -> control.describe(endpoint).currentInstances())
               .withListener(listener)
               .withRequests(noise.alongside(events == null ? RequestListener.NONE : events))
@@ -220,7 +221,7 @@ public final class QmaxRun {
               : IdleRung.run(
                   invoker,
                   TextPool.shuffled(texts, r.load().seed()),
-                  clocks.monotonic(),
+                  clocks,
                   events == null ? RequestListener.NONE : events,
                   result.steps(),
                   r.ladder().spec().window(),

@@ -92,8 +92,7 @@ final class QuickstartReplay {
                     "live",
                     "initial_instances",
                     "fresh")),
-            s.clocks().wall(),
-            s.clocks().monotonic(),
+            s.clocks(),
             s.progress()::detail);
     ArtifactCodec.write(s.dir().resolve("replay-" + s.o().model() + ".json"), a);
     s.progress().replay(a);

@@ -8,6 +8,7 @@ import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.loadgen.LadderListener;
 import dev.speechscale.loadgen.StabilityRule;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -169,7 +170,7 @@ public final class QuickstartRun {
       Platform platform,
       Deployments deployments,
       Options o,
-      ChainClock clocks,
+      NanoClock clocks,
       LadderListener qmaxProgress,
       PrintWriter err,
       Consumer<Result> finished) {

@@ -12,6 +12,7 @@ import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.capacity.Load;
 import dev.speechscale.capacity.Scenario;
 import dev.speechscale.loadgen.LadderSpec;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.Transport;
 import dev.speechscale.report.QuickstartReport;
@@ -35,7 +36,7 @@ record QuickstartSteps(
     Platform platform,
     QuickstartRun.Deployments deployments,
     QuickstartRun.Options o,
-    ChainClock clocks,
+    NanoClock clocks,
     QuickstartProgress progress,
     Instant started,
     Path dir,

@@ -2,6 +2,7 @@ package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.TtotalRuns;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +27,7 @@ public final class RepeatedTtotal {
       Platform platform,
       TtotalRun.Options o,
       int runs,
-      ChainClock clocks,
+      NanoClock clocks,
       Consumer<String> progress) {
     if (runs < 1) {
       throw new ChainException(

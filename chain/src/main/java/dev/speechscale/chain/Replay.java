@@ -205,7 +205,9 @@ public final class Replay {
 
   /** Predicts, replays and compares. */
   public static ReplayArtifact run(
-      Platform platform, Request r, Clock clock, NanoClock nanos, Consumer<String> progress) {
+      Platform platform, Request r, NanoClock clocks, Consumer<String> progress) {
+    Clock clock = clocks.wall();
+    NanoClock nanos = clocks;
     String endpoint = "speech-" + r.model();
     ReplayPrediction.Setup setup =
         ReplayPrediction.setup(

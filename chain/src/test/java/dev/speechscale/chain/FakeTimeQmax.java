@@ -5,6 +5,7 @@ import dev.speechscale.loadgen.LadderListener;
 import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.MetricSeries;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Transport;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -52,7 +53,7 @@ final class FakeTimeQmax {
     for (int s = -600; s <= 600; s++) {
       platform.concurrency.add(new MetricSeries.Datapoint(WALL.plusSeconds(s), 1.0));
     }
-    ChainClock clocks = new ChainClock(Clock.fixed(WALL, ZoneOffset.UTC), nowNanos::get);
+    NanoClock clocks = NanoClock.of(Clock.fixed(WALL, ZoneOffset.UTC), nowNanos::get);
     return QmaxRun.run(
         platform,
         new QmaxRequest(

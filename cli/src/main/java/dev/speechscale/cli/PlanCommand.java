@@ -11,9 +11,9 @@ import dev.speechscale.capacity.SurgeSimulation;
 import dev.speechscale.capacity.Thresholds;
 import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.PlanRun;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.report.PlanReport;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -146,13 +146,13 @@ final class PlanCommand implements Callable<Integer> {
   @Option(names = Flags.JSON, description = "print the plan artifact as JSON instead of the report")
   boolean json;
 
-  private final Clock clock;
+  private final NanoClock clock;
 
   PlanCommand() {
-    this(ArtifactClock.fromEnvironment());
+    this(SourceDateEpoch.fromEnvironment());
   }
 
-  PlanCommand(Clock clock) {
+  PlanCommand(NanoClock clock) {
     this.clock = clock;
   }
 

@@ -2,7 +2,6 @@ package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.QmaxArtifact;
-import dev.speechscale.chain.ChainClock;
 import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.QmaxRequest;
 import dev.speechscale.chain.QmaxRun;
@@ -10,6 +9,7 @@ import dev.speechscale.chain.Target;
 import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.loadgen.ProgressPrinter;
 import dev.speechscale.platform.LadderDefaults;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -96,7 +96,7 @@ final class QmaxCommand implements Callable<Integer> {
           QmaxRun.run(
               platform,
               request,
-              ChainClock.system(),
+              NanoClock.SYSTEM,
               new ProgressPrinter(err, request.ladder().spec().sloMs()),
               line -> spec.commandLine().getErr().println(line));
     }

@@ -5,11 +5,11 @@ import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
-import dev.speechscale.chain.ChainClock;
 import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.QuickstartRun;
 import dev.speechscale.loadgen.ProgressPrinter;
 import dev.speechscale.loadgen.StabilityRule;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.local.LocalDeployer;
 import dev.speechscale.platform.local.LocalPlatform;
@@ -156,7 +156,7 @@ final class QuickstartCommand implements Callable<Integer> {
                   phase,
                   new QuickstartRun.Local(
                       stateDir, keep, awsPhysics ? AWS_PHYSICS : EndpointConfig.AwsPhysics.OFF)),
-              ChainClock.system(),
+              NanoClock.SYSTEM,
               new ProgressPrinter(
                   new PrintStream(new WriterOutputStream(err), true, StandardCharsets.UTF_8),
                   slo.toMillis()),

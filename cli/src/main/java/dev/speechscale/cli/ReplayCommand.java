@@ -9,7 +9,6 @@ import dev.speechscale.platform.Platform;
 import dev.speechscale.report.ReplayTable;
 import dev.speechscale.simulator.RefusalCost;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -68,7 +67,6 @@ final class ReplayCommand implements Callable<Integer> {
           Replay.run(
               platform,
               request,
-              Clock.systemUTC(),
               NanoClock.SYSTEM,
               line -> spec.commandLine().getErr().println(line));
     }

@@ -8,6 +8,7 @@ import dev.speechscale.artifacts.SimulateArtifact;
 import dev.speechscale.artifacts.SimulateArtifacts;
 import dev.speechscale.artifacts.StartupDelaySamples;
 import dev.speechscale.chain.Flags;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.report.SimulateReport;
 import dev.speechscale.report.SimulateTable;
 import dev.speechscale.simulator.InstanceModel;
@@ -17,7 +18,6 @@ import dev.speechscale.simulator.PolicyResult;
 import dev.speechscale.simulator.RefusalCost;
 import dev.speechscale.simulator.Traffic;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,13 +68,13 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "0..1")
   @Nullable RefusalCostOptions refusalCost;
 
-  private final Clock clock;
+  private final NanoClock clock;
 
   SimulateCommand() {
-    this(ArtifactClock.fromEnvironment());
+    this(SourceDateEpoch.fromEnvironment());
   }
 
-  SimulateCommand(Clock clock) {
+  SimulateCommand(NanoClock clock) {
     this.clock = clock;
   }
 

@@ -3,11 +3,11 @@ package dev.speechscale.cli;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
-import dev.speechscale.chain.ChainClock;
 import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.RepeatedTtotal;
 import dev.speechscale.chain.Texts;
 import dev.speechscale.chain.TtotalRun;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.report.TtotalTable;
 import java.io.PrintWriter;
@@ -144,7 +144,7 @@ final class TtotalCommand implements Callable<Integer> {
                   Cli.commandLine(spec),
                   parameters()),
               runs,
-              ChainClock.system(),
+              NanoClock.SYSTEM,
               line -> spec.commandLine().getErr().println(line));
     }
     Path target = output != null ? output : Path.of(t.defaultFileName());

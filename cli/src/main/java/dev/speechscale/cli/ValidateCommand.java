@@ -3,11 +3,11 @@ package dev.speechscale.cli;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
-import dev.speechscale.chain.ChainClock;
 import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.Texts;
 import dev.speechscale.chain.ValidateLoad;
 import dev.speechscale.chain.ValidateRun;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -95,7 +95,7 @@ final class ValidateCommand implements Callable<Integer> {
                   new ValidateLoad(common.transport(transport), phase, Texts.load(texts)),
                   Cli.commandLine(spec),
                   params),
-              ChainClock.system(),
+              NanoClock.SYSTEM,
               line -> spec.commandLine().getErr().println(line));
     }
     if (output != null) {
