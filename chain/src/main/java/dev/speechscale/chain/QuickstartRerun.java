@@ -24,20 +24,6 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
     return "bin/tts-bench drift" + common();
   }
 
-  String ttotal(Path qmaxFile) {
-    return "bin/tts-bench ttotal"
-        + common()
-        + " "
-        + Flags.QMAX
-        + " "
-        + qmaxFile
-        + " "
-        + Flags.RECOVERY_WINDOW
-        + " "
-        + o.recoveryWindow().toSeconds()
-        + "s";
-  }
-
   String plan(Path qmaxFile, Path ttotalFile, double peakRps, Path planFile) {
     return "bin/tts-bench plan --qmax "
         + qmaxFile

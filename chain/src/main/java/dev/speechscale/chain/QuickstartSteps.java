@@ -44,6 +44,11 @@ record QuickstartSteps(
   /** The platform the quickstart deploys on. */
   private static final String LOCAL = "local";
 
+  /** The measured endpoint, as the steps' requests name it. */
+  private Target target() {
+    return new Target(o.model(), LOCAL, config(), o.local().stateDir());
+  }
+
   Path config() {
     return dir.resolve("endpoints.yaml");
   }
@@ -156,7 +161,7 @@ record QuickstartSteps(
             .withStability(o.ladder().stability());
     QmaxRequest request =
         new QmaxRequest(
-            new Target(o.model(), LOCAL, config(), o.local().stateDir()),
+            target(),
             new QmaxRequest.Load(Transport.HTTP_STREAM, null, 1, dir.resolve("qmax-events.jsonl")),
             new QmaxRequest.Ladder(ladder, "quickstart"),
             // the quickstart runs anywhere, root or not: where the instance type's CPU limit
@@ -172,23 +177,18 @@ record QuickstartSteps(
 
   private TtotalArtifact ttotal(QmaxArtifact q, Path qmaxFile) {
     progress.step(4, "ttotal: a real scale-out, stage by stage");
-    TtotalArtifact t =
-        TtotalRun.run(
-            platform,
-            new TtotalRun.Options(
-                o.model(),
-                q,
-                qmaxFile.toString(),
-                TtotalRun.Probe.fromLadder(Transport.HTTP_STREAM, Texts.load(null)),
-                TtotalRun.Timing.of(o.recoveryWindow(), Duration.ofSeconds(5)),
-                false,
-                "tts-bench quickstart (ttotal)",
-                Map.of("recovery_window", o.recoveryWindow().toString())),
-            clocks,
-            progress::detail);
+    TtotalRequest request =
+        new TtotalRequest(
+            target(),
+            qmaxFile,
+            new TtotalRequest.Probe(Transport.HTTP_STREAM, null, null),
+            TtotalRun.Timing.of(o.recoveryWindow(), Duration.ofSeconds(5)),
+            1,
+            false);
+    TtotalArtifact t = TtotalRun.run(platform, request.options(q), clocks, progress::detail);
     ArtifactCodec.write(dir.resolve(t.defaultFileName()), t);
     progress.ttotal(t);
-    rerun.put("ttotal", lines().ttotal(qmaxFile));
+    rerun.put("ttotal", "bin/" + request.commandLine());
     return t;
   }
 

@@ -1,20 +1,19 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.ArtifactCodec;
-import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.RepeatedTtotal;
-import dev.speechscale.chain.Texts;
+import dev.speechscale.chain.Target;
+import dev.speechscale.chain.TtotalRequest;
 import dev.speechscale.chain.TtotalRun;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.Transport;
 import dev.speechscale.report.TtotalTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -122,28 +121,13 @@ final class TtotalCommand implements Callable<Integer> {
           spec,
           Flags.RUNS + " (" + runs + ") must be at least 1; time one scale-out with --runs 1");
     }
-    QmaxArtifact q = ArtifactCodec.readQmax(qmax);
+    TtotalRequest request = request();
     TtotalArtifact t;
     try (Platform platform = common.open()) {
       t =
           RepeatedTtotal.run(
               platform,
-              new TtotalRun.Options(
-                  common.model(),
-                  q,
-                  qmax.toString(),
-                  new TtotalRun.Probe(
-                      transport == null
-                          ? dev.speechscale.platform.Transport.ofLabel(q.transport())
-                          : common.transport(transport),
-                      probe,
-                      Texts.load(texts),
-                      1),
-                  new TtotalRun.Timing(recoveryWindow, settle, timeout, newInstanceFor),
-                  allowConfigMismatch,
-                  Cli.commandLine(spec),
-                  parameters()),
-              runs,
+              request,
               NanoClock.SYSTEM,
               line -> spec.commandLine().getErr().println(line));
     }
@@ -169,17 +153,18 @@ final class TtotalCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The run's parameters, as the artifact records them. */
-  private Map<String, Object> parameters() {
-    Map<String, Object> params = new LinkedHashMap<>();
-    params.put("model", common.model());
-    params.put("qmax", qmax.toString());
-    params.put("probe_concurrency", probe);
-    params.put("recovery_window_s", recoveryWindow.toMillis() / 1000.0);
-    params.put("settle_s", settle.toMillis() / 1000.0);
-    params.put("new_instance_for_s", newInstanceFor.toMillis() / 1000.0);
-    params.put("allow_config_mismatch", allowConfigMismatch);
-    params.put("runs", runs);
-    return params;
+  /** The measurement the options ask for: the probe's transport the ladder's unless given. */
+  TtotalRequest request() {
+    Transport t =
+        transport == null
+            ? Transport.ofLabel(ArtifactCodec.readQmax(qmax).transport())
+            : common.transport(transport);
+    return new TtotalRequest(
+        new Target(common.model(), common.platform, common.config, common.stateDir),
+        qmax,
+        new TtotalRequest.Probe(t, probe, texts),
+        new TtotalRun.Timing(recoveryWindow, settle, timeout, newInstanceFor),
+        runs,
+        allowConfigMismatch);
   }
 }

@@ -3,6 +3,8 @@ package dev.speechscale.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.chain.QmaxRequest;
+import dev.speechscale.chain.TtotalRequest;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -94,5 +96,62 @@ class RequestRoundTripTest {
 
     assertThat(again).isEqualTo(typed);
     assertThat(typed.commandLine()).contains(" --rungs 1,2,4,8,16,32 ", " --hold 30s ");
+  }
+
+  @Test
+  void ttotal_everyFlagGiven_commandLineParsesBackToTheRequest() {
+    TtotalRequest typed =
+        parsed(
+                new TtotalCommand(),
+                List.of(
+                    "--model",
+                    "kokoro",
+                    "--config",
+                    "conf/endpoints.yaml",
+                    "--qmax",
+                    "q.json",
+                    "--transport",
+                    "bidi",
+                    "--probe-concurrency",
+                    "6",
+                    "--recovery-window",
+                    "45s",
+                    "--settle",
+                    "2500ms",
+                    "--timeout",
+                    "10m",
+                    "--new-instance-for",
+                    "30s",
+                    "--allow-config-mismatch",
+                    "--texts",
+                    "texts.txt",
+                    "--runs",
+                    "3"))
+            .request();
+
+    TtotalRequest again =
+        parsed(new TtotalCommand(), after("tts-bench ttotal", typed.commandLine())).request();
+
+    assertThat(again).isEqualTo(typed);
+    assertThat(again.parameters()).isEqualTo(typed.parameters());
+  }
+
+  @Test
+  void ttotal_defaults_commandLineNamesTheLaddersTransportAndParsesBack() {
+    Path qmax =
+        Path.of(
+            "..",
+            "testdata",
+            "quickstart-2026-12-01-2232",
+            "qmax-quickstart-http-stream-local500mcpu-038ffb50.json");
+    TtotalRequest typed =
+        parsed(new TtotalCommand(), List.of("--model", "quickstart", "--qmax", qmax.toString()))
+            .request();
+
+    TtotalRequest again =
+        parsed(new TtotalCommand(), after("tts-bench ttotal", typed.commandLine())).request();
+
+    assertThat(again).isEqualTo(typed);
+    assertThat(typed.commandLine()).contains(" --transport http-stream ", " --settle 10s ");
   }
 }
