@@ -46,10 +46,6 @@ record QuickstartRerun(QuickstartRun.Options o, Path config) {
     return behind("bin/speech-infra deploy", plannedConfig, planFile, "");
   }
 
-  String validate(Path plannedConfig, Path planFile) {
-    return behind("bin/tts-bench validate", plannedConfig, planFile, " " + Flags.LIVE);
-  }
-
   /** A command on the planned config and the plan, then {@code more}, then the state dir. */
   private String behind(String command, Path plannedConfig, Path planFile, String more) {
     return command

@@ -239,21 +239,15 @@ record QuickstartSteps(
 
   private ValidateArtifact validate(PlanArtifact plan, Path planFile, Path plannedConfig) {
     progress.step(7, "validate: the deployed policy is the plan, and it behaves like it (live)");
-    ValidateArtifact v =
-        ValidateRun.run(
-            platform,
-            new ValidateRun.Options(
-                o.model(),
-                plan,
-                planFile.toString(),
-                true,
-                new ValidateLoad(Transport.HTTP_STREAM, o.phase(), Texts.load(null)),
-                "tts-bench quickstart (validate)",
-                Map.of("phase", o.phase().toString())),
-            clocks,
-            progress::detail);
+    ValidateRequest request =
+        new ValidateRequest(
+            new Target(o.model(), LOCAL, plannedConfig, o.local().stateDir()),
+            planFile,
+            true,
+            new ValidateRequest.Load(Transport.HTTP_STREAM, o.phase(), null));
+    ValidateArtifact v = ValidateRun.run(platform, request.options(plan), clocks, progress::detail);
     ArtifactCodec.write(dir.resolve("validate-" + o.model() + ".json"), v);
-    rerun.put("validate", lines().validate(plannedConfig, planFile));
+    rerun.put("validate", "bin/" + request.commandLine());
     return v;
   }
 

@@ -1,20 +1,17 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.ArtifactCodec;
-import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.chain.Flags;
-import dev.speechscale.chain.Texts;
-import dev.speechscale.chain.ValidateLoad;
+import dev.speechscale.chain.Target;
+import dev.speechscale.chain.ValidateRequest;
 import dev.speechscale.chain.ValidateRun;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -75,26 +72,14 @@ final class ValidateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     common.checkTransport(transport);
-    Path planPath = plan != null ? plan : common.defaultPlan();
-    PlanArtifact p = ArtifactCodec.readPlan(planPath);
-    Map<String, Object> params = new LinkedHashMap<>();
-    params.put("model", common.model());
-    params.put("plan", planPath.toString());
-    params.put("live", live);
-    params.put("phase_s", phase.toMillis() / 1000.0);
+    ValidateRequest request = request();
+    ValidateRun.Options options = request.options(ArtifactCodec.readPlan(request.plan()));
     ValidateArtifact v;
     try (Platform platform = common.open()) {
       v =
           ValidateRun.run(
               platform,
-              new ValidateRun.Options(
-                  common.model(),
-                  p,
-                  planPath.toString(),
-                  live,
-                  new ValidateLoad(common.transport(transport), phase, Texts.load(texts)),
-                  Cli.commandLine(spec),
-                  params),
+              options,
               NanoClock.SYSTEM,
               line -> spec.commandLine().getErr().println(line));
     }
@@ -118,5 +103,14 @@ final class ValidateCommand implements Callable<Integer> {
       out.println("verdict: " + v.verdict().label());
     }
     return v.verdict().failed() ? 1 : 0;
+  }
+
+  /** The validation the options ask for: the plan beside the config unless given. */
+  ValidateRequest request() {
+    return new ValidateRequest(
+        new Target(common.model(), common.platform, common.config, common.stateDir),
+        plan != null ? plan : common.defaultPlan(),
+        live,
+        new ValidateRequest.Load(common.transport(transport), phase, texts));
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.chain.QmaxRequest;
 import dev.speechscale.chain.TtotalRequest;
+import dev.speechscale.chain.ValidateRequest;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -153,5 +154,47 @@ class RequestRoundTripTest {
 
     assertThat(again).isEqualTo(typed);
     assertThat(typed.commandLine()).contains(" --transport http-stream ", " --settle 10s ");
+  }
+
+  @Test
+  void validate_everyFlagGiven_commandLineParsesBackToTheRequest() {
+    ValidateRequest typed =
+        parsed(
+                new ValidateCommand(),
+                List.of(
+                    "--endpoint",
+                    "speech-kokoro",
+                    "--state-dir",
+                    "state",
+                    "--plan",
+                    "plan.json",
+                    "--live",
+                    "--phase",
+                    "1500ms",
+                    "--transport",
+                    "response-stream",
+                    "--texts",
+                    "texts.txt"))
+            .request();
+
+    ValidateRequest again =
+        parsed(new ValidateCommand(), after("tts-bench validate", typed.commandLine())).request();
+
+    assertThat(again).isEqualTo(typed);
+    assertThat(again.parameters()).isEqualTo(typed.parameters());
+  }
+
+  @Test
+  void validate_defaults_thePlanBesideTheConfigParsesBack() {
+    ValidateRequest typed =
+        parsed(new ValidateCommand(), List.of("--model", "kokoro", "--config", "conf/e.yaml"))
+            .request();
+
+    ValidateRequest again =
+        parsed(new ValidateCommand(), after("tts-bench validate", typed.commandLine())).request();
+
+    assertThat(again).isEqualTo(typed);
+    assertThat(typed.plan())
+        .isEqualTo(Path.of("conf/e.yaml").toAbsolutePath().resolveSibling("plan-kokoro.json"));
   }
 }
