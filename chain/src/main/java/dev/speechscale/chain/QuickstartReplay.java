@@ -52,14 +52,16 @@ final class QuickstartReplay {
     s.deployments()
         .deploy(
             EndpointConfigFile.read(plannedConfig).model(s.o().model()), plannedConfig, planFile);
-    Path trace = s.dir().resolve("trace-calibration.csv");
+    Replay.TraceSource.Calibration trace =
+        new Replay.TraceSource.Calibration(
+            s.dir().resolve("trace-calibration.csv"), QUIET, SURGE, FALL);
     ReplayArtifact a =
         Replay.run(
             s.platform(),
             new Replay.Request(
                 s.o().model(),
                 inputs,
-                new Replay.TraceSource.Calibration(trace, QUIET, SURGE, FALL),
+                trace,
                 1,
                 new Replay.Live(
                     Transport.HTTP_STREAM,
@@ -96,11 +98,7 @@ final class QuickstartReplay {
             s.progress()::detail);
     ArtifactCodec.write(s.dir().resolve("replay-" + s.o().model() + ".json"), a);
     s.progress().replay(a);
-    s.rerun()
-        .put(
-            "replay",
-            s.lines()
-                .replay(plannedConfig, planFile, inputs.qmaxFile(), inputs.ttotalFiles(), trace));
+    s.rerun().put("replay", s.lines().replay(plannedConfig, planFile, inputs, trace));
     return a;
   }
 }

@@ -1,109 +1,70 @@
 package dev.speechscale.chain;
 
+import dev.speechscale.artifacts.StartupDelaySamples;
 import java.nio.file.Path;
 
 /**
- * The command line that reruns each of {@code quickstart}'s steps on its own, with the files this
- * run wrote, as the summary and the report print them.
+ * The command lines that rerun {@code quickstart}'s deployments, drift, plan and replay on their
+ * own, with the files this run wrote, as the summary and the report print them (qmax, ttotal and
+ * validate rerun their request's {@code commandLine()}).
  *
  * @param o what the run ran
  * @param config the measurement config it wrote
  */
 record QuickstartRerun(QuickstartRun.Options o, Path config) {
 
-  /** The options every rerun line of a measurement step shares. */
-  private String common() {
-    return " " + Flags.MODEL + " " + o.model() + " " + Flags.CONFIG + " " + config + stateDir();
-  }
-
   String deploy() {
-    return "bin/speech-infra deploy" + common();
+    return line("bin/speech-infra deploy", endpoint(config));
   }
 
   String drift() {
-    return "bin/tts-bench drift" + common();
+    return line("bin/tts-bench drift", endpoint(config));
   }
 
   String plan(Path qmaxFile, Path ttotalFile, double peakRps, Path planFile) {
-    return "bin/tts-bench plan --qmax "
-        + qmaxFile
-        + " "
-        + Flags.TTOTAL
-        + " "
-        + ttotalFile
-        + " "
-        + Flags.PEAK_RPS
-        + " "
-        + (long) peakRps
-        + " "
-        + Flags.OUTPUT
-        + " "
-        + planFile;
+    return line(
+        "bin/tts-bench plan",
+        new Args()
+            .add(Flags.QMAX, qmaxFile)
+            .add(Flags.TTOTAL, ttotalFile)
+            .add(Flags.PEAK_RPS, (long) peakRps)
+            .add(Flags.OUTPUT, planFile));
   }
 
   /** {@code speech-infra deploy} of the planned config behind the plan. */
   String deployBehind(Path plannedConfig, Path planFile) {
-    return behind("bin/speech-infra deploy", plannedConfig, planFile, "");
-  }
-
-  /** A command on the planned config and the plan, then {@code more}, then the state dir. */
-  private String behind(String command, Path plannedConfig, Path planFile, String more) {
-    return command
-        + " "
-        + Flags.MODEL
-        + " "
-        + o.model()
-        + " "
-        + Flags.CONFIG
-        + " "
-        + plannedConfig
-        + " "
-        + Flags.PLAN
-        + " "
-        + planFile
-        + more
-        + stateDir();
+    return line("bin/speech-infra deploy", endpoint(plannedConfig).add(Flags.PLAN, planFile));
   }
 
   /** A fresh deployment behind the plan, then the replay of the calibration trace. */
   String replay(
-      Path plannedConfig, Path planFile, String qmaxFile, String ttotalFiles, Path trace) {
-    return deployBehind(plannedConfig, planFile)
-        + " && bin/tts-bench replay"
-        + " "
-        + Flags.MODEL
-        + " "
-        + o.model()
-        + " "
-        + Flags.CONFIG
-        + " "
-        + plannedConfig
-        + stateDir()
-        + " "
-        + Flags.PLAN
-        + " "
-        + planFile
-        + " "
-        + Flags.QMAX
-        + " "
-        + qmaxFile
-        + " "
-        + Flags.TTOTAL
-        + " "
-        + ttotalFiles
-        + " "
-        + Flags.CALIBRATION
-        + " "
-        + trace
-        + " "
-        + Flags.QUIET
-        + " 20s --surge 40s --fall 30s --pre-roll live --warmup "
-        + o.ladder().warmup().toSeconds()
-        + "s";
+      Path plannedConfig,
+      Path planFile,
+      ReplayPrediction.Inputs inputs,
+      Replay.TraceSource.Calibration trace) {
+    Args args =
+        endpoint(plannedConfig).add(Flags.PLAN, planFile).add(Flags.QMAX, inputs.qmaxFile());
+    for (StartupDelaySamples.Input t : inputs.ttotals()) {
+      args.add(Flags.TTOTAL, t.file());
+    }
+    args.add(Flags.CALIBRATION, trace.writeTo())
+        .add(Flags.QUIET, trace.quiet())
+        .add(Flags.SURGE, trace.surge())
+        .add(Flags.FALL, trace.fall())
+        .add(Flags.PRE_ROLL, "live")
+        .add(Flags.WARMUP, o.ladder().warmup());
+    return deployBehind(plannedConfig, planFile) + " && " + line("bin/tts-bench replay", args);
   }
 
-  /** {@code --state-dir DIR} when the run named one. */
-  private String stateDir() {
-    return o.local().stateDir() == null ? "" : " " + Flags.STATE_DIR + " " + o.local().stateDir();
+  /** The endpoint deployed from {@code configFile}, with the run's state folder. */
+  private Args endpoint(Path configFile) {
+    return new Args()
+        .add(Flags.MODEL, o.model())
+        .add(Flags.CONFIG, configFile)
+        .optional(Flags.STATE_DIR, o.local().stateDir());
+  }
+
+  private static String line(String command, Args args) {
+    return command + " " + String.join(" ", args.words());
   }
 }
