@@ -55,50 +55,50 @@ final class QuickstartReplay {
     Replay.TraceSource.Calibration trace =
         new Replay.TraceSource.Calibration(
             s.dir().resolve("trace-calibration.csv"), QUIET, SURGE, FALL);
-    ReplayArtifact a =
-        Replay.run(
-            s.platform(),
-            new Replay.Request(
-                s.o().model(),
-                inputs,
-                trace,
-                1,
-                new Replay.Live(
-                    Transport.HTTP_STREAM,
-                    Texts.load(null),
-                    Duration.ofMillis(200),
-                    true,
-                    s.dir().resolve("replay-events.jsonl"),
-                    s.o().ladder().warmup()),
-                new Replay.Prediction(
-                    Duration.ZERO,
-                    new Replay.History.Live(),
-                    InstanceSpeed.Source.LADDER,
-                    HostSpeedLogs.Source.LIVE,
-                    Replay.InitialInstances.FRESH),
-                "tts-bench quickstart (replay)",
-                Map.of(
-                    "quiet",
-                    "20s",
-                    "surge",
-                    "40s",
-                    "fall",
-                    "30s",
-                    "pre_roll",
-                    "live",
-                    "warmup_s",
-                    s.o().ladder().warmup().toMillis() / 1000.0,
-                    "speed",
-                    "ladder",
-                    "host_speed",
-                    "live",
-                    "initial_instances",
-                    "fresh")),
-            s.clocks(),
-            s.progress()::detail);
+    Replay.Request request =
+        new Replay.Request(
+            s.target(plannedConfig),
+            inputs,
+            trace,
+            1,
+            new Replay.Live(
+                Transport.HTTP_STREAM,
+                Duration.ofMillis(200),
+                true,
+                s.dir().resolve("replay-events.jsonl"),
+                s.o().ladder().warmup()),
+            new Replay.Prediction(
+                Duration.ZERO,
+                new Replay.History.Live(),
+                InstanceSpeed.Source.LADDER,
+                HostSpeedLogs.Source.LIVE,
+                Replay.InitialInstances.FRESH),
+            "tts-bench quickstart (replay)",
+            Map.of(
+                "quiet",
+                "20s",
+                "surge",
+                "40s",
+                "fall",
+                "30s",
+                "pre_roll",
+                "live",
+                "warmup_s",
+                s.o().ladder().warmup().toMillis() / 1000.0,
+                "speed",
+                "ladder",
+                "host_speed",
+                "live",
+                "initial_instances",
+                "fresh"));
+    ReplayArtifact a = Replay.run(s.platform(), request, s.clocks(), s.progress()::detail);
     ArtifactCodec.write(s.dir().resolve("replay-" + s.o().model() + ".json"), a);
     s.progress().replay(a);
-    s.rerun().put("replay", s.lines().replay(plannedConfig, planFile, inputs, trace));
+    // a fresh deployment behind the plan, then the replay
+    s.rerun()
+        .put(
+            "replay",
+            s.lines().deployBehind(plannedConfig, planFile) + " && bin/" + request.commandLine());
     return a;
   }
 }

@@ -44,9 +44,9 @@ record QuickstartSteps(
   /** The platform the quickstart deploys on. */
   private static final String LOCAL = "local";
 
-  /** The measured endpoint, as the steps' requests name it. */
-  private Target target() {
-    return new Target(o.model(), LOCAL, config(), o.local().stateDir());
+  /** The endpoint deployed from {@code configFile}, as the steps' requests name it. */
+  Target target(Path configFile) {
+    return new Target(o.model(), LOCAL, configFile, o.local().stateDir());
   }
 
   Path config() {
@@ -161,7 +161,7 @@ record QuickstartSteps(
             .withStability(o.ladder().stability());
     QmaxRequest request =
         new QmaxRequest(
-            target(),
+            target(config()),
             new QmaxRequest.Load(Transport.HTTP_STREAM, null, 1, dir.resolve("qmax-events.jsonl")),
             new QmaxRequest.Ladder(ladder, "quickstart"),
             // the quickstart runs anywhere, root or not: where the instance type's CPU limit
@@ -179,7 +179,7 @@ record QuickstartSteps(
     progress.step(4, "ttotal: a real scale-out, stage by stage");
     TtotalRequest request =
         new TtotalRequest(
-            target(),
+            target(config()),
             qmaxFile,
             new TtotalRequest.Probe(Transport.HTTP_STREAM, null, null),
             TtotalRun.Timing.of(o.recoveryWindow(), Duration.ofSeconds(5)),
@@ -241,7 +241,7 @@ record QuickstartSteps(
     progress.step(7, "validate: the deployed policy is the plan, and it behaves like it (live)");
     ValidateRequest request =
         new ValidateRequest(
-            new Target(o.model(), LOCAL, plannedConfig, o.local().stateDir()),
+            target(plannedConfig),
             planFile,
             true,
             new ValidateRequest.Load(Transport.HTTP_STREAM, o.phase(), null));

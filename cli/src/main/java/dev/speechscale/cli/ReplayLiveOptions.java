@@ -2,7 +2,6 @@ package dev.speechscale.cli;
 
 import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.Replay;
-import dev.speechscale.chain.Texts;
 import dev.speechscale.platform.Transport;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,7 +53,7 @@ final class ReplayLiveOptions {
 
   /** The live half, with {@code warmup} before the trace. */
   Replay.Live live(Transport t, Duration warmup) {
-    return new Replay.Live(t, Texts.load(texts), sampleEvery, !noAlign, events, warmup);
+    return new Replay.Live(t, texts, sampleEvery, !noAlign, events, warmup);
   }
 
   /** The options as the artifact's parameters record them, the simulated metric delay resolved. */

@@ -3,12 +3,16 @@ package dev.speechscale.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.chain.QmaxRequest;
+import dev.speechscale.chain.Replay;
 import dev.speechscale.chain.TtotalRequest;
 import dev.speechscale.chain.ValidateRequest;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Each step's request writes the command line that runs it again: parsing {@code
@@ -196,5 +200,89 @@ class RequestRoundTripTest {
     assertThat(again).isEqualTo(typed);
     assertThat(typed.plan())
         .isEqualTo(Path.of("conf/e.yaml").toAbsolutePath().resolveSibling("plan-kokoro.json"));
+  }
+
+  static final Path RUN = Path.of("..", "testdata", "quickstart-2026-12-01-2232");
+
+  /** The recorded run's artifacts as replay's flags. */
+  private static List<String> artifacts() {
+    return List.of(
+        "--plan", RUN.resolve("plan-quickstart.json").toString(),
+        "--qmax", RUN.resolve("qmax-quickstart-http-stream-local500mcpu-038ffb50.json").toString(),
+        "--ttotal",
+            RUN.resolve("ttotal-quickstart-force-desired-local500mcpu-038ffb50.json").toString(),
+        "--ttotal",
+            RUN.resolve("ttotal-quickstart-force-desired-local500mcpu-038ffb50.json").toString());
+  }
+
+  /** Everything but the provenance's command as typed, which a rerun types differently. */
+  private static void assertSameReplay(Replay.Request again, Replay.Request typed) {
+    assertThat(again.arguments()).isEqualTo(typed.arguments());
+    assertThat(again.parameters()).isEqualTo(typed.parameters());
+    assertThat(again.target()).isEqualTo(typed.target());
+    assertThat(again.trace()).isEqualTo(typed.trace());
+    assertThat(again.seed()).isEqualTo(typed.seed());
+    assertThat(again.live()).isEqualTo(typed.live());
+    assertThat(again.prediction()).isEqualTo(typed.prediction());
+    assertThat(again.inputs().ttotalFiles()).isEqualTo(typed.inputs().ttotalFiles());
+  }
+
+  @Test
+  void replay_traceAndEveryFlag_commandLineParsesBackToTheRequest(@TempDir Path dir)
+      throws IOException {
+    Path trace = Files.writeString(dir.resolve("t.csv"), "time_s,rps\n0,5\n30,10\n60,0\n");
+    List<String> args = new java.util.ArrayList<>(artifacts());
+    args.addAll(
+        List.of(
+            "--model",
+            "quickstart",
+            "--trace",
+            trace.toString(),
+            "--surge-at",
+            "30500ms",
+            "--seed",
+            "9",
+            "--metric-delay",
+            "1m",
+            "--sample-every",
+            "250ms",
+            "--no-align",
+            "--transport",
+            "bidi",
+            "--texts",
+            "texts.txt",
+            "--events",
+            "events.jsonl",
+            "--warmup",
+            "0s",
+            "--initial-instances",
+            " WARM",
+            "--pre-roll",
+            "180s",
+            "--speed",
+            "warmup",
+            "--host-speed",
+            "off"));
+    Replay.Request typed = parsed(new ReplayCommand(), args).request();
+
+    Replay.Request again =
+        parsed(new ReplayCommand(), after("tts-bench replay", typed.commandLine())).request();
+
+    assertSameReplay(again, typed);
+  }
+
+  @Test
+  void replay_calibrationDefaults_commandLineParsesBackToTheRequest() {
+    List<String> args = new java.util.ArrayList<>(artifacts());
+    args.addAll(
+        List.of("--model", "quickstart", "--calibration", "cal.csv", "--pre-roll", "window"));
+    Replay.Request typed = parsed(new ReplayCommand(), args).request();
+
+    Replay.Request again =
+        parsed(new ReplayCommand(), after("tts-bench replay", typed.commandLine())).request();
+
+    assertSameReplay(again, typed);
+    assertThat(typed.commandLine())
+        .contains(" --calibration cal.csv --quiet 60s --surge 150s --fall 150s ");
   }
 }
