@@ -220,9 +220,13 @@ public final class Drift {
                     ? "the config bounds it to [" + min + ", " + max + "]"
                     : "without scaling attached it must equal min_instances (" + min + ")")
                 + "; a killed qmax or ttotal run leaves capacity pinned: run `tts-bench thaw"
-                + " --model "
+                + " "
+                + Flags.MODEL
+                + " "
                 + model
-                + " --desired "
+                + " "
+                + Flags.DESIRED
+                + " "
                 + restore
                 + "`"));
   }

@@ -173,7 +173,9 @@ public final class Freeze implements AutoCloseable {
               + first.getMessage()
               + "); run `tts-bench thaw --model "
               + endpoint.replaceFirst("^speech-", "")
-              + " --desired "
+              + " "
+              + Flags.DESIRED
+              + " "
               + previousDesired
               + "`");
       if (first instanceof PlatformException p) {
@@ -238,7 +240,9 @@ public final class Freeze implements AutoCloseable {
                 + previousDesired
                 + "; when it is InService run `tts-bench thaw --model "
                 + endpoint.replaceFirst("^speech-", "")
-                + " --desired "
+                + " "
+                + Flags.DESIRED
+                + " "
                 + previousDesired
                 + "`");
       }

@@ -83,7 +83,7 @@ public final class InstanceSpeed {
     }
     if (source == Source.LADDER) {
       return Decision.ladder(
-          figure(warmup, ladderX, ratio, false, "--speed ladder: X_sat from the ladder"));
+          figure(warmup, ladderX, ratio, false, Flags.SPEED + " ladder: X_sat from the ladder"));
     }
     double x = ladderXSat * ratio;
     String why =

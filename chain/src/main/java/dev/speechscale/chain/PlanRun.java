@@ -158,9 +158,11 @@ public final class PlanRun {
       throw new ChainException(
           String.format(
               Locale.ROOT,
-              "--slo (%d ms) differs from the SLO the ladder in %s was judged against (%.0f ms);"
+              Flags.SLO
+                  + " (%d ms) differs from the SLO the ladder in %s was judged against (%.0f ms);"
                   + " Q_max only holds at its own SLO: re-run `tts-bench qmax --slo %dms`, or drop"
-                  + " --slo",
+                  + " "
+                  + Flags.SLO,
               slo.toMillis(),
               o.qmax(),
               q.sloMs(),

@@ -14,7 +14,6 @@ import dev.speechscale.loadgen.LadderHooks;
 import dev.speechscale.loadgen.LadderListener;
 import dev.speechscale.loadgen.LadderResult;
 import dev.speechscale.loadgen.LadderRunner;
-import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.loadgen.RequestListener;
 import dev.speechscale.loadgen.TextPool;
 import dev.speechscale.platform.EndpointDescription;
@@ -22,10 +21,9 @@ import dev.speechscale.platform.EndpointStatus;
 import dev.speechscale.platform.Fingerprint;
 import dev.speechscale.platform.HostSpeedProbe;
 import dev.speechscale.platform.Invoker;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.RetryingPlatform;
-import dev.speechscale.platform.Transport;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,33 +46,6 @@ public final class QmaxRun {
   private QmaxRun() {}
 
   /**
-   * What to run.
-   *
-   * @param model the model; the endpoint is speech-&lt;model&gt;
-   * @param transport how requests reach the endpoint
-   * @param spec the ladder
-   * @param texts the text pool
-   * @param seed the pool's shuffle seed
-   * @param events a JSONL file for every request, or {@code null}
-   * @param settleTimeout how long pinning capacity may take, or {@code null} to derive it from the
-   *     platform ({@link Timeouts#settle(dev.speechscale.platform.Physics)})
-   * @param command the command line, for provenance
-   * @param parameters the effective parameters, for provenance
-   * @param idleRung whether the open-loop idle-start rung follows the ladder ({@link IdleRung})
-   */
-  public record Options(
-      String model,
-      Transport transport,
-      LadderSpec spec,
-      List<String> texts,
-      long seed,
-      @Nullable Path events,
-      @Nullable Duration settleTimeout,
-      String command,
-      Map<String, Object> parameters,
-      boolean idleRung) {}
-
-  /**
    * How long the idle-start rung after a ladder with measurement window {@code window} and best
    * throughput {@code peakRps} runs.
    */
@@ -84,47 +55,34 @@ public final class QmaxRun {
 
   /**
    * Measures and returns the artifact (derived values recomputed); does not write it. Stops when
-   * the instance type's CPU limit is not in force.
+   * the instance type's CPU limit is not in force, unless the request allows it.
    */
   public static QmaxArtifact run(
       Platform platform,
-      Options o,
-      ChainClock clocks,
+      QmaxRequest r,
+      NanoClock clocks,
       LadderListener listener,
       Consumer<String> notes) {
-    return run(platform, o, false, clocks, listener, notes);
-  }
-
-  /**
-   * Measures and returns the artifact (derived values recomputed); does not write it.
-   *
-   * @param allowUnenforcedCpu measure even when the instance type's CPU limit is not in force, and
-   *     record it as not enforced
-   */
-  public static QmaxArtifact run(
-      Platform platform,
-      Options o,
-      boolean allowUnenforcedCpu,
-      ChainClock clocks,
-      LadderListener listener,
-      Consumer<String> notes) {
+    List<String> texts = Texts.load(r.load().texts()); // a bad file before the endpoint is touched
     Clock clock = clocks.wall();
-    String endpoint = "speech-" + o.model();
+    String endpoint = r.target().endpoint();
     RetryingPlatform control = RetryingPlatform.of(platform, clock);
     Instant began = clock.instant();
-    requireInService(control, endpoint, o.model());
+    requireInService(control, endpoint, r.target().model());
     Fingerprint fp = control.fingerprint(endpoint);
     OptionalInt bound = requireUnboundedQueue(control, endpoint);
     EnforcedCpu cpu =
-        CpuLimitCheck.requireEnforced(control, endpoint, o.model(), allowUnenforcedCpu, notes);
+        CpuLimitCheck.requireEnforced(
+            control, endpoint, r.target().model(), r.checks().allowUnenforcedCpu(), notes);
     RungNoise noise = new RungNoise(clock);
-    Map<String, Object> parameters = new LinkedHashMap<>(o.parameters());
+    Map<String, Object> parameters = new LinkedHashMap<>(r.parameters());
     WarmupRecorder warm = new WarmupRecorder();
     Measured measured =
         measure(
             control,
             endpoint,
-            o,
+            r,
+            texts,
             clocks,
             noise.alongside(listener),
             noise,
@@ -144,7 +102,7 @@ public final class QmaxRun {
                         ? null
                         : host.inServiceMean(
                             host.startEpochMs(),
-                            host.startEpochMs() + o.spec().warmup().toMillis()))
+                            host.startEpochMs() + r.ladder().spec().warmup().toMillis()))
                 .withLadderReference(steps);
     if (ramp != null) {
       notes.accept(
@@ -159,18 +117,18 @@ public final class QmaxRun {
     parameters.put("control_plane_calls", ControlCalls.summary(control, began, endpoint));
     return QmaxArtifact.of(
             Stamp.current(
-                clock.instant(), Provenance.capture(o.command(), parameters).withCpuLimit(cpu)),
+                clock.instant(), Provenance.capture(r.commandLine(), parameters).withCpuLimit(cpu)),
             new QmaxArtifact.Target(
-                o.model(),
+                r.target().model(),
                 endpoint,
-                o.transport().label(),
-                o.spec().sloMs(),
+                r.load().transport().label(),
+                r.ladder().spec().sloMs(),
                 new DeployedConfig(fp.instanceType(), fp.imageDigest(), fp.containerEnv())),
             new QmaxArtifact.Conditions(
                 control.name(),
-                o.spec().runs(),
-                o.spec().hold().toMillis() / 1000.0,
-                o.spec().window().toMillis() / 1000.0,
+                r.ladder().spec().runs(),
+                r.ladder().spec().hold().toMillis() / 1000.0,
+                r.ladder().spec().window().toMillis() / 1000.0,
                 bound.isPresent() ? Boolean.TRUE : null),
             steps)
         .withRungChecks(noise.checks(steps, cpu))
@@ -216,8 +174,9 @@ public final class QmaxRun {
   private static Measured measure(
       RetryingPlatform control,
       String endpoint,
-      Options o,
-      ChainClock clocks,
+      QmaxRequest r,
+      List<String> texts,
+      NanoClock clocks,
       LadderListener listener,
       RungNoise noise,
       RequestListener warmup,
@@ -225,22 +184,26 @@ public final class QmaxRun {
       Map<String, Object> parameters) {
     Clock clock = clocks.wall();
     Duration settle =
-        o.settleTimeout() != null ? o.settleTimeout() : Timeouts.settle(control.physics(endpoint));
+        r.checks().settleTimeout().equals(QmaxRequest.Checks.PLATFORM_SETTLE)
+            ? Timeouts.settle(control.physics(endpoint))
+            : r.checks().settleTimeout();
     try (Freeze freeze = Freeze.pin(control, endpoint, 1, settle, clock, notes);
-        Invoker invoker = control.invoker(endpoint, o.transport());
+        Invoker invoker = control.invoker(endpoint, r.load().transport());
         HostSpeedProbe probe = HostSpeedLogs.start(control, endpoint, notes).orElse(null);
         JsonlEventLog events =
-            o.events() == null ? null : JsonlEventLog.open(o.events(), clocks.monotonic(), clock)) {
+            r.load().events() == null
+                ? null
+                : JsonlEventLog.open(r.load().events(), clocks, clock)) {
       LadderHooks hooks =
           LadderHooks.defaults()
-              .withClocks(clocks.monotonic(), clock)
+              .withClocks(clocks, clock)
               .withCapacity(() -> control.describe(endpoint).currentInstances())
               .withListener(listener)
               .withRequests(noise.alongside(events == null ? RequestListener.NONE : events))
               .withWarmupRequests(warmup)
               .withHostSpeed(probe == null ? null : HostSpeedLogs.change(probe));
       Instant probed = clock.instant();
-      LadderResult result = runLadder(invoker, o, hooks);
+      LadderResult result = runLadder(invoker, r, texts, hooks);
       HostSpeedLog host = null;
       if (probe != null) {
         host =
@@ -251,18 +214,18 @@ public final class QmaxRun {
       ServerConcurrency.Join join = new ServerConcurrency(control, endpoint).join(result);
       notes.accept("server concurrency: " + join.outcome());
       parameters.put("server_concurrency_join", join.outcome());
-      parameters.put("idle_rung", o.idleRung());
+      parameters.put("idle_rung", r.checks().idleRung());
       IdleStartRung idle =
-          !o.idleRung()
+          !r.checks().idleRung()
               ? null
               : IdleRung.run(
                   invoker,
-                  TextPool.shuffled(o.texts(), o.seed()),
-                  clocks.monotonic(),
+                  TextPool.shuffled(texts, r.load().seed()),
+                  clocks,
                   events == null ? RequestListener.NONE : events,
                   result.steps(),
-                  o.spec().window(),
-                  o.seed(),
+                  r.ladder().spec().window(),
+                  r.load().seed(),
                   notes);
       // the ladder's notes already reached the listener as they happened
       return new Measured(join.result(), host, idle);
@@ -284,12 +247,14 @@ public final class QmaxRun {
   }
 
   /** Runs the ladder, stopped cleanly if the JVM is asked to exit meanwhile. */
-  private static LadderResult runLadder(Invoker invoker, Options o, LadderHooks hooks) {
-    LadderRunner runner = new LadderRunner(invoker, TextPool.shuffled(o.texts(), o.seed()), hooks);
+  private static LadderResult runLadder(
+      Invoker invoker, QmaxRequest r, List<String> texts, LadderHooks hooks) {
+    LadderRunner runner =
+        new LadderRunner(invoker, TextPool.shuffled(texts, r.load().seed()), hooks);
     Thread stopper = new Thread(runner::stop, "stop-ladder");
     Runtime.getRuntime().addShutdownHook(stopper);
     try {
-      return runner.run(o.spec());
+      return runner.run(r.ladder().spec());
     } finally {
       removeHook(stopper);
     }

@@ -52,56 +52,53 @@ final class QuickstartReplay {
     s.deployments()
         .deploy(
             EndpointConfigFile.read(plannedConfig).model(s.o().model()), plannedConfig, planFile);
-    Path trace = s.dir().resolve("trace-calibration.csv");
-    ReplayArtifact a =
-        Replay.run(
-            s.platform(),
-            new Replay.Request(
-                s.o().model(),
-                inputs,
-                new Replay.TraceSource.Calibration(trace, QUIET, SURGE, FALL),
-                1,
-                new Replay.Live(
-                    Transport.HTTP_STREAM,
-                    Texts.load(null),
-                    Duration.ofMillis(200),
-                    true,
-                    s.dir().resolve("replay-events.jsonl"),
-                    s.o().ladder().warmup()),
-                new Replay.Prediction(
-                    Duration.ZERO,
-                    new Replay.History.Live(),
-                    InstanceSpeed.Source.LADDER,
-                    HostSpeedLogs.Source.LIVE,
-                    Replay.InitialInstances.FRESH),
-                "tts-bench quickstart (replay)",
-                Map.of(
-                    "quiet",
-                    "20s",
-                    "surge",
-                    "40s",
-                    "fall",
-                    "30s",
-                    "pre_roll",
-                    "live",
-                    "warmup_s",
-                    s.o().ladder().warmup().toMillis() / 1000.0,
-                    "speed",
-                    "ladder",
-                    "host_speed",
-                    "live",
-                    "initial_instances",
-                    "fresh")),
-            s.clocks().wall(),
-            s.clocks().monotonic(),
-            s.progress()::detail);
+    Replay.TraceSource.Calibration trace =
+        new Replay.TraceSource.Calibration(
+            s.dir().resolve("trace-calibration.csv"), QUIET, SURGE, FALL);
+    Replay.Request request =
+        new Replay.Request(
+            s.target(plannedConfig),
+            inputs,
+            trace,
+            1,
+            new Replay.Live(
+                Transport.HTTP_STREAM,
+                Duration.ofMillis(200),
+                true,
+                s.dir().resolve("replay-events.jsonl"),
+                s.o().ladder().warmup()),
+            new Replay.Prediction(
+                Duration.ZERO,
+                new Replay.History.Live(),
+                InstanceSpeed.Source.LADDER,
+                HostSpeedLogs.Source.LIVE,
+                Replay.InitialInstances.FRESH),
+            "tts-bench quickstart (replay)",
+            Map.of(
+                "quiet",
+                "20s",
+                "surge",
+                "40s",
+                "fall",
+                "30s",
+                "pre_roll",
+                "live",
+                "warmup_s",
+                s.o().ladder().warmup().toMillis() / 1000.0,
+                "speed",
+                "ladder",
+                "host_speed",
+                "live",
+                "initial_instances",
+                "fresh"));
+    ReplayArtifact a = Replay.run(s.platform(), request, s.clocks(), s.progress()::detail);
     ArtifactCodec.write(s.dir().resolve("replay-" + s.o().model() + ".json"), a);
     s.progress().replay(a);
+    // a fresh deployment behind the plan, then the replay
     s.rerun()
         .put(
             "replay",
-            s.lines()
-                .replay(plannedConfig, planFile, inputs.qmaxFile(), inputs.ttotalFiles(), trace));
+            s.lines().deployBehind(plannedConfig, planFile) + " && bin/" + request.commandLine());
     return a;
   }
 }

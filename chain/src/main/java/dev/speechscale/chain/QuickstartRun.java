@@ -8,6 +8,7 @@ import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.loadgen.LadderListener;
 import dev.speechscale.loadgen.StabilityRule;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -99,14 +100,14 @@ public final class QuickstartRun {
   /**
    * The local endpoint the quickstart deploys and how its rerun lines name it.
    *
-   * @param stateDirArgument {@code " --state-dir DIR"} for the rerun lines, or {@code ""}
+   * @param stateDir the local control state the rerun lines name, or {@code null} for the default
    * @param keep leave the endpoint running at the end
    * @param awsPhysics SageMaker's physics on the local endpoint ({@code local.aws_physics} in both
    *     configs it writes), {@link EndpointConfig.AwsPhysics#OFF} for none
    */
-  public record Local(String stateDirArgument, boolean keep, EndpointConfig.AwsPhysics awsPhysics) {
+  public record Local(@Nullable Path stateDir, boolean keep, EndpointConfig.AwsPhysics awsPhysics) {
     /** The default state folder, the endpoint destroyed at the end, no AWS physics. */
-    public static final Local DEFAULT = new Local("", false, EndpointConfig.AwsPhysics.OFF);
+    public static final Local DEFAULT = new Local(null, false, EndpointConfig.AwsPhysics.OFF);
 
     public Local {
       awsPhysics = awsPhysics == null ? EndpointConfig.AwsPhysics.OFF : awsPhysics;
@@ -169,7 +170,7 @@ public final class QuickstartRun {
       Platform platform,
       Deployments deployments,
       Options o,
-      ChainClock clocks,
+      NanoClock clocks,
       LadderListener qmaxProgress,
       PrintWriter err,
       Consumer<Result> finished) {

@@ -12,6 +12,7 @@ import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.capacity.Load;
 import dev.speechscale.capacity.Scenario;
 import dev.speechscale.loadgen.LadderSpec;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.Transport;
 import dev.speechscale.report.QuickstartReport;
@@ -35,11 +36,19 @@ record QuickstartSteps(
     Platform platform,
     QuickstartRun.Deployments deployments,
     QuickstartRun.Options o,
-    ChainClock clocks,
+    NanoClock clocks,
     QuickstartProgress progress,
     Instant started,
     Path dir,
     Map<String, String> rerun) {
+  /** The platform the quickstart deploys on. */
+  private static final String LOCAL = "local";
+
+  /** The endpoint deployed from {@code configFile}, as the steps' requests name it. */
+  Target target(Path configFile) {
+    return new Target(o.model(), LOCAL, configFile, o.local().stateDir());
+  }
+
   Path config() {
     return dir.resolve("endpoints.yaml");
   }
@@ -150,66 +159,36 @@ record QuickstartSteps(
                 (double) o.slo().toMillis())
             .withWarmup(o.ladder().warmup())
             .withStability(o.ladder().stability());
-    QmaxArtifact q =
-        QmaxRun.run(
-            platform,
-            new QmaxRun.Options(
-                o.model(),
-                Transport.HTTP_STREAM,
-                ladder,
-                Texts.load(null),
-                1,
-                dir.resolve("qmax-events.jsonl"),
-                null, // settle timeout: the platform's
-                "tts-bench quickstart (qmax)",
-                Map.of(
-                    "rungs",
-                    o.ladder().rungs(),
-                    "hold",
-                    o.ladder().hold().toString(),
-                    "window",
-                    o.ladder().window().toString(),
-                    "warmup",
-                    o.ladder().warmup().toString(),
-                    "stability_windows",
-                    o.ladder().stability().windows(),
-                    "stability_percent",
-                    o.ladder().stability().percent(),
-                    "max_hold",
-                    o.ladder().stability().maxHold().toString()),
-                true), // the idle-start rung after the ladder
+    QmaxRequest request =
+        new QmaxRequest(
+            target(config()),
+            new QmaxRequest.Load(Transport.HTTP_STREAM, null, 1, dir.resolve("qmax-events.jsonl")),
+            new QmaxRequest.Ladder(ladder, "quickstart"),
             // the quickstart runs anywhere, root or not: where the instance type's CPU limit
             // cannot be enforced it measures anyway and the artifact says "not enforced"
             // (bin/tts-bench qmax stops instead unless --allow-unenforced-cpu)
-            true,
-            clocks,
-            progress.ladder(),
-            progress::detail);
+            new QmaxRequest.Checks(true, true));
+    QmaxArtifact q = QmaxRun.run(platform, request, clocks, progress.ladder(), progress::detail);
     ArtifactCodec.write(dir.resolve(q.defaultFileName()), q);
     progress.qmax(q);
-    rerun.put("qmax", lines().qmax());
+    rerun.put("qmax", "bin/" + request.commandLine());
     return q;
   }
 
   private TtotalArtifact ttotal(QmaxArtifact q, Path qmaxFile) {
     progress.step(4, "ttotal: a real scale-out, stage by stage");
-    TtotalArtifact t =
-        TtotalRun.run(
-            platform,
-            new TtotalRun.Options(
-                o.model(),
-                q,
-                qmaxFile.toString(),
-                TtotalRun.Probe.fromLadder(Transport.HTTP_STREAM, Texts.load(null)),
-                TtotalRun.Timing.of(o.recoveryWindow(), Duration.ofSeconds(5)),
-                false,
-                "tts-bench quickstart (ttotal)",
-                Map.of("recovery_window", o.recoveryWindow().toString())),
-            clocks,
-            progress::detail);
+    TtotalRequest request =
+        new TtotalRequest(
+            target(config()),
+            qmaxFile,
+            new TtotalRequest.Probe(Transport.HTTP_STREAM, null, null),
+            TtotalRun.Timing.of(o.recoveryWindow(), Duration.ofSeconds(5)),
+            1,
+            false);
+    TtotalArtifact t = TtotalRun.run(platform, request.options(q), clocks, progress::detail);
     ArtifactCodec.write(dir.resolve(t.defaultFileName()), t);
     progress.ttotal(t);
-    rerun.put("ttotal", lines().ttotal(qmaxFile));
+    rerun.put("ttotal", "bin/" + request.commandLine());
     return t;
   }
 
@@ -260,21 +239,15 @@ record QuickstartSteps(
 
   private ValidateArtifact validate(PlanArtifact plan, Path planFile, Path plannedConfig) {
     progress.step(7, "validate: the deployed policy is the plan, and it behaves like it (live)");
-    ValidateArtifact v =
-        ValidateRun.run(
-            platform,
-            new ValidateRun.Options(
-                o.model(),
-                plan,
-                planFile.toString(),
-                true,
-                new ValidateLoad(Transport.HTTP_STREAM, o.phase(), Texts.load(null)),
-                "tts-bench quickstart (validate)",
-                Map.of("phase", o.phase().toString())),
-            clocks,
-            progress::detail);
+    ValidateRequest request =
+        new ValidateRequest(
+            target(plannedConfig),
+            planFile,
+            true,
+            new ValidateRequest.Load(Transport.HTTP_STREAM, o.phase(), null));
+    ValidateArtifact v = ValidateRun.run(platform, request.options(plan), clocks, progress::detail);
     ArtifactCodec.write(dir.resolve("validate-" + o.model() + ".json"), v);
-    rerun.put("validate", lines().validate(plannedConfig, planFile));
+    rerun.put("validate", "bin/" + request.commandLine());
     return v;
   }
 

@@ -1,7 +1,9 @@
 package dev.speechscale.chain;
 
+import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.TtotalRuns;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,17 +22,16 @@ public final class RepeatedTtotal {
   private RepeatedTtotal() {}
 
   /**
-   * Times {@code runs} scale-outs and returns the combined artifact (derived values recomputed).
+   * Times the request's scale-outs and returns the combined artifact (derived values recomputed).
    */
   public static TtotalArtifact run(
-      Platform platform,
-      TtotalRun.Options o,
-      int runs,
-      ChainClock clocks,
-      Consumer<String> progress) {
+      Platform platform, TtotalRequest request, NanoClock clocks, Consumer<String> progress) {
+    int runs = request.runs();
     if (runs < 1) {
-      throw new ChainException("--runs is " + runs + "; time at least one scale-out (--runs 1)");
+      throw new ChainException(
+          Flags.RUNS + " is " + runs + "; time at least one scale-out (--runs 1)");
     }
+    TtotalRun.Options o = request.options(ArtifactCodec.readQmax(request.qmax()));
     List<TtotalArtifact> each = new ArrayList<>();
     List<String> failed = new ArrayList<>();
     ChainException last = null;

@@ -91,9 +91,10 @@ public final class Replay {
   }
 
   /**
-   * One replay.
+   * One replay, as {@code tts-bench replay} parses it and {@code quickstart} builds it; {@link
+   * #commandLine()} runs it again (all but a refusal cost, which the inputs carry resolved).
    *
-   * @param model the model
+   * @param target the endpoint
    * @param inputs the artifacts
    * @param trace the trace
    * @param seed arrivals' seed
@@ -103,7 +104,7 @@ public final class Replay {
    * @param parameters effective parameters
    */
   public record Request(
-      String model,
+      Target target,
       ReplayPrediction.Inputs inputs,
       TraceSource trace,
       long seed,
@@ -115,13 +116,63 @@ public final class Replay {
       Objects.requireNonNull(live, "live");
       Objects.requireNonNull(prediction, "prediction");
     }
+
+    /** The arguments that run this replay again, after {@code tts-bench replay}. */
+    public List<String> arguments() {
+      Args args =
+          new Args()
+              .addAll(target.arguments())
+              .add(Flags.PLAN, inputs.planFile())
+              .add(Flags.QMAX, inputs.qmaxFile());
+      inputs.ttotals().forEach(t -> args.add(Flags.TTOTAL, t.file()));
+      switch (trace) {
+        case TraceSource.File f ->
+            args.add(Flags.TRACE, f.file())
+                .add(Flags.SURGE_AT, Duration.ofMillis(Math.round(f.surgeStartS() * 1000)));
+        case TraceSource.Calibration c ->
+            args.add(Flags.CALIBRATION, c.writeTo())
+                .add(Flags.QUIET, c.quiet())
+                .add(Flags.SURGE, c.surge())
+                .add(Flags.FALL, c.fall());
+      }
+      return args.add(Flags.SEED, seed)
+          .add(Flags.METRIC_DELAY, prediction.metricDelay())
+          .add(Flags.SAMPLE_EVERY, live.sampleEvery())
+          .when(!live.align(), Flags.NO_ALIGN)
+          .add(Flags.TRANSPORT, live.transport().label())
+          .optional(Flags.TEXTS, live.texts())
+          .optional(Flags.EVENTS, live.events())
+          .add(Flags.WARMUP, live.warmup())
+          .add(
+              Flags.INITIAL_INSTANCES,
+              prediction.initialInstances().name().toLowerCase(Locale.ROOT))
+          .add(Flags.PRE_ROLL, word(prediction.preRoll()))
+          .add(Flags.SPEED, prediction.speed().name().toLowerCase(Locale.ROOT))
+          .add(Flags.HOST_SPEED, prediction.hostSpeed().label())
+          .words();
+    }
+
+    /** {@code tts-bench replay} with {@link #arguments()}. */
+    public String commandLine() {
+      return "tts-bench replay " + String.join(" ", arguments());
+    }
+
+    /** {@code --pre-roll}'s word for a history. */
+    private static String word(History h) {
+      return switch (h) {
+        case History.Live l -> "live";
+        case History.Simulated(FleetSimulator.PreRoll.Window w) -> "window";
+        case History.Simulated(FleetSimulator.PreRoll.Fixed f) -> Args.duration(f.length());
+        case History.Simulated s -> "0s";
+      };
+    }
   }
 
   /**
    * How the live half runs.
    *
    * @param transport the live requests' transport
-   * @param texts the text pool
+   * @param texts one request text per line, or {@code null} for the built-in sentences
    * @param sampleEvery how often the live instance counts are read
    * @param align start on the next alarm-period boundary
    * @param events a JSONL file for every live request, or {@code null}
@@ -131,13 +182,23 @@ public final class Replay {
    */
   public record Live(
       Transport transport,
-      List<String> texts,
+      @Nullable Path texts,
       Duration sampleEvery,
       boolean align,
       @Nullable Path events,
       Duration warmup) {
     public Live {
       Objects.requireNonNull(warmup, "warmup");
+    }
+
+    /** The live half with the built-in sentences. */
+    public Live(
+        Transport transport,
+        Duration sampleEvery,
+        boolean align,
+        @Nullable Path events,
+        Duration warmup) {
+      this(transport, null, sampleEvery, align, events, warmup);
     }
   }
 
@@ -191,7 +252,10 @@ public final class Replay {
   public static Traffic traffic(Path file) {
     if (!Files.isRegularFile(file)) {
       throw new ChainException(
-          "--trace " + file + ": no such file; give a CSV with a time_s,rps or arrival_s header");
+          Flags.TRACE
+              + " "
+              + file
+              + ": no such file; give a CSV with a time_s,rps or arrival_s header");
     }
     try {
       return Traffic.csv(file.toString(), () -> lines(file));
@@ -202,8 +266,11 @@ public final class Replay {
 
   /** Predicts, replays and compares. */
   public static ReplayArtifact run(
-      Platform platform, Request r, Clock clock, NanoClock nanos, Consumer<String> progress) {
-    String endpoint = "speech-" + r.model();
+      Platform platform, Request r, NanoClock clocks, Consumer<String> progress) {
+    List<String> texts = Texts.load(r.live().texts()); // a bad file before the endpoint is read
+    Clock clock = clocks.wall();
+    NanoClock nanos = clocks;
+    String endpoint = r.target().endpoint();
     ReplayPrediction.Setup setup =
         ReplayPrediction.setup(
             platform,
@@ -232,11 +299,11 @@ public final class Replay {
           ReplayRun.run(
               platform,
               new ReplayRun.Options(
-                  r.model(),
+                  r.target().model(),
                   traffic,
                   surgeStartS,
                   setup.policy().initialInstances(),
-                  ReplayRun.Load.of(r.live().transport(), r.live().texts(), r.seed()),
+                  ReplayRun.Load.of(r.live().transport(), texts, r.seed()),
                   new ReplayRun.Sampling(
                       r.live().sampleEvery(), r.live().align(), r.live().events()),
                   new ReplayRun.Warmup(
@@ -287,7 +354,7 @@ public final class Replay {
     params.put("surge_start_s", surgeStartS);
     return ReplayComparison.of(
         new ReplayComparison.About(
-            r.model(),
+            r.target().model(),
             traceFile.toString(),
             new ReplayArtifact.Inputs(
                 r.inputs().qmaxFile(), r.inputs().ttotalFiles(), r.inputs().planFile()),

@@ -73,7 +73,7 @@ final class TimelineRecorder implements RequestListener, AutoCloseable {
    * its sampler running until {@link #finish()} or {@link #close()}; {@code endpointPlatform} is
    * the chain's {@link RetryingPlatform} (or wrapped in one).
    */
-  static TimelineRecorder start(Platform endpointPlatform, String endpoint, ChainClock clocks) {
+  static TimelineRecorder start(Platform endpointPlatform, String endpoint, NanoClock clocks) {
     RetryingPlatform platform = RetryingPlatform.of(endpointPlatform, clocks.wall());
     Duration period = platform.finestMetricPeriod();
     TimelineRecorder r =
@@ -81,7 +81,7 @@ final class TimelineRecorder implements RequestListener, AutoCloseable {
             platform,
             endpoint,
             clocks.wall(),
-            clocks.monotonic(),
+            clocks,
             period.compareTo(INTERVAL) > 0 ? period : INTERVAL);
     r.sample();
     Duration every = max(r.interval, platform.pollInterval(endpoint));

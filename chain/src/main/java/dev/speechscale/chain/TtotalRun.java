@@ -14,6 +14,7 @@ import dev.speechscale.loadgen.ClosedLoopDriver;
 import dev.speechscale.loadgen.TextPool;
 import dev.speechscale.platform.HostSpeedProbe;
 import dev.speechscale.platform.Invoker;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Physics;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.RetryingPlatform;
@@ -127,7 +128,7 @@ public final class TtotalRun {
 
   /** Measures one scale-out; returns the artifact (derived values recomputed). */
   public static TtotalArtifact run(
-      Platform platform, Options o, ChainClock clocks, Consumer<String> progress) {
+      Platform platform, Options o, NanoClock clocks, Consumer<String> progress) {
     Clock clock = clocks.wall();
     String endpoint = "speech-" + o.model();
     RetryingPlatform control = RetryingPlatform.of(platform, clock);
@@ -217,7 +218,7 @@ public final class TtotalRun {
       RetryingPlatform control,
       String endpoint,
       Options o,
-      ChainClock clocks,
+      NanoClock clocks,
       Duration timeout,
       int n,
       double target,
@@ -240,7 +241,7 @@ public final class TtotalRun {
             new ClosedLoopDriver(
                 invoker,
                 TextPool.shuffled(o.probe().texts(), o.probe().seed()),
-                clocks.monotonic(),
+                clocks,
                 ScaleOutObserver.listener(samples, clock))) {
       from = 1;
       Instant hostsFrom = clock.instant();

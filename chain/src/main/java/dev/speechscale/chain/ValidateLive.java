@@ -41,11 +41,11 @@ final class ValidateLive {
       PlanArtifact plan,
       String planFile,
       ValidateLoad settings,
-      ChainClock clocks,
+      NanoClock clocks,
       Consumer<String> progress,
       TimelineRecorder timeline) {
     Clock clock = clocks.wall();
-    NanoClock nanos = clocks.monotonic();
+    NanoClock nanos = clocks;
     double targetValue =
         PlanFigures.required(plan.scalingTargetValue(), "scaling_target_value", planFile);
     double throughput =

@@ -15,6 +15,7 @@ import dev.speechscale.artifacts.ValidateArtifact.Result;
 import dev.speechscale.artifacts.ValidateTimeline;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.Fingerprint;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.RetryingPlatform;
 import dev.speechscale.platform.ScalingPolicy;
@@ -60,7 +61,7 @@ public final class ValidateRun {
       Map<String, Object> parameters) {}
 
   public static ValidateArtifact run(
-      Platform platform, Options o, ChainClock clocks, Consumer<String> progress) {
+      Platform platform, Options o, NanoClock clocks, Consumer<String> progress) {
     Clock clock = clocks.wall();
     String endpoint = "speech-" + o.model();
     platform = RetryingPlatform.of(platform, clock); // backs off on throttling

@@ -5,13 +5,14 @@ import dev.speechscale.loadgen.LadderListener;
 import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.MetricSeries;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Transport;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -52,21 +53,15 @@ final class FakeTimeQmax {
     for (int s = -600; s <= 600; s++) {
       platform.concurrency.add(new MetricSeries.Datapoint(WALL.plusSeconds(s), 1.0));
     }
-    ChainClock clocks = new ChainClock(Clock.fixed(WALL, ZoneOffset.UTC), nowNanos::get);
+    NanoClock clocks = NanoClock.of(Clock.fixed(WALL, ZoneOffset.UTC), nowNanos::get);
     return QmaxRun.run(
         platform,
-        new QmaxRun.Options(
-            "quickstart",
-            Transport.HTTP_STREAM,
-            spec,
-            List.of("The birch canoe slid on the smooth planks."),
-            1,
-            null,
-            Duration.ofSeconds(5),
-            "test",
-            Map.of(),
-            false), // no open-loop idle-start rung: it waits for arrival times fake time never
-        // reaches
+        new QmaxRequest(
+            new Target("quickstart", "local", Path.of("endpoints.yaml"), null),
+            new QmaxRequest.Load(Transport.HTTP_STREAM, null, 1, null),
+            new QmaxRequest.Ladder(spec, "test"),
+            // no open-loop idle-start rung: it waits for arrival times fake time never reaches
+            new QmaxRequest.Checks(false, false, Duration.ofSeconds(5))),
         clocks,
         listener,
         line -> {});

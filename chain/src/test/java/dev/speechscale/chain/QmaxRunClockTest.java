@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.QmaxStep;
 import dev.speechscale.loadgen.LadderListener;
+import dev.speechscale.platform.NanoClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.OptionalInt;
@@ -12,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * qmax reads time only from the {@link ChainClock} it is given: latency from its monotonic clock,
+ * qmax reads time only from the {@link NanoClock} it is given: latency from its monotonic clock,
  * the artifact's time from its wall clock. A fake endpoint answers on the same fake monotonic
  * clock, first audio 100 ms after the send, so the ladder's p95 is exactly 100 ms only when the
  * driver timed it on the injected clock, and a 10 s hold passes in fake time.

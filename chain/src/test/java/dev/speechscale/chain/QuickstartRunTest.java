@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.loadgen.LadderListener;
+import dev.speechscale.platform.NanoClock;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -61,7 +62,7 @@ class QuickstartRunTest {
                     Duration.ofSeconds(15),
                     Duration.ofSeconds(8),
                     QuickstartRun.Local.DEFAULT),
-                ChainClock.system(),
+                NanoClock.SYSTEM,
                 LadderListener.NONE,
                 new PrintWriter(err, true),
                 finished::add))

@@ -2,6 +2,7 @@ package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.EndpointConfigFile;
+import dev.speechscale.chain.Flags;
 import dev.speechscale.platform.LadderDefaults;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.PlatformProvider;
@@ -31,7 +32,7 @@ final class ChainOptions {
 
   /** Set by {@code --model NAME} or {@code --endpoint speech-NAME}; checked by {@link Cli}. */
   @Option(
-      names = "--model",
+      names = Flags.MODEL,
       paramLabel = "NAME",
       description = "the model; the endpoint is speech-<NAME> (required unless --endpoint)")
   @Nullable String model;
@@ -41,14 +42,15 @@ final class ChainOptions {
    * name, the same as {@code --model kokoro-82m}.
    */
   @Option(
-      names = "--endpoint",
+      names = Flags.ENDPOINT,
       paramLabel = "speech-NAME",
       description = "the endpoint by name, as the published tool takes it: same as --model NAME")
   void endpoint(String name) {
     if (!name.startsWith(ENDPOINT_PREFIX) || name.length() == ENDPOINT_PREFIX.length()) {
       throw new ParameterException(
           mixee.commandLine(),
-          "--endpoint ("
+          Flags.ENDPOINT
+              + " ("
               + name
               + ") must be speech-<model>, e.g. speech-kokoro-82m; or give --model <model>");
     }
@@ -56,7 +58,8 @@ final class ChainOptions {
     if (model != null && !model.equals(fromEndpoint)) {
       throw new ParameterException(
           mixee.commandLine(),
-          "--endpoint ("
+          Flags.ENDPOINT
+              + " ("
               + name
               + ") and --model ("
               + model
@@ -95,42 +98,42 @@ final class ChainOptions {
   }
 
   @Option(
-      names = "--platform",
+      names = Flags.PLATFORM,
       defaultValue = DEFAULT_PLATFORM,
       paramLabel = "local|aws",
       description = "where the endpoint runs (default ${DEFAULT-VALUE})")
   String platform;
 
   @Option(
-      names = "--state-dir",
+      names = Flags.STATE_DIR,
       paramLabel = "DIR",
       description = "local control state (default $SPEECHSCALE_STATE_DIR or ~/.speechscale/local)")
   @Nullable Path stateDir;
 
   @Option(
-      names = "--config",
+      names = Flags.CONFIG,
       paramLabel = "FILE",
       defaultValue = "endpoints.yaml",
       description = "endpoint config file (default ${DEFAULT-VALUE})")
   Path config;
 
   @Option(
-      names = "--region",
+      names = Flags.REGION,
       paramLabel = "REGION",
       description = "aws: the region (default $AWS_REGION)")
   @Nullable String region;
 
-  @Option(names = "--profile", paramLabel = "NAME", description = "aws: a credentials profile")
+  @Option(names = Flags.PROFILE, paramLabel = "NAME", description = "aws: a credentials profile")
   @Nullable String profile;
 
   @Option(
-      names = "--runtime-url",
+      names = Flags.RUNTIME_URL,
       paramLabel = "URL",
       description = "aws: SageMaker Runtime endpoint override (e.g. a local platform's router)")
   java.net.@Nullable URI runtimeUrl;
 
   @Option(
-      names = "--endpoint-url",
+      names = Flags.ENDPOINT_URL,
       paramLabel = "URL",
       description =
           "aws: control-plane endpoint override for SageMaker, Application Auto Scaling,"
@@ -167,7 +170,8 @@ final class ChainOptions {
 
   private PlatformProvider provider() {
     return Platforms.find(platform)
-        .orElseThrow(() -> new CliException("--platform (" + platform + ") must be " + choices()));
+        .orElseThrow(
+            () -> new CliException(Flags.PLATFORM + " (" + platform + ") must be " + choices()));
   }
 
   /** The platforms on the classpath, the default first: {@code local or aws}. */
@@ -207,7 +211,7 @@ final class ChainOptions {
       try {
         return Transport.ofLabel(given);
       } catch (IllegalArgumentException e) {
-        throw Cli.usage(mixee, "--transport: " + Cli.message(e));
+        throw Cli.usage(mixee, Flags.TRANSPORT + ": " + Cli.message(e));
       }
     }
     return provider().naturalTransport();

@@ -20,7 +20,13 @@ final class Cli {
     cl.setErr(err);
     cl.setParameterExceptionHandler((ex, a) -> {
       CommandLine c = ex.getCommandLine();
-      c.getErr().println("error: " + ex.getMessage());
+      // a closed set's refusal is the whole sentence; picocli would wrap it in its own
+      c.getErr()
+          .println(
+              "error: "
+                  + (ex.getCause() instanceof Choice.Refused refused
+                      ? refused.getMessage()
+                      : ex.getMessage()));
       c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
       c.getErr().flush();
       return CommandLine.ExitCode.USAGE;

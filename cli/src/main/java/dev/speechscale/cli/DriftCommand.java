@@ -6,6 +6,7 @@ import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.chain.Drift;
+import dev.speechscale.chain.Flags;
 import dev.speechscale.platform.OrphanedScaling;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.PlatformException;
@@ -42,21 +43,21 @@ final class DriftCommand implements Callable<Integer> {
   @Mixin ChainOptions common;
 
   @Option(
-      names = "--plan",
+      names = Flags.PLAN,
       paramLabel = "FILE",
       description = "the plan deployed behind (default plan-<model>.json beside the config)")
   @Nullable Path plan;
 
   @Option(
-      names = "--orphans",
+      names = Flags.ORPHANS,
       description =
           "scan for scaling resources of endpoints that no longer exist (alone: only the scan)")
   boolean orphans;
 
-  @Option(names = "--output", paramLabel = "FILE", description = "also write a drift artifact")
+  @Option(names = Flags.OUTPUT, paramLabel = "FILE", description = "also write a drift artifact")
   @Nullable Path output;
 
-  @Option(names = "--json", description = "print the drift artifact as JSON")
+  @Option(names = Flags.JSON, description = "print the drift artifact as JSON")
   boolean json;
 
   @Override
@@ -74,7 +75,9 @@ final class DriftCommand implements Callable<Integer> {
     }
     for (String given :
         new String[] {
-          plan == null ? null : "--plan", output == null ? null : "--output", json ? "--json" : null
+          plan == null ? null : Flags.PLAN,
+          output == null ? null : Flags.OUTPUT,
+          json ? Flags.JSON : null
         }) {
       if (given != null) {
         throw Cli.usage(spec, given + " needs --model NAME: it is about one endpoint's drift");
@@ -105,7 +108,7 @@ final class DriftCommand implements Callable<Integer> {
         out.println(
             "next: tts-bench qmax --model "
                 + common.model()
-                + (common.stateDir == null ? "" : " --state-dir " + common.stateDir));
+                + (common.stateDir == null ? "" : " " + Flags.STATE_DIR + " " + common.stateDir));
       } else {
         out.println("drift found: fix the errors above before measuring");
       }

@@ -4,6 +4,7 @@ import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.Exports;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.QmaxStep;
+import dev.speechscale.chain.Flags;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,17 +30,17 @@ import picocli.CommandLine.Spec;
 final class ExportCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--qmax", paramLabel = "FILE", description = "qmax artifact")
+  @Option(names = Flags.QMAX, paramLabel = "FILE", description = "qmax artifact")
   @Nullable Path qmax;
 
   @Option(
-      names = "--events",
+      names = Flags.EVENTS,
       paramLabel = "FILE",
       description = "per-request JSON-lines log (qmax --events, replay --events)")
   @Nullable Path events;
 
   @Option(
-      names = "--output-dir",
+      names = Flags.OUTPUT_DIR,
       paramLabel = "DIR",
       defaultValue = ".",
       description = "where the files go (default: the current directory)")
@@ -54,7 +55,7 @@ final class ExportCommand implements Callable<Integer> {
       Files.createDirectories(outputDir);
     } catch (IOException e) {
       throw new CliException(
-          "--output-dir " + outputDir + ": " + e + "; give a folder you can write");
+          Flags.OUTPUT_DIR + " " + outputDir + ": " + e + "; give a folder you can write");
     }
     if (qmax != null) {
       QmaxArtifact q = ArtifactCodec.readQmax(qmax);
@@ -78,7 +79,10 @@ final class ExportCommand implements Callable<Integer> {
     if (events != null) {
       if (!Files.isRegularFile(events)) {
         throw new CliException(
-            "--events " + events + ": no such file; give the file qmax or replay --events wrote");
+            Flags.EVENTS
+                + " "
+                + events
+                + ": no such file; give the file qmax or replay --events wrote");
       }
       List<String> lines = Files.readAllLines(events, StandardCharsets.UTF_8);
       write("events.csv", Exports.eventsCsv(events.toString(), lines));

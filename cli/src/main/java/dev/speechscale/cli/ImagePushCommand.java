@@ -1,5 +1,6 @@
 package dev.speechscale.cli;
 
+import dev.speechscale.chain.Flags;
 import dev.speechscale.platform.aws.ImagePush;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -34,43 +35,43 @@ public final class ImagePushCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(
-      names = "--config",
+      names = Flags.CONFIG,
       paramLabel = "FILE",
       defaultValue = "endpoints.yaml",
       description = "endpoint config to pin (default ${DEFAULT-VALUE})")
   Path config;
 
   @Option(
-      names = "--model",
+      names = Flags.MODEL,
       paramLabel = "NAME",
       description = "the model whose image to pin (needed when the config has several)")
   @Nullable String model;
 
   @Option(
-      names = "--gpu",
+      names = Flags.GPU,
       description =
           "push the GPU image (bin/image build --gpu, localhost/speech-server:gpu) and pin it in"
               + " gpu_image_uri")
   boolean gpu;
 
   @Option(
-      names = "--image",
+      names = Flags.IMAGE,
       paramLabel = "NAME",
       description =
           "the local image to push (default localhost/speech-server:latest, :gpu with --gpu)")
   @Nullable String image;
 
   @Option(
-      names = "--region",
+      names = Flags.REGION,
       paramLabel = "REGION",
       description = "the region (default $AWS_REGION, $AWS_DEFAULT_REGION, the profile's region)")
   @Nullable String region;
 
-  @Option(names = "--profile", paramLabel = "NAME", description = "a credentials profile")
+  @Option(names = Flags.PROFILE, paramLabel = "NAME", description = "a credentials profile")
   @Nullable String profile;
 
   @Option(
-      names = "--endpoint-url",
+      names = Flags.ENDPOINT_URL,
       paramLabel = "URL",
       description =
           "send ECR's GetAuthorizationToken here instead of AWS (the local platform's AWS-shaped"

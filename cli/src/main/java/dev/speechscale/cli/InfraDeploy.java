@@ -1,5 +1,6 @@
 package dev.speechscale.cli;
 
+import dev.speechscale.chain.Flags;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
@@ -24,14 +25,14 @@ final class InfraDeploy implements Callable<Integer> {
   @Mixin InfraOptions common;
 
   @Option(
-      names = "--config",
+      names = Flags.CONFIG,
       paramLabel = "FILE",
       defaultValue = "endpoints.yaml",
       description = "endpoint config (YAML, see config/README.md; default ${DEFAULT-VALUE})")
   Path config;
 
   @Option(
-      names = "--plan",
+      names = Flags.PLAN,
       paramLabel = "FILE",
       description = "plan artifact gating scaling (default plan-<model>.json beside the config)")
   @Nullable Path plan;

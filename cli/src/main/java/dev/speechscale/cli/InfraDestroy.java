@@ -1,5 +1,6 @@
 package dev.speechscale.cli;
 
+import dev.speechscale.chain.Flags;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,7 +19,7 @@ final class InfraDestroy implements Callable<Integer> {
   @Mixin InfraOptions common;
 
   @picocli.CommandLine.Option(
-      names = "--config",
+      names = Flags.CONFIG,
       paramLabel = "FILE",
       defaultValue = "endpoints.yaml",
       description =
@@ -26,7 +27,7 @@ final class InfraDestroy implements Callable<Integer> {
   java.nio.file.Path config;
 
   @picocli.CommandLine.Option(
-      names = "--include-foundation",
+      names = Flags.INCLUDE_FOUNDATION,
       description = "aws: also delete the shared foundation stack (its bucket is retained)")
   boolean foundation;
 

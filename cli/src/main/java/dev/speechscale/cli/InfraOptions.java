@@ -1,5 +1,6 @@
 package dev.speechscale.cli;
 
+import dev.speechscale.chain.Flags;
 import dev.speechscale.platform.Infra;
 import dev.speechscale.platform.PlatformProvider;
 import dev.speechscale.platform.PlatformSettings;
@@ -22,7 +23,7 @@ final class InfraOptions {
 
   /** Set by {@code --model NAME} or the positional {@code MODEL}; checked by {@link Cli}. */
   @Option(
-      names = "--model",
+      names = Flags.MODEL,
       paramLabel = "NAME",
       description = "model name in the config; the endpoint is speech-<NAME>")
   @Nullable String model;
@@ -64,32 +65,32 @@ final class InfraOptions {
   }
 
   @Option(
-      names = "--platform",
+      names = Flags.PLATFORM,
       defaultValue = ChainOptions.DEFAULT_PLATFORM,
       paramLabel = "local|aws",
       description = "where the endpoint runs (default ${DEFAULT-VALUE})")
   String platform;
 
   @Option(
-      names = "--state-dir",
+      names = Flags.STATE_DIR,
       paramLabel = "DIR",
       description = "local control state (default $SPEECHSCALE_STATE_DIR or ~/.speechscale/local)")
   @Nullable Path stateDir;
 
   @Option(
-      names = "--region",
+      names = Flags.REGION,
       paramLabel = "REGION",
       description = "aws: the region (default $AWS_REGION; CDK context region)")
   @Nullable String region;
 
-  @Option(names = "--account", paramLabel = "ID", description = "aws: the account (CDK context)")
+  @Option(names = Flags.ACCOUNT, paramLabel = "ID", description = "aws: the account (CDK context)")
   @Nullable String account;
 
-  @Option(names = "--profile", paramLabel = "NAME", description = "aws: a credentials profile")
+  @Option(names = Flags.PROFILE, paramLabel = "NAME", description = "aws: a credentials profile")
   @Nullable String profile;
 
   @Option(
-      names = "--out",
+      names = Flags.OUT,
       paramLabel = "DIR",
       defaultValue = "cdk.out",
       description = "aws: the cloud assembly directory (default ${DEFAULT-VALUE})")
@@ -105,7 +106,9 @@ final class InfraOptions {
     PlatformProvider provider =
         Platforms.find(platform)
             .orElseThrow(() ->
-                Cli.usage(spec, "--platform (" + platform + ") must be " + ChainOptions.choices()));
+                Cli.usage(
+                    spec,
+                    Flags.PLATFORM + " (" + platform + ") must be " + ChainOptions.choices()));
     return provider.infra(
         settings(),
         model(spec),

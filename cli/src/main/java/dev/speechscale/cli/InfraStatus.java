@@ -1,5 +1,6 @@
 package dev.speechscale.cli;
 
+import dev.speechscale.chain.Flags;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,7 +22,7 @@ final class InfraStatus implements Callable<Integer> {
   @Mixin InfraOptions common;
 
   @Option(
-      names = "--json",
+      names = Flags.JSON,
       description = "print the same facts as one JSON object (field names: docs/speech-infra.md)")
   boolean json;
 

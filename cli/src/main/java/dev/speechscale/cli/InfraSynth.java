@@ -1,5 +1,6 @@
 package dev.speechscale.cli;
 
+import dev.speechscale.chain.Flags;
 import dev.speechscale.platform.Infra;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -23,11 +24,15 @@ final class InfraSynth implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin InfraOptions common;
 
-  @Option(names = "--config", required = true, paramLabel = "FILE", description = "endpoint config")
+  @Option(
+      names = Flags.CONFIG,
+      required = true,
+      paramLabel = "FILE",
+      description = "endpoint config")
   Path config;
 
   @Option(
-      names = "--plan",
+      names = Flags.PLAN,
       paramLabel = "FILE",
       description = "plan artifact (default plan-<model>.json beside the config)")
   @Nullable Path plan;

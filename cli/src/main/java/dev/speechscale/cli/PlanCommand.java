@@ -9,10 +9,11 @@ import dev.speechscale.capacity.Load;
 import dev.speechscale.capacity.Scenario;
 import dev.speechscale.capacity.SurgeSimulation;
 import dev.speechscale.capacity.Thresholds;
+import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.PlanRun;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.report.PlanReport;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -39,18 +40,18 @@ import picocli.CommandLine.Spec;
 final class PlanCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--qmax", required = true, paramLabel = "FILE", description = "qmax artifact")
+  @Option(names = Flags.QMAX, required = true, paramLabel = "FILE", description = "qmax artifact")
   Path qmax;
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")
   @Nullable TimeSource time;
 
   static final class TimeSource {
-    @Option(names = "--ttotal", paramLabel = "FILE", description = "ttotal artifact (measured)")
+    @Option(names = Flags.TTOTAL, paramLabel = "FILE", description = "ttotal artifact (measured)")
     @Nullable Path ttotal;
 
     @Option(
-        names = "--assume-t-total",
+        names = Flags.ASSUME_T_TOTAL,
         paramLabel = "DURATION",
         converter = PublishedSeconds.class,
         description = "assumed T instead of a measurement (e.g. 320s)")
@@ -61,10 +62,10 @@ final class PlanCommand implements Callable<Integer> {
   @Nullable LoadOption peak;
 
   static final class LoadOption {
-    @Option(names = "--peak-rps", paramLabel = "N", description = "peak requests per second")
+    @Option(names = Flags.PEAK_RPS, paramLabel = "N", description = "peak requests per second")
     @Nullable Double rps;
 
-    @Option(names = "--peak-streams", paramLabel = "N", description = "peak concurrent streams")
+    @Option(names = Flags.PEAK_STREAMS, paramLabel = "N", description = "peak concurrent streams")
     @Nullable Double streams;
   }
 
@@ -72,15 +73,15 @@ final class PlanCommand implements Callable<Integer> {
   @Nullable TroughOption trough;
 
   static final class TroughOption {
-    @Option(names = "--trough-rps", paramLabel = "N", description = "trough requests per second")
+    @Option(names = Flags.TROUGH_RPS, paramLabel = "N", description = "trough requests per second")
     @Nullable Double rps;
 
-    @Option(names = "--trough-streams", paramLabel = "N", description = "trough streams")
+    @Option(names = Flags.TROUGH_STREAMS, paramLabel = "N", description = "trough streams")
     @Nullable Double streams;
   }
 
   @Option(
-      names = "--surge-ratio",
+      names = Flags.SURGE_RATIO,
       defaultValue = "1.25",
       paramLabel = "K",
       description =
@@ -88,39 +89,39 @@ final class PlanCommand implements Callable<Integer> {
   double surgeRatio;
 
   @Option(
-      names = "--min-floor",
+      names = Flags.MIN_FLOOR,
       defaultValue = "1",
       paramLabel = "N",
       description = "fewest instances to keep (default ${DEFAULT-VALUE})")
   int minFloor;
 
   @Option(
-      names = "--shed-target",
+      names = Flags.SHED_TARGET,
       defaultValue = "0.10",
       paramLabel = "P",
       description = "surge shed probability for recommended_c_scale_max (default ${DEFAULT-VALUE})")
   double shedTarget;
 
   @Option(
-      names = "--ceiling",
+      names = Flags.CEILING,
       defaultValue = "60s",
       paramLabel = "DURATION",
       description = "platform invocation ceiling (default ${DEFAULT-VALUE})")
   Duration ceiling;
 
   @Option(
-      names = "--slo",
+      names = Flags.SLO,
       paramLabel = "DURATION",
       description = "p95 TTFAB SLO; must equal the ladder's (default: the ladder's)")
   @Nullable Duration slo;
 
   @Option(
-      names = "--allow-config-mismatch",
+      names = Flags.ALLOW_CONFIG_MISMATCH,
       description = "pair artifacts whose fingerprints differ (warns instead of refusing)")
   boolean allowConfigMismatch;
 
   @Option(
-      names = "--price-per-hour",
+      names = Flags.PRICE_PER_HOUR,
       paramLabel = "USD",
       description =
           "one instance's price per hour: adds $/hour at trough and peak, $ per million requests"
@@ -128,13 +129,13 @@ final class PlanCommand implements Callable<Integer> {
   @Nullable Double pricePerHour;
 
   @Option(
-      names = "--output",
+      names = Flags.OUTPUT,
       paramLabel = "FILE",
       description = "where to write the plan artifact (default plan-<model>.json)")
   @Nullable Path output;
 
   @Option(
-      names = "--ttotal-statistic",
+      names = Flags.TTOTAL_STATISTIC,
       defaultValue = "max",
       paramLabel = "max|p90|median",
       description =
@@ -142,16 +143,16 @@ final class PlanCommand implements Callable<Integer> {
               + " sizes against, by nearest rank (default max: the slowest scale-out seen)")
   String ttotalStatistic;
 
-  @Option(names = "--json", description = "print the plan artifact as JSON instead of the report")
+  @Option(names = Flags.JSON, description = "print the plan artifact as JSON instead of the report")
   boolean json;
 
-  private final Clock clock;
+  private final NanoClock clock;
 
   PlanCommand() {
-    this(ArtifactClock.fromEnvironment());
+    this(SourceDateEpoch.fromEnvironment());
   }
 
-  PlanCommand(Clock clock) {
+  PlanCommand(NanoClock clock) {
     this.clock = clock;
   }
 
@@ -159,7 +160,8 @@ final class PlanCommand implements Callable<Integer> {
     try {
       return TtotalRuns.Statistic.ofLabel(ttotalStatistic);
     } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), "--ttotal-statistic: " + e.getMessage());
+      throw new ParameterException(
+          spec.commandLine(), Flags.TTOTAL_STATISTIC + ": " + e.getMessage());
     }
   }
 
@@ -233,31 +235,35 @@ final class PlanCommand implements Callable<Integer> {
         && surgeRatio < Thresholds.MAX_SURGE_RATIO_EXCLUSIVE)) {
       throw Cli.usage(
           spec,
-          "--surge-ratio ("
+          Flags.SURGE_RATIO
+              + " ("
               + surgeRatio
               + ") must be in [1, 1.5): at 1.5 the"
               + " scale-in threshold (1 - 2h) x Q_max reaches 0 and never fires");
     }
     if (minFloor < 1) {
-      throw Cli.usage(spec, "--min-floor (" + minFloor + ") must be at least 1");
+      throw Cli.usage(spec, Flags.MIN_FLOOR + " (" + minFloor + ") must be at least 1");
     }
     if (!(shedTarget > 0 && shedTarget < 1)) {
       throw Cli.usage(
-          spec, "--shed-target (" + shedTarget + ") must be between 0 and 1, e.g." + " 0.10");
+          spec,
+          Flags.SHED_TARGET + " (" + shedTarget + ") must be between 0 and 1, e.g." + " 0.10");
     }
     if (ceiling.isNegative() || ceiling.isZero()) {
-      throw Cli.usage(spec, "--ceiling (" + ceiling + ") must be positive, e.g. 60s");
+      throw Cli.usage(spec, Flags.CEILING + " (" + ceiling + ") must be positive, e.g. 60s");
     }
     if (pricePerHour != null && !(pricePerHour > 0 && pricePerHour < Double.POSITIVE_INFINITY)) {
       throw Cli.usage(
           spec,
-          "--price-per-hour ("
+          Flags.PRICE_PER_HOUR
+              + " ("
               + pricePerHour
               + ") must be a positive number of US dollars, e.g. 1.408 for ml.g5.xlarge on"
               + " demand");
     }
     if (t.assumed != null && (t.assumed.isNegative() || t.assumed.isZero())) {
-      throw Cli.usage(spec, "--assume-t-total (" + t.assumed + ") must be positive, e.g. 320s");
+      throw Cli.usage(
+          spec, Flags.ASSUME_T_TOTAL + " (" + t.assumed + ") must be positive, e.g. 320s");
     }
     return shape(peakLoad, troughLoad);
   }

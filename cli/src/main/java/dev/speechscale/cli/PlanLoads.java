@@ -1,6 +1,7 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.capacity.Load;
+import dev.speechscale.chain.Flags;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -14,10 +15,10 @@ final class PlanLoads {
   /** The peak: {@code --peak-rps} when given, else {@code --peak-streams}. */
   static Load peak(CommandSpec spec, @Nullable Double rps, @Nullable Double streams) {
     if (rps != null) {
-      return rate(spec, "--peak-rps", rps);
+      return rate(spec, Flags.PEAK_RPS, rps);
     }
     if (streams != null) {
-      return streams(spec, "--peak-streams", streams);
+      return streams(spec, Flags.PEAK_STREAMS, streams);
     }
     throw Cli.usage(spec, "give the peak load: --peak-rps N or --peak-streams N");
   }
@@ -27,9 +28,9 @@ final class PlanLoads {
       CommandSpec spec, Load peakLoad, @Nullable Double rps, @Nullable Double streams) {
     Load troughLoad;
     if (rps != null) {
-      troughLoad = rate(spec, "--trough-rps", rps);
+      troughLoad = rate(spec, Flags.TROUGH_RPS, rps);
     } else if (streams != null) {
-      troughLoad = streams(spec, "--trough-streams", streams);
+      troughLoad = streams(spec, Flags.TROUGH_STREAMS, streams);
     } else {
       throw Cli.usage(spec, "give the trough load: --trough-rps N or --trough-streams N");
     }
@@ -37,7 +38,9 @@ final class PlanLoads {
       throw Cli.usage(
           spec,
           "state trough and peak in the same unit: --trough-rps with"
-              + " --peak-rps, --trough-streams with --peak-streams");
+              + " "
+              + Flags.PEAK_RPS
+              + ", --trough-streams with --peak-streams");
     }
     if (troughLoad.amount() > peakLoad.amount()) {
       throw Cli.usage(

@@ -1,6 +1,7 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.QmaxBreakdown;
 import dev.speechscale.chain.QmaxTrust;
 import java.io.PrintWriter;
@@ -34,8 +35,10 @@ final class QmaxSummary {
     out.println(
         "next: tts-bench ttotal --model "
             + model
-            + " --qmax "
+            + " "
+            + Flags.QMAX
+            + " "
             + target
-            + (stateDir == null ? "" : " --state-dir " + stateDir));
+            + (stateDir == null ? "" : " " + Flags.STATE_DIR + " " + stateDir));
   }
 }

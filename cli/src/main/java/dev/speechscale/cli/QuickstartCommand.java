@@ -5,10 +5,11 @@ import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
-import dev.speechscale.chain.ChainClock;
+import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.QuickstartRun;
 import dev.speechscale.loadgen.ProgressPrinter;
 import dev.speechscale.loadgen.StabilityRule;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.local.LocalDeployer;
 import dev.speechscale.platform.local.LocalPlatform;
@@ -48,40 +49,40 @@ final class QuickstartCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(
-      names = "--output-dir",
+      names = Flags.OUTPUT_DIR,
       paramLabel = "DIR",
       description =
           "where artifacts and the report go (default speechscale-runs/quickstart-<time>)")
   @Nullable Path outputDir;
 
   @Option(
-      names = "--model",
+      names = Flags.MODEL,
       defaultValue = "quickstart",
       description = "model name (default" + " ${DEFAULT-VALUE})")
   String model;
 
   @Option(
-      names = "--slo",
+      names = Flags.SLO,
       defaultValue = "1000ms",
       paramLabel = "DURATION",
       description = "p95 TTFAB SLO (default ${DEFAULT-VALUE})")
   Duration slo;
 
   @Option(
-      names = "--rungs",
+      names = Flags.RUNGS,
       split = ",",
       defaultValue = "1,2,4,8,16,32",
       description = "qmax coarse rungs (default ${DEFAULT-VALUE})")
   List<Integer> rungs;
 
   @Option(
-      names = "--hold",
+      names = Flags.HOLD,
       defaultValue = "8s",
       description = "qmax rung hold (default" + " ${DEFAULT-VALUE})")
   Duration hold;
 
   @Option(
-      names = "--window",
+      names = Flags.WINDOW,
       defaultValue = "5s",
       description = "qmax window (default" + " ${DEFAULT-VALUE})")
   Duration window;
@@ -89,31 +90,31 @@ final class QuickstartCommand implements Callable<Integer> {
   @Mixin StabilityOptions stability;
 
   @Option(
-      names = "--warmup",
+      names = Flags.WARMUP,
       defaultValue = "20s",
       description = "qmax warm-up before the first rung, not measured (default ${DEFAULT-VALUE})")
   Duration warmup;
 
   @Option(
-      names = "--recovery-window",
+      names = Flags.RECOVERY_WINDOW,
       defaultValue = "15s",
       description = "ttotal recovery window (default ${DEFAULT-VALUE})")
   Duration recoveryWindow;
 
   @Option(
-      names = "--phase",
+      names = Flags.PHASE,
       defaultValue = "8s",
       description = "validate --live phase length (default ${DEFAULT-VALUE})")
   Duration phase;
 
-  @Option(names = "--state-dir", paramLabel = "DIR", description = "local control state")
+  @Option(names = Flags.STATE_DIR, paramLabel = "DIR", description = "local control state")
   @Nullable Path stateDir;
 
-  @Option(names = "--keep", description = "leave the endpoint running at the end")
+  @Option(names = Flags.KEEP, description = "leave the endpoint running at the end")
   boolean keep;
 
   @Option(
-      names = "--aws-physics",
+      names = Flags.AWS_PHYSICS,
       description =
           "run under SageMaker's physics: 60 s metric publication delay, 5 control calls/s,"
               + " 60 s instance start (local.aws_physics in the configs it writes)")
@@ -154,10 +155,8 @@ final class QuickstartCommand implements Callable<Integer> {
                   recoveryWindow,
                   phase,
                   new QuickstartRun.Local(
-                      stateDir == null ? "" : " --state-dir " + stateDir,
-                      keep,
-                      awsPhysics ? AWS_PHYSICS : EndpointConfig.AwsPhysics.OFF)),
-              ChainClock.system(),
+                      stateDir, keep, awsPhysics ? AWS_PHYSICS : EndpointConfig.AwsPhysics.OFF)),
+              NanoClock.SYSTEM,
               new ProgressPrinter(
                   new PrintStream(new WriterOutputStream(err), true, StandardCharsets.UTF_8),
                   slo.toMillis()),

@@ -2,6 +2,7 @@ package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ValidateArtifact;
+import dev.speechscale.chain.Flags;
 import dev.speechscale.simulator.RefusalCost;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Option;
  */
 final class RefusalCostOptions {
   @Option(
-      names = "--validate",
+      names = Flags.VALIDATE,
       paramLabel = "FILE",
       description =
           "validate artifact (validate --live) whose measured refusal_cost the simulated instance"
@@ -28,11 +29,13 @@ final class RefusalCostOptions {
   @Nullable List<Path> validate;
 
   @Option(
-      names = "--refusal-cost-ms",
+      names = Flags.REFUSAL_COST_MS,
       paramLabel = "MS",
       description =
           "milliseconds of the instance's serving capacity per 503 at queue_max_depth, instead of"
-              + " --validate (default 0)")
+              + " "
+              + Flags.VALIDATE
+              + " (default 0)")
   @Nullable Double refusalCostMs;
 
   /** The cost the options name; usage errors and unreadable artifacts are refused. */
@@ -41,12 +44,14 @@ final class RefusalCostOptions {
       if (!(refusalCostMs >= 0) || refusalCostMs.isInfinite()) {
         throw Cli.usage(
             spec,
-            "--refusal-cost-ms ("
+            Flags.REFUSAL_COST_MS
+                + " ("
                 + refusalCostMs
                 + ") must be a number >= 0 (milliseconds of the instance per refusal)");
       }
       return new RefusalCost(
-          refusalCostMs / 1000, String.format(Locale.ROOT, "--refusal-cost-ms %s", refusalCostMs));
+          refusalCostMs / 1000,
+          String.format(Locale.ROOT, Flags.REFUSAL_COST_MS + " %s", refusalCostMs));
     }
     if (validate == null || validate.isEmpty()) {
       return RefusalCost.NONE;

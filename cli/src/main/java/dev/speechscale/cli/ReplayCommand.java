@@ -1,26 +1,17 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.ArtifactCodec;
-import dev.speechscale.artifacts.PlanArtifact;
-import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
-import dev.speechscale.artifacts.StartupDelaySamples;
-import dev.speechscale.chain.HostSpeedLogs;
-import dev.speechscale.chain.InstanceSpeed;
+import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.Replay;
-import dev.speechscale.chain.ReplayPrediction;
-import dev.speechscale.chain.Texts;
+import dev.speechscale.chain.Target;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.report.ReplayTable;
-import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.RefusalCost;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
@@ -42,267 +33,41 @@ import picocli.CommandLine.Spec;
           + " and ttotal artifacts and the endpoint's deployed rules, and print predicted against"
           + " measured: shed fraction, surge to the next instance in service, instances over"
           + " time, p95 TTFAB per minute. Changes nothing on the endpoint.",
-      "--calibration FILE writes the calibration trace (quiet, a step surge past one instance,"
+      Flags.CALIBRATION
+          + " FILE writes the calibration trace (quiet, a step surge past one instance,"
           + " quiet again) there and replays it. Writes replay-<model>.json.",
       "Exit 0 when every judged figure is within its tolerance, 1 on a miss or a failure."
     })
 final class ReplayCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ChainOptions common;
-
-  // picocli fills a multiplicity-1 group before call(), or refuses the command line (exit 2)
-  @SuppressWarnings("NullAway.Init")
-  @ArgGroup(multiplicity = "1")
-  TraceChoice trace;
-
-  static final class TraceChoice {
-    @Option(
-        names = "--trace",
-        paramLabel = "FILE",
-        description = "a trace: CSV time_s,rps (the last row ends it) or arrival_s")
-    @Nullable Path file;
-
-    @Option(
-        names = "--calibration",
-        paramLabel = "FILE",
-        description = "write the calibration trace to FILE and replay it")
-    @Nullable Path calibration;
-  }
+  @Mixin ReplayInputOptions inputs;
+  @Mixin ReplayLiveOptions live;
 
   @Option(
-      names = "--surge-at",
-      paramLabel = "DURATION",
-      description = "where the trace's surge starts (with --trace; --calibration knows)")
-  @Nullable Duration surgeAt;
-
-  @Option(names = "--plan", required = true, paramLabel = "FILE", description = "plan artifact")
-  Path plan;
-
-  @Option(names = "--qmax", required = true, paramLabel = "FILE", description = "qmax artifact")
-  Path qmax;
-
-  @Option(
-      names = "--ttotal",
-      required = true,
-      paramLabel = "FILE",
-      description =
-          "ttotal artifact; give it once per ttotal run (a --runs N artifact counts its N runs)"
-              + " and each simulated instance draws one of the start-up delays (seeded)")
-  List<Path> ttotal;
-
-  @Option(
-      names = "--quiet",
-      defaultValue = "60s",
-      paramLabel = "DURATION",
-      description = "calibration: quiet period before the surge (default ${DEFAULT-VALUE})")
-  Duration quiet;
-
-  @Option(
-      names = "--surge",
-      defaultValue = "150s",
-      paramLabel = "DURATION",
-      description = "calibration: surge length (default ${DEFAULT-VALUE})")
-  Duration surge;
-
-  @Option(
-      names = "--fall",
-      defaultValue = "150s",
-      paramLabel = "DURATION",
-      description = "calibration: quiet period after it (default ${DEFAULT-VALUE})")
-  Duration fall;
-
-  @Option(
-      names = "--seed",
-      defaultValue = "1",
-      paramLabel = "N",
-      description = "arrivals' seed (default ${DEFAULT-VALUE})")
-  long seed;
-
-  @Option(
-      names = "--metric-delay",
-      paramLabel = "DURATION",
-      description = "metric publication delay simulated (default: 0s local, 60s aws)")
-  @Nullable Duration metricDelay;
-
-  @Option(
-      names = "--sample-every",
-      defaultValue = "200ms",
-      paramLabel = "DURATION",
-      description = "how often instance counts are read (default ${DEFAULT-VALUE})")
-  Duration sampleEvery;
-
-  @Option(
-      names = "--no-align",
-      description = "start at once instead of on the next alarm-period boundary")
-  boolean noAlign;
-
-  @Option(
-      names = "--transport",
-      paramLabel = "http-stream|response-stream|bidi",
-      description = "transport of the replay")
-  @Nullable String transport;
-
-  @Option(names = "--texts", paramLabel = "FILE", description = "one request text per line")
-  @Nullable Path texts;
-
-  @Option(
-      names = "--events",
-      paramLabel = "FILE",
-      description = "per-request JSON-lines log of the live side (as qmax --events)")
-  @Nullable Path events;
-
-  @Option(
-      names = "--output",
+      names = Flags.OUTPUT,
       paramLabel = "FILE",
       description = "artifact path (default replay-<model>.json)")
   @Nullable Path output;
 
-  @Option(names = "--json", description = "print the artifact as JSON")
+  @Option(names = Flags.JSON, description = "print the artifact as JSON")
   boolean json;
 
-  @Option(
-      names = "--warmup",
-      defaultValue = "20s",
-      paramLabel = "DURATION",
-      description =
-          "load sent at N=4 (below the deployed target) before the trace and not measured, so the"
-              + " trace does not start on a cold instance; 0s for none (default ${DEFAULT-VALUE})")
-  Duration warmup;
-
-  @Option(
-      names = "--initial-instances",
-      defaultValue = "fresh",
-      paramLabel = "fresh|warm",
-      description =
-          "what the endpoint's instances had served when the replay began: 'fresh' (default)"
-              + " deployed for it, so the prediction's go on along the scale-out's cold start (the"
-              + " ttotal artifact's new instance) from the requests the warm-up served (after 20 s"
-              + " still 5-20 % slower than qmax's ladder instance on the local fleet); 'warm' long"
-              + " in service before it, as warm as qmax's ladder instance")
-  String initialInstances;
-
-  @Option(
-      names = "--pre-roll",
-      defaultValue = "live",
-      paramLabel = "live|window|0s|DURATION",
-      description =
-          "the metric history the prediction starts from: 'live' (default) the endpoint's own,"
-              + " read back from the platform, so the predicted alarms start with the periods the"
-              + " live ones had; 'window' a simulated quiet spell at the trace's first rate as long"
-              + " as the policy's longest alarm window; 0s none")
-  String preRoll;
-
-  @Option(
-      names = "--speed",
-      defaultValue = "ladder",
-      paramLabel = "ladder|warmup",
-      description =
-          "the instance's speed for the prediction: 'ladder' (default) the ladder's X_sat as"
-              + " measured; 'warmup' scales it by what the instance served in the warm-up's second"
-              + " half against the ladder's X at the same N. Either way the warm-up's speed is"
-              + " recorded: on a freshly deployed instance it reads the instance still warming"
-              + " (x0.73 in a quiet quickstart whose surge then served faster than the ladder)")
-  String speed;
-
-  @Option(
-      names = "--host-speed",
-      defaultValue = "live",
-      paramLabel = "live|off",
-      description =
-          "the hosts' speed: 'live' (default) probes the cores the instances run on during the run"
-              + " (local platform) and slows each simulated instance by its host's time over the"
-              + " speed qmax's ladder ran at (the qmax artifact's host_speed), second by second;"
-              + " 'off' neither probes nor applies. Not applied, and said why, when either side"
-              + " has no probe")
-  String hostSpeed;
+  @Mixin ReplayPredictionOptions prediction;
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")
   @Nullable RefusalCostOptions refusalCost;
 
-  private HostSpeedLogs.Source hostSpeed() {
-    return switch (hostSpeed.strip().toLowerCase(java.util.Locale.ROOT)) {
-      case "live" -> HostSpeedLogs.Source.LIVE;
-      case "off" -> HostSpeedLogs.Source.OFF;
-      default -> throw Cli.usage(spec, "--host-speed (" + hostSpeed + ") must be 'live' or 'off'");
-    };
-  }
-
-  private Replay.InitialInstances initialInstances() {
-    return switch (initialInstances.strip().toLowerCase(java.util.Locale.ROOT)) {
-      case "fresh" -> Replay.InitialInstances.FRESH;
-      case "warm" -> Replay.InitialInstances.WARM;
-      default ->
-          throw Cli.usage(
-              spec,
-              "--initial-instances ("
-                  + initialInstances
-                  + ") must be 'fresh' (deployed for the replay) or 'warm' (serving long before"
-                  + " it)");
-    };
-  }
-
-  private InstanceSpeed.Source speed() {
-    return switch (speed.strip().toLowerCase(java.util.Locale.ROOT)) {
-      case "warmup" -> InstanceSpeed.Source.WARMUP;
-      case "ladder" -> InstanceSpeed.Source.LADDER;
-      default -> throw Cli.usage(spec, "--speed (" + speed + ") must be 'warmup' or 'ladder'");
-    };
-  }
-
-  private Replay.History preRoll() {
-    if (preRoll.equals("live")) {
-      return new Replay.History.Live();
-    }
-    if (preRoll.equals("window")) {
-      return new Replay.History.Simulated(new FleetSimulator.PreRoll.Window());
-    }
-    Duration d;
-    try {
-      d = Durations.parse(preRoll);
-    } catch (RuntimeException e) {
-      throw Cli.usage(
-          spec,
-          "--pre-roll (" + preRoll + ") must be 'live', 'window', 0s or a duration such as 180s");
-    }
-    return new Replay.History.Simulated(
-        d.isZero() ? new FleetSimulator.PreRoll.None() : new FleetSimulator.PreRoll.Fixed(d));
-  }
-
   @Override
   public Integer call() {
-    common.checkTransport(transport);
-    Replay.TraceSource source = traceSource();
-    QmaxArtifact q = ArtifactCodec.readQmax(qmax);
-    List<StartupDelaySamples.Input> ttotals = new ArrayList<>();
-    for (Path file : ttotal) {
-      ttotals.add(new StartupDelaySamples.Input(ArtifactCodec.readTtotal(file), file.toString()));
-    }
-    PlanArtifact p = ArtifactCodec.readPlan(plan);
-    Duration delay = metricDelay != null ? metricDelay : common.typicalMetricPublicationDelay();
-    Map<String, Object> params = parameters(delay);
-    RefusalCost cost = refusalCost == null ? RefusalCost.NONE : refusalCost.resolve(spec);
+    common.checkTransport(live.transport);
+    Replay.Request request = request();
     ReplayArtifact artifact;
     try (Platform platform = common.open()) {
       artifact =
           Replay.run(
               platform,
-              new Replay.Request(
-                  common.model(),
-                  new ReplayPrediction.Inputs(
-                      q, qmax.toString(), ttotals, p, plan.toString(), cost),
-                  source,
-                  seed,
-                  new Replay.Live(
-                      common.transport(transport),
-                      Texts.load(texts),
-                      sampleEvery,
-                      !noAlign,
-                      events,
-                      warmup),
-                  new Replay.Prediction(delay, preRoll(), speed(), hostSpeed(), initialInstances()),
-                  Cli.commandLine(spec),
-                  params),
-              Clock.systemUTC(),
+              request,
               NanoClock.SYSTEM,
               line -> spec.commandLine().getErr().println(line));
     }
@@ -318,50 +83,32 @@ final class ReplayCommand implements Callable<Integer> {
   }
 
   /**
-   * The trace the flags name; their usage errors, and a bad trace file, before the endpoint is
-   * touched.
+   * The replay the options ask for: its usage errors, bad trace and unreadable artifacts before the
+   * endpoint is touched.
    */
-  private Replay.TraceSource traceSource() {
-    if (trace.file != null) {
-      if (surgeAt == null) {
-        throw Cli.usage(
-            spec,
-            "--surge-at is required with --trace: say where the trace's surge starts (e.g."
-                + " --surge-at 60s), or use --calibration");
-      }
-      Replay.traffic(trace.file); // every bad line reported before the endpoint is touched
-      return new Replay.TraceSource.File(trace.file, surgeAt.toMillis() / 1000.0);
-    }
-    if (surgeAt != null) {
-      throw Cli.usage(spec, "--surge-at goes with --trace; a --calibration trace knows its surge");
-    }
-    if (trace.calibration == null) { // the group takes one of the two: picocli refuses neither
-      throw Cli.usage(spec, "give --trace FILE or --calibration FILE");
-    }
-    return new Replay.TraceSource.Calibration(trace.calibration, quiet, surge, fall);
+  Replay.Request request() {
+    Replay.TraceSource source = inputs.traceSource(spec);
+    Duration delay =
+        live.metricDelay != null ? live.metricDelay : common.typicalMetricPublicationDelay();
+    RefusalCost cost = refusalCost == null ? RefusalCost.NONE : refusalCost.resolve(spec);
+    return new Replay.Request(
+        new Target(common.model(), common.platform, common.config, common.stateDir),
+        inputs.read(cost),
+        source,
+        live.seed,
+        live.live(common.transport(live.transport), prediction.warmup),
+        prediction.prediction(spec, delay),
+        Cli.commandLine(spec),
+        parameters(delay));
   }
 
   /** The run's parameters, as the artifact records them. */
   Map<String, Object> parameters(Duration delay) {
     Map<String, Object> params = new LinkedHashMap<>();
     params.put("model", common.model());
-    params.put("plan", plan.toString());
-    params.put("qmax", qmax.toString());
-    params.put(
-        "ttotal",
-        ttotal.size() == 1
-            ? ttotal.getFirst().toString()
-            : ttotal.stream().map(Path::toString).toList());
-    params.put("seed", seed);
-    params.put("metric_delay_s", delay.toMillis() / 1000.0);
-    params.put("sample_every_s", sampleEvery.toMillis() / 1000.0);
-    params.put("align", !noAlign);
-    params.put("pre_roll", preRoll);
-    params.put("warmup_s", warmup.toMillis() / 1000.0);
-    params.put("speed", speed);
-    params.put("host_speed", hostSpeed);
-    // as parsed ("WARM" and " warm" are warm), so the report reads one spelling
-    params.put("initial_instances", initialInstances().name().toLowerCase(java.util.Locale.ROOT));
+    inputs.record(params);
+    live.record(params, delay);
+    prediction.record(params);
     if (refusalCost != null) {
       refusalCost.record(params);
     }

@@ -1,34 +1,30 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.ArtifactCodec;
-import dev.speechscale.artifacts.FirstByteEvidences;
 import dev.speechscale.artifacts.PlanArtifact;
-import dev.speechscale.artifacts.PlanSaturation;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.QmaxArtifact;
-import dev.speechscale.artifacts.ScaleOutColdStart;
 import dev.speechscale.artifacts.SimulateArtifact;
 import dev.speechscale.artifacts.SimulateArtifacts;
 import dev.speechscale.artifacts.StartupDelaySamples;
+import dev.speechscale.chain.Flags;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.report.SimulateReport;
 import dev.speechscale.report.SimulateTable;
-import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.InstanceModel;
 import dev.speechscale.simulator.Policies;
 import dev.speechscale.simulator.Policy;
 import dev.speechscale.simulator.PolicyResult;
 import dev.speechscale.simulator.RefusalCost;
-import dev.speechscale.simulator.SimulatorException;
 import dev.speechscale.simulator.Traffic;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -37,9 +33,7 @@ import picocli.CommandLine.Spec;
  * {@code tts-bench simulate}: what each policy would do with a traffic trace on a fleet modelled
  * from the measured artifacts. Wiring only: reads the artifacts, builds the model, runs the
  * policies (in parallel, one thread each up to the processors; the results do not depend on it),
- * prints the comparison, writes the artifact and the HTML report. It runs past 300 lines because
- * its two dozen options are declared here with their help texts (the pinned usage); the work is in
- * {@link SimulateInputs}, {@link SimulateTraffic}, the simulator and the report.
+ * prints the comparison, writes the artifact and the HTML report.
  */
 @Command(
     name = "simulate",
@@ -51,231 +45,83 @@ import picocli.CommandLine.Spec;
       "Exit 0 ok, 1 refused, 2 usage."
     })
 final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
-  /** The server's default MAX_REQUEST_AGE_S. */
-  static final String DEFAULT_MAX_REQUEST_AGE = "56s";
-
   @Spec CommandSpec spec;
-
-  @Option(names = "--qmax", required = true, paramLabel = "FILE", description = "qmax artifact")
-  Path qmax;
-
-  @Option(
-      names = "--ttotal",
-      required = true,
-      paramLabel = "FILE",
-      description =
-          "ttotal artifact (start-up delay: desired_set -> in_service); give it once per ttotal"
-              + " run (a --runs N artifact counts its N runs) and each new instance draws one of"
-              + " the delays (seeded)")
-  List<Path> ttotal;
-
-  @Option(names = "--plan", required = true, paramLabel = "FILE", description = "plan artifact")
-  Path plan;
-
-  // picocli fills a multiplicity-1 group before call(), or refuses the command line (exit 2)
-  @SuppressWarnings("NullAway.Init")
-  @ArgGroup(exclusive = true, multiplicity = "1")
-  TrafficChoice traffic;
-
-  static final class TrafficChoice {
-    @Option(
-        names = "--trace",
-        paramLabel = "FILE",
-        description = "CSV: header time_s,rps (rate intervals) or arrival_s (arrival times)")
-    @Nullable Path trace;
-
-    @Option(
-        names = "--pattern",
-        paramLabel = "SHAPE",
-        description = "built-in traffic: ${COMPLETION-CANDIDATES}")
-    @Nullable Pattern pattern;
-  }
-
-  enum Pattern {
-    diurnal,
-    step,
-    ramp,
-    spike
-  }
+  @Mixin SimulateArtifactOptions artifacts;
+  @Mixin SimulateTrafficOptions traffic;
+  @Mixin SimulateFleetOptions fleet;
 
   @Option(
-      names = "--peak-rps",
-      paramLabel = "N",
-      description = "pattern peak (default: the plan's peak)")
-  @Nullable Double peakRps;
-
-  @Option(
-      names = "--trough-rps",
-      paramLabel = "N",
-      description = "pattern trough (default: the plan's trough, else 0)")
-  @Nullable Double troughRps;
-
-  @Option(
-      names = "--duration",
-      defaultValue = "24h",
-      paramLabel = "DURATION",
-      description = "pattern length, whole seconds (default ${DEFAULT-VALUE})")
-  Duration duration;
-
-  @Option(
-      names = "--policies",
-      defaultValue = "plan,naive,invocations,cpu",
-      paramLabel = "LIST",
-      description =
-          "comma-separated: plan, naive, invocations, cpu, fixed:N; plan:average_60s or"
-              + " plan:maximum_10s is the plan with that step scale-in alarm (default"
-              + " ${DEFAULT-VALUE})")
-  String policies;
-
-  @Option(
-      names = "--seed",
-      defaultValue = "1",
-      paramLabel = "N",
-      description = "arrivals and service times (default ${DEFAULT-VALUE})")
-  long seed;
-
-  @Option(
-      names = "--metric-delay",
-      defaultValue = "0s",
-      paramLabel = "DURATION",
-      description =
-          "how late a metric period becomes readable: 0s locally, ~60s+ on CloudWatch"
-              + " (default ${DEFAULT-VALUE})")
-  Duration metricDelay;
-
-  @Option(
-      names = "--pre-roll",
-      defaultValue = "window",
-      paramLabel = "window|DURATION",
-      description =
-          "warm history simulated before t = 0 at the trace's first rate, counted nowhere:"
-              + " 'window' = each policy's longest alarm window (180s for the plan's rules),"
-              + " 0s = none, or whole seconds (default ${DEFAULT-VALUE})")
-  String preRoll;
-
-  @Option(
-      names = "--max-request-age",
-      defaultValue = DEFAULT_MAX_REQUEST_AGE,
-      paramLabel = "DURATION",
-      description = "the server's MAX_REQUEST_AGE_S deadline (default ${DEFAULT-VALUE})")
-  Duration maxRequestAge;
-
-  @Option(
-      names = "--price-per-hour",
-      paramLabel = "N",
-      description = "price of one instance-hour; adds a cost column")
-  @Nullable Double pricePerHour;
-
-  @Option(
-      names = "--output",
+      names = Flags.OUTPUT,
       paramLabel = "FILE",
       description = "where to write the artifact (default simulate-<model>.json)")
   @Nullable Path output;
 
   @Option(
-      names = "--report",
+      names = Flags.REPORT,
       paramLabel = "FILE",
       description = "where to write the HTML report (default simulate-<model>.html)")
   @Nullable Path report;
 
-  @Option(names = "--json", description = "print the artifact as JSON instead of the table")
+  @Option(names = Flags.JSON, description = "print the artifact as JSON instead of the table")
   boolean json;
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")
   @Nullable RefusalCostOptions refusalCost;
 
-  private final Clock clock;
+  private final NanoClock clock;
 
   SimulateCommand() {
-    this(ArtifactClock.fromEnvironment());
+    this(SourceDateEpoch.fromEnvironment());
   }
 
-  SimulateCommand(Clock clock) {
+  SimulateCommand(NanoClock clock) {
     this.clock = clock;
   }
 
   @Override
   public Integer call() {
-    validateUsage();
-    SimulateInputs in = SimulateInputs.read(qmax, ttotal, plan);
+    traffic.validate(spec);
+    fleet.validate(spec);
+    SimulateInputs in = artifacts.read();
     QmaxArtifact q = in.qmax();
     PlanArtifact p = in.plan();
     StartupDelaySamples delay = StartupDelaySamples.of(in.ttotals());
     InstanceModel model =
-        InstanceModel.fromMeasurement(
-                q.measurement(qmax.toString()),
-                FirstByteEvidences.of(q),
-                PlanSaturation.of(p),
-                p.queueMaxDepth(),
-                maxRequestAge,
-                delay.delays())
-            .withRefusalCost(refusalCost == null ? RefusalCost.NONE : refusalCost.resolve(spec))
-            .withColdStart(ScaleOutColdStart.of(in.ttotals(), q, qmax.toString()))
-            .withIdleStart(q.idleStartFactors(qmax.toString()));
-    List<Policy> chosen = Policies.parse(policies, in.planNumbers(model));
-    Traffic offered = SimulateTraffic.of(traffic, peakRps, troughRps, duration, p, plan, spec);
-    FleetSimulator.Options options =
-        new FleetSimulator.Options(
-            q.sloMs(), metricDelay, seed, SimulateTraffic.preRoll(preRoll, spec));
+        in.instanceModel(
+            delay,
+            fleet.maxRequestAge,
+            refusalCost == null ? RefusalCost.NONE : refusalCost.resolve(spec));
+    List<Policy> chosen = Policies.parse(fleet.policies, in.planNumbers(model));
+    Traffic offered = traffic.offered(p, artifacts.plan, spec);
     List<PolicyResult> results =
-        ParallelPolicies.run(model, offered, chosen, options, spec.commandLine().getErr());
+        ParallelPolicies.run(
+            model, offered, chosen, fleet.options(q.sloMs(), spec), spec.commandLine().getErr());
     SimulateArtifact artifact =
-        SimulateArtifacts.build(sources(in, offered, model, delay, results));
+        SimulateArtifacts.build(
+            new SimulateArtifacts.Sources(
+                q.model(),
+                p.endpoint(),
+                q.sloMs(),
+                fleet.seed,
+                fleet.metricDelay.toNanos() / 1e9,
+                fleet.pricePerHour,
+                offered,
+                traffic.source(),
+                model,
+                delay.source(),
+                in.sources(),
+                results,
+                Provenance.capture(commandLine(), parameters()),
+                clock.instant()));
     Path target = output != null ? output : Path.of(artifact.defaultFileName());
     ArtifactCodec.write(target, artifact);
     Path html = report != null ? report : Path.of("simulate-" + q.model() + ".html");
     ArtifactCodec.writeText(html, SimulateReport.html(artifact));
-    if (json) {
-      spec.commandLine().getOut().print(ArtifactCodec.toJson(artifact));
-    } else {
-      spec.commandLine().getOut().print(SimulateTable.render(artifact));
-    }
+    spec.commandLine()
+        .getOut()
+        .print(json ? ArtifactCodec.toJson(artifact) : SimulateTable.render(artifact));
     spec.commandLine().getErr().println("wrote " + target + " and " + html);
     return 0;
-  }
-
-  private SimulateArtifacts.Sources sources(
-      SimulateInputs in,
-      Traffic offered,
-      InstanceModel model,
-      StartupDelaySamples delay,
-      List<PolicyResult> results) {
-    return new SimulateArtifacts.Sources(
-        in.qmax().model(),
-        in.plan().endpoint(),
-        in.qmax().sloMs(),
-        seed,
-        metricDelay.toNanos() / 1e9,
-        pricePerHour,
-        offered,
-        traffic.trace != null ? "trace" : "pattern",
-        model,
-        delay.source(),
-        in.sources(),
-        results,
-        Provenance.capture(commandLine(), parameters()),
-        clock.instant());
-  }
-
-  private void validateUsage() {
-    try {
-      Policies.names(policies);
-    } catch (SimulatorException e) {
-      throw Cli.usage(spec, Cli.message(e));
-    }
-    if (traffic.trace != null && (peakRps != null || troughRps != null)) {
-      throw Cli.usage(
-          spec, "--peak-rps and --trough-rps shape a --pattern; a --trace has its own rates");
-    }
-    if (metricDelay.isNegative()) {
-      throw Cli.usage(spec, "--metric-delay (" + metricDelay + ") must be at least 0s");
-    }
-    if (maxRequestAge.isNegative() || maxRequestAge.isZero()) {
-      throw Cli.usage(spec, "--max-request-age (" + maxRequestAge + ") must be positive, e.g. 56s");
-    }
-    if (pricePerHour != null && !(pricePerHour >= 0 && !pricePerHour.isInfinite())) {
-      throw Cli.usage(spec, "--price-per-hour (" + pricePerHour + ") must be a number >= 0");
-    }
   }
 
   /**
@@ -290,24 +136,9 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
 
   private Map<String, Object> parameters() {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("qmax", qmax.toString());
-    m.put(
-        "ttotal",
-        ttotal.size() == 1
-            ? ttotal.getFirst().toString()
-            : ttotal.stream().map(Path::toString).toList());
-    m.put("plan", plan.toString());
-    m.put("trace", traffic.trace == null ? null : traffic.trace.toString());
-    m.put("pattern", traffic.pattern == null ? null : traffic.pattern.name());
-    m.put("peak_rps", peakRps);
-    m.put("trough_rps", troughRps);
-    m.put("duration", duration.toString());
-    m.put("policies", policies);
-    m.put("seed", seed);
-    m.put("metric_delay", metricDelay.toString());
-    m.put("pre_roll", preRoll);
-    m.put("max_request_age", maxRequestAge.toString());
-    m.put("price_per_hour", pricePerHour);
+    artifacts.record(m);
+    traffic.record(m);
+    fleet.record(m);
     if (refusalCost != null) {
       refusalCost.record(m);
     }

@@ -1,13 +1,17 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.FirstByteEvidences;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.PlanArtifacts;
+import dev.speechscale.artifacts.PlanSaturation;
 import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.ScaleOutColdStart;
 import dev.speechscale.artifacts.StartupDelaySamples;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.simulator.InstanceModel;
 import dev.speechscale.simulator.Policies;
+import dev.speechscale.simulator.RefusalCost;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +31,24 @@ record SimulateInputs(
 
   SimulateInputs {
     ttotals = List.copyOf(ttotals);
+  }
+
+  /**
+   * The simulated instance: qmax's measurement, the plan's saturation and queue bound, the ttotal
+   * runs' start-up {@code delay}s, the server's deadline and what a refusal costs it.
+   */
+  InstanceModel instanceModel(StartupDelaySamples delay, Duration maxRequestAge, RefusalCost cost) {
+    String source = qmaxFile.toString();
+    return InstanceModel.fromMeasurement(
+            qmax.measurement(source),
+            FirstByteEvidences.of(qmax),
+            PlanSaturation.of(plan),
+            plan.queueMaxDepth(),
+            maxRequestAge,
+            delay.delays())
+        .withRefusalCost(cost)
+        .withColdStart(ScaleOutColdStart.of(ttotals, qmax, source))
+        .withIdleStart(qmax.idleStartFactors(source));
   }
 
   /** Reads the three kinds of artifact and refuses a set of more than one model. */

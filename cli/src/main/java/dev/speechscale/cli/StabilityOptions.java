@@ -1,9 +1,9 @@
 package dev.speechscale.cli;
 
+import dev.speechscale.chain.Flags;
 import dev.speechscale.loadgen.StabilityRule;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
  */
 final class StabilityOptions {
   @Option(
-      names = "--stability-windows",
+      names = Flags.STABILITY_WINDOWS,
       paramLabel = "K",
       description =
           "after each rung's warm-up, measure consecutive windows until K in a row agree"
@@ -27,13 +27,13 @@ final class StabilityOptions {
   @Nullable Integer windows;
 
   @Option(
-      names = "--stability-percent",
+      names = Flags.STABILITY_PERCENT,
       paramLabel = "PERCENT",
       description = "how far each window's figures may lie from the windows' mean (default 10)")
   @Nullable String percent;
 
   @Option(
-      names = "--max-hold",
+      names = Flags.MAX_HOLD,
       paramLabel = "DURATION",
       description =
           "the longest a rung is held waiting for its windows to agree, warm-up included; a rung"
@@ -53,13 +53,15 @@ final class StabilityOptions {
     if (k < 1) {
       throw Cli.usage(
           spec,
-          "--stability-windows ("
+          Flags.STABILITY_WINDOWS
+              + " ("
               + k
               + ") must be at least 1; 1 measures each rung's trailing window once, as before");
     }
     double pct = percent == null ? StabilityRule.DEFAULT_PERCENT : percent(spec, percent);
     if (k == 1) {
-      String idle = maxHold != null ? "--max-hold" : percent != null ? "--stability-percent" : null;
+      String idle =
+          maxHold != null ? Flags.MAX_HOLD : percent != null ? Flags.STABILITY_PERCENT : null;
       if (idle != null) {
         throw Cli.usage(
             spec,
@@ -77,7 +79,8 @@ final class StabilityOptions {
     if (maxHold.compareTo(fits) < 0) {
       throw Cli.usage(
           spec,
-          "--max-hold ("
+          Flags.MAX_HOLD
+              + " ("
               + show(maxHold)
               + ") must be at least --hold + (--stability-windows - 1) x --window = "
               + show(hold)
@@ -90,18 +93,10 @@ final class StabilityOptions {
               + ", so "
               + k
               + " windows fit after the warm-up; lengthen --max-hold or lower"
-              + " --stability-windows");
+              + " "
+              + Flags.STABILITY_WINDOWS);
     }
     return new StabilityRule(k, pct, maxHold);
-  }
-
-  /** The rule's figures for provenance. */
-  static void record(StabilityRule rule, Map<String, Object> params) {
-    params.put("stability_windows", rule.windows());
-    if (rule.extendsHold()) {
-      params.put("stability_percent", rule.percent());
-      params.put("max_hold_s", rule.maxHold().toMillis() / 1000.0);
-    }
   }
 
   /** {@code 10} or {@code 10%}: above 0 and at most 100. */
@@ -119,7 +114,8 @@ final class StabilityOptions {
     if (!(v > 0) || v > 100) {
       throw Cli.usage(
           spec,
-          "--stability-percent ("
+          Flags.STABILITY_PERCENT
+              + " ("
               + text
               + ") must be a percentage above 0 and at most 100 of the windows' mean, e.g. 10 or"
               + " 10%");

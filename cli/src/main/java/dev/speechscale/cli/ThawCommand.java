@@ -1,5 +1,6 @@
 package dev.speechscale.cli;
 
+import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.Thaw;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.RetryingPlatform;
@@ -23,7 +24,7 @@ final class ThawCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ChainOptions common;
 
-  @Option(names = "--desired", paramLabel = "N", description = "set desired capacity to N")
+  @Option(names = Flags.DESIRED, paramLabel = "N", description = "set desired capacity to N")
   @Nullable Integer desired;
 
   @Override

@@ -1,19 +1,19 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.ArtifactCodec;
-import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
-import dev.speechscale.chain.ChainClock;
+import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.RepeatedTtotal;
-import dev.speechscale.chain.Texts;
+import dev.speechscale.chain.Target;
+import dev.speechscale.chain.TtotalRequest;
 import dev.speechscale.chain.TtotalRun;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.Transport;
 import dev.speechscale.report.TtotalTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -32,43 +32,45 @@ import picocli.CommandLine.Spec;
           + " time every stage until traffic recovers. Restores capacity and the freeze on every"
           + " exit path. Writes ttotal-<model>-force-desired-<slug>.json.",
       "Refuses a qmax artifact of another transport or fingerprint (unless"
-          + " --allow-config-mismatch), and one without usable rungs at N and N/2."
+          + " "
+          + Flags.ALLOW_CONFIG_MISMATCH
+          + "), and one without usable rungs at N and N/2."
     })
 final class TtotalCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ChainOptions common;
 
-  @Option(names = "--qmax", required = true, paramLabel = "FILE", description = "qmax artifact")
+  @Option(names = Flags.QMAX, required = true, paramLabel = "FILE", description = "qmax artifact")
   Path qmax;
 
   @Option(
-      names = "--transport",
+      names = Flags.TRANSPORT,
       paramLabel = "http-stream|response-stream|bidi",
       description = "the probe's transport (default: the ladder's)")
   @Nullable String transport;
 
   @Option(
-      names = "--probe-concurrency",
+      names = Flags.PROBE_CONCURRENCY,
       paramLabel = "N",
       description = "probe N (default: largest even usable rung <= Q_max whose half is a rung)")
   @Nullable Integer probe;
 
   @Option(
-      names = "--recovery-window",
+      names = Flags.RECOVERY_WINDOW,
       defaultValue = "60s",
       paramLabel = "DURATION",
       description = "forward window a recovery must hold for (default ${DEFAULT-VALUE})")
   Duration recoveryWindow;
 
   @Option(
-      names = "--settle",
+      names = Flags.SETTLE,
       defaultValue = "10s",
       paramLabel = "DURATION",
       description = "probe time before the trigger (default ${DEFAULT-VALUE})")
   Duration settle;
 
   @Option(
-      names = "--timeout",
+      names = Flags.TIMEOUT,
       paramLabel = "DURATION",
       description =
           "how long to wait for recovery (default: the platform's instance start-up bound plus"
@@ -76,7 +78,7 @@ final class TtotalCommand implements Callable<Integer> {
   @Nullable Duration timeout;
 
   @Option(
-      names = "--new-instance-for",
+      names = Flags.NEW_INSTANCE_FOR,
       defaultValue = "60s",
       paramLabel = "DURATION",
       description =
@@ -86,21 +88,21 @@ final class TtotalCommand implements Callable<Integer> {
   Duration newInstanceFor;
 
   @Option(
-      names = "--allow-config-mismatch",
+      names = Flags.ALLOW_CONFIG_MISMATCH,
       description = "use a ladder measured on another deployment (warns instead of refusing)")
   boolean allowConfigMismatch;
 
-  @Option(names = "--texts", paramLabel = "FILE", description = "one request text per line")
+  @Option(names = Flags.TEXTS, paramLabel = "FILE", description = "one request text per line")
   @Nullable Path texts;
 
   @Option(
-      names = "--output",
+      names = Flags.OUTPUT,
       paramLabel = "FILE",
       description = "artifact path (default ttotal-<model>-force-desired-<slug>.json)")
   @Nullable Path output;
 
   @Option(
-      names = "--runs",
+      names = Flags.RUNS,
       defaultValue = "1",
       description =
           "scale-outs to time, restoring to one instance between them; with N > 1 the artifact"
@@ -108,7 +110,7 @@ final class TtotalCommand implements Callable<Integer> {
               + " (default 1)")
   int runs;
 
-  @Option(names = "--json", description = "print the artifact as JSON")
+  @Option(names = Flags.JSON, description = "print the artifact as JSON")
   boolean json;
 
   @Override
@@ -116,31 +118,17 @@ final class TtotalCommand implements Callable<Integer> {
     common.checkTransport(transport);
     if (runs < 1) {
       throw Cli.usage(
-          spec, "--runs (" + runs + ") must be at least 1; time one scale-out with --runs 1");
+          spec,
+          Flags.RUNS + " (" + runs + ") must be at least 1; time one scale-out with --runs 1");
     }
-    QmaxArtifact q = ArtifactCodec.readQmax(qmax);
+    TtotalRequest request = request();
     TtotalArtifact t;
     try (Platform platform = common.open()) {
       t =
           RepeatedTtotal.run(
               platform,
-              new TtotalRun.Options(
-                  common.model(),
-                  q,
-                  qmax.toString(),
-                  new TtotalRun.Probe(
-                      transport == null
-                          ? dev.speechscale.platform.Transport.ofLabel(q.transport())
-                          : common.transport(transport),
-                      probe,
-                      Texts.load(texts),
-                      1),
-                  new TtotalRun.Timing(recoveryWindow, settle, timeout, newInstanceFor),
-                  allowConfigMismatch,
-                  Cli.commandLine(spec),
-                  parameters()),
-              runs,
-              ChainClock.system(),
+              request,
+              NanoClock.SYSTEM,
               line -> spec.commandLine().getErr().println(line));
     }
     Path target = output != null ? output : Path.of(t.defaultFileName());
@@ -152,21 +140,31 @@ final class TtotalCommand implements Callable<Integer> {
     }
     TtotalTable.print(t, out);
     out.println("wrote " + target);
-    out.println("next: tts-bench plan --qmax " + qmax + " --ttotal " + target + " --peak-rps N");
+    out.println(
+        "next: tts-bench plan --qmax "
+            + qmax
+            + " "
+            + Flags.TTOTAL
+            + " "
+            + target
+            + " "
+            + Flags.PEAK_RPS
+            + " N");
     return 0;
   }
 
-  /** The run's parameters, as the artifact records them. */
-  private Map<String, Object> parameters() {
-    Map<String, Object> params = new LinkedHashMap<>();
-    params.put("model", common.model());
-    params.put("qmax", qmax.toString());
-    params.put("probe_concurrency", probe);
-    params.put("recovery_window_s", recoveryWindow.toMillis() / 1000.0);
-    params.put("settle_s", settle.toMillis() / 1000.0);
-    params.put("new_instance_for_s", newInstanceFor.toMillis() / 1000.0);
-    params.put("allow_config_mismatch", allowConfigMismatch);
-    params.put("runs", runs);
-    return params;
+  /** The measurement the options ask for: the probe's transport the ladder's unless given. */
+  TtotalRequest request() {
+    Transport t =
+        transport == null
+            ? Transport.ofLabel(ArtifactCodec.readQmax(qmax).transport())
+            : common.transport(transport);
+    return new TtotalRequest(
+        new Target(common.model(), common.platform, common.config, common.stateDir),
+        qmax,
+        new TtotalRequest.Probe(t, probe, texts),
+        new TtotalRun.Timing(recoveryWindow, settle, timeout, newInstanceFor),
+        runs,
+        allowConfigMismatch);
   }
 }

@@ -1,19 +1,17 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.ArtifactCodec;
-import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
-import dev.speechscale.chain.ChainClock;
-import dev.speechscale.chain.Texts;
-import dev.speechscale.chain.ValidateLoad;
+import dev.speechscale.chain.Flags;
+import dev.speechscale.chain.Target;
+import dev.speechscale.chain.ValidateRequest;
 import dev.speechscale.chain.ValidateRun;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -39,62 +37,50 @@ final class ValidateCommand implements Callable<Integer> {
   @Mixin ChainOptions common;
 
   @Option(
-      names = "--plan",
+      names = Flags.PLAN,
       paramLabel = "FILE",
       description = "the plan (default plan-<model>.json beside the config)")
   @Nullable Path plan;
 
   @Option(
-      names = "--live",
+      names = Flags.LIVE,
       description = "also run the load checks (minutes; mutates capacity" + " and restores it)")
   boolean live;
 
   @Option(
-      names = "--phase",
+      names = Flags.PHASE,
       defaultValue = "15s",
       paramLabel = "DURATION",
       description = "length of each live load phase (default ${DEFAULT-VALUE})")
   Duration phase;
 
   @Option(
-      names = "--transport",
+      names = Flags.TRANSPORT,
       paramLabel = "http-stream|response-stream|bidi",
       description = "transport of the live checks")
   @Nullable String transport;
 
-  @Option(names = "--texts", paramLabel = "FILE", description = "one request text per line")
+  @Option(names = Flags.TEXTS, paramLabel = "FILE", description = "one request text per line")
   @Nullable Path texts;
 
-  @Option(names = "--output", paramLabel = "FILE", description = "also write the artifact")
+  @Option(names = Flags.OUTPUT, paramLabel = "FILE", description = "also write the artifact")
   @Nullable Path output;
 
-  @Option(names = "--json", description = "print the artifact as JSON")
+  @Option(names = Flags.JSON, description = "print the artifact as JSON")
   boolean json;
 
   @Override
   public Integer call() {
     common.checkTransport(transport);
-    Path planPath = plan != null ? plan : common.defaultPlan();
-    PlanArtifact p = ArtifactCodec.readPlan(planPath);
-    Map<String, Object> params = new LinkedHashMap<>();
-    params.put("model", common.model());
-    params.put("plan", planPath.toString());
-    params.put("live", live);
-    params.put("phase_s", phase.toMillis() / 1000.0);
+    ValidateRequest request = request();
+    ValidateRun.Options options = request.options(ArtifactCodec.readPlan(request.plan()));
     ValidateArtifact v;
     try (Platform platform = common.open()) {
       v =
           ValidateRun.run(
               platform,
-              new ValidateRun.Options(
-                  common.model(),
-                  p,
-                  planPath.toString(),
-                  live,
-                  new ValidateLoad(common.transport(transport), phase, Texts.load(texts)),
-                  Cli.commandLine(spec),
-                  params),
-              ChainClock.system(),
+              options,
+              NanoClock.SYSTEM,
               line -> spec.commandLine().getErr().println(line));
     }
     if (output != null) {
@@ -117,5 +103,14 @@ final class ValidateCommand implements Callable<Integer> {
       out.println("verdict: " + v.verdict().label());
     }
     return v.verdict().failed() ? 1 : 0;
+  }
+
+  /** The validation the options ask for: the plan beside the config unless given. */
+  ValidateRequest request() {
+    return new ValidateRequest(
+        new Target(common.model(), common.platform, common.config, common.stateDir),
+        plan != null ? plan : common.defaultPlan(),
+        live,
+        new ValidateRequest.Load(common.transport(transport), phase, texts));
   }
 }

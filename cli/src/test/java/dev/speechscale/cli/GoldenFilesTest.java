@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.Provenance;
+import dev.speechscale.platform.NanoClock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.Test;
  *
  * <ul>
  *   <li>{@code plan} and {@code simulate} run their commands as a user would, on the published
- *       kokoro-82m example ({@code examples/kokoro-82m}), stamped by {@link ArtifactClock} with
+ *       kokoro-82m example ({@code examples/kokoro-82m}), stamped by {@link SourceDateEpoch} with
  *       {@code SOURCE_DATE_EPOCH=1796400000}; simulate with its default seed (1). Paths are typed
  *       relative to the module directory (Surefire's working directory), so the command lines
  *       recorded in provenance are the same on every machine. {@code PlanCommand} runs as its own
@@ -66,8 +67,8 @@ class GoldenFilesTest {
   /** What this machine's provenance says, as {@link Provenance#capture} records it. */
   static final Provenance MACHINE = Provenance.capture("", Map.of());
 
-  static Clock fixedClock() {
-    return new ArtifactClock(Map.of(ArtifactClock.VARIABLE, "1796400000"), Clock.systemUTC());
+  static NanoClock fixedClock() {
+    return SourceDateEpoch.clock(Map.of(SourceDateEpoch.VARIABLE, "1796400000"), Clock.systemUTC());
   }
 
   @Test

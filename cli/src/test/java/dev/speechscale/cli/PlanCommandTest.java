@@ -99,7 +99,7 @@ class PlanCommandTest {
     for (int i = 0; i < 2; i++) {
       PlanCommand command =
           new PlanCommand(
-              new ArtifactClock(Map.of("SOURCE_DATE_EPOCH", "1796400000"), Clock.systemUTC()));
+              SourceDateEpoch.clock(Map.of("SOURCE_DATE_EPOCH", "1796400000"), Clock.systemUTC()));
       CliRun run = CliRun.of(command, kokoroArgs(dir.resolve("same.json")));
       assertThat(run.exitCode()).as(run.err()).isZero();
       written[i] = Files.readString(dir.resolve("same.json"));

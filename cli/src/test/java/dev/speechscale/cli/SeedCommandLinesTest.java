@@ -64,6 +64,7 @@ class SeedCommandLinesTest {
   void chain_seedLines_parse() {
     assertThat(
             parsed(new TtsBench(), QmaxCommand.class, "qmax", "--model", "kokoro-82m", "--dry-run")
+                .dry
                 .dryRun)
         .isTrue();
     assertThat(

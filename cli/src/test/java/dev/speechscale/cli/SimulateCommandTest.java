@@ -7,6 +7,7 @@ import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.SimulateArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
+import dev.speechscale.platform.NanoClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,8 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SimulateCommandTest {
-  private static final Clock CLOCK =
-      Clock.fixed(Instant.parse("2026-12-01T12:00:00Z"), ZoneOffset.UTC);
+  private static final NanoClock CLOCK =
+      NanoClock.of(
+          Clock.fixed(Instant.parse("2026-12-01T12:00:00Z"), ZoneOffset.UTC), NanoClock.SYSTEM);
 
   @TempDir Path dir;
   private Path plan;
@@ -127,7 +129,7 @@ class SimulateCommandTest {
     for (int i = 0; i < 2; i++) {
       commands[i] =
           new SimulateCommand(
-              new ArtifactClock(Map.of("SOURCE_DATE_EPOCH", "1796400000"), Clock.systemUTC()));
+              SourceDateEpoch.clock(Map.of("SOURCE_DATE_EPOCH", "1796400000"), Clock.systemUTC()));
       CliRun run = CliRun.of(commands[i], withBase(shortStep("same")));
       assertThat(run.exitCode()).as(run.err()).isZero();
       json[i] = Files.readString(dir.resolve("same.json"));
@@ -145,7 +147,7 @@ class SimulateCommandTest {
     CliRun run =
         CliRun.of(
             new SimulateCommand(
-                new ArtifactClock(Map.of("SOURCE_DATE_EPOCH", "noon"), Clock.systemUTC())),
+                SourceDateEpoch.clock(Map.of("SOURCE_DATE_EPOCH", "noon"), Clock.systemUTC())),
             withBase(shortStep("bad")));
 
     assertThat(run.exitCode()).isEqualTo(1);

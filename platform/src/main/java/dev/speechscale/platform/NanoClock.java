@@ -5,10 +5,12 @@ import java.time.Instant;
 import java.util.function.LongFunction;
 
 /**
- * The one monotonic clock of the code base: every interval (request latency, deadlines, gate waits,
+ * The one clock of the code base: every interval (request latency, deadlines, gate waits,
  * watchdogs) is read from one of these, injected so tests can drive time. {@link #SYSTEM} is the
- * only place production code reads {@link System#nanoTime()}. Wall time for stamps comes from a
- * {@link Clock} beside it and is never used for an interval; {@link #anchor(Clock)} joins the two.
+ * only place production code reads {@link System#nanoTime()}. Wall time for stamps comes from the
+ * {@link #wall()} it carries (the system's UTC clock unless {@link #of} pairs it with another) and
+ * is never used for an interval; {@link #anchor(Clock)} joins the two. A chain step is given one
+ * whole, so a test drives both and no step reaches for the system clock on its own.
  */
 @FunctionalInterface
 public interface NanoClock {
@@ -17,6 +19,31 @@ public interface NanoClock {
 
   /** Monotonic time in nanoseconds; only differences between two readings are meaningful. */
   long nanoTime();
+
+  /** Wall-clock time beside it, for stamps, timelines and deadlines; never for an interval. */
+  default Clock wall() {
+    return Clock.systemUTC();
+  }
+
+  /** The wall clock's current instant. */
+  default Instant instant() {
+    return wall().instant();
+  }
+
+  /** {@code monotonic}'s readings with {@code wall} beside them (tests drive both). */
+  static NanoClock of(Clock wall, NanoClock monotonic) {
+    return new NanoClock() {
+      @Override
+      public long nanoTime() {
+        return monotonic.nanoTime();
+      }
+
+      @Override
+      public Clock wall() {
+        return wall;
+      }
+    };
+  }
 
   /**
    * Reads this clock and {@code wall} once, and maps any reading of this clock to the wall-clock

@@ -1,0 +1,128 @@
+package dev.speechscale.chain;
+
+/**
+ * Every flag of {@code tts-bench} and {@code speech-infra}, spelled once: the commands' options
+ * name them, their usage errors quote them, and a request's command line ({@link
+ * QmaxRequest#commandLine()}, the quickstart's rerun lines) is made of them, so a renamed flag is
+ * renamed everywhere at once.
+ */
+public final class Flags {
+  private Flags() {}
+
+  public static final String ACCOUNT = "--account";
+  public static final String ALL = "--all";
+  public static final String ALLOW_CONFIG_MISMATCH = "--allow-config-mismatch";
+  public static final String ALLOW_UNENFORCED_CPU = "--allow-unenforced-cpu";
+  public static final String ASSUME_PARALLELISM = "--assume-parallelism";
+  public static final String ASSUME_SERVICE_TIME = "--assume-service-time";
+  public static final String ASSUME_T_TOTAL = "--assume-t-total";
+  public static final String AWS_PHYSICS = "--aws-physics";
+  public static final String CALIBRATION = "--calibration";
+  public static final String CEILING = "--ceiling";
+  public static final String CEILING_S = "--ceiling-s";
+  public static final String CLOUDWATCH = "--cloudwatch";
+  public static final String CONCURRENCY = "--concurrency";
+  public static final String CONFIG = "--config";
+  public static final String DESIRED = "--desired";
+  public static final String DRIFT_CHECK = "--drift-check";
+  public static final String DRIFT_P95_TOLERANCE = "--drift-p95-tolerance";
+  public static final String DRIFT_REWARM_BUDGET = "--drift-rewarm-budget";
+  public static final String DRIFT_TOLERANCE = "--drift-tolerance";
+  public static final String DRY_RUN = "--dry-run";
+  public static final String DRY_RUN_S = "--dry-run-s";
+  public static final String DURATION = "--duration";
+  public static final String ENDPOINT = "--endpoint";
+  public static final String ENDPOINT_URL = "--endpoint-url";
+  public static final String EVENTS = "--events";
+  public static final String FAIL_ON_ERROR = "--fail-on-error";
+  public static final String FALL = "--fall";
+  public static final String GPU = "--gpu";
+  public static final String HF_TOKEN_SECRET = "--hf-token-secret";
+  public static final String HOLD = "--hold";
+  public static final String HOST_SPEED = "--host-speed";
+  public static final String IMAGE = "--image";
+  public static final String IMAGE_URI = "--image-uri";
+  public static final String INCLUDE_FOUNDATION = "--include-foundation";
+  public static final String INITIAL_INSTANCES = "--initial-instances";
+  public static final String JSON = "--json";
+  public static final String KEEP = "--keep";
+  public static final String LIVE = "--live";
+  public static final String MAX_HOLD = "--max-hold";
+  public static final String MAX_REQUEST_AGE = "--max-request-age";
+  public static final String MAX_SAMPLES = "--max-samples";
+  public static final String MAX_SCALING_PER_T_TOTAL = "--max-scaling-per-t-total";
+  public static final String MAX_WAIT = "--max-wait";
+  public static final String MEASURE_WINDOW = "--measure-window";
+  public static final String METRIC_DELAY = "--metric-delay";
+  public static final String MIN_FLOOR = "--min-floor";
+  public static final String MODEL = "--model";
+  public static final String NEW_INSTANCE_FOR = "--new-instance-for";
+  public static final String NO_ALIGN = "--no-align";
+  public static final String NO_CLOUDWATCH = "--no-cloudwatch";
+  public static final String NO_FAIL_ON_ERROR = "--no-fail-on-error";
+  public static final String NO_IDLE_RUNG = "--no-idle-rung";
+  public static final String NO_REFINE = "--no-refine";
+  public static final String NO_REQUIRE_FROZEN = "--no-require-frozen";
+  public static final String NO_REQUIRE_UNBOUNDED_QUEUE = "--no-require-unbounded-queue";
+  public static final String NO_RESTORE_CAPACITY = "--no-restore-capacity";
+  public static final String NO_SAVE = "--no-save";
+  public static final String ORPHANS = "--orphans";
+  public static final String OUT = "--out";
+  public static final String OUTPUT = "--output";
+  public static final String OUTPUT_DIR = "--output-dir";
+  public static final String PATTERN = "--pattern";
+  public static final String PEAK_RPS = "--peak-rps";
+  public static final String PEAK_STREAMS = "--peak-streams";
+  public static final String PHASE = "--phase";
+  public static final String PIN_TO = "--pin-to";
+  public static final String PLAN = "--plan";
+  public static final String PLATFORM = "--platform";
+  public static final String POLICIES = "--policies";
+  public static final String POLL_INTERVAL = "--poll-interval";
+  public static final String PRE_ROLL = "--pre-roll";
+  public static final String PRICE_PER_HOUR = "--price-per-hour";
+  public static final String PROBE_CONCURRENCY = "--probe-concurrency";
+  public static final String PROFILE = "--profile";
+  public static final String QMAX = "--qmax";
+  public static final String QUIET = "--quiet";
+  public static final String RECOVERY_WINDOW = "--recovery-window";
+  public static final String REFUSAL_COST_MS = "--refusal-cost-ms";
+  public static final String REGION = "--region";
+  public static final String REPORT = "--report";
+  public static final String REQUIRE_FROZEN = "--require-frozen";
+  public static final String REQUIRE_UNBOUNDED_QUEUE = "--require-unbounded-queue";
+  public static final String RESTORE_CAPACITY = "--restore-capacity";
+  public static final String RUNGS = "--rungs";
+  public static final String RUNS = "--runs";
+  public static final String RUNTIME_URL = "--runtime-url";
+  public static final String SAMPLE_EVERY = "--sample-every";
+  public static final String SAMPLES = "--samples";
+  public static final String SEED = "--seed";
+  public static final String SETTLE = "--settle";
+  public static final String SETTLE_BETWEEN_STEPS = "--settle-between-steps";
+  public static final String SHED_TARGET = "--shed-target";
+  public static final String SLO = "--slo";
+  public static final String SLO_MS = "--slo-ms";
+  public static final String SPEED = "--speed";
+  public static final String STABILITY_PERCENT = "--stability-percent";
+  public static final String STABILITY_WINDOWS = "--stability-windows";
+  public static final String STATE_DIR = "--state-dir";
+  public static final String SURGE = "--surge";
+  public static final String SURGE_AT = "--surge-at";
+  public static final String SURGE_RATIO = "--surge-ratio";
+  public static final String TEXTS = "--texts";
+  public static final String TIMEOUT = "--timeout";
+  public static final String TRACE = "--trace";
+  public static final String TRANSPORT = "--transport";
+  public static final String TRIGGER = "--trigger";
+  public static final String TROUGH_RPS = "--trough-rps";
+  public static final String TROUGH_STREAMS = "--trough-streams";
+  public static final String TTFAB_SLO_MS = "--ttfab-slo-ms";
+  public static final String TTOTAL = "--ttotal";
+  public static final String TTOTAL_STATISTIC = "--ttotal-statistic";
+  public static final String VALIDATE = "--validate";
+  public static final String VARIANT = "--variant";
+  public static final String VOICE = "--voice";
+  public static final String WARMUP = "--warmup";
+  public static final String WINDOW = "--window";
+}

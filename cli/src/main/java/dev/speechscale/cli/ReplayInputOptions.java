@@ -1,0 +1,134 @@
+package dev.speechscale.cli;
+
+import dev.speechscale.artifacts.ArtifactCodec;
+import dev.speechscale.artifacts.QmaxArtifact;
+import dev.speechscale.artifacts.StartupDelaySamples;
+import dev.speechscale.chain.Flags;
+import dev.speechscale.chain.Replay;
+import dev.speechscale.chain.ReplayPrediction;
+import dev.speechscale.simulator.RefusalCost;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code replay}'s inputs: the trace (a file, or the calibration trace's shape) and the artifacts.
+ */
+final class ReplayInputOptions {
+  // picocli fills a multiplicity-1 group before call(), or refuses the command line (exit 2)
+  @SuppressWarnings("NullAway.Init")
+  @ArgGroup(multiplicity = "1")
+  TraceChoice trace;
+
+  static final class TraceChoice {
+    @Option(
+        names = Flags.TRACE,
+        paramLabel = "FILE",
+        description = "a trace: CSV time_s,rps (the last row ends it) or arrival_s")
+    @Nullable Path file;
+
+    @Option(
+        names = Flags.CALIBRATION,
+        paramLabel = "FILE",
+        description = "write the calibration trace to FILE and replay it")
+    @Nullable Path calibration;
+  }
+
+  @Option(
+      names = Flags.SURGE_AT,
+      paramLabel = "DURATION",
+      description = "where the trace's surge starts (with --trace; --calibration knows)")
+  @Nullable Duration surgeAt;
+
+  @Option(names = Flags.PLAN, required = true, paramLabel = "FILE", description = "plan artifact")
+  Path plan;
+
+  @Option(names = Flags.QMAX, required = true, paramLabel = "FILE", description = "qmax artifact")
+  Path qmax;
+
+  @Option(
+      names = Flags.TTOTAL,
+      required = true,
+      paramLabel = "FILE",
+      description =
+          "ttotal artifact; give it once per ttotal run (a --runs N artifact counts its N runs)"
+              + " and each simulated instance draws one of the start-up delays (seeded)")
+  List<Path> ttotal;
+
+  @Option(
+      names = Flags.QUIET,
+      defaultValue = "60s",
+      paramLabel = "DURATION",
+      description = "calibration: quiet period before the surge (default ${DEFAULT-VALUE})")
+  Duration quiet;
+
+  @Option(
+      names = Flags.SURGE,
+      defaultValue = "150s",
+      paramLabel = "DURATION",
+      description = "calibration: surge length (default ${DEFAULT-VALUE})")
+  Duration surge;
+
+  @Option(
+      names = Flags.FALL,
+      defaultValue = "150s",
+      paramLabel = "DURATION",
+      description = "calibration: quiet period after it (default ${DEFAULT-VALUE})")
+  Duration fall;
+
+  /**
+   * The trace the options name; their usage errors, and a bad trace file, before the endpoint is
+   * touched.
+   */
+  Replay.TraceSource traceSource(CommandSpec spec) {
+    if (trace.file != null) {
+      if (surgeAt == null) {
+        throw Cli.usage(
+            spec,
+            Flags.SURGE_AT
+                + " is required with --trace: say where the trace's surge starts (e.g."
+                + " "
+                + Flags.SURGE_AT
+                + " 60s), or use --calibration");
+      }
+      Replay.traffic(trace.file); // every bad line reported before the endpoint is touched
+      return new Replay.TraceSource.File(trace.file, surgeAt.toMillis() / 1000.0);
+    }
+    if (surgeAt != null) {
+      throw Cli.usage(
+          spec, Flags.SURGE_AT + " goes with --trace; a --calibration trace knows its surge");
+    }
+    if (trace.calibration == null) { // the group takes one of the two: picocli refuses neither
+      throw Cli.usage(spec, "give --trace FILE or --calibration FILE");
+    }
+    return new Replay.TraceSource.Calibration(trace.calibration, quiet, surge, fall);
+  }
+
+  /** The artifacts, read. */
+  ReplayPrediction.Inputs read(RefusalCost cost) {
+    QmaxArtifact q = ArtifactCodec.readQmax(qmax);
+    List<StartupDelaySamples.Input> ttotals =
+        ttotal.stream()
+            .map(file ->
+                new StartupDelaySamples.Input(ArtifactCodec.readTtotal(file), file.toString()))
+            .toList();
+    return new ReplayPrediction.Inputs(
+        q, qmax.toString(), ttotals, ArtifactCodec.readPlan(plan), plan.toString(), cost);
+  }
+
+  /** The artifacts' files, as the artifact's parameters record them. */
+  void record(Map<String, Object> params) {
+    params.put("plan", plan.toString());
+    params.put("qmax", qmax.toString());
+    params.put(
+        "ttotal",
+        ttotal.size() == 1
+            ? ttotal.getFirst().toString()
+            : ttotal.stream().map(Path::toString).toList());
+  }
+}

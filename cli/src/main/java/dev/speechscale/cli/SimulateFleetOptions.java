@@ -1,0 +1,126 @@
+package dev.speechscale.cli;
+
+import dev.speechscale.chain.Flags;
+import dev.speechscale.simulator.FleetSimulator;
+import dev.speechscale.simulator.Policies;
+import dev.speechscale.simulator.SimulatorException;
+import java.time.Duration;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+
+/**
+ * How {@code simulate} runs the fleet: which policies, the seed, the metric delay, the warm history
+ * before t = 0, the server's deadline and the instance-hour's price.
+ */
+final class SimulateFleetOptions {
+  /** The server's default MAX_REQUEST_AGE_S. */
+  static final String DEFAULT_MAX_REQUEST_AGE = "56s";
+
+  @Option(
+      names = Flags.POLICIES,
+      defaultValue = "plan,naive,invocations,cpu",
+      paramLabel = "LIST",
+      description =
+          "comma-separated: plan, naive, invocations, cpu, fixed:N; plan:average_60s or"
+              + " plan:maximum_10s is the plan with that step scale-in alarm (default"
+              + " ${DEFAULT-VALUE})")
+  String policies;
+
+  @Option(
+      names = Flags.SEED,
+      defaultValue = "1",
+      paramLabel = "N",
+      description = "arrivals and service times (default ${DEFAULT-VALUE})")
+  long seed;
+
+  @Option(
+      names = Flags.METRIC_DELAY,
+      defaultValue = "0s",
+      paramLabel = "DURATION",
+      description =
+          "how late a metric period becomes readable: 0s locally, ~60s+ on CloudWatch"
+              + " (default ${DEFAULT-VALUE})")
+  Duration metricDelay;
+
+  @Option(
+      names = Flags.PRE_ROLL,
+      defaultValue = "window",
+      paramLabel = "window|DURATION",
+      description =
+          "warm history simulated before t = 0 at the trace's first rate, counted nowhere:"
+              + " 'window' = each policy's longest alarm window (180s for the plan's rules),"
+              + " 0s = none, or whole seconds (default ${DEFAULT-VALUE})")
+  String preRoll;
+
+  @Option(
+      names = Flags.MAX_REQUEST_AGE,
+      defaultValue = DEFAULT_MAX_REQUEST_AGE,
+      paramLabel = "DURATION",
+      description = "the server's MAX_REQUEST_AGE_S deadline (default ${DEFAULT-VALUE})")
+  Duration maxRequestAge;
+
+  @Option(
+      names = Flags.PRICE_PER_HOUR,
+      paramLabel = "N",
+      description = "price of one instance-hour; adds a cost column")
+  @Nullable Double pricePerHour;
+
+  /** Refuses what no run could use, before any file is read. */
+  void validate(CommandSpec spec) {
+    try {
+      Policies.names(policies);
+    } catch (SimulatorException e) {
+      throw Cli.usage(spec, Cli.message(e));
+    }
+    if (metricDelay.isNegative()) {
+      throw Cli.usage(spec, Flags.METRIC_DELAY + " (" + metricDelay + ") must be at least 0s");
+    }
+    if (maxRequestAge.isNegative() || maxRequestAge.isZero()) {
+      throw Cli.usage(
+          spec, Flags.MAX_REQUEST_AGE + " (" + maxRequestAge + ") must be positive, e.g. 56s");
+    }
+    if (pricePerHour != null && !(pricePerHour >= 0 && !pricePerHour.isInfinite())) {
+      throw Cli.usage(spec, Flags.PRICE_PER_HOUR + " (" + pricePerHour + ") must be a number >= 0");
+    }
+  }
+
+  /** The simulator's options for an SLO of {@code sloMs}. */
+  FleetSimulator.Options options(double sloMs, CommandSpec spec) {
+    return new FleetSimulator.Options(sloMs, metricDelay, seed, preRoll(spec));
+  }
+
+  /** {@code --pre-roll}: {@code window}, or whole seconds ({@code 0s}: none). */
+  private FleetSimulator.PreRoll preRoll(CommandSpec spec) {
+    if (preRoll.strip().equalsIgnoreCase("window")) {
+      return new FleetSimulator.PreRoll.Window();
+    }
+    Duration d;
+    try {
+      d = Durations.parse(preRoll);
+    } catch (RuntimeException e) {
+      throw Cli.usage(
+          spec,
+          Flags.PRE_ROLL
+              + " ("
+              + preRoll
+              + ") must be 'window' or a duration in whole seconds, e.g. 180s or 0s");
+    }
+    try {
+      return d.isZero() ? new FleetSimulator.PreRoll.None() : new FleetSimulator.PreRoll.Fixed(d);
+    } catch (SimulatorException e) {
+      throw Cli.usage(spec, Cli.message(e));
+    }
+  }
+
+  /** The options as the artifact's parameters record them. */
+  void record(Map<String, Object> m) {
+    m.put("policies", policies);
+    m.put("seed", seed);
+    m.put("metric_delay", metricDelay.toString());
+    m.put("pre_roll", preRoll);
+    m.put("max_request_age", maxRequestAge.toString());
+    m.put("price_per_hour", pricePerHour);
+  }
+}
