@@ -36,15 +36,7 @@ public final class BidiInvokerProvider implements InvokerProvider {
 
     @Override
     Connection open(Runnable onClose) {
-      return new BidiConnection(
-          address,
-          Endpoints.hostHeader(target.baseUri()),
-          Endpoints.path(target.baseUri(), PATH),
-          target.requestTimeout().toNanos(),
-          target.clock(),
-          "lg" + sessions.getAndIncrement(),
-          watchdog,
-          onClose);
+      return new BidiConnection(socket(PATH), "lg" + sessions.getAndIncrement(), onClose);
     }
   }
 }

@@ -34,14 +34,7 @@ public final class HttpStreamInvokerProvider implements InvokerProvider {
 
     @Override
     Connection open(Runnable onClose) {
-      return new HttpStreamConnection(
-          address,
-          Endpoints.hostHeader(target.baseUri()),
-          Endpoints.path(target.baseUri(), PATH),
-          target.requestTimeout().toNanos(),
-          target.clock(),
-          watchdog,
-          onClose);
+      return new HttpStreamConnection(socket(PATH), onClose);
     }
   }
 }

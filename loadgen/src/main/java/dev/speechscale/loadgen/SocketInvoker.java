@@ -34,6 +34,17 @@ abstract class SocketInvoker implements Invoker {
     this.watchdog = new Watchdog(target.clock(), target.requestTimeout(), transport.label());
   }
 
+  /** A connection's socket to the target's base URI's path followed by {@code pathSuffix}. */
+  final KeptSocket socket(String pathSuffix) {
+    return new KeptSocket(
+        address,
+        Endpoints.hostHeader(target.baseUri()),
+        Endpoints.path(target.baseUri(), pathSuffix),
+        target.requestTimeout().toNanos(),
+        target.clock(),
+        watchdog);
+  }
+
   /** A new connection that runs {@code onClose} once when it closes. */
   abstract Connection open(Runnable onClose);
 
