@@ -133,12 +133,7 @@ final class BidiExchange {
           "the stream ended before synthesis_complete"
               + (started ? " (mid-stream)" : " (before synthesis_start)"));
     }
-    Throwable e = failure;
-    for (int depth = 0;
-        depth < 8 && !(e instanceof AwsServiceException) && e.getCause() != null;
-        depth++) {
-      e = e.getCause();
-    }
+    Throwable e = AwsErrors.serviceCause(failure);
     if (e instanceof ModelStreamErrorException mse) {
       return fail(
           Invocation.Outcome.SERVER_ERROR,

@@ -183,12 +183,7 @@ final class ResponseStreamInvoker implements Invoker {
 
   /** How a failed invocation ends, from what the SDK reported. */
   static Invocation classify(Throwable t, WavAudioMeter meter, long sent, NanoClock clock) {
-    Throwable e = t;
-    for (int depth = 0;
-        depth < 8 && !(e instanceof AwsServiceException) && e.getCause() != null;
-        depth++) {
-      e = e.getCause();
-    }
+    Throwable e = AwsErrors.serviceCause(t);
     if (e instanceof ModelStreamErrorException mse) {
       return failed(
           meter,
