@@ -14,7 +14,6 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One worker's WebSocket session on {@code /invocations-bidirectional-stream}, kept open across
@@ -55,7 +54,7 @@ final class BidiConnection implements Invoker.Connection {
   @Override
   public Invocation invoke(SynthesisRequest request) {
     String requestId = idPrefix + "-" + requests++;
-    byte[] message = message(request, requestId);
+    byte[] message = request.toSessionJson(requestId).getBytes(StandardCharsets.UTF_8);
     long sent = session.clock.nanoTime();
     long deadline = sent + session.timeoutNanos;
     for (int attempt = 0; ; attempt++) {
@@ -110,19 +109,6 @@ final class BidiConnection implements Invoker.Connection {
           exchange.started ? Outcome.SERVER_ERROR : Outcome.TRANSPORT_ERROR,
           (exchange.started ? "the session broke mid-stream: " : "") + session.describe(e));
     }
-  }
-
-  private static byte[] message(SynthesisRequest request, String requestId) {
-    ObjectNode node = JSON.createObjectNode();
-    node.put("text", request.text());
-    if (request.voice() != null) {
-      node.put("voice", request.voice());
-    }
-    if (request.speed() != null) {
-      node.put("speed", request.speed());
-    }
-    node.put("request_id", requestId);
-    return JSON.writeValueAsBytes(node);
   }
 
   /** One request's reading state. */

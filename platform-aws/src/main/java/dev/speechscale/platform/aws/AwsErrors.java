@@ -78,6 +78,13 @@ final class AwsErrors {
     } while (token != null);
   }
 
+  /** What the service said: its error details' message, else the exception's own. */
+  static @Nullable String serviceMessage(AwsServiceException e) {
+    return e.awsErrorDetails() != null && e.awsErrorDetails().errorMessage() != null
+        ? e.awsErrorDetails().errorMessage()
+        : e.getMessage();
+  }
+
   /**
    * The AWS service exception behind {@code t} (the SDK wraps it in completion and stream
    * exceptions), looking at most eight causes deep; else the deepest cause reached.
@@ -116,10 +123,7 @@ final class AwsErrors {
       String operation, String subject, int requested, RuntimeException e) {
     if (e instanceof AwsServiceException ase) {
       String code = ase.awsErrorDetails() == null ? "" : ase.awsErrorDetails().errorCode();
-      String message =
-          ase.awsErrorDetails() == null || ase.awsErrorDetails().errorMessage() == null
-              ? ase.getMessage()
-              : ase.awsErrorDetails().errorMessage();
+      String message = serviceMessage(ase);
       if (ase.isThrottlingException()) {
         return new PlatformException.Reason.Throttled(
             operation
