@@ -2,7 +2,11 @@ package dev.speechscale.artifacts;
 
 import java.time.Instant;
 
-/** What every artifact carries. */
+/**
+ * What every artifact carries: its {@link Header}. An artifact record either holds the header as
+ * one unwrapped component, or (where other modules still build it field by field) its five fields
+ * as components of its own, which then stand for the accessors below.
+ */
 public sealed interface Artifact
     permits QmaxArtifact,
         TtotalArtifact,
@@ -14,13 +18,26 @@ public sealed interface Artifact
   /** The only format this version reads and writes. */
   int SCHEMA_VERSION = 1;
 
-  int schemaVersion();
+  /** The five fields the artifact opens with. */
+  Header header();
 
-  String kind();
+  default int schemaVersion() {
+    return header().schemaVersion();
+  }
 
-  String toolVersion();
+  default String kind() {
+    return header().kind();
+  }
 
-  Instant createdAt();
+  default String toolVersion() {
+    return header().toolVersion();
+  }
 
-  Provenance provenance();
+  default Instant createdAt() {
+    return header().createdAt();
+  }
+
+  default Provenance provenance() {
+    return header().provenance();
+  }
 }
