@@ -3,41 +3,66 @@ package dev.speechscale.artifacts;
 import java.time.Instant;
 
 /**
- * What every artifact carries: its {@link Header}. An artifact record either holds the header as
- * one unwrapped component, or (where other modules still build it field by field) its five fields
- * as components of its own, which then stand for the accessors below.
+ * What every artifact carries: the five fields of its {@link Header}. A record holds them either as
+ * one unwrapped header component ({@link Sectioned}) or, where other modules still build it field
+ * by field, as five components of its own.
  */
 public sealed interface Artifact
-    permits QmaxArtifact,
-        TtotalArtifact,
+    permits Artifact.Sectioned,
         PlanArtifact,
+        TtotalArtifact,
         DriftArtifact,
         ValidateArtifact,
-        SimulateArtifact,
         ReplayArtifact {
   /** The only format this version reads and writes. */
   int SCHEMA_VERSION = 1;
 
+  int schemaVersion();
+
+  String kind();
+
+  String toolVersion();
+
+  Instant createdAt();
+
+  Provenance provenance();
+
   /** The five fields the artifact opens with. */
-  Header header();
-
-  default int schemaVersion() {
-    return header().schemaVersion();
+  default Header header() {
+    return new Header(schemaVersion(), kind(), toolVersion(), createdAt(), provenance());
   }
 
-  default String kind() {
-    return header().kind();
-  }
+  /**
+   * An artifact that holds its {@link Header} as one component ({@code @JsonUnwrapped}, so the JSON
+   * keeps the five fields at its top level); the five accessors read it.
+   */
+  sealed interface Sectioned extends Artifact permits QmaxArtifact, SimulateArtifact {
+    @Override
+    Header header();
 
-  default String toolVersion() {
-    return header().toolVersion();
-  }
+    @Override
+    default int schemaVersion() {
+      return header().schemaVersion();
+    }
 
-  default Instant createdAt() {
-    return header().createdAt();
-  }
+    @Override
+    default String kind() {
+      return header().kind();
+    }
 
-  default Provenance provenance() {
-    return header().provenance();
+    @Override
+    default String toolVersion() {
+      return header().toolVersion();
+    }
+
+    @Override
+    default Instant createdAt() {
+      return header().createdAt();
+    }
+
+    @Override
+    default Provenance provenance() {
+      return header().provenance();
+    }
   }
 }

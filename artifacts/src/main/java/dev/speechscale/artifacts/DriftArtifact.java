@@ -31,11 +31,6 @@ public record DriftArtifact(
     List<Item> items)
     implements Artifact {
 
-  @Override
-  public Header header() {
-    return new Header(schemaVersion, kind, toolVersion, createdAt, provenance);
-  }
-
   public DriftArtifact {
     items = List.copyOf(items);
   }

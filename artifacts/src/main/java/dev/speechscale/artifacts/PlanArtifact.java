@@ -83,11 +83,6 @@ public record PlanArtifact(
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String scaleInAlarm)
     implements Artifact {
 
-  @Override
-  public Header header() {
-    return new Header(schemaVersion, kind, toolVersion, createdAt, provenance);
-  }
-
   /**
    * The flat wire record, as JSON reads and writes it field by field; build one with {@link #of}
    * from its sections.

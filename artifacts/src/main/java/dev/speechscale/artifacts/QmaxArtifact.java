@@ -78,7 +78,7 @@ public record QmaxArtifact(
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable WarmupRamp warmupRamp,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable HostSpeedLog hostSpeed,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable IdleStartRung idleStart)
-    implements Artifact {
+    implements Artifact.Sectioned {
 
   /** The load model every ladder runs under. */
   static final String CLOSED_LOOP = "closed-loop";

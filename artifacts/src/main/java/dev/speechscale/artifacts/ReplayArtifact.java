@@ -59,11 +59,6 @@ public record ReplayArtifact(
     Verdict verdict)
     implements Artifact {
 
-  @Override
-  public Header header() {
-    return new Header(schemaVersion, kind, toolVersion, createdAt, provenance);
-  }
-
   public ReplayArtifact {
     Objects.requireNonNull(predicted, "predicted");
     Objects.requireNonNull(measured, "measured");

@@ -36,7 +36,7 @@ public record SimulateArtifact(
     InstanceSection instance,
     List<PlanArtifact.SourceFile> inputs,
     List<PolicySection> policies)
-    implements Artifact {
+    implements Artifact.Sectioned {
 
   public SimulateArtifact {
     inputs = List.copyOf(inputs);

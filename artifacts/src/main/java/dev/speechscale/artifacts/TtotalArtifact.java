@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * own rather than one unwrapped header (as {@link QmaxArtifact} holds it): the JSON would be the
  * same, but {@code chain}'s {@code TtotalRun} and {@code RepeatedTtotal} and the tests of artifacts
  * and chain build it field by field through the canonical constructor, which one header component
- * would change under them. {@link #header()} gathers the five.
+ * would change under them. {@link Artifact#header()} gathers the five.
  *
  * @param trigger how the scale-out was caused ({@code force-desired})
  * @param tTotalS desired_set → traffic_recovered, seconds
@@ -74,11 +74,6 @@ public record TtotalArtifact(
    */
   public static final List<String> STAGES =
       ScaleOutStage.wireNames(List.of(ScaleOutStage.values()));
-
-  @Override
-  public Header header() {
-    return new Header(schemaVersion, kind, toolVersion, createdAt, provenance);
-  }
 
   public TtotalArtifact {
     timeline = timeline == null ? List.of() : List.copyOf(timeline);

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * own rather than one unwrapped header (as {@link QmaxArtifact} holds it): the JSON would be the
  * same, but {@code chain}'s {@code ValidateRun} and the tests of artifacts, report and cli build it
  * field by field through the canonical constructor, which one header component would change under
- * them. {@link #header()} gathers the five.
+ * them. {@link Artifact#header()} gathers the five.
  *
  * @param model the model
  * @param endpoint the endpoint
@@ -43,11 +43,6 @@ public record ValidateArtifact(
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable ValidateTimeline timeline,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable RefusalCost refusalCost)
     implements Artifact {
-
-  @Override
-  public Header header() {
-    return new Header(schemaVersion, kind, toolVersion, createdAt, provenance);
-  }
 
   public ValidateArtifact {
     checks = List.copyOf(checks);
