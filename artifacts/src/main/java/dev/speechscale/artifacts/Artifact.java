@@ -8,12 +8,7 @@ import java.time.Instant;
  * by field, as five components of its own.
  */
 public sealed interface Artifact
-    permits Artifact.Sectioned,
-        PlanArtifact,
-        TtotalArtifact,
-        DriftArtifact,
-        ValidateArtifact,
-        ReplayArtifact {
+    permits Artifact.Sectioned, TtotalArtifact, DriftArtifact, ValidateArtifact, ReplayArtifact {
   /** The only format this version reads and writes. */
   int SCHEMA_VERSION = 1;
 
@@ -36,7 +31,7 @@ public sealed interface Artifact
    * An artifact that holds its {@link Header} as one component ({@code @JsonUnwrapped}, so the JSON
    * keeps the five fields at its top level); the five accessors read it.
    */
-  sealed interface Sectioned extends Artifact permits QmaxArtifact, SimulateArtifact {
+  sealed interface Sectioned extends Artifact permits QmaxArtifact, SimulateArtifact, PlanArtifact {
     @Override
     Header header();
 
