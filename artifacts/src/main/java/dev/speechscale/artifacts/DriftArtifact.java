@@ -6,6 +6,12 @@ import java.util.List;
 /**
  * The result of {@code tts-bench drift}: what is deployed against what the config and plan say.
  *
+ * <p>Its first five components are the {@link Header} every artifact opens with, as fields of its
+ * own rather than one unwrapped header (as {@link QmaxArtifact} holds it): the JSON would be the
+ * same, but {@code chain}'s {@code Drift} and the report's tests build it field by field through
+ * the canonical constructor, which one header component would change under them. {@link #header()}
+ * gathers the five.
+ *
  * @param model the model
  * @param endpoint the endpoint
  * @param platform {@code local} or {@code aws}

@@ -2,6 +2,7 @@ package dev.speechscale.artifacts;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.speechscale.capacity.FleetCost;
 import dev.speechscale.capacity.Plan;
 import dev.speechscale.capacity.PlanVerdict;
@@ -22,22 +23,25 @@ import org.jspecify.annotations.Nullable;
  * (additive, {@link ScaleInAlarmChoice}) is the step scale-in alarm's statistic and period; a plan
  * without it was written before it and deploys the Average over 60 s it deployed then.
  *
- * <p>The record stays flat because its components are the JSON's fields, in order; {@link #of}
- * assembles it from sections ({@link Stamp}, {@link Target}, {@link Judgement}, {@link Plan.QMax},
- * {@link Thresholds}, {@link Plan.Fleet}, {@link Plan.Timing}, {@link Plan.Surge} (the planner's
- * own sections), {@link Inputs}, {@link Deployment}). It runs past 300 lines because the sections
- * sit beside the wire fields they fill, and the factory and the one copy name every field.
+ * <p>It opens with the {@link Header} every artifact shares, unwrapped into the JSON's top level.
+ * The rest stays flat because its components are the JSON's fields, in order; {@link #of} assembles
+ * it from sections ({@link Stamp}, {@link Target}, {@link Judgement}, {@link Plan.QMax}, {@link
+ * Thresholds}, {@link Plan.Fleet}, {@link Plan.Timing}, {@link Plan.Surge} (the planner's own
+ * sections), {@link Inputs}, {@link Deployment}). The planner's sections are not unwrapped into it
+ * as the header is, because the JSON would not keep its shape: their fields are named otherwise
+ * ({@code scale_out_cooldown_seconds} against {@code scale_out_cooldown_s}, {@code
+ * throughput_at_c_scale_max_per_second} against {@code throughput_at_c_scale_max_rps}), the fleet's
+ * {@code naive_max_instances} and the timing's {@code first_chunk_alarm_ms} stand after the surge
+ * fields, and each units ratio is written as two fields ({@code ratio_max} and {@code
+ * ratio_max_rung}) apart from each other. It runs past 300 lines because the sections sit beside
+ * the wire fields they fill, and the factory and the one copy name every field.
  *
  * <p>A plan is what gates autoscaling: the platforms attach scaling only when a plan's model and
  * fingerprint match the deployment, its verdict is not {@code INFEASIBLE}, and it carries a
  * measured units conversion ({@code ratio_max} and {@code ratio_average}).
  */
 public record PlanArtifact(
-    int schemaVersion,
-    String kind,
-    String toolVersion,
-    Instant createdAt,
-    Provenance provenance,
+    @JsonUnwrapped Header header,
     String model,
     String endpoint,
     @Nullable String instanceType,
@@ -81,7 +85,7 @@ public record PlanArtifact(
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable FleetCost cost,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<SurgeCurve.Point> surgeCurve,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String scaleInAlarm)
-    implements Artifact {
+    implements Artifact.Sectioned {
 
   /**
    * The flat wire record, as JSON reads and writes it field by field; build one with {@link #of}
@@ -167,11 +171,7 @@ public record PlanArtifact(
     Ratio ratioMax = thresholds.ratioMax();
     Ratio ratioAverage = thresholds.ratioAverage();
     return new PlanArtifact(
-        Artifact.SCHEMA_VERSION,
-        ArtifactKind.PLAN.label(),
-        stamp.toolVersion(),
-        stamp.createdAt(),
-        stamp.provenance(),
+        Header.of(ArtifactKind.PLAN, stamp),
         target.model(),
         target.endpoint(),
         target.instanceType(),
@@ -266,11 +266,7 @@ public record PlanArtifact(
       List<FindingEntry> findings,
       String configBlock) {
     return new PlanArtifact(
-        schemaVersion,
-        kind,
-        toolVersion,
-        createdAt,
-        provenance,
+        header,
         model,
         endpoint,
         instanceType,

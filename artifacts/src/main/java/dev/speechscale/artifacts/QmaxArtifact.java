@@ -1,6 +1,7 @@
 package dev.speechscale.artifacts;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.speechscale.capacity.Ladder;
 import dev.speechscale.capacity.Measurement;
 import dev.speechscale.capacity.Rung;
@@ -8,7 +9,6 @@ import dev.speechscale.capacity.ServiceTimeDistribution;
 import dev.speechscale.simulator.ColdStart;
 import dev.speechscale.simulator.IdleStart;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -20,11 +20,14 @@ import org.jspecify.annotations.Nullable;
  * refined}, {@code s_mean_s}, {@code s_p95_s}, each step's {@code meets_slo}) are recomputed from
  * {@code steps} by {@link #withDerived()}, which every reader applies.
  *
- * <p>The record stays flat because its components are the JSON's fields, in order; it is built from
- * sections ({@link Stamp}, {@link Target}, {@link Conditions}, {@link Summary}) by {@link #of} and
- * {@link #stated}. It runs past 300 lines for the same reason as {@link PlanArtifact}: the sections
- * sit beside the wire fields they fill, and the factory and the one copy name every field.
+ * <p>It opens with the {@link Header} every artifact shares, unwrapped into the JSON's top level.
+ * The rest stays flat because its components are the JSON's fields, in order, and the summary's
+ * fields stand among the target's and the conditions' ones; it is built from sections ({@link
+ * Stamp}, {@link Target}, {@link Conditions}, {@link Summary}) by {@link #of} and {@link #stated}.
+ * It runs past 300 lines for the same reason as {@link PlanArtifact}: the sections sit beside the
+ * wire fields they fill, and the factory and the one copy name every field.
  *
+ * @param header schema version, kind and stamp
  * @param transport {@code http-stream}, {@code response-stream} or {@code bidi}
  * @param sloMs the p95 TTFAB SLO the ladder was judged against
  * @param holdS how long each rung was held
@@ -49,11 +52,7 @@ import org.jspecify.annotations.Nullable;
  *     the ladder had no throughput to take a share of)
  */
 public record QmaxArtifact(
-    int schemaVersion,
-    String kind,
-    String toolVersion,
-    Instant createdAt,
-    Provenance provenance,
+    @JsonUnwrapped Header header,
     String model,
     String endpoint,
     String transport,
@@ -79,7 +78,7 @@ public record QmaxArtifact(
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable WarmupRamp warmupRamp,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable HostSpeedLog hostSpeed,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable IdleStartRung idleStart)
-    implements Artifact {
+    implements Artifact.Sectioned {
 
   /** The load model every ladder runs under. */
   static final String CLOSED_LOOP = "closed-loop";
@@ -168,11 +167,7 @@ public record QmaxArtifact(
   public static QmaxArtifact stated(
       Stamp stamp, Target target, Conditions conditions, Summary summary, List<QmaxStep> steps) {
     return new QmaxArtifact(
-        Artifact.SCHEMA_VERSION,
-        ArtifactKind.QMAX.label(),
-        stamp.toolVersion(),
-        stamp.createdAt(),
-        stamp.provenance(),
+        Header.of(ArtifactKind.QMAX, stamp),
         target.model(),
         target.endpoint(),
         target.transport(),
@@ -202,17 +197,17 @@ public record QmaxArtifact(
 
   /** This artifact with the ladder's drift check, or without one ({@code null}). */
   public QmaxArtifact withDrift(@Nullable QmaxDrift drift) {
-    return derived(steps, provenance, rungChecks, drift, warmupRamp, hostSpeed, idleStart);
+    return derived(steps, provenance(), rungChecks, drift, warmupRamp, hostSpeed, idleStart);
   }
 
   /** This artifact with how its warm-up's requests ramped, or without ({@code null}). */
   public QmaxArtifact withWarmupRamp(@Nullable WarmupRamp ramp) {
-    return derived(steps, provenance, rungChecks, drift, ramp, hostSpeed, idleStart);
+    return derived(steps, provenance(), rungChecks, drift, ramp, hostSpeed, idleStart);
   }
 
   /** This artifact with its open-loop rung below saturation, or without ({@code null}). */
   public QmaxArtifact withIdleStart(@Nullable IdleStartRung rung) {
-    return derived(steps, provenance, rungChecks, drift, warmupRamp, hostSpeed, rung);
+    return derived(steps, provenance(), rungChecks, drift, warmupRamp, hostSpeed, rung);
   }
 
   /**
@@ -227,7 +222,7 @@ public record QmaxArtifact(
 
   /** This artifact with its host's speed over the ladder, or without ({@code null}). */
   public QmaxArtifact withHostSpeed(@Nullable HostSpeedLog log) {
-    return derived(steps, provenance, rungChecks, drift, warmupRamp, log, idleStart);
+    return derived(steps, provenance(), rungChecks, drift, warmupRamp, log, idleStart);
   }
 
   /**
@@ -283,7 +278,7 @@ public record QmaxArtifact(
   public QmaxArtifact atHostSpeed(double referenceCpuMs) {
     return derived(
         steps.stream().map(s -> s.atHostSpeed(referenceCpuMs)).toList(),
-        provenance,
+        provenance(),
         rungChecks,
         drift,
         warmupRamp,
@@ -295,7 +290,7 @@ public record QmaxArtifact(
    * This artifact with the rung checks measured alongside its steps (derived fields recomputed).
    */
   public QmaxArtifact withRungChecks(List<RungCheck> checks) {
-    return derived(steps, provenance, checks, drift, warmupRamp, hostSpeed, idleStart);
+    return derived(steps, provenance(), checks, drift, warmupRamp, hostSpeed, idleStart);
   }
 
   /** This artifact under another provenance (derived fields recomputed). */
@@ -320,7 +315,7 @@ public record QmaxArtifact(
 
   /** This artifact with every derived field recomputed from its steps. */
   public QmaxArtifact withDerived() {
-    return derived(steps, provenance, rungChecks, drift, warmupRamp, hostSpeed, idleStart);
+    return derived(steps, provenance(), rungChecks, drift, warmupRamp, hostSpeed, idleStart);
   }
 
   /**
@@ -339,11 +334,7 @@ public record QmaxArtifact(
     Ladder ladder = Ladder.of(withSteps.stream().map(QmaxStep::toRung).toList(), sloMs);
     Optional<Ladder.ServiceTime> s = ladder.serviceTime();
     return new QmaxArtifact(
-        schemaVersion,
-        kind,
-        toolVersion,
-        createdAt,
-        provenance,
+        header.withProvenance(provenance),
         model,
         endpoint,
         transport,

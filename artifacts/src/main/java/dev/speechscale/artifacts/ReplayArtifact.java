@@ -11,6 +11,12 @@ import org.jspecify.annotations.Nullable;
  * simulated with the same arrivals, the measured artifacts and the endpoint's deployed rules, with
  * the prediction error beside each figure.
  *
+ * <p>Its first five components are the {@link Header} every artifact opens with, as fields of its
+ * own rather than one unwrapped header (as {@link QmaxArtifact} holds it): the JSON would be the
+ * same, but {@code chain}'s {@code ReplayComparison} build it field by field through the canonical
+ * constructor, which one header component would change under them. {@link #header()} gathers the
+ * five.
+ *
  * @param model the model
  * @param endpoint the endpoint
  * @param platform {@code local} or {@code aws}

@@ -1,6 +1,6 @@
 package dev.speechscale.artifacts;
 
-import java.time.Instant;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Only {@code created_at} and {@code provenance} depend on when and where it ran: the same
  * inputs and seed give the same numbers, byte for byte.
  *
+ * @param header schema version, kind and stamp (unwrapped: the JSON's first five fields)
  * @param model the model
  * @param endpoint the endpoint the plan is for
  * @param sloMs the p95 TTFAB SLO (the ladder's)
@@ -24,11 +25,7 @@ import org.jspecify.annotations.Nullable;
  * @param policies one entry per policy, in the order asked
  */
 public record SimulateArtifact(
-    int schemaVersion,
-    String kind,
-    String toolVersion,
-    Instant createdAt,
-    Provenance provenance,
+    @JsonUnwrapped Header header,
     String model,
     String endpoint,
     double sloMs,
@@ -39,7 +36,7 @@ public record SimulateArtifact(
     InstanceSection instance,
     List<PlanArtifact.SourceFile> inputs,
     List<PolicySection> policies)
-    implements Artifact {
+    implements Artifact.Sectioned {
 
   public SimulateArtifact {
     inputs = List.copyOf(inputs);

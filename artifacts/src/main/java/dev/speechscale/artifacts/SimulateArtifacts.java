@@ -50,11 +50,7 @@ public final class SimulateArtifacts {
   public static SimulateArtifact build(Sources in) {
     InstanceModel m = in.instance();
     return new SimulateArtifact(
-        Artifact.SCHEMA_VERSION,
-        ArtifactKind.SIMULATE.label(),
-        ToolVersion.current(),
-        in.now(),
-        in.provenance(),
+        Header.of(ArtifactKind.SIMULATE, Stamp.current(in.now(), in.provenance())),
         in.model(),
         in.endpoint(),
         in.sloMs(),

@@ -19,6 +19,12 @@ import org.jspecify.annotations.Nullable;
  * {@code t_total_s}; {@link #withDerived()} recomputes them, the total, {@code
  * t_total_with_policy_bound_s} and {@code t_total_bounded} from the timeline.
  *
+ * <p>Its first five components are the {@link Header} every artifact opens with, as fields of its
+ * own rather than one unwrapped header (as {@link QmaxArtifact} holds it): the JSON would be the
+ * same, but {@code chain}'s {@code TtotalRun} and {@code RepeatedTtotal} and the tests of artifacts
+ * and chain build it field by field through the canonical constructor, which one header component
+ * would change under them. {@link Artifact#header()} gathers the five.
+ *
  * @param trigger how the scale-out was caused ({@code force-desired})
  * @param tTotalS desired_set → traffic_recovered, seconds
  * @param policyLagBoundS alarm period × evaluation periods + scale-out cooldown, read from the
@@ -104,18 +110,8 @@ public record TtotalArtifact(
             + " repeats the slowest (run "
             + topIndex
             + "), every run is under runs");
-    return new TtotalArtifact(
-            last.schemaVersion,
-            last.kind,
-            last.toolVersion,
-            last.createdAt,
-            last.provenance,
-            last.model,
-            last.endpoint,
-            last.trigger,
-            last.deployedConfig,
+    return last.withTiming(
             top.tTotalS,
-            last.policyLagBoundS,
             null,
             null,
             top.timeline,
@@ -158,18 +154,8 @@ public record TtotalArtifact(
 
   /** This artifact with {@code fresh} as its {@code new_instance}. */
   public TtotalArtifact withNewInstance(@Nullable NewInstanceService fresh) {
-    return new TtotalArtifact(
-        schemaVersion,
-        kind,
-        toolVersion,
-        createdAt,
-        provenance,
-        model,
-        endpoint,
-        trigger,
-        deployedConfig,
+    return withTiming(
         tTotalS,
-        policyLagBoundS,
         tTotalWithPolicyBoundS,
         tTotalBounded,
         timeline,
@@ -229,18 +215,8 @@ public record TtotalArtifact(
       List<TtotalRuns.Run> each = new ArrayList<>();
       for (TtotalRuns.Run r : runs.runs()) {
         TtotalArtifact one =
-            new TtotalArtifact(
-                    schemaVersion,
-                    kind,
-                    toolVersion,
-                    createdAt,
-                    provenance,
-                    model,
-                    endpoint,
-                    trigger,
-                    deployedConfig,
+            withTiming(
                     r.tTotalS() == null ? 0 : r.tTotalS(),
-                    policyLagBoundS,
                     null,
                     r.tTotalBounded(),
                     r.timeline(),
@@ -255,6 +231,34 @@ public record TtotalArtifact(
       }
       derivedRuns = TtotalRuns.of(each);
     }
+    return withTiming(
+        total,
+        total + policyLagBoundS,
+        bounded,
+        timeline,
+        stages,
+        missing,
+        notes,
+        probe,
+        derivedRuns,
+        newInstance);
+  }
+
+  /**
+   * The one copy: this scale-out's header, model, endpoint, trigger, fingerprint and policy lag
+   * bound, with these timings.
+   */
+  private TtotalArtifact withTiming(
+      double tTotalS,
+      @Nullable Double tTotalWithPolicyBoundS,
+      @Nullable Boolean tTotalBounded,
+      List<TimelineEntry> timeline,
+      List<StageDuration> durations,
+      List<String> missingStages,
+      List<String> notes,
+      Map<String, Object> probe,
+      @Nullable TtotalRuns runs,
+      @Nullable NewInstanceService newInstance) {
     return new TtotalArtifact(
         schemaVersion,
         kind,
@@ -265,16 +269,16 @@ public record TtotalArtifact(
         endpoint,
         trigger,
         deployedConfig,
-        total,
+        tTotalS,
         policyLagBoundS,
-        total + policyLagBoundS,
-        bounded,
+        tTotalWithPolicyBoundS,
+        tTotalBounded,
         timeline,
-        stages,
-        missing,
+        durations,
+        missingStages,
         notes,
         probe,
-        derivedRuns,
+        runs,
         newInstance);
   }
 

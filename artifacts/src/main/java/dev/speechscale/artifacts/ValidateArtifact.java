@@ -9,6 +9,12 @@ import org.jspecify.annotations.Nullable;
  * The result of {@code tts-bench validate}: each check of the deployed policy against the plan, and
  * with {@code --live}, of the policy's behaviour under load.
  *
+ * <p>Its first five components are the {@link Header} every artifact opens with, as fields of its
+ * own rather than one unwrapped header (as {@link QmaxArtifact} holds it): the JSON would be the
+ * same, but {@code chain}'s {@code ValidateRun} and the tests of artifacts, report and cli build it
+ * field by field through the canonical constructor, which one header component would change under
+ * them. {@link Artifact#header()} gathers the five.
+ *
  * @param model the model
  * @param endpoint the endpoint
  * @param platform {@code local} or {@code aws}

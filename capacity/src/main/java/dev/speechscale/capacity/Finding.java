@@ -22,4 +22,8 @@ public record Finding(
   static Finding ok(String name, String detail) {
     return new Finding(name, Verdict.OK, detail, null);
   }
+
+  static Finding warn(String name, String detail, @Nullable String recommendation) {
+    return new Finding(name, Verdict.WARN, detail, recommendation);
+  }
 }

@@ -125,11 +125,8 @@ final class Findings {
               + " on a quiet machine (nothing else running, no CPU steal): rungs measured early"
               + " and late in a drifting ladder are not comparable, so do not plan on this Q_max");
     }
-    return new Finding(
-        "measurement_trust",
-        Verdict.WARN,
-        String.join("; ", problems) + "; " + usable,
-        String.join("; ", fixes));
+    return Finding.warn(
+        "measurement_trust", String.join("; ", problems) + "; " + usable, String.join("; ", fixes));
   }
 
   /**
@@ -188,9 +185,8 @@ final class Findings {
             100 * ladder.qMaxSpread(),
             ladder.qMax());
     if (ladder.qMaxSpread() > 0.20) {
-      return new Finding(
+      return Finding.warn(
           "curve_repeatability",
-          Verdict.WARN,
           detail + ", but runs disagree by more than 20%",
           "find what differs between runs (neighbours, throttling, text pool) and re-measure");
     }
@@ -216,9 +212,8 @@ final class Findings {
                 + " promise, not configured beside it",
             d.timing().wMaxSeconds(), slo, sP95);
     if (d.timing().wMaxSeconds() < sP95) {
-      return new Finding(
+      return Finding.warn(
           "slo_budget",
-          Verdict.WARN,
           detail + ", and it is shorter than one service time, so almost any queueing breaks it",
           "loosen the SLO or speed up service so a request can wait at least one service time");
     }
@@ -266,9 +261,8 @@ final class Findings {
                 + " refused rather than served late",
             implied, z.timing().wMaxSeconds(), z.m().sMeanSeconds());
     if (!ladder.bracketed()) {
-      return new Finding(
+      return Finding.warn(
           "queue_depth",
-          Verdict.WARN,
           "queue_max_depth "
               + z.qMax()
               + " = Q_max, but no usable rung above it breached the SLO, so "
@@ -365,9 +359,8 @@ final class Findings {
                     + " %.0f%%), shorten T_total, or hold standing headroom in instances",
                 recommended, 100 * z.s().shedTarget());
     if (p > Scenario.SURGE_WARN_LINE) {
-      return new Finding(
+      return Finding.warn(
           "surge_survival",
-          Verdict.WARN,
           detail
               + f(
                   ", past the %.0f%% line. Surge headroom in queue slots is a stock; surviving a"
@@ -386,9 +379,8 @@ final class Findings {
     Plan.Thresholds th = z.thresholds();
     Integer minSafe = z.fleet().minSafeInstances();
     if (minSafe == null) {
-      return new Finding(
+      return Finding.warn(
           "scale_in_safety",
-          Verdict.WARN,
           f(
               "C_scale_min %.2f is not below C_scale_max %.2f (surge ratio %.2f): every scale-in"
                   + " lands on the scale-out threshold, at any fleet size",
@@ -404,9 +396,8 @@ final class Findings {
                 + " C_scale_max %.2f / C_scale_min %.2f)",
             minSafe, r, th.cScaleMax(), th.cScaleMin());
     if (floor < minSafe) {
-      return new Finding(
+      return Finding.warn(
           "scale_in_safety",
-          Verdict.WARN,
           rule
               + f(
                   ". This plan's floor is %d, so a %d->%d scale-in leaves the survivors at %.2f",
@@ -482,16 +473,14 @@ final class Findings {
             fleet.naiveMaxInstances(),
             cScaleMax);
     if (!x.measured()) {
-      return new Finding(
+      return Finding.warn(
           "fleet_capacity",
-          Verdict.WARN,
           detail + "; the ladder recorded no throughput, so a serial engine was assumed",
           "re-run `tts-bench qmax`, which records achieved_rps on every rung");
     }
     if (x.extrapolated()) {
-      return new Finding(
+      return Finding.warn(
           "fleet_capacity",
-          Verdict.WARN,
           detail
               + "; C_scale_max lies outside the measured rungs, so X was held flat from the"
               + " nearest one",
@@ -503,9 +492,8 @@ final class Findings {
   static Finding provisionStage(Derivation d) {
     ScaleOutTime t = d.t();
     if (!t.measured()) {
-      return new Finding(
+      return Finding.warn(
           "provision_stage",
-          Verdict.WARN,
           f(
               "T %.1fs was assumed (--assume-t-total), not measured, and every cooldown and the"
                   + " surge simulation are planned against it",
@@ -530,9 +518,8 @@ final class Findings {
               100 * dominant.seconds() / t.plannedSeconds());
     }
     if (!t.missingStages().isEmpty()) {
-      return new Finding(
+      return Finding.warn(
           "provision_stage",
-          Verdict.WARN,
           detail + "; stages not observed: " + String.join(", ", t.missingStages()),
           "re-run `tts-bench ttotal` where the platform exposes every stage marker");
     }

@@ -3,13 +3,10 @@ package dev.speechscale.loadgen;
 import dev.speechscale.platform.Invocation;
 import dev.speechscale.platform.Invocation.Outcome;
 import dev.speechscale.platform.Invoker;
-import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.ResponseBreakdown;
 import dev.speechscale.platform.SynthesisRequest;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -17,7 +14,6 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One worker's WebSocket session on {@code /invocations-bidirectional-stream}, kept open across
@@ -44,49 +40,25 @@ import tools.jackson.databind.node.ObjectNode;
 final class BidiConnection implements Invoker.Connection {
   static final JsonMapper JSON = JsonMapper.builder().build();
 
-  private final InetSocketAddress address;
-  private final String hostHeader;
-  private final String path;
-  private final long timeoutNanos;
-  private final NanoClock clock;
-  private final Runnable onClose;
+  private final KeptSocket session;
   private final String idPrefix;
-  private final Watchdog watchdog;
+  private final Runnable onClose;
   private long requests;
-  // the session: null until the first request opens it and after it closes; guard, in and out
-  // are set whenever socket is
-  private @Nullable Socket socket;
-  private Watchdog.@Nullable Guard guard;
-  private @Nullable SocketInput in;
-  private @Nullable OutputStream out;
 
-  BidiConnection(
-      InetSocketAddress address,
-      String hostHeader,
-      String path,
-      long timeoutNanos,
-      NanoClock clock,
-      String idPrefix,
-      Watchdog watchdog,
-      Runnable onClose) {
-    this.address = address;
-    this.hostHeader = hostHeader;
-    this.path = path;
-    this.timeoutNanos = timeoutNanos;
-    this.clock = clock;
+  BidiConnection(KeptSocket session, String idPrefix, Runnable onClose) {
+    this.session = session;
     this.idPrefix = idPrefix;
-    this.watchdog = watchdog;
     this.onClose = onClose;
   }
 
   @Override
   public Invocation invoke(SynthesisRequest request) {
     String requestId = idPrefix + "-" + requests++;
-    byte[] message = message(request, requestId);
-    long sent = clock.nanoTime();
-    long deadline = sent + timeoutNanos;
+    byte[] message = request.toSessionJson(requestId).getBytes(StandardCharsets.UTF_8);
+    long sent = session.clock.nanoTime();
+    long deadline = sent + session.timeoutNanos;
     for (int attempt = 0; ; attempt++) {
-      boolean reused = socket != null;
+      boolean reused = session.socket != null;
       Exchange exchange = new Exchange(sent);
       Invocation result = attempt(exchange, requestId, message, deadline);
       boolean stale =
@@ -105,51 +77,38 @@ final class BidiConnection implements Invoker.Connection {
 
   private Invocation attempt(Exchange exchange, String requestId, byte[] message, long deadline) {
     try {
-      if (socket == null) {
+      if (session.socket == null) {
         Invocation refused = open(exchange.sent, deadline); // arms the guard for the handshake too
         if (refused != null) {
           return refused;
         }
       } else {
-        Objects.requireNonNull(guard, "an open session has a guard").arm(deadline);
+        Objects.requireNonNull(session.guard, "an open session has a guard").arm(deadline);
       }
-      SocketInput input = Objects.requireNonNull(in, "an open session has an input");
-      OutputStream output = Objects.requireNonNull(out, "an open session has an output");
+      SocketInput input = Objects.requireNonNull(session.in, "an open session has an input");
+      OutputStream output = Objects.requireNonNull(session.out, "an open session has an output");
       WebSocketFrames.write(output, WebSocketFrames.TEXT, message, true);
       Invocation result = exchange.readUntilDone(requestId, input, output);
-      if (guard != null && guard.disarm()) {
-        closeSocket(); // the deadline fired as the response ended: the socket is gone
+      if (session.guard != null && session.guard.disarm()) {
+        session.close(); // the deadline fired as the response ended: the socket is gone
       }
       return result;
     } catch (IOException e) {
-      boolean fired = (guard != null && guard.disarm()) || e instanceof SocketTimeoutException;
-      closeSocket();
+      boolean fired =
+          (session.guard != null && session.guard.disarm()) || e instanceof SocketTimeoutException;
+      session.close();
       if (fired) {
         exchange.timedOut = true;
         return exchange.fail(
             Outcome.TRANSPORT_ERROR,
             "timed out: no synthesis_complete within the request timeout ("
-                + timeoutNanos / 1_000_000
+                + session.timeoutNanos / 1_000_000
                 + " ms)");
       }
       return exchange.fail(
           exchange.started ? Outcome.SERVER_ERROR : Outcome.TRANSPORT_ERROR,
-          (exchange.started ? "the session broke mid-stream: " : "")
-              + HttpStreamConnection.describe(e, address));
+          (exchange.started ? "the session broke mid-stream: " : "") + session.describe(e));
     }
-  }
-
-  private static byte[] message(SynthesisRequest request, String requestId) {
-    ObjectNode node = JSON.createObjectNode();
-    node.put("text", request.text());
-    if (request.voice() != null) {
-      node.put("voice", request.voice());
-    }
-    if (request.speed() != null) {
-      node.put("speed", request.speed());
-    }
-    node.put("request_id", requestId);
-    return JSON.writeValueAsBytes(node);
   }
 
   /** One request's reading state. */
@@ -206,7 +165,7 @@ final class BidiConnection implements Invoker.Connection {
                   true);
           case WebSocketFrames.PONG -> {}
           case WebSocketFrames.CLOSE -> {
-            closeSocket();
+            session.close();
             return fail(
                 started ? Outcome.SERVER_ERROR : Outcome.TRANSPORT_ERROR,
                 "the server closed the session"
@@ -257,7 +216,7 @@ final class BidiConnection implements Invoker.Connection {
                 200,
                 sent,
                 firstAudio,
-                clock.nanoTime(),
+                session.clock.nanoTime(),
                 audioBytes,
                 audioBytes > 0 ? null : "synthesis_complete without any audio frame",
                 ResponseBreakdown.UNKNOWN);
@@ -270,7 +229,7 @@ final class BidiConnection implements Invoker.Connection {
               status,
               sent,
               firstAudio,
-              clock.nanoTime(),
+              session.clock.nanoTime(),
               audioBytes,
               "error message: " + HttpHead.abbreviate(message),
               ResponseBreakdown.UNKNOWN);
@@ -285,7 +244,7 @@ final class BidiConnection implements Invoker.Connection {
           0,
           sent,
           firstAudio,
-          clock.nanoTime(),
+          session.clock.nanoTime(),
           audioBytes,
           error,
           ResponseBreakdown.UNKNOWN);
@@ -314,71 +273,42 @@ final class BidiConnection implements Invoker.Connection {
    * when the session is open.
    */
   private @Nullable Invocation open(long sent, long deadline) throws IOException {
-    Socket s = new Socket();
-    try {
-      s.setTcpNoDelay(true);
-      s.setKeepAlive(true);
-      long remainingMs = Math.max(1, (deadline - clock.nanoTime()) / 1_000_000);
-      s.connect(address, (int) Math.min(Integer.MAX_VALUE, remainingMs));
-      guard = watchdog.guard(s);
-      guard.arm(deadline);
-      SocketInput input = new SocketInput(s, clock);
-      OutputStream output = s.getOutputStream();
-      HttpHead head = WebSocketFrames.handshake(input, output, hostHeader, path);
-      if (head.status() != 101) {
-        HttpBody.Capture capture = new HttpBody.Capture();
-        HttpBody.read(input, head, capture);
-        releaseGuard();
-        s.close();
-        Outcome outcome = Outcomes.ofStatus(head.status());
-        return Outcomes.failed(
-            outcome == Outcome.OK ? Outcome.TRANSPORT_ERROR : outcome,
-            head.status(),
-            sent,
-            clock.nanoTime(),
-            "WebSocket upgrade refused with HTTP "
-                + head.status()
-                + ": "
-                + HttpHead.abbreviate(capture.text()));
-      }
-      socket = s;
-      in = input;
-      out = output;
-      return null;
-    } catch (IOException e) {
-      s.close();
-      throw e;
+    session.open(deadline);
+    Objects.requireNonNull(session.guard, "an open session has a guard").arm(deadline);
+    SocketInput input = Objects.requireNonNull(session.in, "an open session has an input");
+    OutputStream output = Objects.requireNonNull(session.out, "an open session has an output");
+    HttpHead head = WebSocketFrames.handshake(input, output, session.hostHeader, session.path);
+    if (head.status() != 101) {
+      HttpBody.Capture capture = new HttpBody.Capture();
+      HttpBody.read(input, head, capture);
+      session.close();
+      Outcome outcome = Outcomes.ofStatus(head.status());
+      return Outcomes.failed(
+          outcome == Outcome.OK ? Outcome.TRANSPORT_ERROR : outcome,
+          head.status(),
+          sent,
+          session.clock.nanoTime(),
+          "WebSocket upgrade refused with HTTP "
+              + head.status()
+              + ": "
+              + HttpHead.abbreviate(capture.text()));
     }
-  }
-
-  private void releaseGuard() {
-    if (guard != null) {
-      guard.release();
-      guard = null;
-    }
-  }
-
-  private void closeSocket() {
-    Socket s = socket;
-    socket = null;
-    out = null;
-    releaseGuard();
-    Endpoints.closeQuietly(s);
+    return null;
   }
 
   @Override
   public void close() {
-    OutputStream o = out;
+    OutputStream o = session.out;
     if (o != null) {
       try {
         WebSocketFrames.write(o, WebSocketFrames.TEXT, CLOSE_MESSAGE, true);
         WebSocketFrames.write(
             o, WebSocketFrames.CLOSE, WebSocketFrames.closePayload(1000, "done"), true);
       } catch (IOException e) {
-        closeSocket(); // the session is already gone; nothing left to tell the server
+        session.close(); // the session is already gone; nothing left to tell the server
       }
     }
-    closeSocket();
+    session.close();
     onClose.run();
   }
 

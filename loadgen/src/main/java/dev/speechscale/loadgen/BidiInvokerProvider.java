@@ -24,27 +24,12 @@ public final class BidiInvokerProvider implements InvokerProvider {
 
   @Override
   public Invoker create(InvokerTarget target) {
-    return new BidiInvoker(target);
-  }
-
-  private static final class BidiInvoker extends SocketInvoker {
-    private final AtomicInteger sessions = new AtomicInteger();
-
-    BidiInvoker(InvokerTarget target) {
-      super(target, Transport.BIDI);
-    }
-
-    @Override
-    Connection open(Runnable onClose) {
-      return new BidiConnection(
-          address,
-          Endpoints.hostHeader(target.baseUri()),
-          Endpoints.path(target.baseUri(), PATH),
-          target.requestTimeout().toNanos(),
-          target.clock(),
-          "lg" + sessions.getAndIncrement(),
-          watchdog,
-          onClose);
-    }
+    AtomicInteger sessions = new AtomicInteger();
+    return new SocketInvoker(
+        target,
+        Transport.BIDI,
+        PATH,
+        (socket, onClose) ->
+            new BidiConnection(socket, "lg" + sessions.getAndIncrement(), onClose));
   }
 }

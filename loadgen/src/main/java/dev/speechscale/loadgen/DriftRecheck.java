@@ -124,26 +124,21 @@ public record DriftRecheck(
               + ") must not be negative; 0s only flags a drift, e.g. "
               + DEFAULT_REWARM_BUDGET);
     }
-    if (!(hostTolerancePct > 0) || Double.isInfinite(hostTolerancePct)) {
+    requirePositivePct("host", hostTolerancePct, DEFAULT_HOST_TOLERANCE_PCT);
+    requirePositivePct("throughput", throughputTolerancePct, DEFAULT_THROUGHPUT_TOLERANCE_PCT);
+    requirePositivePct("p95", p95TolerancePct, DEFAULT_P95_TOLERANCE_PCT);
+  }
+
+  /** A tolerance must be a finite percentage above zero; the error names it and an example. */
+  private static void requirePositivePct(String name, double pct, double example) {
+    if (!(pct > 0) || Double.isInfinite(pct)) {
       throw new LoadgenException(
-          "drift host tolerance ("
-              + hostTolerancePct
+          "drift "
+              + name
+              + " tolerance ("
+              + pct
               + " %) must be a positive percentage, e.g. "
-              + DEFAULT_HOST_TOLERANCE_PCT);
-    }
-    if (!(throughputTolerancePct > 0) || Double.isInfinite(throughputTolerancePct)) {
-      throw new LoadgenException(
-          "drift throughput tolerance ("
-              + throughputTolerancePct
-              + " %) must be a positive percentage, e.g. "
-              + DEFAULT_THROUGHPUT_TOLERANCE_PCT);
-    }
-    if (!(p95TolerancePct > 0) || Double.isInfinite(p95TolerancePct)) {
-      throw new LoadgenException(
-          "drift p95 tolerance ("
-              + p95TolerancePct
-              + " %) must be a positive percentage, e.g. "
-              + DEFAULT_P95_TOLERANCE_PCT);
+              + example);
     }
   }
 

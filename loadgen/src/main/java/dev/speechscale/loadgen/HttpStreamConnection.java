@@ -3,20 +3,17 @@ package dev.speechscale.loadgen;
 import dev.speechscale.platform.Invocation;
 import dev.speechscale.platform.Invocation.Outcome;
 import dev.speechscale.platform.Invoker;
-import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.ResponseBreakdown;
 import dev.speechscale.platform.SynthesisRequest;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.IdentityHashMap;
 import java.util.Locale;
 import java.util.Objects;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One worker's keep-alive HTTP/1.1 connection to {@code POST /invocations}, on a plain blocking
@@ -40,39 +37,20 @@ import org.jspecify.annotations.Nullable;
 final class HttpStreamConnection implements Invoker.Connection {
   private static final int MAX_CACHED_MESSAGES = 4096;
 
-  private final InetSocketAddress address;
+  private final KeptSocket session;
   private final byte[] headPrefix;
-  private final long timeoutNanos;
-  private final NanoClock clock;
-  private final Watchdog watchdog;
   private final Runnable onClose;
   private final IdentityHashMap<SynthesisRequest, byte[]> messages = new IdentityHashMap<>();
-  // the connection: null until the first request opens it and after it closes; guard and out are
-  // set whenever socket is (in stays, so a failure can still ask how much the last one received)
-  private @Nullable Socket socket;
-  private Watchdog.@Nullable Guard guard;
-  private @Nullable SocketInput in;
-  private @Nullable OutputStream out;
   private boolean closed;
 
-  HttpStreamConnection(
-      InetSocketAddress address,
-      String hostHeader,
-      String path,
-      long timeoutNanos,
-      NanoClock clock,
-      Watchdog watchdog,
-      Runnable onClose) {
-    this.address = address;
-    this.timeoutNanos = timeoutNanos;
-    this.clock = clock;
-    this.watchdog = watchdog;
+  HttpStreamConnection(KeptSocket session, Runnable onClose) {
+    this.session = session;
     this.onClose = onClose;
     this.headPrefix =
         ("POST "
-                + path
+                + session.path
                 + " HTTP/1.1\r\nHost: "
-                + hostHeader
+                + session.hostHeader
                 + "\r\nUser-Agent: speechscale-loadgen\r\nContent-Type: application/json\r\n"
                 + "Accept: audio/wav\r\nContent-Length: ")
             .getBytes(StandardCharsets.US_ASCII);
@@ -81,34 +59,35 @@ final class HttpStreamConnection implements Invoker.Connection {
   @Override
   public Invocation invoke(SynthesisRequest request) {
     byte[] message = message(request);
-    long sent = clock.nanoTime();
-    long deadline = sent + timeoutNanos;
+    long sent = session.clock.nanoTime();
+    long deadline = sent + session.timeoutNanos;
     for (int attempt = 0; ; attempt++) {
-      boolean reused = socket != null;
+      boolean reused = session.socket != null;
       Watchdog.Guard g = null;
       try {
-        if (socket == null) {
-          open(deadline);
+        if (session.socket == null) {
+          session.open(deadline);
         }
-        g = Objects.requireNonNull(guard, "an open connection has a guard");
-        SocketInput input = Objects.requireNonNull(in, "an open connection has an input");
-        OutputStream output = Objects.requireNonNull(out, "an open connection has an output");
+        g = Objects.requireNonNull(session.guard, "an open connection has a guard");
+        SocketInput input = Objects.requireNonNull(session.in, "an open connection has an input");
+        OutputStream output =
+            Objects.requireNonNull(session.out, "an open connection has an output");
         g.arm(deadline);
         input.resetCount();
         output.write(message);
         output.flush();
         Invocation result = response(sent, input);
         if (g.disarm()) {
-          closeSocket(); // the deadline fired as the response ended: the socket is gone
+          session.close(); // the deadline fired as the response ended: the socket is gone
         }
         return result;
       } catch (SocketTimeoutException e) {
-        closeSocket();
+        session.close();
         return timedOut(sent);
       } catch (IOException e) {
         boolean fired = g != null && g.disarm();
-        boolean nothingReceived = in == null || in.bytesRead() == 0;
-        closeSocket();
+        boolean nothingReceived = session.in == null || session.in.bytesRead() == 0;
+        session.close();
         if (fired) {
           return timedOut(sent);
         }
@@ -116,7 +95,7 @@ final class HttpStreamConnection implements Invoker.Connection {
           continue; // the server closed an idle keep-alive connection: resend once
         }
         return Outcomes.failed(
-            Outcome.TRANSPORT_ERROR, 0, sent, clock.nanoTime(), describe(e, address));
+            Outcome.TRANSPORT_ERROR, 0, sent, session.clock.nanoTime(), session.describe(e));
       }
     }
   }
@@ -126,9 +105,9 @@ final class HttpStreamConnection implements Invoker.Connection {
         Outcome.TRANSPORT_ERROR,
         0,
         sent,
-        clock.nanoTime(),
+        session.clock.nanoTime(),
         "timed out: no complete response within the request timeout ("
-            + timeoutNanos / 1_000_000
+            + session.timeoutNanos / 1_000_000
             + " ms)");
   }
 
@@ -157,9 +136,9 @@ final class HttpStreamConnection implements Invoker.Connection {
     if (head.status() != 200) {
       HttpBody.Capture capture = new HttpBody.Capture();
       HttpBody.End end = HttpBody.read(in, head, capture);
-      long done = clock.nanoTime();
+      long done = session.clock.nanoTime();
       if (head.close() || head.untilClose() || end == HttpBody.End.TRUNCATED) {
-        closeSocket();
+        session.close();
       }
       Outcome outcome = Outcomes.ofStatus(head.status());
       if (outcome == Outcome.OK) {
@@ -176,9 +155,9 @@ final class HttpStreamConnection implements Invoker.Connection {
         head.contentType() != null && head.contentType().toLowerCase(Locale.ROOT).contains("wav");
     AudioMeter meter = new AudioMeter(wav);
     HttpBody.End end = HttpBody.read(in, head, meter);
-    long done = clock.nanoTime();
+    long done = session.clock.nanoTime();
     if (head.close() || head.untilClose() || end == HttpBody.End.TRUNCATED) {
-      closeSocket();
+      session.close();
     }
     String error = null;
     if (end == HttpBody.End.TRUNCATED) {
@@ -211,38 +190,10 @@ final class HttpStreamConnection implements Invoker.Connection {
     return what + " talking to " + address + ": " + e.getMessage();
   }
 
-  private void open(long deadline) throws IOException {
-    Socket s = new Socket();
-    try {
-      s.setTcpNoDelay(true);
-      s.setKeepAlive(true);
-      long remainingMs = Math.max(1, (deadline - clock.nanoTime()) / 1_000_000);
-      s.connect(address, (int) Math.min(Integer.MAX_VALUE, remainingMs));
-      in = new SocketInput(s, clock);
-      out = s.getOutputStream();
-      guard = watchdog.guard(s);
-      socket = s;
-    } catch (IOException e) {
-      s.close();
-      throw e;
-    }
-  }
-
-  private void closeSocket() {
-    Socket s = socket;
-    socket = null;
-    out = null;
-    if (guard != null) {
-      guard.release();
-      guard = null;
-    }
-    Endpoints.closeQuietly(s);
-  }
-
   @Override
   public void close() {
     closed = true;
-    closeSocket();
+    session.close();
     onClose.run();
   }
 }

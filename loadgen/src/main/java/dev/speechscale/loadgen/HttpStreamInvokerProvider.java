@@ -23,25 +23,6 @@ public final class HttpStreamInvokerProvider implements InvokerProvider {
 
   @Override
   public Invoker create(InvokerTarget target) {
-    return new HttpStreamInvoker(target);
-  }
-
-  private static final class HttpStreamInvoker extends SocketInvoker {
-
-    HttpStreamInvoker(InvokerTarget target) {
-      super(target, Transport.HTTP_STREAM);
-    }
-
-    @Override
-    Connection open(Runnable onClose) {
-      return new HttpStreamConnection(
-          address,
-          Endpoints.hostHeader(target.baseUri()),
-          Endpoints.path(target.baseUri(), PATH),
-          target.requestTimeout().toNanos(),
-          target.clock(),
-          watchdog,
-          onClose);
-    }
+    return new SocketInvoker(target, Transport.HTTP_STREAM, PATH, HttpStreamConnection::new);
   }
 }

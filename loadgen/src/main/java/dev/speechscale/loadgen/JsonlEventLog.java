@@ -229,35 +229,33 @@ public final class JsonlEventLog implements RequestListener, AutoCloseable {
   private void write(StringBuilder line) {
     // encoded outside the lock, so workers contend only for the copy into the buffer
     byte[] bytes = line.append('\n').toString().getBytes(StandardCharsets.UTF_8);
-    synchronized (out) {
-      try {
-        out.write(bytes);
-      } catch (IOException ex) {
-        throw new UncheckedIOException("cannot append to the event log: " + ex.getMessage(), ex);
-      }
-    }
+    underLock("append to", () -> out.write(bytes));
   }
 
   /** Writes buffered lines out. */
   @Override
   public void flush() {
-    synchronized (out) {
-      try {
-        out.flush();
-      } catch (IOException ex) {
-        throw new UncheckedIOException("cannot flush the event log: " + ex.getMessage(), ex);
-      }
-    }
+    underLock("flush", out::flush);
   }
 
   @Override
   public void close() {
+    underLock("close", out::close);
+  }
+
+  /** Runs {@code io} on the stream under its lock; a failure says what could not be done. */
+  private void underLock(String what, StreamIo io) {
     synchronized (out) {
       try {
-        out.close();
+        io.run();
       } catch (IOException ex) {
-        throw new UncheckedIOException("cannot close the event log: " + ex.getMessage(), ex);
+        throw new UncheckedIOException("cannot " + what + " the event log: " + ex.getMessage(), ex);
       }
     }
+  }
+
+  @FunctionalInterface
+  private interface StreamIo {
+    void run() throws IOException;
   }
 }

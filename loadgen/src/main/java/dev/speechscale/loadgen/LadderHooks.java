@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -45,99 +46,79 @@ public record LadderHooks(
 
   /** System clocks, nothing watched, nobody listening. */
   public static LadderHooks defaults() {
-    return new LadderHooks(
-        NanoClock.SYSTEM,
-        Clock.systemUTC(),
-        null,
-        null,
-        LadderListener.NONE,
-        RequestListener.NONE,
-        RequestListener.NONE,
-        null);
+    return new Copy().build();
   }
 
   public LadderHooks withClocks(NanoClock clock, Clock wallClock) {
-    return new LadderHooks(
-        clock,
-        wallClock,
-        capacity,
-        serverConcurrency,
-        listener,
-        requests,
-        warmupRequests,
-        hostSpeed);
+    return edit(c -> {
+      c.clock = clock;
+      c.wallClock = wallClock;
+    });
   }
 
   public LadderHooks withCapacity(@Nullable CapacityProbe capacity) {
-    return new LadderHooks(
-        clock,
-        wallClock,
-        capacity,
-        serverConcurrency,
-        listener,
-        requests,
-        warmupRequests,
-        hostSpeed);
+    return edit(c -> c.capacity = capacity);
   }
 
   public LadderHooks withServerConcurrency(@Nullable ServerConcurrencySource serverConcurrency) {
-    return new LadderHooks(
-        clock,
-        wallClock,
-        capacity,
-        serverConcurrency,
-        listener,
-        requests,
-        warmupRequests,
-        hostSpeed);
+    return edit(c -> c.serverConcurrency = serverConcurrency);
   }
 
   public LadderHooks withListener(LadderListener listener) {
-    return new LadderHooks(
-        clock,
-        wallClock,
-        capacity,
-        serverConcurrency,
-        listener,
-        requests,
-        warmupRequests,
-        hostSpeed);
+    return edit(c -> c.listener = listener);
   }
 
   public LadderHooks withRequests(RequestListener requests) {
-    return new LadderHooks(
-        clock,
-        wallClock,
-        capacity,
-        serverConcurrency,
-        listener,
-        requests,
-        warmupRequests,
-        hostSpeed);
+    return edit(c -> c.requests = requests);
   }
 
   public LadderHooks withWarmupRequests(RequestListener warmupRequests) {
-    return new LadderHooks(
-        clock,
-        wallClock,
-        capacity,
-        serverConcurrency,
-        listener,
-        requests,
-        warmupRequests,
-        hostSpeed);
+    return edit(c -> c.warmupRequests = warmupRequests);
   }
 
   public LadderHooks withHostSpeed(@Nullable HostSpeedChange hostSpeed) {
-    return new LadderHooks(
-        clock,
-        wallClock,
-        capacity,
-        serverConcurrency,
-        listener,
-        requests,
-        warmupRequests,
-        hostSpeed);
+    return edit(c -> c.hostSpeed = hostSpeed);
+  }
+
+  /**
+   * These hooks with what {@code change} sets on a copy of them; the one place every wither goes.
+   */
+  private LadderHooks edit(Consumer<Copy> change) {
+    Copy copy = new Copy();
+    copy.clock = clock;
+    copy.wallClock = wallClock;
+    copy.capacity = capacity;
+    copy.serverConcurrency = serverConcurrency;
+    copy.listener = listener;
+    copy.requests = requests;
+    copy.warmupRequests = warmupRequests;
+    copy.hostSpeed = hostSpeed;
+    change.accept(copy);
+    return copy.build();
+  }
+
+  /** The hooks' fields, mutable while a wither sets one; starts at {@link #defaults()}'. */
+  private static final class Copy {
+    NanoClock clock = NanoClock.SYSTEM;
+    Clock wallClock = Clock.systemUTC();
+    @Nullable CapacityProbe capacity;
+    @Nullable ServerConcurrencySource serverConcurrency;
+    LadderListener listener = LadderListener.NONE;
+    RequestListener requests = RequestListener.NONE;
+    RequestListener warmupRequests = RequestListener.NONE;
+    @Nullable HostSpeedChange hostSpeed;
+
+    LadderHooks build() {
+      return new LadderHooks(
+          clock,
+          wallClock,
+          capacity,
+          serverConcurrency,
+          listener,
+          requests,
+          warmupRequests,
+          hostSpeed);
+    }
   }
 
   /** How the endpoint's in-service host's speed changed between two windows. */

@@ -8,18 +8,31 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What the raw-socket invokers share: the transport check, one watchdog for every request, and the
- * set of open connections that {@link #close()} closes. A connection leaves the set when it closes
- * itself.
+ * A raw-socket invoker: the transport check, one watchdog for every request, and the set of open
+ * connections that {@link #close()} closes. A connection leaves the set when it closes itself. What
+ * differs between transports is only the connection each socket carries ({@link Connections}).
  */
-abstract class SocketInvoker implements Invoker {
-  final InvokerTarget target;
-  final InetSocketAddress address;
-  final Watchdog watchdog;
+final class SocketInvoker implements Invoker {
+  private final InvokerTarget target;
+  private final InetSocketAddress address;
+  private final Watchdog watchdog;
   private final Transport transport;
+  private final String pathSuffix;
+  private final Connections connections;
   private final Set<Connection> open = ConcurrentHashMap.newKeySet();
 
-  SocketInvoker(InvokerTarget target, Transport transport) {
+  /** A transport's connection on a socket kept for it, which runs {@code onClose} once closed. */
+  @FunctionalInterface
+  interface Connections {
+    Connection on(KeptSocket socket, Runnable onClose);
+  }
+
+  /**
+   * An invoker of {@code transport} whose connections reach the target's base URI's path followed
+   * by {@code pathSuffix}.
+   */
+  SocketInvoker(
+      InvokerTarget target, Transport transport, String pathSuffix, Connections connections) {
     if (target.transport() != transport) {
       throw new LoadgenException(
           "the "
@@ -30,29 +43,39 @@ abstract class SocketInvoker implements Invoker {
     }
     this.target = target;
     this.transport = transport;
+    this.pathSuffix = pathSuffix;
+    this.connections = connections;
     this.address = Endpoints.address(target.baseUri());
     this.watchdog = new Watchdog(target.clock(), target.requestTimeout(), transport.label());
   }
 
-  /** A new connection that runs {@code onClose} once when it closes. */
-  abstract Connection open(Runnable onClose);
+  /** A new connection's socket. */
+  private KeptSocket socket() {
+    return new KeptSocket(
+        address,
+        Endpoints.hostHeader(target.baseUri()),
+        Endpoints.path(target.baseUri(), pathSuffix),
+        target.requestTimeout().toNanos(),
+        target.clock(),
+        watchdog);
+  }
 
   @Override
-  public final Transport transport() {
+  public Transport transport() {
     return transport;
   }
 
   @Override
-  public final Connection connect() {
+  public Connection connect() {
     Connection[] self = new Connection[1];
-    Connection c = open(() -> open.remove(self[0]));
+    Connection c = connections.on(socket(), () -> open.remove(self[0]));
     self[0] = c;
     open.add(c);
     return c;
   }
 
   @Override
-  public final void close() {
+  public void close() {
     for (Connection c : Set.copyOf(open)) {
       c.close();
     }

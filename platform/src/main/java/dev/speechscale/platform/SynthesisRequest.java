@@ -23,6 +23,20 @@ public record SynthesisRequest(
 
   /** The JSON body of {@code POST /invocations}. */
   public String toJson() {
+    return fields().append(",\"stream\":").append(stream).append('}').toString();
+  }
+
+  /**
+   * The JSON text message that asks a bidirectional-stream session for this request: {@code text},
+   * {@code voice}, {@code speed} and {@code request_id} (a session always streams, so no {@code
+   * stream} flag).
+   */
+  public String toSessionJson(String requestId) {
+    return fields().append(",\"request_id\":").append(quote(requestId)).append('}').toString();
+  }
+
+  /** The object's opening and the fields both messages share; the caller closes it. */
+  private StringBuilder fields() {
     StringBuilder b = new StringBuilder("{\"text\":").append(quote(text));
     if (voice != null) {
       b.append(",\"voice\":").append(quote(voice));
@@ -30,7 +44,7 @@ public record SynthesisRequest(
     if (speed != null) {
       b.append(",\"speed\":").append(speed);
     }
-    return b.append(",\"stream\":").append(stream).append('}').toString();
+    return b;
   }
 
   static String quote(String s) {

@@ -1,8 +1,8 @@
 package dev.speechscale.report;
 
-import static dev.speechscale.report.Html.cls;
 import static dev.speechscale.report.Html.esc;
 import static dev.speechscale.report.Html.escText;
+import static dev.speechscale.report.Html.verdictRow;
 
 import dev.speechscale.artifacts.DriftArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
@@ -17,13 +17,7 @@ final class CheckTables {
         .append("</h2>\n<table><tr><th>check</th><th>result</th><th>expected</th>")
         .append("<th>actual</th><th>detail</th></tr>");
     for (ValidateArtifact.Check c : v.checks()) {
-      h.append("<tr><td>")
-          .append(esc(c.name()))
-          .append("</td><td class=\"")
-          .append(cls(c.result().label()))
-          .append("\">")
-          .append(esc(c.result().label()))
-          .append("</td><td>")
+      verdictRow(h, c.name(), c.result().label())
           .append(esc(c.expected()))
           .append("</td><td>")
           .append(esc(c.actual()))
@@ -42,13 +36,7 @@ final class CheckTables {
     }
     h.append("<table><tr><th>check</th><th>severity</th><th>detail</th></tr>");
     for (DriftArtifact.Item i : d.items()) {
-      h.append("<tr><td>")
-          .append(esc(i.check()))
-          .append("</td><td class=\"")
-          .append(cls(i.severity().label()))
-          .append("\">")
-          .append(esc(i.severity().label()))
-          .append("</td><td>")
+      verdictRow(h, i.check(), i.severity().label())
           .append(escText(i.detail()))
           .append("</td></tr>");
     }

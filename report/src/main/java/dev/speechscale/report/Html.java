@@ -59,6 +59,20 @@ final class Html {
     return "<span class=\"" + cls(label) + "\">" + esc(label) + "</span>";
   }
 
+  /**
+   * Opens a check's table row: its name, then its verdict label in a cell of the label's class,
+   * then the next cell; the caller appends that cell's content and closes the row.
+   */
+  static StringBuilder verdictRow(StringBuilder h, String name, String label) {
+    return h.append("<tr><td>")
+        .append(esc(name))
+        .append("</td><td class=\"")
+        .append(cls(label))
+        .append("\">")
+        .append(esc(label))
+        .append("</td><td>");
+  }
+
   /** {@link String#format} in the root locale (a report reads the same on every machine). */
   static String f(String format, Object... args) {
     return String.format(Locale.ROOT, format, args);

@@ -1,11 +1,11 @@
 package dev.speechscale.report;
 
-import static dev.speechscale.report.Html.cls;
 import static dev.speechscale.report.Html.esc;
 import static dev.speechscale.report.Html.escText;
 import static dev.speechscale.report.Html.f;
 import static dev.speechscale.report.Html.num;
 import static dev.speechscale.report.Html.num3;
+import static dev.speechscale.report.Html.verdictRow;
 
 import dev.speechscale.artifacts.PlanArtifact;
 
@@ -68,14 +68,7 @@ final class PlanSection {
     h.append("<h3>Findings</h3><table><tr><th>finding</th><th>verdict</th>")
         .append("<th>detail</th></tr>");
     for (PlanArtifact.FindingEntry e : p.findings()) {
-      h.append("<tr><td>")
-          .append(esc(e.name()))
-          .append("</td><td class=\"")
-          .append(cls(e.verdict().label()))
-          .append("\">")
-          .append(esc(e.verdict().label()))
-          .append("</td><td>")
-          .append(escText(e.detail()));
+      verdictRow(h, e.name(), e.verdict().label()).append(escText(e.detail()));
       if (e.recommendation() != null) {
         h.append("<br><em>&rarr; ").append(esc(e.recommendation())).append("</em>");
       }

@@ -143,12 +143,17 @@ public final class BidiSession implements Session.Listener {
     closed();
   }
 
-  private void closed() {
+  /** The session takes no further request and gives up the one it is synthesizing. */
+  private void stop() {
     open = false;
     SynthesisJob job = current;
     if (job != null) {
       job.cancel();
     }
+  }
+
+  private void closed() {
+    stop();
     Permit queued = waiting;
     if (queued != null) {
       queued.abandonWhileQueued(); // the client left while its request waits: give the place up
@@ -390,11 +395,7 @@ public final class BidiSession implements Session.Listener {
    * reason and disconnects, since a client that reads nothing never reads the close frame either.
    */
   private void abort(String reason) {
-    open = false;
-    SynthesisJob job = current;
-    if (job != null) {
-      job.cancel();
-    }
+    stop();
     Session s = session;
     if (s != null) {
       s.close(CLIENT_TOO_SLOW_CLOSE, reason, Callback.from(s::disconnect, x -> s.disconnect()));

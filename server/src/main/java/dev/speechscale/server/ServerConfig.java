@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Everything speech-server is configured with. Environment variables follow the SageMaker container
@@ -465,24 +466,21 @@ record ServerConfig(
     }
 
     Optional<Integer> integer(String name) {
-      return value(name)
-          .map(v -> {
-            try {
-              return Integer.parseInt(v);
-            } catch (NumberFormatException e) {
-              throw new UsageException(
-                  source(name).orElse(name) + " (" + v + ") must be a whole number");
-            }
-          });
+      return parsed(name, Integer::parseInt, "a whole number");
     }
 
     Optional<Double> decimal(String name) {
+      return parsed(name, Double::parseDouble, "a number");
+    }
+
+    /** The option's value through {@code parse}; one it cannot read must be {@code what}. */
+    private <T> Optional<T> parsed(String name, Function<String, T> parse, String what) {
       return value(name)
           .map(v -> {
             try {
-              return Double.parseDouble(v);
+              return parse.apply(v);
             } catch (NumberFormatException e) {
-              throw new UsageException(source(name).orElse(name) + " (" + v + ") must be a number");
+              throw new UsageException(source(name).orElse(name) + " (" + v + ") must be " + what);
             }
           });
     }

@@ -23,22 +23,22 @@ final class AlarmReader {
     List<Alarm> out = new ArrayList<>();
     for (int from = 0; from < unique.size(); from += BATCH) {
       List<String> batch = unique.subList(from, Math.min(unique.size(), from + BATCH));
-      String token = null;
-      do {
-        DescribeAlarmsRequest request =
-            DescribeAlarmsRequest.builder()
-                .alarmNames(batch)
-                .maxRecords(BATCH)
-                .nextToken(token)
-                .build();
-        DescribeAlarmsResponse page =
-            AwsErrors.call(
-                "DescribeAlarms", "alarms " + batch, () -> cloudWatch.describeAlarms(request));
-        for (MetricAlarm a : page.metricAlarms()) {
-          out.add(ScalingMapper.alarm(a));
-        }
-        token = page.nextToken();
-      } while (token != null);
+      AwsErrors.eachPage(
+          "DescribeAlarms",
+          "alarms " + batch,
+          token ->
+              cloudWatch.describeAlarms(
+                  DescribeAlarmsRequest.builder()
+                      .alarmNames(batch)
+                      .maxRecords(BATCH)
+                      .nextToken(token)
+                      .build()),
+          DescribeAlarmsResponse::nextToken,
+          page -> {
+            for (MetricAlarm a : page.metricAlarms()) {
+              out.add(ScalingMapper.alarm(a));
+            }
+          });
     }
     return out;
   }

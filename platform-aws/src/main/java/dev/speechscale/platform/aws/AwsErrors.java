@@ -3,9 +3,12 @@ package dev.speechscale.platform.aws;
 import dev.speechscale.platform.PlatformException;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 
@@ -56,6 +59,46 @@ final class AwsErrors {
     }
   }
 
+  /**
+   * Runs a paged read-only call from its first page (no token) until a page names no next token,
+   * handing each page to {@code each} as it comes; each call is mapped as {@link #call} maps it.
+   */
+  static <P> void eachPage(
+      String operation,
+      String subject,
+      Function<@Nullable String, P> page,
+      Function<P, @Nullable String> nextToken,
+      Consumer<P> each) {
+    String token = null;
+    do {
+      String asked = token;
+      P got = call(operation, subject, () -> page.apply(asked));
+      each.accept(got);
+      token = nextToken.apply(got);
+    } while (token != null);
+  }
+
+  /** What the service said: its error details' message, else the exception's own. */
+  static @Nullable String serviceMessage(AwsServiceException e) {
+    return e.awsErrorDetails() != null && e.awsErrorDetails().errorMessage() != null
+        ? e.awsErrorDetails().errorMessage()
+        : e.getMessage();
+  }
+
+  /**
+   * The AWS service exception behind {@code t} (the SDK wraps it in completion and stream
+   * exceptions), looking at most eight causes deep; else the deepest cause reached.
+   */
+  static Throwable serviceCause(Throwable t) {
+    Throwable e = t;
+    for (int depth = 0;
+        depth < 8 && !(e instanceof AwsServiceException) && e.getCause() != null;
+        depth++) {
+      e = e.getCause();
+    }
+    return e;
+  }
+
   /** The IAM action of a call: {@code sagemaker:DescribeEndpoint}, {@code logs:GetLogEvents}. */
   static String iamAction(AwsServiceException e, String operation) {
     String service = e.awsErrorDetails() == null ? null : e.awsErrorDetails().serviceName();
@@ -80,10 +123,7 @@ final class AwsErrors {
       String operation, String subject, int requested, RuntimeException e) {
     if (e instanceof AwsServiceException ase) {
       String code = ase.awsErrorDetails() == null ? "" : ase.awsErrorDetails().errorCode();
-      String message =
-          ase.awsErrorDetails() == null || ase.awsErrorDetails().errorMessage() == null
-              ? ase.getMessage()
-              : ase.awsErrorDetails().errorMessage();
+      String message = serviceMessage(ase);
       if (ase.isThrottlingException()) {
         return new PlatformException.Reason.Throttled(
             operation

@@ -3,7 +3,6 @@ package dev.speechscale.platform.aws;
 import dev.speechscale.platform.Invocation;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.ResponseBreakdown;
-import dev.speechscale.platform.SynthesisRequest;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -12,7 +11,6 @@ import software.amazon.awssdk.services.sagemakerruntimehttp2.model.ModelStreamEr
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One request's reading on a bidirectional stream, in speech-server's WebSocket protocol (the same
@@ -50,20 +48,6 @@ final class BidiExchange {
     this.requestId = requestId;
     this.sentNanos = sentNanos;
     this.clock = clock;
-  }
-
-  /** The container's JSON message for one request. */
-  static String message(SynthesisRequest request, String requestId) {
-    ObjectNode node = JSON.createObjectNode();
-    node.put("text", request.text());
-    if (request.voice() != null) {
-      node.put("voice", request.voice());
-    }
-    if (request.speed() != null) {
-      node.put("speed", request.speed());
-    }
-    node.put("request_id", requestId);
-    return JSON.writeValueAsString(node);
   }
 
   /** Takes one arrival; the request's result once it is decided, else {@code null}. */
@@ -133,30 +117,27 @@ final class BidiExchange {
           "the stream ended before synthesis_complete"
               + (started ? " (mid-stream)" : " (before synthesis_start)"));
     }
-    Throwable e = failure;
-    for (int depth = 0;
-        depth < 8 && !(e instanceof AwsServiceException) && e.getCause() != null;
-        depth++) {
-      e = e.getCause();
-    }
+    Throwable e = AwsErrors.serviceCause(failure);
     if (e instanceof ModelStreamErrorException mse) {
       return fail(
           Invocation.Outcome.SERVER_ERROR,
-          "ModelStreamError " + mse.errorCode() + ": " + message(mse));
+          "ModelStreamError " + mse.errorCode() + ": " + AwsErrors.serviceMessage(mse));
     }
     if (e instanceof InternalStreamFailureException isf) {
-      return fail(Invocation.Outcome.SERVER_ERROR, "InternalStreamFailure: " + message(isf));
+      return fail(
+          Invocation.Outcome.SERVER_ERROR,
+          "InternalStreamFailure: " + AwsErrors.serviceMessage(isf));
     }
     if (e instanceof AwsServiceException ase) {
       String code = ase.awsErrorDetails() == null ? null : ase.awsErrorDetails().errorCode();
       return new Invocation(
-          ResponseStreamInvoker.outcome(ase.statusCode(), message(ase)),
+          ResponseStreamInvoker.outcome(ase.statusCode(), AwsErrors.serviceMessage(ase)),
           ase.statusCode(),
           sentNanos,
           firstAudioNanos,
           clock.nanoTime(),
           audioBytes,
-          code + " (" + ase.statusCode() + "): " + message(ase),
+          code + " (" + ase.statusCode() + "): " + AwsErrors.serviceMessage(ase),
           ResponseBreakdown.UNKNOWN);
     }
     return fail(
@@ -191,11 +172,5 @@ final class BidiExchange {
       case "invalid_request", "session_busy" -> Invocation.Outcome.CLIENT_ERROR;
       default -> Invocation.Outcome.SERVER_ERROR;
     };
-  }
-
-  private static @Nullable String message(AwsServiceException e) {
-    return e.awsErrorDetails() != null && e.awsErrorDetails().errorMessage() != null
-        ? e.awsErrorDetails().errorMessage()
-        : e.getMessage();
   }
 }

@@ -97,7 +97,7 @@ final class BidiStreamInvoker implements Invoker {
       long sent = clock.nanoTime();
       stream.input.send(
           RequestStreamEvent.payloadPartBuilder()
-              .bytes(SdkBytes.fromUtf8String(BidiExchange.message(request, requestId)))
+              .bytes(SdkBytes.fromUtf8String(request.toSessionJson(requestId)))
               .dataType("UTF8")
               .build());
       BidiExchange exchange = new BidiExchange(requestId, sent, clock);

@@ -28,20 +28,21 @@ final class InstanceLogReader {
   /** Every stream whose first event is at or after {@code since}, oldest first. */
   List<InstanceLog> read(String group, Instant since) {
     List<LogStream> streams = new ArrayList<>();
-    String token = null;
-    do {
-      DescribeLogStreamsRequest request =
-          DescribeLogStreamsRequest.builder().logGroupName(group).nextToken(token).build();
-      DescribeLogStreamsResponse page =
-          AwsErrors.call(
-              "DescribeLogStreams", "log group " + group, () -> logs.describeLogStreams(request));
-      for (LogStream s : page.logStreams()) {
-        if (s.firstEventTimestamp() != null && s.firstEventTimestamp() >= since.toEpochMilli()) {
-          streams.add(s);
-        }
-      }
-      token = page.nextToken();
-    } while (token != null);
+    AwsErrors.eachPage(
+        "DescribeLogStreams",
+        "log group " + group,
+        token ->
+            logs.describeLogStreams(
+                DescribeLogStreamsRequest.builder().logGroupName(group).nextToken(token).build()),
+        DescribeLogStreamsResponse::nextToken,
+        page -> {
+          for (LogStream s : page.logStreams()) {
+            if (s.firstEventTimestamp() != null
+                && s.firstEventTimestamp() >= since.toEpochMilli()) {
+              streams.add(s);
+            }
+          }
+        });
     streams.sort(
         Comparator.comparing(LogStream::firstEventTimestamp)
             .thenComparing(LogStream::logStreamName));

@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 import software.amazon.awssdk.services.cloudwatch.model.Dimension;
 import software.amazon.awssdk.services.cloudwatch.model.GetMetricDataRequest;
 import software.amazon.awssdk.services.cloudwatch.model.GetMetricDataResponse;
+import software.amazon.awssdk.services.cloudwatch.model.MessageData;
 import software.amazon.awssdk.services.cloudwatch.model.Metric;
 import software.amazon.awssdk.services.cloudwatch.model.MetricDataQuery;
 import software.amazon.awssdk.services.cloudwatch.model.MetricDataResult;
@@ -87,29 +88,37 @@ final class MetricReader {
     }
     MetricQuery first = queries.get(batch.getFirst());
     String subject = names(queries, batch) + " of " + endpoint;
-    String token = null;
-    do {
-      GetMetricDataRequest request =
-          GetMetricDataRequest.builder()
-              .metricDataQueries(dataQueries)
-              .startTime(first.start())
-              .endTime(first.end())
-              .scanBy(ScanBy.TIMESTAMP_ASCENDING)
-              .nextToken(token)
-              .build();
-      GetMetricDataResponse page =
-          AwsErrors.call("GetMetricData", subject, () -> cloudWatch.getMetricData(request));
-      token = page.nextToken();
-      for (MetricDataResult r : page.metricDataResults()) {
-        int index = Integer.parseInt(r.id().substring(1));
-        checkStatus(r, queries.get(index), endpoint, token == null, page);
-        List<Instant> at = r.timestamps();
-        List<Double> values = r.values();
-        for (int i = 0; i < Math.min(at.size(), values.size()); i++) {
-          points.get(index).add(new MetricSeries.Datapoint(at.get(i), values.get(i)));
-        }
-      }
-    } while (token != null);
+    AwsErrors.eachPage(
+        "GetMetricData",
+        subject,
+        token ->
+            cloudWatch.getMetricData(
+                GetMetricDataRequest.builder()
+                    .metricDataQueries(dataQueries)
+                    .startTime(first.start())
+                    .endTime(first.end())
+                    .scanBy(ScanBy.TIMESTAMP_ASCENDING)
+                    .nextToken(token)
+                    .build()),
+        GetMetricDataResponse::nextToken,
+        page -> {
+          for (MetricDataResult r : page.metricDataResults()) {
+            int index = Integer.parseInt(r.id().substring(1));
+            checkStatus(r, queries.get(index), endpoint, page.nextToken() == null, page);
+            List<Instant> at = r.timestamps();
+            List<Double> values = r.values();
+            for (int i = 0; i < Math.min(at.size(), values.size()); i++) {
+              points.get(index).add(new MetricSeries.Datapoint(at.get(i), values.get(i)));
+            }
+          }
+        });
+  }
+
+  /** A message list as {@code code: value} pairs joined by "; ". */
+  private static String joined(List<MessageData> messages) {
+    return messages.stream()
+        .map(m -> m.code() + ": " + m.value())
+        .collect(Collectors.joining("; "));
   }
 
   private static void checkStatus(
@@ -120,13 +129,7 @@ final class MetricReader {
       GetMetricDataResponse page) {
     StatusCode status = r.statusCode();
     String what = query.metric().cloudWatchName() + " of " + endpoint;
-    String messages =
-        r.messages().stream()
-                .map(m -> m.code() + ": " + m.value())
-                .collect(Collectors.joining("; "))
-            + page.messages().stream()
-                .map(m -> m.code() + ": " + m.value())
-                .collect(Collectors.joining("; "));
+    String messages = joined(r.messages()) + joined(page.messages());
     if (status == StatusCode.INTERNAL_ERROR) {
       throw new PlatformException(
           new PlatformException.Reason.Unavailable(

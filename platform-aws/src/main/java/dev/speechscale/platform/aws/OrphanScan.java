@@ -134,56 +134,52 @@ final class OrphanScan {
 
   private List<ScalableTarget> targets() {
     List<ScalableTarget> out = new ArrayList<>();
-    String token = null;
-    do {
-      DescribeScalableTargetsRequest request =
-          DescribeScalableTargetsRequest.builder()
-              .serviceNamespace(ServiceNamespace.SAGEMAKER)
-              .nextToken(token)
-              .build();
-      DescribeScalableTargetsResponse page =
-          AwsErrors.call(
-              "DescribeScalableTargets",
-              "sagemaker scalable targets",
-              () -> clients.autoScaling().describeScalableTargets(request));
-      out.addAll(page.scalableTargets());
-      token = page.nextToken();
-    } while (token != null);
+    AwsErrors.eachPage(
+        "DescribeScalableTargets",
+        "sagemaker scalable targets",
+        token ->
+            clients
+                .autoScaling()
+                .describeScalableTargets(
+                    DescribeScalableTargetsRequest.builder()
+                        .serviceNamespace(ServiceNamespace.SAGEMAKER)
+                        .nextToken(token)
+                        .build()),
+        DescribeScalableTargetsResponse::nextToken,
+        page -> out.addAll(page.scalableTargets()));
     return out;
   }
 
   private List<ScalingPolicy> policies() {
     List<ScalingPolicy> out = new ArrayList<>();
-    String token = null;
-    do {
-      DescribeScalingPoliciesRequest request =
-          DescribeScalingPoliciesRequest.builder()
-              .serviceNamespace(ServiceNamespace.SAGEMAKER)
-              .nextToken(token)
-              .build();
-      DescribeScalingPoliciesResponse page =
-          AwsErrors.call(
-              "DescribeScalingPolicies",
-              "sagemaker scaling policies",
-              () -> clients.autoScaling().describeScalingPolicies(request));
-      out.addAll(page.scalingPolicies());
-      token = page.nextToken();
-    } while (token != null);
+    AwsErrors.eachPage(
+        "DescribeScalingPolicies",
+        "sagemaker scaling policies",
+        token ->
+            clients
+                .autoScaling()
+                .describeScalingPolicies(
+                    DescribeScalingPoliciesRequest.builder()
+                        .serviceNamespace(ServiceNamespace.SAGEMAKER)
+                        .nextToken(token)
+                        .build()),
+        DescribeScalingPoliciesResponse::nextToken,
+        page -> out.addAll(page.scalingPolicies()));
     return out;
   }
 
   private List<MetricAlarm> alarms() {
     List<MetricAlarm> out = new ArrayList<>();
-    String token = null;
-    do {
-      DescribeAlarmsRequest request =
-          DescribeAlarmsRequest.builder().maxRecords(100).nextToken(token).build();
-      DescribeAlarmsResponse page =
-          AwsErrors.call(
-              "DescribeAlarms", "alarms", () -> clients.cloudWatch().describeAlarms(request));
-      out.addAll(page.metricAlarms());
-      token = page.nextToken();
-    } while (token != null);
+    AwsErrors.eachPage(
+        "DescribeAlarms",
+        "alarms",
+        token ->
+            clients
+                .cloudWatch()
+                .describeAlarms(
+                    DescribeAlarmsRequest.builder().maxRecords(100).nextToken(token).build()),
+        DescribeAlarmsResponse::nextToken,
+        page -> out.addAll(page.metricAlarms()));
     return out;
   }
 }

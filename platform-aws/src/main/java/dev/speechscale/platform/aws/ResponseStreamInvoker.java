@@ -183,36 +183,18 @@ final class ResponseStreamInvoker implements Invoker {
 
   /** How a failed invocation ends, from what the SDK reported. */
   static Invocation classify(Throwable t, WavAudioMeter meter, long sent, NanoClock clock) {
-    Throwable e = t;
-    for (int depth = 0;
-        depth < 8 && !(e instanceof AwsServiceException) && e.getCause() != null;
-        depth++) {
-      e = e.getCause();
-    }
+    Throwable e = AwsErrors.serviceCause(t);
     if (e instanceof ModelStreamErrorException mse) {
-      return failed(
-          meter,
-          sent,
-          clock,
-          Invocation.Outcome.SERVER_ERROR,
-          200,
-          "the stream failed after the 200 (ModelStreamError "
-              + mse.errorCode()
-              + "): "
-              + message(mse));
+      return failedAfter200(
+          meter, sent, clock, "ModelStreamError " + mse.errorCode(), AwsErrors.serviceMessage(mse));
     }
     if (e instanceof InternalStreamFailureException isf) {
-      return failed(
-          meter,
-          sent,
-          clock,
-          Invocation.Outcome.SERVER_ERROR,
-          200,
-          "the stream failed after the 200 (InternalStreamFailure): " + message(isf));
+      return failedAfter200(
+          meter, sent, clock, "InternalStreamFailure", AwsErrors.serviceMessage(isf));
     }
     if (e instanceof AwsServiceException ase) {
       int status = ase.statusCode();
-      String text = message(ase);
+      String text = AwsErrors.serviceMessage(ase);
       if (ase instanceof ModelErrorException me && me.originalStatusCode() != null) {
         status = me.originalStatusCode();
         text = me.originalMessage() != null ? me.originalMessage() : text;
@@ -243,10 +225,16 @@ final class ResponseStreamInvoker implements Invoker {
     return Invocation.Outcome.SERVER_ERROR;
   }
 
-  private static @Nullable String message(AwsServiceException e) {
-    return e.awsErrorDetails() != null && e.awsErrorDetails().errorMessage() != null
-        ? e.awsErrorDetails().errorMessage()
-        : e.getMessage();
+  /** A stream that broke after its 200 (the SDK's {@code error}): a server error. */
+  private static Invocation failedAfter200(
+      WavAudioMeter meter, long sent, NanoClock clock, String error, @Nullable String message) {
+    return failed(
+        meter,
+        sent,
+        clock,
+        Invocation.Outcome.SERVER_ERROR,
+        200,
+        "the stream failed after the 200 (" + error + "): " + message);
   }
 
   private static Invocation failed(
