@@ -41,7 +41,7 @@ public record Rival(String name, Policy full, Policy screened, String notDeploya
                 inv.scaleOutCooldown(),
                 inv.scaleInCooldown(),
                 inv.assumption()),
-            null),
+            ""),
         new Rival(
             "cpu",
             cpu,
