@@ -111,6 +111,23 @@ public final class PolicySearch {
       List<Compared> heldOut,
       RateTable heldOutTable) {}
 
+  /**
+   * Instances the busiest minute needs at the screening's scale, at least, for {@link #autoScale}.
+   */
+  public static final int SCREEN_PEAK_INSTANCES = 25;
+
+  /**
+   * The largest fleet divisor that leaves the busiest minute of {@code table} at least {@value
+   * #SCREEN_PEAK_INSTANCES} instances at {@code perInstancePerSecond} each (1 when it needs fewer).
+   */
+  public static int autoScale(RateTable table, double perInstancePerSecond) {
+    double peak = 0;
+    for (double r : table.perSecond()) {
+      peak = Math.max(peak, r);
+    }
+    return Math.max(1, (int) Math.floor(peak / perInstancePerSecond / SCREEN_PEAK_INSTANCES));
+  }
+
   /** Runs the search; {@code progress} gets one line per stage. */
   public static Result run(Inputs in, Consumer<String> progress) {
     int k = in.scale();
