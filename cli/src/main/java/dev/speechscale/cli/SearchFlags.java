@@ -137,7 +137,7 @@ final class SearchFlags {
       names = "--threads",
       paramLabel = "N",
       description =
-          "simulations at once (default: the processors; the result does not depend on it)")
+          "simulations at once; the result does not depend on it (default: the processors)")
   @Nullable Integer threads;
 
   @Option(

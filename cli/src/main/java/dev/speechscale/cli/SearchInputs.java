@@ -34,7 +34,7 @@ record SearchInputs(
   static SearchInputs read(SearchFlags f, CommandSpec spec) {
     SearchGoal goal;
     try {
-      goal = new SearchGoal(f.goalSlo / 100, f.goalShed / 100);
+      goal = new SearchGoal(percent(f.goalSlo), percent(f.goalShed));
     } catch (SimulatorException e) {
       throw Cli.usage(spec, Cli.message(e));
     }
@@ -64,6 +64,11 @@ record SearchInputs(
     String digest = f.traffic.trace != null ? sha256(f.traffic.trace) : table.digest();
     int scale = scale(f.screenScale, table, model, spec);
     return new SearchInputs(in, model, traffic, table, digest, goal, scale);
+  }
+
+  /** {@code 99.9} as {@code 0.999}, not {@code 0.9990000000000001}. */
+  private static double percent(double p) {
+    return Double.isFinite(p) ? java.math.BigDecimal.valueOf(p).movePointLeft(2).doubleValue() : p;
   }
 
   private static int scale(String flag, RateTable table, InstanceModel model, CommandSpec spec) {
