@@ -21,6 +21,12 @@ import java.util.function.DoublePredicate;
  *   <li>Scale-in: low alarm in ALARM, scale-in not suspended, the scale-in cooldown over → one
  *       instance fewer ({@link StepScaleIn}) or {@code max(min, ⌈max(1, inService) × latest /
  *       target⌉)} ({@link ScaleIn.Tracking}), when that is less than desired; never below min.
+ *   <li>Scheduled floors: min is {@link ScalingRules#minCapacityAt} (unless scheduled scaling is
+ *       suspended). Desired below it scales out to it at once, with no cooldown gate and without
+ *       starting the scale-out cooldown (Application Auto Scaling User Guide, "How scheduled
+ *       scaling for Application Auto Scaling works": "If current capacity is less than the
+ *       specified minimum capacity, Application Auto Scaling scales out ... to the specified
+ *       minimum capacity"); a larger scale-out of target tracking in the same evaluation wins.
  *   <li>When both alarms could act in one evaluation the scale-out wins: Application Auto Scaling
  *       gives precedence to the policy that provides the largest capacity.
  *   <li>Cooldowns count from this engine's own last action in that direction; before the first
@@ -96,18 +102,31 @@ public final class ScalingEngine {
     double[] low = lowPeriods(datapoints, visibleMs).orElse(NO_ALARM);
     lowAlarm = low == NO_ALARM ? AlarmState.INSUFFICIENT_DATA : state(low, this::lowBreaches);
 
+    int min = suspended.scheduledScaling() ? rules.minCapacity() : rules.minCapacityAt(nowMs);
     String outWhy = "high alarm " + highAlarm;
     if (highAlarm == AlarmState.ALARM) {
       ScalingDecision out = scaleOut(nowMs, high[high.length - 1], desired, inService, suspended);
-      if (out.changes()) {
+      if (out.changes() && out.desired() >= min) {
         lastScaleOutMs = nowMs;
         return out;
       }
       outWhy = out.cause();
     }
+    if (desired < min) {
+      return new ScalingDecision(
+          min,
+          ScalingDecision.Direction.OUT,
+          "scheduled floor: min capacity "
+              + min
+              + " in force at "
+              + java.time.Instant.ofEpochMilli(nowMs)
+              + "; desired "
+              + desired
+              + " is below it, so it scales out to it");
+    }
     String inWhy = "low alarm " + lowAlarm;
     if (lowAlarm == AlarmState.ALARM) {
-      ScalingDecision in = scaleIn(nowMs, low[low.length - 1], desired, inService, suspended);
+      ScalingDecision in = scaleIn(nowMs, min, low[low.length - 1], desired, inService, suspended);
       if (in.changes()) {
         lastScaleInMs = nowMs;
         return in;
@@ -153,7 +172,7 @@ public final class ScalingEngine {
   }
 
   private ScalingDecision scaleIn(
-      long nowMs, double latest, int desired, int inService, Suspension suspended) {
+      long nowMs, int min, double latest, int desired, int inService, Suspension suspended) {
     if (suspended.dynamicScalingIn()) {
       return none(desired, "low alarm ALARM but dynamic scale-in is suspended");
     }
@@ -170,12 +189,12 @@ public final class ScalingEngine {
               + (lastScaleInMs + cooldownMs)
               + " ms)");
     }
-    if (desired <= rules.minCapacity()) {
-      return none(desired, "low alarm ALARM but desired " + desired + " is at min capacity");
+    if (desired <= min) {
+      return none(desired, "low alarm ALARM but desired " + desired + " is at min capacity " + min);
     }
     return switch (rules.scaleIn()) {
       case StepScaleIn s -> stepIn(s, latest, desired);
-      case ScaleIn.Tracking tr -> trackingIn(tr, latest, desired, inService);
+      case ScaleIn.Tracking tr -> trackingIn(tr, min, latest, desired, inService);
       case ScaleIn.Disabled d -> none(desired, "scale-in disabled");
     };
   }
@@ -195,10 +214,10 @@ public final class ScalingEngine {
   }
 
   private ScalingDecision trackingIn(
-      ScaleIn.Tracking tr, double latest, int desired, int inService) {
+      ScaleIn.Tracking tr, int min, double latest, int desired, int inService) {
     TargetTracking t = rules.tracking();
     int base = Math.max(1, inService);
-    int proposed = Math.max(rules.minCapacity(), proportional(base, latest, t.targetValue()));
+    int proposed = Math.max(min, proportional(base, latest, t.targetValue()));
     if (proposed >= desired) {
       return none(desired, "low alarm ALARM but ceil(in-service x latest / target) >= desired");
     }

@@ -2,6 +2,9 @@ package dev.speechscale.scaling;
 
 import dev.speechscale.platform.MetricQuery.Metric;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -49,9 +52,15 @@ import java.util.Objects;
  * @param maxCapacity most instances
  * @param tracking the target tracking policy (scale-out)
  * @param scaleIn how capacity comes down
+ * @param floors scheduled minimum-capacity floors (Application Auto Scaling scheduled actions),
+ *     sorted by time of day, none by default; see {@link #minCapacityAt}
  */
 public record ScalingRules(
-    int minCapacity, int maxCapacity, TargetTracking tracking, ScaleIn scaleIn) {
+    int minCapacity,
+    int maxCapacity,
+    TargetTracking tracking,
+    ScaleIn scaleIn,
+    List<ScheduledFloor> floors) {
   /** Period of the planned tracking alarm (high-resolution ConcurrentRequestsPerModel). */
   public static final Duration PLANNED_TRACKING_PERIOD = Duration.ofSeconds(10);
 
@@ -78,9 +87,15 @@ public record ScalingRules(
   /** Application Auto Scaling's default cooldown (both directions) for SageMaker variants. */
   public static final Duration SAGEMAKER_DEFAULT_COOLDOWN = Duration.ofSeconds(300);
 
+  /** Rules without scheduled floors. */
+  public ScalingRules(int minCapacity, int maxCapacity, TargetTracking tracking, ScaleIn scaleIn) {
+    this(minCapacity, maxCapacity, tracking, scaleIn, List.of());
+  }
+
   public ScalingRules {
     Objects.requireNonNull(tracking, "tracking");
     Objects.requireNonNull(scaleIn, "scaleIn");
+    floors = sortedFloors(floors, maxCapacity);
     if (minCapacity < 0) {
       throw new IllegalArgumentException(
           "min capacity (" + minCapacity + ") must be at least 0; set it to 1 or more");
@@ -194,7 +209,63 @@ public record ScalingRules(
           case ScaleIn.Disabled d -> d;
         };
     return new ScalingRules(
-        minCapacity, maxCapacity, tracking.withPeriod(scaled(tracking.period(), factor)), in);
+        minCapacity,
+        maxCapacity,
+        tracking.withPeriod(scaled(tracking.period(), factor)),
+        in,
+        floors);
+  }
+
+  /** The same rules with these scheduled floors (any order; times must differ). */
+  public ScalingRules withFloors(List<ScheduledFloor> newFloors) {
+    return new ScalingRules(minCapacity, maxCapacity, tracking, scaleIn, newFloors);
+  }
+
+  /**
+   * The minimum capacity in force at {@code nowMs}: the {@code minCapacity} of the latest floor at
+   * or before the UTC time of day {@code floorMod(nowMs / 1000, 86400)}, the previous day's last
+   * floor before the day's first, and never below {@link #minCapacity()}; {@link #minCapacity()}
+   * without floors. (Application Auto Scaling's scheduled action sets MinCapacity at its time and
+   * it stays until the next action changes it.)
+   */
+  public int minCapacityAt(long nowMs) {
+    if (floors.isEmpty()) {
+      return minCapacity;
+    }
+    long secondOfDay = Math.floorMod(Math.floorDiv(nowMs, 1000), ScheduledFloor.DAY_SECONDS);
+    ScheduledFloor current = floors.getLast();
+    for (ScheduledFloor f : floors) {
+      if (f.secondOfDay() <= secondOfDay) {
+        current = f;
+      }
+    }
+    return Math.max(minCapacity, current.minCapacity());
+  }
+
+  private static List<ScheduledFloor> sortedFloors(List<ScheduledFloor> floors, int max) {
+    Objects.requireNonNull(floors, "floors");
+    List<ScheduledFloor> sorted = new ArrayList<>(floors);
+    sorted.forEach(f -> Objects.requireNonNull(f, "scheduled floor"));
+    sorted.sort(Comparator.comparingInt(ScheduledFloor::secondOfDay));
+    for (int i = 0; i < sorted.size(); i++) {
+      ScheduledFloor f = sorted.get(i);
+      if (i > 0 && sorted.get(i - 1).secondOfDay() == f.secondOfDay()) {
+        throw new IllegalArgumentException(
+            "two scheduled floors at " + f.hhmm() + " UTC; keep one floor per time of day");
+      }
+      if (f.minCapacity() > max) {
+        throw new IllegalArgumentException(
+            "scheduled floor at "
+                + f.hhmm()
+                + " min capacity ("
+                + f.minCapacity()
+                + ") is above max capacity ("
+                + max
+                + "); Application Auto Scaling refuses a minimum above the maximum: lower the"
+                + " floor or raise max");
+      }
+    }
+    return List.copyOf(sorted);
   }
 
   /** Whether the target tracking policy is deployed with {@code DisableScaleIn}. */
