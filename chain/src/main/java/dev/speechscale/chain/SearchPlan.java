@@ -83,6 +83,11 @@ public final class SearchPlan {
     if (plan.get("config_block") instanceof String text) {
       plan.put("config_block", configBlock(text, fields, r.recommended()));
     }
+    if (c.floors().isEmpty()) {
+      plan.remove("scheduled_floors");
+    } else {
+      plan.put("scheduled_floors", c.floors().stream().map(SearchPlan::floor).toList());
+    }
     plan.put("search", section(r, rec));
     String json = ArtifactCodec.mapper().writeValueAsString(plan) + "\n";
     List<String> errors = ArtifactCodec.validate(ArtifactKind.PLAN, json);

@@ -1,22 +1,23 @@
 package dev.speechscale.simulator;
 
 import dev.speechscale.scaling.ScalingRules;
+import dev.speechscale.scaling.ScheduledFloor;
 import java.util.List;
 
-/** Puts scheduled floors on the shared engine's rules. */
+/** Puts the search's scheduled floors on the shared engine's rules ({@link ScheduledFloor}). */
 final class FloorRules {
   private FloorRules() {}
 
-  /** Whether the engine applies scheduled floors (the scaling module has them). */
+  /** Whether the engine applies scheduled floors: it does since {@link ScheduledFloor}. */
   static boolean supported() {
-    return false;
+    return true;
   }
 
   static ScalingRules apply(ScalingRules rules, List<Floors.Floor> floors) {
     if (floors.isEmpty()) {
       return rules;
     }
-    throw new dev.speechscale.simulator.SimulatorException(
-        "scheduled floors need the scaling engine's ScheduledFloor, which this build lacks");
+    return rules.withFloors(
+        floors.stream().map(f -> new ScheduledFloor(f.secondOfDay(), f.minCapacity())).toList());
   }
 }

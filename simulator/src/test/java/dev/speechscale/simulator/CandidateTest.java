@@ -31,6 +31,19 @@ class CandidateTest {
   }
 
   @Test
+  void theFloorsGoOnTheEnginesRules_dividedForTheScreening() {
+    Candidate c =
+        C.withFloors(0.8, List.of(new Floors.Floor(6 * 3600, 40), new Floors.Floor(20 * 3600, 3)));
+    ScalingRules full = ((Policy.Rules) c.policy("c2")).rules();
+    assertThat(full.minCapacityAt(7 * 3600_000L)).isEqualTo(40);
+    assertThat(full.minCapacityAt(21 * 3600_000L)).isEqualTo(3);
+    assertThat(full.minCapacityAt(86_400_000L + 3600_000L)).isEqualTo(3); // 01:00 next day
+    ScalingRules screened = ((Policy.Rules) c.screened("c2", 10)).rules();
+    assertThat(screened.minCapacityAt(7 * 3600_000L)).isEqualTo(4);
+    assertThat(screened.minCapacityAt(21 * 3600_000L)).isEqualTo(1);
+  }
+
+  @Test
   void meetingTheGoalRanksFirst_thenTheCheaper_elseTheHigherAttainment() {
     SearchGoal goal = new SearchGoal(0.999, 0.001);
     PolicySearch.Tried cheapMiss = tried("a", 3000, 0.998, 0);
