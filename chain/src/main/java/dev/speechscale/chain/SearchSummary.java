@@ -31,7 +31,9 @@ public final class SearchSummary {
             r.tried().size(),
             rec.scale(),
             r.finalists().size()));
-    sb.append("frontier (fitted day, screened): instance-hours against SLO attainment\n");
+    sb.append(
+        "frontier (fitted day, screened; what can be deployed): instance-hours against SLO"
+            + " attainment\n");
     sb.append(String.format(Locale.ROOT, "  %-12s %10s %9s%n", "point", "inst-h", "SLO ok"));
     for (Frontier.Point p : r.frontier()) {
       sb.append(
@@ -61,7 +63,7 @@ public final class SearchSummary {
                               "the frontier reaches it at %.1f inst-h (%s)",
                               p.instanceHours(),
                               p.name()))
-                  .orElse("")));
+                  .orElse("above every deployable point's attainment")));
     }
     sb.append("\nfinalists (fitted day, full simulation):\n");
     header(sb);

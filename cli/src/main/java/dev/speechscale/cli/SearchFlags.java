@@ -112,7 +112,7 @@ final class SearchFlags {
 
   @Option(
       names = "--finalists",
-      defaultValue = "2",
+      defaultValue = "1",
       paramLabel = "N",
       description =
           "the cheapest screened candidates that meet the goal, confirmed in full on the fitted"

@@ -77,7 +77,7 @@ class SearchCommandTest {
     CliRun run = search("searched.json", "2");
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
-        .contains("frontier (fitted day, screened)")
+        .contains("frontier (fitted day, screened; what can be deployed)")
         .contains("held-out day (full simulation)")
         .contains("  cpu           no* ")
         .contains("screening error against the full simulation");

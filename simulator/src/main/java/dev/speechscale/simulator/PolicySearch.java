@@ -1,7 +1,6 @@
 package dev.speechscale.simulator;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -92,7 +91,7 @@ public final class PolicySearch {
    *
    * @param tried every candidate screened, in order
    * @param rivalsScreened the rivals' screenings on the fitted trace, for the frontier
-   * @param frontier the frontier of the screenings (candidates and rivals)
+   * @param frontier the frontier of the screenings (candidates and deployable rivals)
    * @param finalists the finalists' screened and full days on the fitted trace
    * @param recommended the recommended candidate's name
    * @param recommendation the recommended policy
@@ -185,64 +184,85 @@ public final class PolicySearch {
                 + tried(cache, best).name());
       }
       List<Tried> tried = List.copyOf(cache.values());
+      // the frontier of what can be deployed: the candidates and the deployable rivals
       List<Frontier.Point> points = new ArrayList<>();
       for (Tried t : tried) {
         points.add(
             new Frontier.Point(t.name(), t.screened().instanceHours(), t.screened().attainment()));
       }
-      rivalsScreened.forEach(
-          (n, o) -> points.add(new Frontier.Point(n, o.instanceHours(), o.attainment())));
+      for (int i = 0; i < rivals.size(); i++) {
+        if (rivals.get(i).deployable()) {
+          Outcome o = rs.get(i);
+          points.add(new Frontier.Point(rivals.get(i).name(), o.instanceHours(), o.attainment()));
+        }
+      }
       List<Frontier.Point> frontier = Frontier.of(points);
-      // finalists: the cheapest that meet the goal on the screen (else the best attaining)
+      // finalists: the cheapest that meet the goal on the screen (else the best attaining). Their
+      // full fitted days, their held-out days and the rivals' held-out days are independent of
+      // which one is chosen, so they run as one batch (the held-out days of the finalists not
+      // chosen are simulated and not reported: with the default of one finalist, none)
       List<Tried> ranked = new ArrayList<>(tried);
       ranked.sort((a, b) -> better(a, b, in.goal()) ? -1 : better(b, a, in.goal()) ? 1 : 0);
       List<Tried> fin = ranked.subList(0, Math.min(in.finalists(), ranked.size()));
-      List<Outcome> full =
-          run.all(
-              fin.stream()
-                  .map(t -> new Job(in.fitted(), t.candidate().policy(t.name()), fitOpt, 1))
-                  .toList());
-      List<Compared> finalists = new ArrayList<>();
-      for (int i = 0; i < fin.size(); i++) {
-        finalists.add(
-            new Compared(fin.get(i).name(), true, "", fin.get(i).screened(), full.get(i)));
-      }
-      progress.accept("confirmed " + fin.size() + " finalists in full on the fitted trace");
-      Compared chosen =
-          finalists.stream()
-              .filter(c -> c.full().meets(in.goal()))
-              .min(Comparator.comparingDouble(c -> c.full().instanceHours()))
-              .orElse(
-                  finalists.stream()
-                      .max(Comparator.comparingDouble(c -> c.full().attainment()))
-                      .orElseThrow());
-      Candidate rec =
-          cache.values().stream()
-              .filter(t -> t.name().equals(chosen.name()))
-              .findFirst()
-              .orElseThrow()
-              .candidate();
-      // the held-out day: the recommendation and the rivals, screened and in full
+      int f = fin.size();
       List<Job> jobs = new ArrayList<>();
-      jobs.add(new Job(heldOut, rec.policy(chosen.name()), heldOpt, 1));
+      for (Tried t : fin) {
+        jobs.add(new Job(in.fitted(), t.candidate().policy(t.name()), fitOpt, 1));
+      }
+      for (Tried t : fin) {
+        jobs.add(new Job(heldOut, t.candidate().policy(t.name()), heldOpt, 1));
+      }
       for (Rival r : rivals) {
         jobs.add(new Job(heldOut, r.full(), heldOpt, 1));
       }
-      jobs.add(new Job(screenHeld, rec.screened(chosen.name(), k), heldOpt, k));
+      for (Tried t : fin) {
+        jobs.add(new Job(screenHeld, t.candidate().screened(t.name(), k), heldOpt, k));
+      }
       for (Rival r : rivals) {
         jobs.add(new Job(screenHeld, r.screened(), heldOpt, k));
       }
-      List<Outcome> held = run.all(jobs);
-      int n = 1 + rivals.size();
+      List<Outcome> out = run.all(jobs);
+      int rv = rivals.size();
+      List<Compared> finalists = new ArrayList<>();
+      for (int i = 0; i < f; i++) {
+        finalists.add(new Compared(fin.get(i).name(), true, "", fin.get(i).screened(), out.get(i)));
+      }
+      progress.accept(
+          "confirmed "
+              + f
+              + (f == 1 ? " finalist" : " finalists")
+              + " in full on the fitted trace; simulated it and the rivals on the held-out day");
+      int chosenIndex = 0;
+      for (int i = 1; i < f; i++) {
+        Outcome x = finalists.get(i).full();
+        Outcome y = finalists.get(chosenIndex).full();
+        boolean mx = x.meets(in.goal());
+        boolean my = y.meets(in.goal());
+        if (mx && (!my || x.instanceHours() < y.instanceHours())
+            || !mx && !my && x.attainment() > y.attainment()) {
+          chosenIndex = i;
+        }
+      }
+      Compared chosen = finalists.get(chosenIndex);
+      Candidate rec = fin.get(chosenIndex).candidate();
       List<Compared> heldOutRows = new ArrayList<>();
-      heldOutRows.add(new Compared(chosen.name(), true, "", held.get(n), held.get(0)));
-      for (int i = 0; i < rivals.size(); i++) {
+      heldOutRows.add(
+          new Compared(
+              chosen.name(),
+              true,
+              "",
+              out.get(2 * f + rv + chosenIndex),
+              out.get(f + chosenIndex)));
+      for (int i = 0; i < rv; i++) {
         Rival r = rivals.get(i);
         heldOutRows.add(
             new Compared(
-                r.name(), r.deployable(), r.notDeployable(), held.get(n + 1 + i), held.get(1 + i)));
+                r.name(),
+                r.deployable(),
+                r.notDeployable(),
+                out.get(3 * f + rv + i),
+                out.get(2 * f + i)));
       }
-      progress.accept("simulated the recommendation and the rivals on the held-out day");
       return new Result(
           tried,
           rivalsScreened,
