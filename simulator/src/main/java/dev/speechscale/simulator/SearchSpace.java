@@ -40,7 +40,7 @@ public record SearchSpace(
     double t = p.targetValue();
     return new SearchSpace(
         distinct(List.of(t, round(t * 0.75), round(t * 0.5), round(t * 0.25), round(t * 0.1))),
-        distinct(List.of(round(p.scaleInThreshold() / t), 0.5, 0.8)),
+        distinct(List.of(p.scaleInThreshold() / t, 0.5, 0.8)),
         distinct(List.of(p.scaleInAlarm(), ScaleInAlarm.MAXIMUM_10S, ScaleInAlarm.AVERAGE_60S)),
         distinct(List.of((int) p.scaleInCooldown().toSeconds(), 600, 300, 120, 60)),
         distinct(List.of((int) p.scaleOutCooldown().toSeconds(), 60)),

@@ -44,6 +44,35 @@ class CandidateTest {
   }
 
   @Test
+  void thePlansOwnScaleInShareIsTriedExactly_notAsARoundedNeighbour() {
+    Policies.PlanNumbers plan =
+        new Policies.PlanNumbers(
+            1,
+            280,
+            37.5,
+            25,
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(960),
+            37.5,
+            5000,
+            0.056,
+            17.9);
+    SearchSpace space = SearchSpace.around(plan, 3, true);
+    Candidate start = Rival.planned(Policies.planned(plan), 280);
+    List<Candidate> thresholds =
+        space.dimensions(c -> c).stream()
+            .filter(d -> d.name().equals("scale-in threshold"))
+            .findFirst()
+            .orElseThrow()
+            .moves()
+            .apply(start);
+    assertThat(thresholds)
+        .extracting(Candidate::scaleInThreshold)
+        .containsExactly(25.0, 18.75, 30.0);
+    assertThat(thresholds.getFirst().key()).isEqualTo(start.key());
+  }
+
+  @Test
   void meetingTheGoalRanksFirst_thenTheCheaper_elseTheHigherAttainment() {
     SearchGoal goal = new SearchGoal(0.999, 0.001);
     PolicySearch.Tried cheapMiss = tried("a", 3000, 0.998, 0);
