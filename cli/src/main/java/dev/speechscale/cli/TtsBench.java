@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       TtotalCommand.class,
       PlanCommand.class,
       SimulateCommand.class,
+      SearchCommand.class,
       ValidateCommand.class,
       ReplayCommand.class,
       ExportCommand.class,

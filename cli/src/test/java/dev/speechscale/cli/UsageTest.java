@@ -25,6 +25,7 @@ class UsageTest {
     "tts-bench, ttotal",
     "tts-bench, plan",
     "tts-bench, simulate",
+    "tts-bench, search",
     "tts-bench, validate",
     "tts-bench, replay",
     "tts-bench, export",

@@ -1,0 +1,201 @@
+package dev.speechscale.simulator;
+
+import dev.speechscale.scaling.ScaleInAlarm;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/**
+ * The values the search tries for each setting, searched one setting at a time from the plan's
+ * policy (coordinate descent, in the order of {@link #dimensions}): each setting's values are
+ * screened with the others at the best found so far, and the best becomes the new start.
+ *
+ * @param targets scaling_target_value
+ * @param scaleInRatios scale_in_threshold as a share of the target
+ * @param alarms scale_in_alarm
+ * @param scaleInCooldowns scale_in_cooldown_s
+ * @param scaleOutCooldowns scale_out_cooldown_s
+ * @param floorFractions the floors' share of each hour's quietest minute (0: none)
+ * @param mins min_instances
+ * @param maxes max_instances
+ */
+public record SearchSpace(
+    List<Double> targets,
+    List<Double> scaleInRatios,
+    List<ScaleInAlarm> alarms,
+    List<Integer> scaleInCooldowns,
+    List<Integer> scaleOutCooldowns,
+    List<Double> floorFractions,
+    List<Integer> mins,
+    List<Integer> maxes) {
+
+  /**
+   * Around the plan: its target and ¾, ½, ¼ and ⅒ of it; its scale-in ratio, ½ and 0.8; both
+   * alarms; its scale-in cooldown, 600, 300, 120 and 60 s; its scale-out cooldown and 60 s; no
+   * floors or floors at 50, 80 and 100 % of each hour's quietest minute (when {@code floors}); its
+   * min and {@code minSafe}; its max and 20 % more.
+   */
+  public static SearchSpace around(Policies.PlanNumbers p, int minSafe, boolean floors) {
+    double t = p.targetValue();
+    return new SearchSpace(
+        distinct(List.of(t, round(t * 0.75), round(t * 0.5), round(t * 0.25), round(t * 0.1))),
+        distinct(List.of(p.scaleInThreshold() / t, 0.5, 0.8)),
+        distinct(List.of(p.scaleInAlarm(), ScaleInAlarm.MAXIMUM_10S, ScaleInAlarm.AVERAGE_60S)),
+        distinct(List.of((int) p.scaleInCooldown().toSeconds(), 600, 300, 120, 60)),
+        distinct(List.of((int) p.scaleOutCooldown().toSeconds(), 60)),
+        floors ? List.of(0.0, 0.5, 0.8, 1.0) : List.of(0.0),
+        distinct(List.of(p.minInstances(), Math.max(p.minInstances(), minSafe))),
+        distinct(List.of(p.maxInstances(), (int) Math.ceil(p.maxInstances() * 1.2))));
+  }
+
+  private static double round(double v) {
+    return Math.round(v * 1000) / 1000.0;
+  }
+
+  private static <T> List<T> distinct(List<T> values) {
+    return List.copyOf(new LinkedHashSet<>(values));
+  }
+
+  /**
+   * One setting: its name and, for a start, the candidates that differ from it in this setting only
+   * (in the order of the values; the start itself is left out).
+   */
+  public record Dimension(
+      String name, java.util.function.Function<Candidate, List<Candidate>> moves) {}
+
+  /** The settings in search order, each mapping a start to its neighbours. */
+  public List<Dimension> dimensions(UnaryOperator<Candidate> withFloors) {
+    List<Dimension> d = new ArrayList<>();
+    d.add(
+        new Dimension(
+            "target",
+            c ->
+                targets.stream()
+                    .map(t ->
+                        new Candidate(
+                            t,
+                            round(t * c.scaleInThreshold() / c.targetValue()),
+                            c.alarm(),
+                            c.scaleOutCooldownS(),
+                            c.scaleInCooldownS(),
+                            c.min(),
+                            c.max(),
+                            c.floorFraction(),
+                            c.floors()))
+                    .toList()));
+    d.add(
+        new Dimension(
+            "scale-in cooldown",
+            c ->
+                scaleInCooldowns.stream()
+                    .map(s ->
+                        new Candidate(
+                            c.targetValue(),
+                            c.scaleInThreshold(),
+                            c.alarm(),
+                            c.scaleOutCooldownS(),
+                            s,
+                            c.min(),
+                            c.max(),
+                            c.floorFraction(),
+                            c.floors()))
+                    .toList()));
+    d.add(
+        new Dimension(
+            "scale-in threshold",
+            c ->
+                scaleInRatios.stream()
+                    .map(r ->
+                        new Candidate(
+                            c.targetValue(),
+                            round(c.targetValue() * r),
+                            c.alarm(),
+                            c.scaleOutCooldownS(),
+                            c.scaleInCooldownS(),
+                            c.min(),
+                            c.max(),
+                            c.floorFraction(),
+                            c.floors()))
+                    .toList()));
+    d.add(
+        new Dimension(
+            "scale-in alarm",
+            c ->
+                alarms.stream()
+                    .map(a ->
+                        new Candidate(
+                            c.targetValue(),
+                            c.scaleInThreshold(),
+                            a,
+                            c.scaleOutCooldownS(),
+                            c.scaleInCooldownS(),
+                            c.min(),
+                            c.max(),
+                            c.floorFraction(),
+                            c.floors()))
+                    .toList()));
+    d.add(
+        new Dimension(
+            "scale-out cooldown",
+            c ->
+                scaleOutCooldowns.stream()
+                    .map(s ->
+                        new Candidate(
+                            c.targetValue(),
+                            c.scaleInThreshold(),
+                            c.alarm(),
+                            s,
+                            c.scaleInCooldownS(),
+                            c.min(),
+                            c.max(),
+                            c.floorFraction(),
+                            c.floors()))
+                    .toList()));
+    d.add(
+        new Dimension(
+            "min",
+            c ->
+                mins.stream()
+                    .map(m ->
+                        withFloors.apply(
+                            new Candidate(
+                                c.targetValue(),
+                                c.scaleInThreshold(),
+                                c.alarm(),
+                                c.scaleOutCooldownS(),
+                                c.scaleInCooldownS(),
+                                m,
+                                Math.max(m, c.max()),
+                                c.floorFraction(),
+                                c.floors())))
+                    .toList()));
+    d.add(
+        new Dimension(
+            "max",
+            c ->
+                maxes.stream()
+                    .filter(m -> m >= c.min())
+                    .map(m ->
+                        withFloors.apply(
+                            new Candidate(
+                                c.targetValue(),
+                                c.scaleInThreshold(),
+                                c.alarm(),
+                                c.scaleOutCooldownS(),
+                                c.scaleInCooldownS(),
+                                c.min(),
+                                m,
+                                c.floorFraction(),
+                                c.floors())))
+                    .toList()));
+    d.add(
+        new Dimension(
+            "scheduled floors",
+            c ->
+                floorFractions.stream()
+                    .map(f -> withFloors.apply(c.withFloors(f, List.of())))
+                    .toList()));
+    return List.copyOf(d);
+  }
+}

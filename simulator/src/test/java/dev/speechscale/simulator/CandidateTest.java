@@ -1,0 +1,99 @@
+package dev.speechscale.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.speechscale.scaling.ScaleInAlarm;
+import dev.speechscale.scaling.ScalingRules;
+import dev.speechscale.scaling.StepScaleIn;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The screening's scaled-down policy and the search's ranking. */
+class CandidateTest {
+  private static final Candidate C =
+      new Candidate(9.375, 6.25, ScaleInAlarm.MAXIMUM_10S, 30, 300, 3, 280, 0, List.of());
+
+  @Test
+  void theScreenedPolicyDividesTheFleetAndMultipliesTheScaleInCooldown() {
+    ScalingRules r = ((Policy.Rules) C.screened("c1", 10)).rules();
+    assertThat(r.minCapacity()).isEqualTo(1); // round(0.3), at least 1
+    assertThat(r.maxCapacity()).isEqualTo(28);
+    assertThat(r.tracking().targetValue()).isEqualTo(9.375);
+    assertThat(r.tracking().scaleOutCooldown()).isEqualTo(Duration.ofSeconds(30));
+    StepScaleIn in = (StepScaleIn) r.scaleIn();
+    assertThat(in.cooldown()).isEqualTo(Duration.ofSeconds(3000));
+    assertThat(in.threshold()).isEqualTo(6.25);
+    ScalingRules full = ((Policy.Rules) C.policy("c1")).rules();
+    assertThat(full.minCapacity()).isEqualTo(3);
+    assertThat(full.maxCapacity()).isEqualTo(280);
+    assertThat(((StepScaleIn) full.scaleIn()).cooldown()).isEqualTo(Duration.ofSeconds(300));
+  }
+
+  @Test
+  void theFloorsGoOnTheEnginesRules_dividedForTheScreening() {
+    Candidate c =
+        C.withFloors(0.8, List.of(new Floors.Floor(6 * 3600, 40), new Floors.Floor(20 * 3600, 3)));
+    ScalingRules full = ((Policy.Rules) c.policy("c2")).rules();
+    assertThat(full.minCapacityAt(7 * 3600_000L)).isEqualTo(40);
+    assertThat(full.minCapacityAt(21 * 3600_000L)).isEqualTo(3);
+    assertThat(full.minCapacityAt(86_400_000L + 3600_000L)).isEqualTo(3); // 01:00 next day
+    ScalingRules screened = ((Policy.Rules) c.screened("c2", 10)).rules();
+    assertThat(screened.minCapacityAt(7 * 3600_000L)).isEqualTo(4);
+    assertThat(screened.minCapacityAt(21 * 3600_000L)).isEqualTo(1);
+  }
+
+  @Test
+  void thePlansOwnScaleInShareIsTriedExactly_notAsARoundedNeighbour() {
+    Policies.PlanNumbers plan =
+        new Policies.PlanNumbers(
+            1,
+            280,
+            37.5,
+            25,
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(960),
+            37.5,
+            5000,
+            0.056,
+            17.9);
+    SearchSpace space = SearchSpace.around(plan, 3, true);
+    Candidate start = Rival.planned(Policies.planned(plan), 280);
+    List<Candidate> thresholds =
+        space.dimensions(c -> c).stream()
+            .filter(d -> d.name().equals("scale-in threshold"))
+            .findFirst()
+            .orElseThrow()
+            .moves()
+            .apply(start);
+    assertThat(thresholds)
+        .extracting(Candidate::scaleInThreshold)
+        .containsExactly(25.0, 18.75, 30.0);
+    assertThat(thresholds.getFirst().key()).isEqualTo(start.key());
+  }
+
+  @Test
+  void meetingTheGoalRanksFirst_thenTheCheaper_elseTheHigherAttainment() {
+    SearchGoal goal = new SearchGoal(0.999, 0.001);
+    PolicySearch.Tried cheapMiss = tried("a", 3000, 0.998, 0);
+    PolicySearch.Tried dearMeet = tried("b", 5000, 0.9995, 0.0002);
+    PolicySearch.Tried cheapMeet = tried("c", 4000, 0.9991, 0);
+    PolicySearch.Tried worseMiss = tried("d", 1000, 0.95, 0.04);
+    assertThat(PolicySearch.better(dearMeet, cheapMiss, goal)).isTrue();
+    assertThat(PolicySearch.better(cheapMeet, dearMeet, goal)).isTrue();
+    assertThat(PolicySearch.better(cheapMiss, worseMiss, goal)).isTrue();
+    assertThat(PolicySearch.better(cheapMeet, cheapMeet, goal)).isFalse();
+  }
+
+  @Test
+  void theAutoScaleLeavesTheBusiestMinuteAtLeast25Instances() {
+    RateTable day = new RateTable(new double[] {10, 5000, 10}, 180);
+    // 5000 / 17.9 = 279.3 instances: 279.3 / 25 = 11.2 -> 11
+    assertThat(PolicySearch.autoScale(day, 17.9)).isEqualTo(11);
+    assertThat(PolicySearch.autoScale(new RateTable(new double[] {200}, 60), 17.9)).isEqualTo(1);
+  }
+
+  private static PolicySearch.Tried tried(String name, double cost, double slo, double shed) {
+    return new PolicySearch.Tried(name, "x", C, new Outcome(cost, slo, shed, 100, 200, 0, 1, 1));
+  }
+}
