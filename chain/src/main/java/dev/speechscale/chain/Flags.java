@@ -36,7 +36,12 @@ public final class Flags {
   public static final String EVENTS = "--events";
   public static final String FAIL_ON_ERROR = "--fail-on-error";
   public static final String FALL = "--fall";
+  public static final String FINALISTS = "--finalists";
+  public static final String GOAL_SHED = "--goal-shed";
+  public static final String GOAL_SLO = "--goal-slo";
   public static final String GPU = "--gpu";
+  public static final String HELD_OUT_SEED = "--held-out-seed";
+  public static final String HELD_OUT_SHIFT = "--held-out-shift";
   public static final String HF_TOKEN_SECRET = "--hf-token-secret";
   public static final String HOLD = "--hold";
   public static final String HOST_SPEED = "--host-speed";
@@ -95,8 +100,9 @@ public final class Flags {
   public static final String RUNGS = "--rungs";
   public static final String RUNS = "--runs";
   public static final String RUNTIME_URL = "--runtime-url";
-  public static final String SAMPLE_EVERY = "--sample-every";
   public static final String SAMPLES = "--samples";
+  public static final String SAMPLE_EVERY = "--sample-every";
+  public static final String SCREEN_SCALE = "--screen-scale";
   public static final String SEED = "--seed";
   public static final String SETTLE = "--settle";
   public static final String SETTLE_BETWEEN_STEPS = "--settle-between-steps";
@@ -111,6 +117,7 @@ public final class Flags {
   public static final String SURGE_AT = "--surge-at";
   public static final String SURGE_RATIO = "--surge-ratio";
   public static final String TEXTS = "--texts";
+  public static final String THREADS = "--threads";
   public static final String TIMEOUT = "--timeout";
   public static final String TRACE = "--trace";
   public static final String TRANSPORT = "--transport";

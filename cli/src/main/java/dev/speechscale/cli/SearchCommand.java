@@ -5,11 +5,11 @@ import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.chain.SearchPlan;
 import dev.speechscale.chain.SearchSummary;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.PolicySearch;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -40,19 +40,19 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
 
   @Mixin SearchFlags f = new SearchFlags();
 
-  private final Clock clock;
+  private final NanoClock clock;
 
   SearchCommand() {
-    this(ArtifactClock.fromEnvironment());
+    this(SourceDateEpoch.fromEnvironment());
   }
 
-  SearchCommand(Clock clock) {
+  SearchCommand(NanoClock clock) {
     this.clock = clock;
   }
 
   @Override
   public Integer call() {
-    long t0 = System.nanoTime();
+    long t0 = clock.nanoTime();
     SearchInputs in = SearchInputs.read(f, spec);
     PlanArtifact p = in.files().plan();
     long heldSeed = f.heldOutSeed != null ? f.heldOutSeed : f.seed + 1;
@@ -80,8 +80,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
         PolicySearch.run(
             inputs,
             line -> {
-              err.printf(
-                  Locale.ROOT, "search: %6.1f s  %s%n", (System.nanoTime() - t0) / 1e9, line);
+              err.printf(Locale.ROOT, "search: %6.1f s  %s%n", (clock.nanoTime() - t0) / 1e9, line);
               err.flush();
             });
     SearchPlan.Record rec =
@@ -93,12 +92,13 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
             heldSeed,
             f.heldOutShift.toSeconds(),
             in.scale());
-    Provenance provenance = Provenance.capture(commandLine(), Map.of("plan", f.plan.toString()));
-    String json = SearchPlan.json(f.plan, r, rec, provenance, clock.instant());
+    Provenance provenance =
+        Provenance.capture(commandLine(), Map.of("plan", f.files.plan.toString()));
+    String json = SearchPlan.json(f.files.plan, r, rec, provenance, clock.instant());
     Path target = f.output != null ? f.output : Path.of("plan-search-" + p.model() + ".json");
     ArtifactCodec.writeText(target, json);
     spec.commandLine().getOut().print(SearchSummary.render(r, rec));
-    err.printf(Locale.ROOT, "wrote %s in %.1f s%n", target, (System.nanoTime() - t0) / 1e9);
+    err.printf(Locale.ROOT, "wrote %s in %.1f s%n", target, (clock.nanoTime() - t0) / 1e9);
     return 0;
   }
 

@@ -6,6 +6,7 @@ import dev.speechscale.artifacts.PlanSaturation;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ScaleOutColdStart;
 import dev.speechscale.artifacts.StartupDelaySamples;
+import dev.speechscale.chain.Flags;
 import dev.speechscale.simulator.InstanceModel;
 import dev.speechscale.simulator.PolicySearch;
 import dev.speechscale.simulator.RateTable;
@@ -40,28 +41,26 @@ record SearchInputs(
     }
     if (f.heldOutShift.toMillis() % 60_000 != 0) {
       throw Cli.usage(
-          spec, "--held-out-shift (" + f.heldOutShift + ") must be whole minutes, e.g. 30m");
+          spec, Flags.HELD_OUT_SHIFT + " (" + f.heldOutShift + ") must be whole minutes, e.g. 30m");
     }
-    SimulateInputs in = SimulateInputs.read(f.qmax, f.ttotal, f.plan);
+    f.traffic.validate(spec);
+    SimulateInputs in = f.files.read();
     QmaxArtifact q = in.qmax();
     PlanArtifact p = in.plan();
     InstanceModel model =
         InstanceModel.fromMeasurement(
-                q.measurement(f.qmax.toString()),
+                q.measurement(f.files.qmax.toString()),
                 FirstByteEvidences.of(q),
                 PlanSaturation.of(p),
                 p.queueMaxDepth(),
                 f.maxRequestAge,
                 StartupDelaySamples.of(in.ttotals()).delays())
-            .withColdStart(ScaleOutColdStart.of(in.ttotals(), q, f.qmax.toString()))
-            .withIdleStart(q.idleStartFactors(f.qmax.toString()));
-    SimulateCommand.TrafficChoice choice = new SimulateCommand.TrafficChoice();
-    choice.trace = f.traffic.trace;
-    choice.pattern = f.traffic.pattern;
-    Traffic traffic =
-        SimulateTraffic.of(choice, f.peakRps, f.troughRps, f.duration, p, f.plan, spec);
+            .withColdStart(ScaleOutColdStart.of(in.ttotals(), q, f.files.qmax.toString()))
+            .withIdleStart(q.idleStartFactors(f.files.qmax.toString()));
+    Traffic traffic = f.traffic.offered(p, f.files.plan, spec);
     RateTable table = RateTable.count(traffic, f.seed);
-    String digest = f.traffic.trace != null ? sha256(f.traffic.trace) : table.digest();
+    String digest =
+        f.traffic.traffic.trace != null ? sha256(f.traffic.traffic.trace) : table.digest();
     int scale = scale(f.screenScale, table, model, spec);
     return new SearchInputs(in, model, traffic, table, digest, goal, scale);
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.platform.NanoClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -17,8 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code tts-bench search} end to end on a 15-minute step (seconds, not minutes). */
 class SearchCommandTest {
-  private static final Clock CLOCK =
-      Clock.fixed(Instant.parse("2026-12-01T12:00:00Z"), ZoneOffset.UTC);
+  private static final NanoClock CLOCK =
+      NanoClock.of(
+          Clock.fixed(Instant.parse("2026-12-01T12:00:00Z"), ZoneOffset.UTC), NanoClock.SYSTEM);
 
   @TempDir Path dir;
   private Path plan;
