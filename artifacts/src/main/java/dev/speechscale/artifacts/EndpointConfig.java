@@ -1,5 +1,6 @@
 package dev.speechscale.artifacts;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -32,6 +33,8 @@ import org.jspecify.annotations.Nullable;
  * @param containerEnv extra container environment (part of the fingerprint)
  * @param local local-platform settings
  * @param aws SageMaker settings, or {@code null}
+ * @param scheduledFloors scheduled minimum-capacity floors ({@code scheduled_floors}, UTC), or
+ *     {@code null} to take them from the plan; an empty list deploys none whatever the plan says
  */
 public record EndpointConfig(
     String modelName,
@@ -49,13 +52,58 @@ public record EndpointConfig(
     int queueMaxDepth,
     Map<String, String> containerEnv,
     Local local,
-    @Nullable Aws aws) {
+    @Nullable Aws aws,
+    @Nullable List<ScheduledFloorEntry> scheduledFloors) {
 
   public EndpointConfig {
     Objects.requireNonNull(modelName, "model_name");
+    scheduledFloors = scheduledFloors == null ? null : ScheduledFloorEntry.sorted(scheduledFloors);
     engineSettings = sorted(engineSettings);
     containerEnv = sorted(containerEnv);
     local = local == null ? Local.DEFAULTS : local;
+  }
+
+  /** A config that leaves the scheduled floors to the plan. */
+  public EndpointConfig(
+      String modelName,
+      String engine,
+      Map<String, String> engineSettings,
+      String instanceType,
+      int minInstances,
+      int maxInstances,
+      @Nullable Double scalingTargetValue,
+      @Nullable Double scaleInThreshold,
+      @Nullable Integer scaleOutCooldownS,
+      @Nullable Integer scaleInCooldownS,
+      @Nullable ScaleInAlarmChoice scaleInAlarm,
+      int ttfabSloMs,
+      int queueMaxDepth,
+      Map<String, String> containerEnv,
+      Local local,
+      @Nullable Aws aws) {
+    this(
+        modelName,
+        engine,
+        engineSettings,
+        instanceType,
+        minInstances,
+        maxInstances,
+        scalingTargetValue,
+        scaleInThreshold,
+        scaleOutCooldownS,
+        scaleInCooldownS,
+        scaleInAlarm,
+        ttfabSloMs,
+        queueMaxDepth,
+        containerEnv,
+        local,
+        aws,
+        null);
+  }
+
+  /** The scheduled floors this config deploys: its own, else none. */
+  public List<ScheduledFloorEntry> scheduledFloorsOrNone() {
+    return scheduledFloors != null ? scheduledFloors : List.of();
   }
 
   /** A config that leaves the scale-in alarm to the plan. */
@@ -178,7 +226,8 @@ public record EndpointConfig(
         queueMaxDepth,
         containerEnv,
         local,
-        aws);
+        aws,
+        scheduledFloors != null ? scheduledFloors : plan.scheduledFloors());
   }
 
   private static Map<String, String> sorted(Map<String, String> in) {

@@ -205,6 +205,20 @@ public final class RetryingPlatform implements Platform {
   }
 
   @Override
+  public void putScheduledAction(String endpoint, ScheduledAction action) {
+    run(
+        "put scheduled action " + action.name() + " on " + endpoint,
+        () -> delegate.putScheduledAction(endpoint, action));
+  }
+
+  @Override
+  public void deleteScheduledAction(String endpoint, String name) {
+    run(
+        "delete scheduled action " + name + " of " + endpoint,
+        () -> delegate.deleteScheduledAction(endpoint, name));
+  }
+
+  @Override
   public void setDesiredInstances(String endpoint, int count) {
     run("set desired of " + endpoint, () -> delegate.setDesiredInstances(endpoint, count));
   }

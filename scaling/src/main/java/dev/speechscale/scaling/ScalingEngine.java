@@ -47,17 +47,49 @@ public final class ScalingEngine {
   private static final long NEVER = Long.MIN_VALUE;
 
   private final ScalingRules rules;
+  private final double scheduleTimeScale;
   private AlarmState highAlarm = AlarmState.INSUFFICIENT_DATA;
   private AlarmState lowAlarm = AlarmState.INSUFFICIENT_DATA;
   private long lastScaleOutMs = NEVER;
   private long lastScaleInMs = NEVER;
 
   public ScalingEngine(ScalingRules rules) {
+    this(rules, 1.0);
+  }
+
+  /**
+   * An engine whose scheduled floors run on a compressed day, as the local platform compresses
+   * alarm periods: a floor's time of day is read at {@code now / scheduleTimeScale}, so a whole day
+   * of floors passes in {@code 86400 × scheduleTimeScale} s (0.01: 864 s, 08:00 falls 288 s into
+   * each such day). 1.0 is real time.
+   */
+  public ScalingEngine(ScalingRules rules, double scheduleTimeScale) {
     this.rules = Objects.requireNonNull(rules, "rules");
+    if (!(scheduleTimeScale > 0) || Double.isInfinite(scheduleTimeScale)) {
+      throw new IllegalArgumentException(
+          "schedule time scale ("
+              + scheduleTimeScale
+              + ") must be a finite number above 0; 1.0 is real time");
+    }
+    this.scheduleTimeScale = scheduleTimeScale;
   }
 
   public ScalingRules rules() {
     return rules;
+  }
+
+  /**
+   * An engine on {@code newRules} that keeps this one's alarm states and cooldown clocks, for a
+   * scheduled action put or deleted while the endpoint runs (AWS keeps a target's cooldowns when
+   * its scheduled actions change).
+   */
+  public ScalingEngine withRules(ScalingRules newRules) {
+    ScalingEngine e = new ScalingEngine(newRules, scheduleTimeScale);
+    e.highAlarm = highAlarm;
+    e.lowAlarm = lowAlarm;
+    e.lastScaleOutMs = lastScaleOutMs;
+    e.lastScaleInMs = lastScaleInMs;
+    return e;
   }
 
   /** The target tracking (scale-out) alarm's state at the last evaluation. */
@@ -102,7 +134,10 @@ public final class ScalingEngine {
     double[] low = lowPeriods(datapoints, visibleMs).orElse(NO_ALARM);
     lowAlarm = low == NO_ALARM ? AlarmState.INSUFFICIENT_DATA : state(low, this::lowBreaches);
 
-    int min = suspended.scheduledScaling() ? rules.minCapacity() : rules.minCapacityAt(nowMs);
+    int min =
+        suspended.scheduledScaling()
+            ? rules.minCapacity()
+            : rules.minCapacityAt(scheduleTimeScale == 1.0 ? nowMs : scheduleClock(nowMs));
     String outWhy = "high alarm " + highAlarm;
     if (highAlarm == AlarmState.ALARM) {
       ScalingDecision out = scaleOut(nowMs, high[high.length - 1], desired, inService, suspended);
@@ -335,6 +370,10 @@ public final class ScalingEngine {
   private static int proportional(int base, double latest, double target) {
     double exact = base * latest / target - 1e-9;
     return (int) Math.min(Integer.MAX_VALUE, Math.ceil(exact));
+  }
+
+  private long scheduleClock(long nowMs) {
+    return (long) Math.floor(nowMs / scheduleTimeScale);
   }
 
   private static boolean cooledDown(long nowMs, long lastMs, long cooldownMs) {

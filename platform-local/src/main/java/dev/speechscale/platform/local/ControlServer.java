@@ -127,6 +127,14 @@ final class ControlServer implements AutoCloseable {
                     s.dynamicScalingIn(), s.dynamicScalingOut(), s.scheduledScaling()));
             reply(ex, 200, supervisor.scaling());
           }
+          case "POST /scheduled-floor" -> {
+            supervisor.putFloor(body(ex, Views.Floor.class));
+            reply(ex, 200, supervisor.scaling());
+          }
+          case "POST /scheduled-floor/delete" -> {
+            supervisor.deleteFloor(body(ex, Views.FloorName.class).name());
+            reply(ex, 200, supervisor.scaling());
+          }
           case "POST /desired" -> {
             supervisor.setDesiredDirectly(body(ex, Views.Desired.class).count());
             reply(ex, 200, supervisor.describe());

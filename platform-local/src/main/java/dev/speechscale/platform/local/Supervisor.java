@@ -98,6 +98,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
                     attached(config.scaleOutCooldownS(), "scale_out_cooldown_s"),
                     attached(config.scaleInCooldownS(), "scale_in_cooldown_s"),
                     config.scaleInAlarmOrDefault(),
+                    config.scheduledFloorsOrNone(),
                     config.local().timeScale()),
                 metrics,
                 this)
@@ -456,6 +457,28 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
     say("suspended flags: %s", state);
   }
 
+  /** Creates or replaces a scheduled floor (the AWS-shaped plane's PutScheduledAction). */
+  synchronized void putFloor(Views.Floor floor) {
+    if (autoscaler == null) {
+      throw new IllegalStateException(
+          spec.endpoint() + " has no scalable target: " + spec.scaling().reason());
+    }
+    autoscaler.putFloor(floor);
+    say(
+        "scheduled floor %s: min capacity %d from %s UTC",
+        floor.name(), floor.minCapacity(), floor.at());
+  }
+
+  /** Deletes a scheduled floor by name (DeleteScheduledAction). */
+  synchronized void deleteFloor(String name) {
+    if (autoscaler == null) {
+      throw new IllegalStateException(
+          spec.endpoint() + " has no scalable target: " + spec.scaling().reason());
+    }
+    autoscaler.deleteFloor(name);
+    say("scheduled floor %s deleted", name);
+  }
+
   synchronized Views.Status status(Instant now) {
     return new Views.Status(
         describe(),
@@ -504,7 +527,8 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
           0,
           null,
           null,
-          List.copyOf(directActivities));
+          List.copyOf(directActivities),
+          List.of());
     }
     Autoscaler.Policy p = autoscaler.policy();
     SuspendedState s = autoscaler.suspended();
@@ -533,7 +557,8 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
         (int) p.scaleInCooldown().toSeconds(),
         autoscaler.highAlarm().name(),
         autoscaler.lowAlarm().name(),
-        activities);
+        activities,
+        autoscaler.floors());
   }
 
   MetricStore metrics() {
