@@ -373,7 +373,7 @@ public final class ScalingEngine {
   }
 
   private long scheduleClock(long nowMs) {
-    return (long) Math.floor(nowMs / scheduleTimeScale);
+    return Math.round(nowMs / scheduleTimeScale);
   }
 
   private static boolean cooledDown(long nowMs, long lastMs, long cooldownMs) {
