@@ -265,11 +265,36 @@ public record EndpointConfig(
    *     throttling error ({@code ThrottlingException}, "Rate exceeded"); 0 = unlimited
    * @param instanceStartS a new instance is not in service until at least this many seconds after
    *     it was requested, as a SageMaker instance takes minutes to provision
+   * @param instanceStartJitterS each new instance's start takes up to this many seconds more than
+   *     {@code instanceStartS}, drawn uniformly per instance (reproducibly: seeded by its number);
+   *     0 = every start takes the same time. AWS publishes no figure for the spread
+   * @param capacityLimit the instances of this type the Region can provision for the account: a
+   *     scale-out past it fails as SageMaker's does for want of capacity
+   *     (InsufficientInstanceCapacity: the instances are not added, desired falls back to what
+   *     runs, DescribeEndpoint's FailureReason says why); 0 = no limit
    */
-  public record AwsPhysics(int metricDelayS, double controlCallsPerSecond, int instanceStartS) {
+  public record AwsPhysics(
+      int metricDelayS,
+      double controlCallsPerSecond,
+      int instanceStartS,
+      int instanceStartJitterS,
+      int capacityLimit) {
     public static final AwsPhysics OFF = new AwsPhysics(0, 0, 0);
 
+    /** Physics without start jitter or a capacity limit. */
+    public AwsPhysics(int metricDelayS, double controlCallsPerSecond, int instanceStartS) {
+      this(metricDelayS, controlCallsPerSecond, instanceStartS, 0, 0);
+    }
+
     public AwsPhysics {
+      if (instanceStartJitterS < 0 || capacityLimit < 0) {
+        throw new IllegalArgumentException(
+            "aws_physics instance_start_jitter_s ("
+                + instanceStartJitterS
+                + ") and capacity_limit ("
+                + capacityLimit
+                + ") must not be negative; 0 turns one off");
+      }
       if (metricDelayS < 0 || controlCallsPerSecond < 0 || instanceStartS < 0) {
         throw new IllegalArgumentException(
             "aws_physics values must not be negative (metric_delay_s "
@@ -282,9 +307,13 @@ public record EndpointConfig(
       }
     }
 
-    /** Whether any of the three is on. */
+    /** Whether any setting is on. */
     public boolean on() {
-      return metricDelayS > 0 || controlCallsPerSecond > 0 || instanceStartS > 0;
+      return metricDelayS > 0
+          || controlCallsPerSecond > 0
+          || instanceStartS > 0
+          || instanceStartJitterS > 0
+          || capacityLimit > 0;
     }
   }
 

@@ -290,7 +290,12 @@ final class EndpointConfigParser {
       Set.of("time_scale", "health_check_timeout_s", "aws_physics");
 
   private static final Set<String> PHYSICS_KNOWN =
-      Set.of("metric_delay_s", "control_calls_per_s", "instance_start_s");
+      Set.of(
+          "metric_delay_s",
+          "control_calls_per_s",
+          "instance_start_s",
+          "instance_start_jitter_s",
+          "capacity_limit");
 
   private static EndpointConfig.AwsPhysics awsPhysics(
       String at, JsonNode n, List<String> problems) {
@@ -317,7 +322,11 @@ final class EndpointConfigParser {
       rate = 0;
     }
     return new EndpointConfig.AwsPhysics(
-        f.integer("metric_delay_s", 0, 0, 3600), rate, f.integer("instance_start_s", 0, 0, 3600));
+        f.integer("metric_delay_s", 0, 0, 3600),
+        rate,
+        f.integer("instance_start_s", 0, 0, 3600),
+        f.integer("instance_start_jitter_s", 0, 0, 3600),
+        f.integer("capacity_limit", 0, 0, 100_000));
   }
 
   private static EndpointConfig.@Nullable Aws aws(

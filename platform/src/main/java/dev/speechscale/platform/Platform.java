@@ -60,6 +60,14 @@ public interface Platform extends AutoCloseable {
                 + " without the floor"));
   }
 
+  /**
+   * Why the endpoint's last operation failed, as DescribeEndpoint's {@code FailureReason} says it
+   * (e.g. a scale-out the Region had no capacity for), or empty; the default knows none.
+   */
+  default java.util.Optional<String> failureReason(String endpoint) {
+    return java.util.Optional.empty();
+  }
+
   /** Sets the desired instance count directly, bypassing the policies. */
   void setDesiredInstances(String endpoint, int count);
 

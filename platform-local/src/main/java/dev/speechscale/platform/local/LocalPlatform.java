@@ -122,6 +122,12 @@ public final class LocalPlatform implements Platform {
   }
 
   @Override
+  public Optional<String> failureReason(String endpoint) {
+    return Optional.ofNullable(
+        control.get(endpoint, "/status", Views.Status.class).describe().failure());
+  }
+
+  @Override
   public Fingerprint fingerprint(String endpoint) {
     LocalState.EndpointRecord r = control.record(endpoint);
     return new Fingerprint(
