@@ -200,6 +200,11 @@ public final class RetryingPlatform implements Platform {
   }
 
   @Override
+  public java.util.Optional<String> failureReason(String endpoint) {
+    return call("failure reason of " + endpoint, () -> delegate.failureReason(endpoint));
+  }
+
+  @Override
   public void setSuspended(String endpoint, SuspendedState state) {
     run("suspend " + endpoint, () -> delegate.setSuspended(endpoint, state));
   }
