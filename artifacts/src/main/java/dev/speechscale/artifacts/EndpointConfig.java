@@ -1,5 +1,6 @@
 package dev.speechscale.artifacts;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -32,6 +33,8 @@ import org.jspecify.annotations.Nullable;
  * @param containerEnv extra container environment (part of the fingerprint)
  * @param local local-platform settings
  * @param aws SageMaker settings, or {@code null}
+ * @param scheduledFloors scheduled minimum-capacity floors ({@code scheduled_floors}, UTC), or
+ *     {@code null} to take them from the plan; an empty list deploys none whatever the plan says
  */
 public record EndpointConfig(
     String modelName,
@@ -49,13 +52,58 @@ public record EndpointConfig(
     int queueMaxDepth,
     Map<String, String> containerEnv,
     Local local,
-    @Nullable Aws aws) {
+    @Nullable Aws aws,
+    @Nullable List<ScheduledFloorEntry> scheduledFloors) {
 
   public EndpointConfig {
     Objects.requireNonNull(modelName, "model_name");
+    scheduledFloors = scheduledFloors == null ? null : ScheduledFloorEntry.sorted(scheduledFloors);
     engineSettings = sorted(engineSettings);
     containerEnv = sorted(containerEnv);
     local = local == null ? Local.DEFAULTS : local;
+  }
+
+  /** A config that leaves the scheduled floors to the plan. */
+  public EndpointConfig(
+      String modelName,
+      String engine,
+      Map<String, String> engineSettings,
+      String instanceType,
+      int minInstances,
+      int maxInstances,
+      @Nullable Double scalingTargetValue,
+      @Nullable Double scaleInThreshold,
+      @Nullable Integer scaleOutCooldownS,
+      @Nullable Integer scaleInCooldownS,
+      @Nullable ScaleInAlarmChoice scaleInAlarm,
+      int ttfabSloMs,
+      int queueMaxDepth,
+      Map<String, String> containerEnv,
+      Local local,
+      @Nullable Aws aws) {
+    this(
+        modelName,
+        engine,
+        engineSettings,
+        instanceType,
+        minInstances,
+        maxInstances,
+        scalingTargetValue,
+        scaleInThreshold,
+        scaleOutCooldownS,
+        scaleInCooldownS,
+        scaleInAlarm,
+        ttfabSloMs,
+        queueMaxDepth,
+        containerEnv,
+        local,
+        aws,
+        null);
+  }
+
+  /** The scheduled floors this config deploys: its own, else none. */
+  public List<ScheduledFloorEntry> scheduledFloorsOrNone() {
+    return scheduledFloors != null ? scheduledFloors : List.of();
   }
 
   /** A config that leaves the scale-in alarm to the plan. */
@@ -178,7 +226,8 @@ public record EndpointConfig(
         queueMaxDepth,
         containerEnv,
         local,
-        aws);
+        aws,
+        scheduledFloors != null ? scheduledFloors : plan.scheduledFloors());
   }
 
   private static Map<String, String> sorted(Map<String, String> in) {
@@ -216,11 +265,36 @@ public record EndpointConfig(
    *     throttling error ({@code ThrottlingException}, "Rate exceeded"); 0 = unlimited
    * @param instanceStartS a new instance is not in service until at least this many seconds after
    *     it was requested, as a SageMaker instance takes minutes to provision
+   * @param instanceStartJitterS each new instance's start takes up to this many seconds more than
+   *     {@code instanceStartS}, drawn uniformly per instance (reproducibly: seeded by its number);
+   *     0 = every start takes the same time. AWS publishes no figure for the spread
+   * @param capacityLimit the instances of this type the Region can provision for the account: a
+   *     scale-out past it fails as SageMaker's does for want of capacity
+   *     (InsufficientInstanceCapacity: the instances are not added, desired falls back to what
+   *     runs, DescribeEndpoint's FailureReason says why); 0 = no limit
    */
-  public record AwsPhysics(int metricDelayS, double controlCallsPerSecond, int instanceStartS) {
+  public record AwsPhysics(
+      int metricDelayS,
+      double controlCallsPerSecond,
+      int instanceStartS,
+      int instanceStartJitterS,
+      int capacityLimit) {
     public static final AwsPhysics OFF = new AwsPhysics(0, 0, 0);
 
+    /** Physics without start jitter or a capacity limit. */
+    public AwsPhysics(int metricDelayS, double controlCallsPerSecond, int instanceStartS) {
+      this(metricDelayS, controlCallsPerSecond, instanceStartS, 0, 0);
+    }
+
     public AwsPhysics {
+      if (instanceStartJitterS < 0 || capacityLimit < 0) {
+        throw new IllegalArgumentException(
+            "aws_physics instance_start_jitter_s ("
+                + instanceStartJitterS
+                + ") and capacity_limit ("
+                + capacityLimit
+                + ") must not be negative; 0 turns one off");
+      }
       if (metricDelayS < 0 || controlCallsPerSecond < 0 || instanceStartS < 0) {
         throw new IllegalArgumentException(
             "aws_physics values must not be negative (metric_delay_s "
@@ -233,9 +307,13 @@ public record EndpointConfig(
       }
     }
 
-    /** Whether any of the three is on. */
+    /** Whether any setting is on. */
     public boolean on() {
-      return metricDelayS > 0 || controlCallsPerSecond > 0 || instanceStartS > 0;
+      return metricDelayS > 0
+          || controlCallsPerSecond > 0
+          || instanceStartS > 0
+          || instanceStartJitterS > 0
+          || capacityLimit > 0;
     }
   }
 

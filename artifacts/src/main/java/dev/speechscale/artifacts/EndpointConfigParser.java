@@ -29,6 +29,7 @@ final class EndpointConfigParser {
           "scale_out_cooldown_s",
           "scale_in_cooldown_s",
           "scale_in_alarm",
+          "scheduled_floors",
           "ttfab_slo_ms",
           "queue_max_depth",
           "container_env",
@@ -65,6 +66,7 @@ final class EndpointConfigParser {
     Integer outCooldown = f.integerOrNull("scale_out_cooldown_s", 0, 86_400);
     Integer inCooldown = f.integerOrNull("scale_in_cooldown_s", 0, 86_400);
     ScaleInAlarmChoice alarm = scaleInAlarm(at, n.get("scale_in_alarm"), problems);
+    List<ScheduledFloorEntry> floors = floors(at, n.get("scheduled_floors"), max, problems);
     int slo = f.integer("ttfab_slo_ms", 3000, 1, 60_000);
     int depth = f.integer("queue_max_depth", 0, 0, 100_000);
     Map<String, String> settings = f.stringMap("engine_settings");
@@ -89,7 +91,71 @@ final class EndpointConfigParser {
         depth,
         env,
         local,
-        aws);
+        aws,
+        floors);
+  }
+
+  /**
+   * {@code scheduled_floors}: a list of {@code {at: "HH:MM", min_capacity: N}} (UTC), or {@code
+   * null} when the config leaves them to the plan.
+   */
+  private static @Nullable List<ScheduledFloorEntry> floors(
+      String at, @Nullable JsonNode n, int max, List<String> problems) {
+    if (n == null || n.isNull()) {
+      return null;
+    }
+    String field = at + ".scheduled_floors";
+    if (!n.isArray()) {
+      problems.add(
+          field
+              + " ("
+              + n
+              + ") must be a list of {at: \"HH:MM\", min_capacity: N} (UTC), e.g. [{at:"
+              + " \"08:00\", min_capacity: 3}]");
+      return null;
+    }
+    List<ScheduledFloorEntry> out = new java.util.ArrayList<>();
+    Set<String> times = new java.util.HashSet<>();
+    for (int i = 0; i < n.size(); i++) {
+      JsonNode e = n.get(i);
+      String here = field + "[" + i + "]";
+      if (!e.isObject()
+          || !e.has("at")
+          || !e.get("at").isString()
+          || !e.has("min_capacity")
+          || !e.get("min_capacity").isIntegralNumber()
+          || e.size() != 2) {
+        problems.add(
+            here
+                + " ("
+                + e
+                + ") must be {at: \"HH:MM\", min_capacity: N} with exactly those two keys");
+        continue;
+      }
+      String time = e.get("at").asString();
+      int min = e.get("min_capacity").asInt();
+      String problem = ScheduledFloorEntry.problem(time, min);
+      if (problem != null) {
+        problems.add(here + ": " + problem);
+        continue;
+      }
+      ScheduledFloorEntry f = new ScheduledFloorEntry(time, min);
+      if (min > max) {
+        problems.add(
+            here
+                + ".min_capacity ("
+                + min
+                + ") is above max_instances ("
+                + max
+                + "); Application Auto Scaling refuses a minimum above the maximum: lower it or"
+                + " raise max_instances");
+      }
+      if (!times.add(f.at())) {
+        problems.add(here + ": a second floor at " + f.at() + "; keep one floor per time of day");
+      }
+      out.add(f);
+    }
+    return out;
   }
 
   /** {@code scale_in_alarm}, or {@code null} when the config leaves it to the plan. */
@@ -224,7 +290,12 @@ final class EndpointConfigParser {
       Set.of("time_scale", "health_check_timeout_s", "aws_physics");
 
   private static final Set<String> PHYSICS_KNOWN =
-      Set.of("metric_delay_s", "control_calls_per_s", "instance_start_s");
+      Set.of(
+          "metric_delay_s",
+          "control_calls_per_s",
+          "instance_start_s",
+          "instance_start_jitter_s",
+          "capacity_limit");
 
   private static EndpointConfig.AwsPhysics awsPhysics(
       String at, JsonNode n, List<String> problems) {
@@ -251,7 +322,11 @@ final class EndpointConfigParser {
       rate = 0;
     }
     return new EndpointConfig.AwsPhysics(
-        f.integer("metric_delay_s", 0, 0, 3600), rate, f.integer("instance_start_s", 0, 0, 3600));
+        f.integer("metric_delay_s", 0, 0, 3600),
+        rate,
+        f.integer("instance_start_s", 0, 0, 3600),
+        f.integer("instance_start_jitter_s", 0, 0, 3600),
+        f.integer("capacity_limit", 0, 0, 100_000));
   }
 
   private static EndpointConfig.@Nullable Aws aws(

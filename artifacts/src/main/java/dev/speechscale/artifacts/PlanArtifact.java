@@ -21,7 +21,9 @@ import org.jspecify.annotations.Nullable;
  * the {@code surge_survival} simulation rerun at other thresholds ({@link SurgeCurve}); plans
  * written before it have none, and read and write back as they were. {@code scale_in_alarm}
  * (additive, {@link ScaleInAlarmChoice}) is the step scale-in alarm's statistic and period; a plan
- * without it was written before it and deploys the Average over 60 s it deployed then.
+ * without it was written before it and deploys the Average over 60 s it deployed then. {@code
+ * scheduled_floors} (additive, {@link ScheduledFloorEntry}, written only when not empty) are the
+ * Application Auto Scaling scheduled actions raising MinCapacity at UTC times of day.
  *
  * <p>It opens with the {@link Header} every artifact shares, unwrapped into the JSON's top level.
  * The rest stays flat because its components are the JSON's fields, in order; {@link #of} assembles
@@ -84,7 +86,8 @@ public record PlanArtifact(
     String configBlock,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable FleetCost cost,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<SurgeCurve.Point> surgeCurve,
-    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String scaleInAlarm)
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String scaleInAlarm,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) @Nullable List<ScheduledFloorEntry> scheduledFloors)
     implements Artifact.Sectioned {
 
   /**
@@ -94,6 +97,7 @@ public record PlanArtifact(
   public PlanArtifact {
     findings = findings == null ? List.of() : List.copyOf(findings);
     surgeCurve = surgeCurve == null ? null : List.copyOf(surgeCurve);
+    scheduledFloors = ScheduledFloorEntry.sorted(scheduledFloors);
   }
 
   /**
@@ -214,7 +218,8 @@ public record PlanArtifact(
         deployment.configBlock(),
         null,
         null,
-        null);
+        null,
+        List.of());
   }
 
   /**
@@ -246,6 +251,14 @@ public record PlanArtifact(
   }
 
   /**
+   * This plan with scheduled minimum-capacity floors ({@code scheduled_floors}, UTC; written only
+   * when there are some, so plans without floors read and write back byte for byte as before).
+   */
+  public PlanArtifact withScheduledFloors(List<ScheduledFloorEntry> floors) {
+    return with(cost, surgeCurve, scaleInAlarm, verdict, findings, configBlock, floors);
+  }
+
+  /**
    * The step scale-in alarm this plan deploys: its {@code scale_in_alarm}, or for a plan written
    * before the field ({@code null}) the Average over 60 s it deployed then, so drift, validate and
    * replay of a recorded run compare against what was deployed. {@code plan} always writes the
@@ -265,6 +278,17 @@ public record PlanArtifact(
       PlanVerdict verdict,
       List<FindingEntry> findings,
       String configBlock) {
+    return with(cost, surgeCurve, scaleInAlarm, verdict, findings, configBlock, scheduledFloors);
+  }
+
+  private PlanArtifact with(
+      @Nullable FleetCost cost,
+      @Nullable List<SurgeCurve.Point> surgeCurve,
+      @Nullable String scaleInAlarm,
+      PlanVerdict verdict,
+      List<FindingEntry> findings,
+      String configBlock,
+      @Nullable List<ScheduledFloorEntry> scheduledFloors) {
     return new PlanArtifact(
         header,
         model,
@@ -309,7 +333,8 @@ public record PlanArtifact(
         configBlock,
         cost,
         surgeCurve,
-        scaleInAlarm);
+        scaleInAlarm,
+        scheduledFloors);
   }
 
   /** Whether the plan refuses deployment. */

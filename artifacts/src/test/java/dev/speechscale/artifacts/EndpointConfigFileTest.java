@@ -43,6 +43,27 @@ class EndpointConfigFileTest {
   }
 
   @Test
+  void parse_awsPhysics_startJitterAndCapacityLimit_defaultToNone() {
+    EndpointConfig c =
+        EndpointConfigFile.parse(
+                FILE,
+                """
+                models:
+                  p:
+                    local:
+                      aws_physics: {instance_start_s: 60, instance_start_jitter_s: 30, capacity_limit: 4}
+                  q:
+                    local:
+                      aws_physics: {instance_start_s: 60}
+                """)
+            .model("p");
+
+    assertThat(c.local().awsPhysics()).isEqualTo(new EndpointConfig.AwsPhysics(0, 0, 60, 30, 4));
+    assertThat(EndpointConfig.AwsPhysics.OFF.instanceStartJitterS()).isZero();
+    assertThat(EndpointConfig.AwsPhysics.OFF.capacityLimit()).isZero();
+  }
+
+  @Test
   void parse_awsPhysics_readsAllThreeSettings() {
     EndpointConfig c =
         EndpointConfigFile.parse(

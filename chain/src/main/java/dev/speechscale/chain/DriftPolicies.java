@@ -3,11 +3,14 @@ package dev.speechscale.chain;
 import dev.speechscale.artifacts.DriftArtifact;
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.ScaleInAlarmChoice;
+import dev.speechscale.artifacts.ScheduledFloorEntry;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.platform.ScalingPolicy;
 import dev.speechscale.platform.ScalingState;
+import dev.speechscale.platform.ScheduledAction;
 import dev.speechscale.platform.Statistic;
+import dev.speechscale.scaling.ScheduledFloor;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -15,8 +18,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@code drift}'s comparison of the deployed scalable target and policies with the planned endpoint
- * configuration: min/max capacity, the target-tracking policy (metric, target, cooldowns, scale-in
- * disabled) and the step scale-in policy with its alarm.
+ * configuration: min/max capacity, the scheduled floors (scheduled actions), the target-tracking
+ * policy (metric, target, cooldowns, scale-in disabled) and the step scale-in policy with its
+ * alarm.
  */
 final class DriftPolicies {
   private DriftPolicies() {}
@@ -39,6 +43,54 @@ final class DriftPolicies {
               Integer.toString(t.maxCapacity()),
               "the scalable target's maximum differs"));
     }
+    String planned = floors(want.scheduledFloorsOrNone());
+    String deployed = deployedFloors(t.scheduledActions());
+    if (!planned.equals(deployed)) {
+      items.add(
+          Drift.error(
+              "scheduled_floors",
+              planned,
+              deployed,
+              "the scalable target's scheduled actions (minimum-capacity floors) differ from the"
+                  + " plan's scheduled_floors; redeploy"));
+    }
+  }
+
+  /** Planned floors as {@code HH:MM min N, ...} (sorted by time), {@code none} for none. */
+  static String floors(List<ScheduledFloorEntry> floors) {
+    if (floors.isEmpty()) {
+      return "none";
+    }
+    return floors.stream()
+        .map(f -> f.at() + " min " + f.minCapacity())
+        .collect(java.util.stream.Collectors.joining(", "));
+  }
+
+  /**
+   * Deployed scheduled actions in the same form; one that is not a daily MinCapacity-only floor is
+   * shown as its schedule and capacities, so it differs from every planned floor.
+   */
+  static String deployedFloors(List<ScheduledAction> actions) {
+    if (actions.isEmpty()) {
+      return "none";
+    }
+    return actions.stream()
+        .map(DriftPolicies::deployedFloor)
+        .sorted()
+        .collect(java.util.stream.Collectors.joining(", "));
+  }
+
+  private static String deployedFloor(ScheduledAction a) {
+    if (a.minCapacity() != null && a.maxCapacity() == null) {
+      try {
+        return ScheduledFloor.ofCron(a.schedule(), a.minCapacity()).hhmm()
+            + " min "
+            + a.minCapacity();
+      } catch (IllegalArgumentException notDaily) {
+        // falls through to the raw form
+      }
+    }
+    return a.schedule() + " min " + a.minCapacity() + " max " + a.maxCapacity();
   }
 
   static void comparePolicies(List<DriftArtifact.Item> items, EndpointConfig want, ScalingState s) {

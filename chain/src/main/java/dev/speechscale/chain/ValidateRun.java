@@ -127,6 +127,7 @@ public final class ValidateRun {
     ScalingState.ScalableTarget t = s.target().get();
     out.add(compare("min_instances", plan.minInstances(), t.minCapacity()));
     out.add(compare("max_instances", plan.maxInstances(), t.maxCapacity()));
+    scheduledFloors(plan, t).ifPresent(out::add);
     out.addAll(targetTracking(plan, first(s, ScalingPolicy.TargetTracking.class)));
     out.addAll(stepScaleIn(plan, s, first(s, ScalingPolicy.StepScaling.class)));
     OptionalInt bound = platform.containerQueueBound(endpoint);
@@ -158,6 +159,35 @@ public final class ValidateRun {
             DeployedConfig.slugOf(plan.deployedConfig()),
             deployed.slug(),
             "the plan was measured against another deployment");
+  }
+
+  /**
+   * The scalable target's scheduled actions against the plan's {@code scheduled_floors}; no check
+   * when neither has any (plans without floors validate as before).
+   */
+  private static Optional<ValidateArtifact.Check> scheduledFloors(
+      PlanArtifact plan, ScalingState.ScalableTarget t) {
+    String planned =
+        DriftPolicies.floors(plan.scheduledFloors() == null ? List.of() : plan.scheduledFloors());
+    String deployed = DriftPolicies.deployedFloors(t.scheduledActions());
+    if (planned.equals("none") && deployed.equals("none")) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        planned.equals(deployed)
+            ? check(
+                "scheduled_floors",
+                Result.OK,
+                planned,
+                deployed,
+                "the scheduled minimum-capacity floors are deployed as planned")
+            : check(
+                "scheduled_floors",
+                Result.FAIL,
+                planned,
+                deployed,
+                "the scalable target's scheduled actions differ from the plan's"
+                    + " scheduled_floors"));
   }
 
   private static <T extends ScalingPolicy> Optional<T> first(ScalingState s, Class<T> type) {

@@ -211,6 +211,44 @@ class DriftTest {
                 "max_capacity", Severity.ERROR, "2", "4", "the scalable target's maximum differs"));
   }
 
+  @Test
+  void check_scheduledFloorDiffersFromThePlan_isAnError() {
+    PlanArtifact plan =
+        PLAN.withScheduledFloors(
+            List.of(
+                new dev.speechscale.artifacts.ScheduledFloorEntry("08:00", 2),
+                new dev.speechscale.artifacts.ScheduledFloorEntry("20:00", 1)));
+    FakePlatform p = FakePlatform.deployedBehind(plan);
+    EndpointConfig config = Recorded.quickstartPlannedConfig().withPlanValues(plan);
+    p.scheduledActions =
+        List.of(
+            new dev.speechscale.platform.ScheduledAction(
+                "floor-2000", "cron(0 20 * * ? *)", 1, null),
+            new dev.speechscale.platform.ScheduledAction(
+                "floor-0800", "cron(0 8 * * ? *)", 2, null));
+    assertThat(check(p, config, plan)).as("deployed as planned").isEmpty();
+
+    p.scheduledActions =
+        List.of(
+            new dev.speechscale.platform.ScheduledAction(
+                "floor-0800", "cron(0 8 * * ? *)", 1, null),
+            new dev.speechscale.platform.ScheduledAction(
+                "floor-2000", "cron(0 20 * * ? *)", 1, null));
+
+    assertThat(check(p, config, plan))
+        .containsExactly(
+            new Item(
+                "scheduled_floors",
+                Severity.ERROR,
+                "08:00 min 2, 20:00 min 1",
+                "08:00 min 1, 20:00 min 1",
+                "the scalable target's scheduled actions (minimum-capacity floors) differ from the"
+                    + " plan's scheduled_floors; redeploy"));
+    assertThat(checks(checkPlanned(p)))
+        .as("a plan without floors against deployed ones")
+        .containsExactly("scheduled_floors");
+  }
+
   // ---- policies ----
 
   /** Every setting the plan fixes, each moved off the plan alone: one finding, naming it. */

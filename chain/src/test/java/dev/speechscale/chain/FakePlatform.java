@@ -48,6 +48,7 @@ final class FakePlatform implements Platform {
   String reason;
   int minCapacity;
   int maxCapacity;
+  List<dev.speechscale.platform.ScheduledAction> scheduledActions = List.of();
   SuspendedState suspended = SuspendedState.NONE;
 
   boolean trackingPolicy = true;
@@ -225,7 +226,8 @@ final class FakePlatform implements Platform {
                 "endpoint/" + endpoint + "/variant/AllTraffic",
                 minCapacity,
                 maxCapacity,
-                suspended)),
+                suspended,
+                scheduledActions)),
         policies,
         alarms,
         reason);

@@ -31,6 +31,43 @@ public interface Platform extends AutoCloseable {
    */
   void setSuspended(String endpoint, SuspendedState state);
 
+  /**
+   * Creates or replaces the scheduled action {@code action.name()} on the endpoint's scalable
+   * target (AWS {@code PutScheduledAction}); the default refuses, for platforms that take their
+   * scheduled actions from the deployment only.
+   *
+   * @throws PlatformException when the endpoint has no scalable target or the action is refused
+   */
+  default void putScheduledAction(String endpoint, ScheduledAction action) {
+    throw new PlatformException(
+        new PlatformException.Reason.InvalidRequest(
+            "this platform takes scheduled actions from the deployment only; redeploy "
+                + endpoint
+                + " with scheduled_floors"));
+  }
+
+  /**
+   * Deletes the scheduled action {@code name} (AWS {@code DeleteScheduledAction}); the default
+   * refuses, as {@link #putScheduledAction} does.
+   *
+   * @throws PlatformException when there is no such action
+   */
+  default void deleteScheduledAction(String endpoint, String name) {
+    throw new PlatformException(
+        new PlatformException.Reason.InvalidRequest(
+            "this platform takes scheduled actions from the deployment only; redeploy "
+                + endpoint
+                + " without the floor"));
+  }
+
+  /**
+   * Why the endpoint's last operation failed, as DescribeEndpoint's {@code FailureReason} says it
+   * (e.g. a scale-out the Region had no capacity for), or empty; the default knows none.
+   */
+  default java.util.Optional<String> failureReason(String endpoint) {
+    return java.util.Optional.empty();
+  }
+
   /** Sets the desired instance count directly, bypassing the policies. */
   void setDesiredInstances(String endpoint, int count);
 

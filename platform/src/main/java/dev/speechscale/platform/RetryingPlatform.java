@@ -200,8 +200,27 @@ public final class RetryingPlatform implements Platform {
   }
 
   @Override
+  public java.util.Optional<String> failureReason(String endpoint) {
+    return call("failure reason of " + endpoint, () -> delegate.failureReason(endpoint));
+  }
+
+  @Override
   public void setSuspended(String endpoint, SuspendedState state) {
     run("suspend " + endpoint, () -> delegate.setSuspended(endpoint, state));
+  }
+
+  @Override
+  public void putScheduledAction(String endpoint, ScheduledAction action) {
+    run(
+        "put scheduled action " + action.name() + " on " + endpoint,
+        () -> delegate.putScheduledAction(endpoint, action));
+  }
+
+  @Override
+  public void deleteScheduledAction(String endpoint, String name) {
+    run(
+        "delete scheduled action " + name + " of " + endpoint,
+        () -> delegate.deleteScheduledAction(endpoint, name));
   }
 
   @Override

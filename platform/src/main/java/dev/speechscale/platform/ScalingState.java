@@ -34,7 +34,22 @@ public record ScalingState(
    * @param minCapacity fewest instances
    * @param maxCapacity most instances
    * @param suspended the suspended flags
+   * @param scheduledActions its scheduled actions (AWS DescribeScheduledActions), none by default
    */
   public record ScalableTarget(
-      String resourceId, int minCapacity, int maxCapacity, SuspendedState suspended) {}
+      String resourceId,
+      int minCapacity,
+      int maxCapacity,
+      SuspendedState suspended,
+      List<ScheduledAction> scheduledActions) {
+    public ScalableTarget {
+      scheduledActions = scheduledActions == null ? List.of() : List.copyOf(scheduledActions);
+    }
+
+    /** A target without scheduled actions. */
+    public ScalableTarget(
+        String resourceId, int minCapacity, int maxCapacity, SuspendedState suspended) {
+      this(resourceId, minCapacity, maxCapacity, suspended, List.of());
+    }
+  }
 }

@@ -31,13 +31,18 @@ import java.util.function.DoublePredicate;
  *       gives precedence to the policy that provides the largest capacity.
  *   <li>Cooldowns count from this engine's own last action in that direction; before the first
  *       action there is no cooldown. A desired count set directly (not by the engine) starts none.
+ *   <li>Inside the scale-out cooldown a <em>larger</em> scale-out (more than the one that started
+ *       the cooldown) goes through and restarts it: Application Auto Scaling API Reference, {@code
+ *       TargetTrackingScalingPolicyConfiguration.ScaleOutCooldown}: the policy "won't increase the
+ *       desired capacity again unless either a larger scale out is triggered or the cooldown period
+ *       ends".
+ *   <li>A scale-out ends the scale-in cooldown: same reference, {@code ScaleInCooldown}: the
+ *       cooldown blocks scale-in requests, "however, if another alarm triggers a scale out policy
+ *       during the cooldown period after a scale-in, application auto scaling scales out your
+ *       scalable target immediately" ({@code StepScalingPolicyConfiguration.Cooldown} says the same
+ *       for step scale-in). The scale-out is a new activity, so the scale-in that came before it no
+ *       longer blocks the next one.
  * </ul>
- *
- * <p>One simplification against AWS, kept because the local platform has always behaved so: AWS
- * lets a <em>larger</em> scale-out through inside the scale-out cooldown (the API reference for
- * {@code ScaleOutCooldown}: "won't increase the desired capacity again unless either a larger scale
- * out is triggered or the cooldown period ends"); here the cooldown blocks every scale-out, so a
- * second surge inside the cooldown is answered at its end.
  *
  * <p>Mutable, with one owner: not thread-safe (the local platform's autoscaler synchronises). A
  * little over 300 lines because the alarms, cooldowns, caps and the out-before-in precedence
@@ -47,17 +52,51 @@ public final class ScalingEngine {
   private static final long NEVER = Long.MIN_VALUE;
 
   private final ScalingRules rules;
+  private final double scheduleTimeScale;
   private AlarmState highAlarm = AlarmState.INSUFFICIENT_DATA;
   private AlarmState lowAlarm = AlarmState.INSUFFICIENT_DATA;
   private long lastScaleOutMs = NEVER;
   private long lastScaleInMs = NEVER;
+  private int lastScaleOutDesired;
 
   public ScalingEngine(ScalingRules rules) {
+    this(rules, 1.0);
+  }
+
+  /**
+   * An engine whose scheduled floors run on a compressed day, as the local platform compresses
+   * alarm periods: a floor's time of day is read at {@code now / scheduleTimeScale}, so a whole day
+   * of floors passes in {@code 86400 × scheduleTimeScale} s (0.01: 864 s, 08:00 falls 288 s into
+   * each such day). 1.0 is real time.
+   */
+  public ScalingEngine(ScalingRules rules, double scheduleTimeScale) {
     this.rules = Objects.requireNonNull(rules, "rules");
+    if (!(scheduleTimeScale > 0) || Double.isInfinite(scheduleTimeScale)) {
+      throw new IllegalArgumentException(
+          "schedule time scale ("
+              + scheduleTimeScale
+              + ") must be a finite number above 0; 1.0 is real time");
+    }
+    this.scheduleTimeScale = scheduleTimeScale;
   }
 
   public ScalingRules rules() {
     return rules;
+  }
+
+  /**
+   * An engine on {@code newRules} that keeps this one's alarm states and cooldown clocks, for a
+   * scheduled action put or deleted while the endpoint runs (AWS keeps a target's cooldowns when
+   * its scheduled actions change).
+   */
+  public ScalingEngine withRules(ScalingRules newRules) {
+    ScalingEngine e = new ScalingEngine(newRules, scheduleTimeScale);
+    e.highAlarm = highAlarm;
+    e.lowAlarm = lowAlarm;
+    e.lastScaleOutMs = lastScaleOutMs;
+    e.lastScaleInMs = lastScaleInMs;
+    e.lastScaleOutDesired = lastScaleOutDesired;
+    return e;
   }
 
   /** The target tracking (scale-out) alarm's state at the last evaluation. */
@@ -102,12 +141,17 @@ public final class ScalingEngine {
     double[] low = lowPeriods(datapoints, visibleMs).orElse(NO_ALARM);
     lowAlarm = low == NO_ALARM ? AlarmState.INSUFFICIENT_DATA : state(low, this::lowBreaches);
 
-    int min = suspended.scheduledScaling() ? rules.minCapacity() : rules.minCapacityAt(nowMs);
+    int min =
+        suspended.scheduledScaling()
+            ? rules.minCapacity()
+            : rules.minCapacityAt(scheduleTimeScale == 1.0 ? nowMs : scheduleClock(nowMs));
     String outWhy = "high alarm " + highAlarm;
     if (highAlarm == AlarmState.ALARM) {
       ScalingDecision out = scaleOut(nowMs, high[high.length - 1], desired, inService, suspended);
       if (out.changes() && out.desired() >= min) {
         lastScaleOutMs = nowMs;
+        lastScaleOutDesired = out.desired();
+        lastScaleInMs = NEVER; // a scale-out ends the scale-in cooldown
         return out;
       }
       outWhy = out.cause();
@@ -142,15 +186,19 @@ public final class ScalingEngine {
     if (suspended.dynamicScalingOut()) {
       return none(desired, "high alarm ALARM but dynamic scale-out is suspended");
     }
-    if (!cooledDown(nowMs, lastScaleOutMs, t.scaleOutCooldown().toMillis())) {
+    int base = Math.max(1, inService);
+    int proposed = Math.min(rules.maxCapacity(), proportional(base, latest, t.targetValue()));
+    if (!cooledDown(nowMs, lastScaleOutMs, t.scaleOutCooldown().toMillis())
+        && proposed <= lastScaleOutDesired) {
       return none(
           desired,
           "high alarm ALARM inside the scale-out cooldown (until "
               + (lastScaleOutMs + t.scaleOutCooldown().toMillis())
-              + " ms)");
+              + " ms) and "
+              + proposed
+              + " is no larger than its scale-out to "
+              + lastScaleOutDesired);
     }
-    int base = Math.max(1, inService);
-    int proposed = Math.min(rules.maxCapacity(), proportional(base, latest, t.targetValue()));
     if (proposed <= desired) {
       return none(desired, "high alarm ALARM but desired " + desired + " already covers it");
     }
@@ -335,6 +383,10 @@ public final class ScalingEngine {
   private static int proportional(int base, double latest, double target) {
     double exact = base * latest / target - 1e-9;
     return (int) Math.min(Integer.MAX_VALUE, Math.ceil(exact));
+  }
+
+  private long scheduleClock(long nowMs) {
+    return Math.round(nowMs / scheduleTimeScale);
   }
 
   private static boolean cooledDown(long nowMs, long lastMs, long cooldownMs) {

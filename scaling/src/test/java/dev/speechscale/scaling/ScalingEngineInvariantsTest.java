@@ -79,6 +79,7 @@ class ScalingEngineInvariantsTest {
     TargetTracking t = rules.tracking();
     long lastOut = Long.MIN_VALUE;
     long lastIn = Long.MIN_VALUE;
+    int lastOutDesired = 0;
     for (Fleet.Step step : changes) {
       ScalingDecision d = step.decision();
       long nowMs = T0_MS + step.second() * 1000L;
@@ -90,10 +91,14 @@ class ScalingEngineInvariantsTest {
                     load, t.metric(), t.statistic(), t.period(), t.datapoints(), visibleMs))
             .as("every tracked period above target")
             .allMatch(v -> v > t.targetValue());
-        if (lastOut != Long.MIN_VALUE) {
-          assertThat(nowMs - lastOut).isGreaterThanOrEqualTo(t.scaleOutCooldown().toMillis());
+        if (lastOut != Long.MIN_VALUE && nowMs - lastOut < t.scaleOutCooldown().toMillis()) {
+          assertThat(d.desired())
+              .as("inside the scale-out cooldown only a larger scale-out goes through")
+              .isGreaterThan(lastOutDesired);
         }
         lastOut = nowMs;
+        lastOutDesired = d.desired();
+        lastIn = Long.MIN_VALUE; // a scale-out ends the scale-in cooldown
       } else {
         assertThat(d.direction()).isEqualTo(Direction.IN);
         long cooldownMs =

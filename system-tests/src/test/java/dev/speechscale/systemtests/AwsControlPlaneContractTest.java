@@ -90,6 +90,7 @@ class AwsControlPlaneContractTest {
             scale_in_cooldown_s: 5
             ttfab_slo_ms: 2000
             queue_max_depth: 0
+            scheduled_floors: [{at: "23:00", min_capacity: 1}]
             local: {time_scale: 0.1}
         """
             .formatted(MODEL));
@@ -221,6 +222,75 @@ class AwsControlPlaneContractTest {
           .isEqualTo(2.0);
       assertThat(policies.getLast().stepScalingPolicyConfiguration().cooldown()).isEqualTo(5);
       assertThat(policies).allSatisfy(p -> assertThat(p.alarms()).hasSize(1));
+    }
+  }
+
+  @Test
+  void scheduledActions_putDescribeDelete_throughTheSdk_areTheAutoscalersFloors() {
+    try (ApplicationAutoScalingClient aas =
+        ApplicationAutoScalingClient.builder()
+            .region(REGION)
+            .credentialsProvider(CREDENTIALS)
+            .endpointOverride(plane.uri())
+            .httpClientBuilder(ApacheHttpClient.builder())
+            .build()) {
+      String resourceId = "endpoint/" + ENDPOINT + "/variant/AllTraffic";
+      aas.putScheduledAction(b ->
+          b.serviceNamespace("sagemaker")
+              .resourceId(resourceId)
+              .scalableDimension("sagemaker:variant:DesiredInstanceCount")
+              .scheduledActionName("morning")
+              .schedule("cron(30 7 * * ? *)")
+              .scalableTargetAction(t -> t.minCapacity(1)));
+
+      var actions =
+          aas.describeScheduledActions(b -> b.serviceNamespace("sagemaker").resourceId(resourceId))
+              .scheduledActions();
+      assertThat(actions)
+          .extracting(a ->
+              a.scheduledActionName()
+                  + " "
+                  + a.schedule()
+                  + " "
+                  + a.scalableTargetAction().minCapacity())
+          .containsExactly("floor-2300 cron(0 23 * * ? *) 1", "morning cron(30 7 * * ? *) 1");
+      assertThat(aws.scalingState(ENDPOINT).target())
+          .isEqualTo(local.scalingState(ENDPOINT).target());
+
+      var refused =
+          org.assertj.core.api.Assertions.catchThrowableOfType(
+              software.amazon.awssdk.services.applicationautoscaling.model.ValidationException
+                  .class,
+              () ->
+                  aas.putScheduledAction(b ->
+                      b.serviceNamespace("sagemaker")
+                          .resourceId(resourceId)
+                          .scalableDimension("sagemaker:variant:DesiredInstanceCount")
+                          .scheduledActionName("weekdays")
+                          .schedule("cron(0 8 ? * MON-FRI *)")
+                          .scalableTargetAction(t -> t.minCapacity(2))));
+      assertThat(refused.getMessage()).contains("cron(M H * * ? *)");
+
+      aas.deleteScheduledAction(b ->
+          b.serviceNamespace("sagemaker")
+              .resourceId(resourceId)
+              .scalableDimension("sagemaker:variant:DesiredInstanceCount")
+              .scheduledActionName("morning"));
+      assertThat(
+              aas.describeScheduledActions(
+                      b -> b.serviceNamespace("sagemaker").resourceId(resourceId))
+                  .scheduledActions())
+          .extracting(a -> a.scheduledActionName())
+          .containsExactly("floor-2300");
+      org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+              aas.deleteScheduledAction(b ->
+                  b.serviceNamespace("sagemaker")
+                      .resourceId(resourceId)
+                      .scalableDimension("sagemaker:variant:DesiredInstanceCount")
+                      .scheduledActionName("morning")))
+          .isInstanceOf(
+              software.amazon.awssdk.services.applicationautoscaling.model.ObjectNotFoundException
+                  .class);
     }
   }
 

@@ -14,6 +14,8 @@ import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScal
 import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalableTargetsResponse;
 import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalingPoliciesRequest;
 import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalingPoliciesResponse;
+import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScheduledActionsRequest;
+import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScheduledActionsResponse;
 import software.amazon.awssdk.services.applicationautoscaling.model.RegisterScalableTargetRequest;
 import software.amazon.awssdk.services.cloudwatch.CloudWatchClient;
 import software.amazon.awssdk.services.cloudwatch.model.DescribeAlarmsRequest;
@@ -64,6 +66,10 @@ public final class AwsApis {
     DescribeScalingPoliciesResponse describeScalingPolicies(DescribeScalingPoliciesRequest request);
 
     void registerScalableTarget(RegisterScalableTargetRequest request);
+
+    /** The target's scheduled actions (the plan's scheduled floors). */
+    DescribeScheduledActionsResponse describeScheduledActions(
+        DescribeScheduledActionsRequest request);
 
     @Override
     default void close() {}
@@ -217,6 +223,12 @@ public final class AwsApis {
       @Override
       public void registerScalableTarget(RegisterScalableTargetRequest r) {
         aas.registerScalableTarget(r);
+      }
+
+      @Override
+      public DescribeScheduledActionsResponse describeScheduledActions(
+          DescribeScheduledActionsRequest r) {
+        return aas.describeScheduledActions(r);
       }
 
       @Override

@@ -60,6 +60,17 @@ public final class AwsNames {
     return endpointName + "-scale-in";
   }
 
+  /** A scheduled floor's scheduled action: {@code floor-HHMM} (the local platform's name too). */
+  public static String scheduledFloor(dev.speechscale.artifacts.ScheduledFloorEntry f) {
+    return "floor-" + f.at().replace(":", "");
+  }
+
+  /** A scheduled floor's schedule: daily {@code cron(M H * * ? *)}, UTC. */
+  public static String floorCron(dev.speechscale.artifacts.ScheduledFloorEntry f) {
+    int s = f.secondOfDay();
+    return "cron(" + (s % 3600 / 60) + " " + (s / 3600) + " * * ? *)";
+  }
+
   public static String firstChunkAlarm(String endpointName) {
     return endpointName + "-first-chunk-latency-p95";
   }

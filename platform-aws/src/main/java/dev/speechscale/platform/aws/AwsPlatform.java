@@ -13,6 +13,7 @@ import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.PlatformException;
 import dev.speechscale.platform.ScalingPolicy;
 import dev.speechscale.platform.ScalingState;
+import dev.speechscale.platform.ScheduledAction;
 import dev.speechscale.platform.SuspendedState;
 import dev.speechscale.platform.Transport;
 import java.net.URI;
@@ -34,6 +35,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalableTargetsRequest;
 import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalingPoliciesRequest;
 import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalingPoliciesResponse;
+import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScheduledActionsRequest;
 import software.amazon.awssdk.services.applicationautoscaling.model.RegisterScalableTargetRequest;
 import software.amazon.awssdk.services.applicationautoscaling.model.ScalableTarget;
 import software.amazon.awssdk.services.applicationautoscaling.model.ServiceNamespace;
@@ -341,7 +343,8 @@ public final class AwsPlatform implements Platform {
                 resourceId,
                 orZero(t.minCapacity()),
                 orZero(t.maxCapacity()),
-                ScalingMapper.suspended(t.suspendedState()))),
+                ScalingMapper.suspended(t.suspendedState()),
+                scheduledActions(resourceId))),
         policies,
         alarms,
         target.isPresent()
@@ -488,6 +491,32 @@ public final class AwsPlatform implements Platform {
         .scalableTargets()
         .stream()
         .findFirst();
+  }
+
+  /** The target's scheduled actions, every page (DescribeScheduledActions). */
+  private List<ScheduledAction> scheduledActions(String resourceId) {
+    List<ScheduledAction> out = new ArrayList<>();
+    String token = null;
+    do {
+      String next = token;
+      var page =
+          AwsErrors.call(
+              "DescribeScheduledActions",
+              resourceId,
+              () ->
+                  clients
+                      .autoScaling()
+                      .describeScheduledActions(
+                          DescribeScheduledActionsRequest.builder()
+                              .serviceNamespace(SAGEMAKER)
+                              .resourceId(resourceId)
+                              .scalableDimension(AwsNames.SCALABLE_DIMENSION)
+                              .nextToken(next)
+                              .build()));
+      page.scheduledActions().forEach(a -> out.add(ScalingMapper.scheduledAction(a)));
+      token = page.nextToken();
+    } while (token != null);
+    return out;
   }
 
   private static int orZero(Integer i) {

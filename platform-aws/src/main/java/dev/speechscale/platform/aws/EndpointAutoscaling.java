@@ -3,6 +3,7 @@ package dev.speechscale.platform.aws;
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.ScaleInAlarmChoice;
 import dev.speechscale.artifacts.ScalingGate;
+import dev.speechscale.artifacts.ScheduledFloorEntry;
 import dev.speechscale.platform.MetricQuery;
 import java.util.Locale;
 import java.util.Map;
@@ -12,6 +13,8 @@ import software.amazon.awscdk.services.applicationautoscaling.AdjustmentType;
 import software.amazon.awscdk.services.applicationautoscaling.MetricAggregationType;
 import software.amazon.awscdk.services.applicationautoscaling.PredefinedMetric;
 import software.amazon.awscdk.services.applicationautoscaling.ScalableTarget;
+import software.amazon.awscdk.services.applicationautoscaling.ScalingSchedule;
+import software.amazon.awscdk.services.applicationautoscaling.Schedule;
 import software.amazon.awscdk.services.applicationautoscaling.ServiceNamespace;
 import software.amazon.awscdk.services.applicationautoscaling.StepScalingAction;
 import software.amazon.awscdk.services.applicationautoscaling.TargetTrackingScalingPolicy;
@@ -40,6 +43,9 @@ import software.constructs.Construct;
  *       consecutive periods. A step scale-in is not blocked by target tracking, so only the alarm's
  *       statistic and period keep the two from fighting.
  * </ul>
+ *
+ * <p>Each of the plan's {@code scheduled_floors} is a scheduled action on the target, named {@code
+ * floor-HHMM}, schedule {@code cron(M H * * ? *)} (UTC), setting MinCapacity only.
  *
  * <p>The scale-in alarm treats missing data as breaching: an idle endpoint publishes no
  * concurrency, and idle is exactly when it should shrink to {@code min_instances}.
@@ -71,6 +77,17 @@ public final class EndpointAutoscaling extends Construct {
             .build();
     // The variant must exist before Application Auto Scaling can register it.
     target.getNode().addDependency(endpoint);
+    // Scheduled floors: one scheduled action each on the scalable target (CfnScalableTarget
+    // ScheduledActions), daily cron in UTC, ScalableTargetAction MinCapacity only (MaxCapacity
+    // unchanged). AAS User Guide, "How scheduled scaling for Application Auto Scaling works".
+    for (ScheduledFloorEntry f : effective.scheduledFloorsOrNone()) {
+      target.scaleOnSchedule(
+          AwsNames.scheduledFloor(f),
+          ScalingSchedule.builder()
+              .schedule(Schedule.expression(AwsNames.floorCron(f)))
+              .minCapacity(f.minCapacity())
+              .build());
+    }
 
     TargetTrackingScalingPolicy.Builder.create(this, "ScaleOut")
         .scalingTarget(target)

@@ -3,6 +3,7 @@ package dev.speechscale.platform.aws;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.MetricQuery.Metric;
 import dev.speechscale.platform.ScalingPolicy;
+import dev.speechscale.platform.ScheduledAction;
 import dev.speechscale.platform.Statistic;
 import dev.speechscale.platform.SuspendedState;
 import java.util.List;
@@ -91,6 +92,17 @@ final class ScalingMapper {
         Boolean.TRUE.equals(s.dynamicScalingInSuspended()),
         Boolean.TRUE.equals(s.dynamicScalingOutSuspended()),
         Boolean.TRUE.equals(s.scheduledScalingSuspended()));
+  }
+
+  /** A scheduled action as DescribeScheduledActions reports it. */
+  static ScheduledAction scheduledAction(
+      software.amazon.awssdk.services.applicationautoscaling.model.ScheduledAction a) {
+    var t = a.scalableTargetAction();
+    return new ScheduledAction(
+        a.scheduledActionName(),
+        a.schedule(),
+        t == null ? null : t.minCapacity(),
+        t == null ? null : t.maxCapacity());
   }
 
   /**

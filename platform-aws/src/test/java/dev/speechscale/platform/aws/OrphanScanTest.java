@@ -86,6 +86,16 @@ class OrphanScanTest {
     AwsApis.AutoScalingApi aas =
         new AwsApis.AutoScalingApi() {
           @Override
+          public software.amazon.awssdk.services.applicationautoscaling.model
+                  .DescribeScheduledActionsResponse
+              describeScheduledActions(
+                  software.amazon.awssdk.services.applicationautoscaling.model
+                          .DescribeScheduledActionsRequest
+                      r) {
+            throw new AssertionError("the orphan scan reads no scheduled actions");
+          }
+
+          @Override
           public DescribeScalableTargetsResponse describeScalableTargets(
               DescribeScalableTargetsRequest r) {
             ScalableTarget live = target(LIVE);

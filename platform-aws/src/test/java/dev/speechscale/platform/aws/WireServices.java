@@ -303,6 +303,7 @@ final class WireServices implements AutoCloseable {
       case "SageMaker.UpdateEndpointWeightsAndCapacities" -> updateCapacity(in);
       case "ApplicationAutoScaling.DescribeScalableTargets" -> describeScalableTargets(in);
       case "ApplicationAutoScaling.DescribeScalingPolicies" -> describeScalingPolicies(in);
+      case "ApplicationAutoScaling.DescribeScheduledActions" -> describeScheduledActions(in);
       case "ApplicationAutoScaling.RegisterScalableTarget" -> registerScalableTarget(in);
       case "CloudWatchLogs.DescribeLogStreams" -> describeLogStreams(in);
       case "CloudWatchLogs.GetLogEvents" -> getLogEvents(in);
@@ -490,6 +491,35 @@ final class WireServices implements AutoCloseable {
           s.put("DynamicScalingOutSuspended", e.out);
           s.put("ScheduledScalingSuspended", e.scheduled);
         }
+      }
+    }
+    return out;
+  }
+
+  /** The deployed config's scheduled floors, as the stack's scheduled actions. */
+  private synchronized ObjectNode describeScheduledActions(JsonNode in) {
+    String resourceId = in.path("ResourceId").asString();
+    ObjectNode out = json.createObjectNode();
+    ArrayNode actions = out.putArray("ScheduledActions");
+    for (Endpoint e : endpoints.values()) {
+      if (!e.targetRegistered || !e.spec.resourceId().equals(resourceId)) {
+        continue;
+      }
+      for (var f : e.spec.config().scheduledFloorsOrNone()) {
+        ObjectNode a = actions.addObject();
+        a.put("ScheduledActionName", "floor-" + f.at().replace(":", ""));
+        a.put("ServiceNamespace", "sagemaker");
+        a.put(
+            "Schedule",
+            "cron("
+                + Integer.parseInt(f.at().substring(3))
+                + " "
+                + Integer.parseInt(f.at().substring(0, 2))
+                + " * * ? *)");
+        a.put("ResourceId", resourceId);
+        a.put("ScalableDimension", AwsNames.SCALABLE_DIMENSION);
+        a.putObject("ScalableTargetAction").put("MinCapacity", f.minCapacity());
+        a.put("CreationTime", epochSeconds(clock.instant().minusSeconds(3600)));
       }
     }
     return out;

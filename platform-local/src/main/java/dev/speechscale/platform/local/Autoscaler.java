@@ -1,6 +1,7 @@
 package dev.speechscale.platform.local;
 
 import dev.speechscale.artifacts.ScaleInAlarmChoice;
+import dev.speechscale.artifacts.ScheduledFloorEntry;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.SuspendedState;
 import dev.speechscale.scaling.AlarmState;
@@ -9,6 +10,7 @@ import dev.speechscale.scaling.ScaleInAlarm;
 import dev.speechscale.scaling.ScalingDecision;
 import dev.speechscale.scaling.ScalingEngine;
 import dev.speechscale.scaling.ScalingRules;
+import dev.speechscale.scaling.ScheduledFloor;
 import dev.speechscale.scaling.StepScaleIn;
 import dev.speechscale.scaling.Suspension;
 import java.time.Duration;
@@ -33,8 +35,11 @@ final class Autoscaler {
    * DisableScaleIn plus step scale-in), with the accessors the status view reports.
    *
    * @param rules the rules, periods already time-scaled
+   * @param timeScale the local platform's time scale: the scheduled floors' day is compressed by it
+   *     too (a day of floors passes in 86400 × timeScale s, {@link ScalingEngine#ScalingEngine(
+   *     ScalingRules, double)}), while their times of day stay those deployed
    */
-  record Policy(ScalingRules rules) {
+  record Policy(ScalingRules rules, double timeScale) {
     Policy {
       if (!(rules.scaleIn() instanceof StepScaleIn)) {
         throw new IllegalArgumentException(
@@ -42,6 +47,10 @@ final class Autoscaler {
                 + rules.scaleIn()
                 + "; build them with ScalingRules.planned");
       }
+    }
+
+    Policy(ScalingRules rules) {
+      this(rules, 1.0);
     }
 
     /** AWS's periods multiplied by {@code timeScale} (at least one second each). */
@@ -54,6 +63,20 @@ final class Autoscaler {
         int inCooldownS,
         ScaleInAlarmChoice alarm,
         double timeScale) {
+      return of(target, scaleIn, min, max, outCooldownS, inCooldownS, alarm, List.of(), timeScale);
+    }
+
+    /** As above, with scheduled minimum-capacity floors (UTC times of day, compressed day). */
+    static Policy of(
+        double target,
+        double scaleIn,
+        int min,
+        int max,
+        int outCooldownS,
+        int inCooldownS,
+        ScaleInAlarmChoice alarm,
+        List<ScheduledFloorEntry> floors,
+        double timeScale) {
       return new Policy(
           ScalingRules.planned(
                   target,
@@ -63,7 +86,23 @@ final class Autoscaler {
                   Duration.ofSeconds(outCooldownS),
                   Duration.ofSeconds(inCooldownS),
                   ScaleInAlarm.ofLabel(alarm.label()))
-              .timeScaled(timeScale));
+              .withFloors(floors(floors))
+              .timeScaled(timeScale),
+          timeScale);
+    }
+
+    /** The wire floors as the engine's. */
+    static List<ScheduledFloor> floors(List<ScheduledFloorEntry> entries) {
+      return entries.stream()
+          .map(e -> new ScheduledFloor(e.secondOfDay(), e.minCapacity()))
+          .toList();
+    }
+
+    /** The deployed floors, as the wire spells them. */
+    List<ScheduledFloorEntry> floorEntries() {
+      return rules.floors().stream()
+          .map(f -> new ScheduledFloorEntry(f.hhmm(), f.minCapacity()))
+          .toList();
     }
 
     private StepScaleIn step() {
@@ -142,7 +181,8 @@ final class Autoscaler {
   record Activity(Instant at, int from, int to, String cause) {}
 
   private final Policy policy;
-  private final ScalingEngine engine;
+  private ScalingEngine engine;
+  private final java.util.Map<String, ScheduledFloor> floors = new java.util.TreeMap<>();
   private final MetricStoreDatapoints datapoints;
   private final Capacity capacity;
   private final List<Activity> activities = new ArrayList<>();
@@ -150,7 +190,8 @@ final class Autoscaler {
 
   Autoscaler(Policy policy, MetricStore metrics, Capacity capacity) {
     this.policy = policy;
-    this.engine = new ScalingEngine(policy.rules());
+    this.engine = new ScalingEngine(policy.rules(), policy.timeScale());
+    policy.rules().floors().forEach(f -> floors.put(deployedName(f), f));
     this.datapoints = new MetricStoreDatapoints(metrics);
     this.capacity = capacity;
   }
@@ -168,11 +209,52 @@ final class Autoscaler {
             datapoints,
             desired,
             capacity.inService(),
-            new Suspension(suspended.dynamicScalingIn(), suspended.dynamicScalingOut()));
+            new Suspension(
+                suspended.dynamicScalingIn(),
+                suspended.dynamicScalingOut(),
+                suspended.scheduledScaling()));
     if (decision.changes()) {
       capacity.setDesired(decision.desired(), decision.cause());
       activities.add(new Activity(now, desired, decision.desired(), decision.cause()));
     }
+  }
+
+  /** The name a deployed floor's scheduled action gets: {@code floor-HHMM}. */
+  static String deployedName(ScheduledFloor f) {
+    return "floor-" + f.hhmm().replace(":", "");
+  }
+
+  /** The scheduled floors in force, by name. */
+  synchronized List<Views.Floor> floors() {
+    return floors.entrySet().stream()
+        .map(e -> new Views.Floor(e.getKey(), e.getValue().hhmm(), e.getValue().minCapacity()))
+        .toList();
+  }
+
+  /**
+   * Creates or replaces the floor named {@code floor.name()}; the engine keeps its alarms and
+   * cooldowns. Refuses (IllegalArgumentException, the rules' message) a floor above max capacity or
+   * at the time of another floor.
+   */
+  synchronized void putFloor(Views.Floor floor) {
+    if (floor.name() == null || floor.name().isBlank()) {
+      throw new IllegalArgumentException("a scheduled floor needs a name");
+    }
+    java.util.Map<String, ScheduledFloor> next = new java.util.TreeMap<>(floors);
+    next.put(floor.name(), ScheduledFloor.at(floor.at(), floor.minCapacity()));
+    engine = engine.withRules(engine.rules().withFloors(List.copyOf(next.values())));
+    floors.clear();
+    floors.putAll(next);
+  }
+
+  /** Deletes the floor {@code name}; refuses a name that is not there. */
+  synchronized void deleteFloor(String name) {
+    if (!floors.containsKey(name)) {
+      throw new IllegalArgumentException(
+          "no scheduled action " + name + "; the scheduled floors are " + floors.keySet());
+    }
+    floors.remove(name);
+    engine = engine.withRules(engine.rules().withFloors(List.copyOf(floors.values())));
   }
 
   synchronized SuspendedState suspended() {

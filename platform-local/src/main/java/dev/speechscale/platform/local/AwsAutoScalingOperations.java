@@ -6,6 +6,7 @@ import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.PlatformException;
 import dev.speechscale.platform.ScalingPolicy;
 import dev.speechscale.platform.ScalingState;
+import dev.speechscale.platform.ScheduledAction;
 import dev.speechscale.platform.Statistic;
 import dev.speechscale.platform.SuspendedState;
 import java.time.Clock;
@@ -38,6 +39,19 @@ import tools.jackson.databind.node.ObjectNode;
  *       reference says ("if you don't specify ... the current value is kept"). The local platform
  *       takes min and max from the deployed plan: a different MinCapacity or MaxCapacity is refused
  *       with ValidationException naming the redeploy that changes them.
+ *   <li>PutScheduledAction —
+ *       https://docs.aws.amazon.com/autoscaling/application/APIReference/API_PutScheduledAction.html
+ *       : creates or updates a scheduled action by name. The local platform runs scheduled
+ *       minimum-capacity floors: a daily {@code cron(M H * * ? *)} (UTC) whose {@code
+ *       ScalableTargetAction} sets MinCapacity (MaxCapacity absent or the deployed maximum);
+ *       anything else is refused with ValidationException.
+ *   <li>DescribeScheduledActions —
+ *       https://docs.aws.amazon.com/autoscaling/application/APIReference/API_DescribeScheduledActions.html
+ *       : the floors, deployed ({@code floor-HHMM}) and put, filtered by ResourceId and
+ *       ScheduledActionNames when given.
+ *   <li>DeleteScheduledAction —
+ *       https://docs.aws.amazon.com/autoscaling/application/APIReference/API_DeleteScheduledAction.html
+ *       : deletes one by name; an unknown name is ObjectNotFoundException.
  * </ul>
  */
 final class AwsAutoScalingOperations {
@@ -59,6 +73,9 @@ final class AwsAutoScalingOperations {
       case "DescribeScalableTargets" -> describeScalableTargets(in);
       case "DescribeScalingPolicies" -> describeScalingPolicies(in);
       case "RegisterScalableTarget" -> registerScalableTarget(in);
+      case "PutScheduledAction" -> putScheduledAction(in);
+      case "DescribeScheduledActions" -> describeScheduledActions(in);
+      case "DeleteScheduledAction" -> deleteScheduledAction(in);
       default -> throw AwsControlPlane.unknownOperation("ApplicationAutoScaling", operation);
     };
   }
@@ -257,6 +274,118 @@ final class AwsAutoScalingOperations {
         "ScalableTargetARN",
         wire.arn("application-autoscaling", "scalable-target/" + endpoint.replace('-', '0')));
     return out;
+  }
+
+  /** The endpoint of a request's ResourceId, which must have a scalable target. */
+  private String targetEndpoint(JsonNode in) {
+    requireSageMaker(in);
+    String resourceId = AwsWire.required(in, "ResourceId");
+    String endpoint = AwsWire.endpointOfResourceId(resourceId);
+    ScalingState s = endpoint == null ? null : state(endpoint);
+    if (endpoint == null || s == null || s.target().isEmpty()) {
+      throw new AwsWireError(
+          400,
+          "ObjectNotFoundException",
+          "No scalable target registered for service namespace: sagemaker, resource ID: "
+              + resourceId
+              + ", scalable dimension: sagemaker:variant:DesiredInstanceCount");
+    }
+    return endpoint;
+  }
+
+  private ObjectNode putScheduledAction(JsonNode in) {
+    String endpoint = targetEndpoint(in);
+    String name = AwsWire.required(in, "ScheduledActionName");
+    String schedule = AwsWire.required(in, "Schedule");
+    if (in.hasNonNull("Timezone") && !in.get("Timezone").asString().equals("UTC")) {
+      throw AwsWireError.validation(
+          "Timezone "
+              + in.get("Timezone").asString()
+              + " is not supported locally; the local platform runs schedules in UTC (the"
+              + " default): leave Timezone out");
+    }
+    JsonNode action = in.path("ScalableTargetAction");
+    Integer min = action.hasNonNull("MinCapacity") ? action.get("MinCapacity").asInt() : null;
+    Integer max = action.hasNonNull("MaxCapacity") ? action.get("MaxCapacity").asInt() : null;
+    try {
+      backend.putScheduledAction(endpoint, new ScheduledAction(name, schedule, min, max));
+    } catch (PlatformException e) {
+      throw AwsWire.map(e, AwsWireError.validation(e.reason().message()));
+    }
+    return AwsWire.JSON.createObjectNode();
+  }
+
+  private ObjectNode describeScheduledActions(JsonNode in) {
+    requireSageMaker(in);
+    List<String> names = new ArrayList<>();
+    String resourceId = in.path("ResourceId").asString();
+    if (resourceId.isEmpty()) {
+      names.addAll(endpoints.get());
+    } else {
+      String endpoint = AwsWire.endpointOfResourceId(resourceId);
+      if (endpoint != null) {
+        names.add(endpoint);
+      }
+    }
+    List<String> wanted = new ArrayList<>();
+    in.path("ScheduledActionNames").forEach(n -> wanted.add(n.asString()));
+    ObjectNode out = AwsWire.JSON.createObjectNode();
+    ArrayNode actions = out.putArray("ScheduledActions");
+    for (String endpoint : names) {
+      ScalingState s = state(endpoint);
+      if (s == null || s.target().isEmpty()) {
+        continue;
+      }
+      for (ScheduledAction a : s.target().get().scheduledActions()) {
+        if (!wanted.isEmpty() && !wanted.contains(a.name())) {
+          continue;
+        }
+        ObjectNode o = actions.addObject();
+        o.put("ScheduledActionName", a.name());
+        o.put(
+            "ScheduledActionARN",
+            wire.arn(
+                "autoscaling",
+                "scheduledAction:00000000-0000-4000-8000-000000000000:resource/sagemaker/"
+                    + AwsWire.resourceId(endpoint)
+                    + ":scheduledActionName/"
+                    + a.name()));
+        o.put("ServiceNamespace", "sagemaker");
+        o.put("Schedule", a.schedule());
+        o.put("Timezone", "UTC");
+        o.put("ResourceId", AwsWire.resourceId(endpoint));
+        o.put("ScalableDimension", "sagemaker:variant:DesiredInstanceCount");
+        ObjectNode t = o.putObject("ScalableTargetAction");
+        if (a.minCapacity() != null) {
+          t.put("MinCapacity", a.minCapacity());
+        }
+        if (a.maxCapacity() != null) {
+          t.put("MaxCapacity", a.maxCapacity());
+        }
+        o.put("CreationTime", AwsWire.epochSeconds(clock.instant()));
+      }
+    }
+    return out;
+  }
+
+  private ObjectNode deleteScheduledAction(JsonNode in) {
+    String endpoint = targetEndpoint(in);
+    String name = AwsWire.required(in, "ScheduledActionName");
+    ScalingState s = state(endpoint);
+    boolean known =
+        s != null
+            && s.target().isPresent()
+            && s.target().get().scheduledActions().stream().anyMatch(a -> a.name().equals(name));
+    if (!known) {
+      throw new AwsWireError(
+          400, "ObjectNotFoundException", "No scheduled action found for name: " + name);
+    }
+    try {
+      backend.deleteScheduledAction(endpoint, name);
+    } catch (PlatformException e) {
+      throw AwsWire.map(e, AwsWireError.validation(e.reason().message()));
+    }
+    return AwsWire.JSON.createObjectNode();
   }
 
   private static void capacity(JsonNode in, String member, int deployed, String endpoint) {

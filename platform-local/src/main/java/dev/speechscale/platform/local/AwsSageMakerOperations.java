@@ -124,6 +124,11 @@ final class AwsSageMakerOperations {
     v.put("DesiredWeight", 1.0);
     v.put("CurrentInstanceCount", d.currentInstances());
     v.put("DesiredInstanceCount", d.desiredInstances());
+    try {
+      backend.failureReason(endpoint).ifPresent(r -> out.put("FailureReason", r));
+    } catch (PlatformException e) {
+      throw AwsWire.map(e, noEndpoint(endpoint));
+    }
     return out;
   }
 

@@ -1,11 +1,14 @@
 package dev.speechscale.platform.local;
 
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The control API's rate limit ({@code local.aws_physics.control_calls_per_s}): a token bucket that
  * refills at the configured calls per second and holds at most one second of them (at least one
- * call), as AWS meters its control-plane APIs. A call that finds the bucket empty is throttled; the
+ * call), as AWS meters its control-plane APIs. The supervisors share one bucket in the state
+ * directory ({@link SharedTokenBucket}): the limit is the platform's, all endpoints together, as
+ * AWS's is the account's, not each endpoint's. A call that finds the bucket empty is throttled; the
  * caller answers it with AWS's {@code ThrottlingException}. Counts both per minute, so the
  * supervisor's log shows how close the endpoint's callers came to the limit. Time is passed in
  * (nanoseconds of a monotonic clock), so tests drive it.
@@ -20,8 +23,20 @@ final class ControlRateLimit {
   private long accepted;
   private long throttled;
 
-  /** A limit of {@code callsPerSecond}; 0 = unlimited. */
+  private final @Nullable SharedTokenBucket shared;
+
+  /** A limit of {@code callsPerSecond} of this endpoint's own; 0 = unlimited. */
   ControlRateLimit(double callsPerSecond) {
+    this(callsPerSecond, null);
+  }
+
+  /**
+   * A limit of {@code callsPerSecond} drawn from the bucket in {@code sharedFile} (the state
+   * directory's: one bucket for every endpoint of the platform, as AWS meters per account), or of
+   * its own when {@code null}; 0 = unlimited. Times passed to {@link #tryAcquire} must then be
+   * wall-clock epoch nanoseconds, the clock the supervisors share.
+   */
+  ControlRateLimit(double callsPerSecond, java.nio.file.@Nullable Path sharedFile) {
     if (callsPerSecond < 0) {
       throw new IllegalArgumentException(
           "control_calls_per_s (" + callsPerSecond + ") must not be negative; 0 = unlimited");
@@ -29,6 +44,10 @@ final class ControlRateLimit {
     this.callsPerSecond = callsPerSecond;
     this.burst = Math.max(1, callsPerSecond);
     this.tokens = burst;
+    this.shared =
+        sharedFile != null && callsPerSecond > 0
+            ? new SharedTokenBucket(sharedFile, callsPerSecond)
+            : null;
   }
 
   boolean limited() {
@@ -64,6 +83,9 @@ final class ControlRateLimit {
   }
 
   private boolean take(long nowNanos) {
+    if (shared != null) {
+      return shared.tryTake(nowNanos);
+    }
     if (started) {
       tokens = Math.min(burst, tokens + (nowNanos - lastNanos) / 1e9 * callsPerSecond);
     }

@@ -5,7 +5,6 @@ import com.sun.net.httpserver.HttpServer;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.platform.MetricSeries;
-import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Statistic;
 import dev.speechscale.platform.SuspendedState;
 import java.io.IOException;
@@ -56,6 +55,10 @@ final class ControlServer implements AutoCloseable {
   private final ExecutorService executor;
   private final byte[] secret;
   private final ControlRateLimit rateLimit;
+
+  /** The state directory's control-rate bucket, shared by every endpoint's supervisor. */
+  static final String SHARED_BUCKET = "control-rate.bucket";
+
   private final Map<String, LongAdder> calls = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> throttles = new ConcurrentHashMap<>();
 
@@ -67,7 +70,13 @@ final class ControlServer implements AutoCloseable {
     String hex = java.util.HexFormat.of().formatHex(random);
     LocalState.writeOwnerOnly(secretFile, hex);
     this.secret = hex.getBytes(StandardCharsets.US_ASCII);
-    this.rateLimit = new ControlRateLimit(supervisor.physics().controlCallsPerSecond());
+    // One bucket for every endpoint of the state directory (the endpoint dir's parent).
+    this.rateLimit =
+        new ControlRateLimit(
+            supervisor.physics().controlCallsPerSecond(),
+            java.util.Objects.requireNonNull(
+                    secretFile.toAbsolutePath().getParent(), "the endpoint's state directory")
+                .resolveSibling(SHARED_BUCKET));
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
     // A few platform threads of its own: the control plane must answer whatever the rest of the
     // supervisor's virtual threads are blocked on (see InstanceProcess's log capture).
@@ -106,7 +115,7 @@ final class ControlServer implements AutoCloseable {
       calls.computeIfAbsent(route, k -> new LongAdder()).increment();
       if (!"/shutdown".equals(path)
           && !rateLimit.tryAcquire(
-              NanoClock.SYSTEM.nanoTime(),
+              Math.multiplyExact(System.currentTimeMillis(), 1_000_000L),
               Math.floorDiv(System.currentTimeMillis(), 60_000L),
               (minute, accepted, throttled) ->
                   supervisor.note(
@@ -125,6 +134,14 @@ final class ControlServer implements AutoCloseable {
             supervisor.setSuspended(
                 new SuspendedState(
                     s.dynamicScalingIn(), s.dynamicScalingOut(), s.scheduledScaling()));
+            reply(ex, 200, supervisor.scaling());
+          }
+          case "POST /scheduled-floor" -> {
+            supervisor.putFloor(body(ex, Views.Floor.class));
+            reply(ex, 200, supervisor.scaling());
+          }
+          case "POST /scheduled-floor/delete" -> {
+            supervisor.deleteFloor(body(ex, Views.FloorName.class).name());
             reply(ex, 200, supervisor.scaling());
           }
           case "POST /desired" -> {

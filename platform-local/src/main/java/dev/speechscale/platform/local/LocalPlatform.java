@@ -17,11 +17,14 @@ import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.OrphanedScaling;
 import dev.speechscale.platform.Physics;
 import dev.speechscale.platform.Platform;
+import dev.speechscale.platform.PlatformException;
 import dev.speechscale.platform.ScalingPolicy;
 import dev.speechscale.platform.ScalingState;
+import dev.speechscale.platform.ScheduledAction;
 import dev.speechscale.platform.Statistic;
 import dev.speechscale.platform.SuspendedState;
 import dev.speechscale.platform.Transport;
+import dev.speechscale.scaling.ScheduledFloor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -119,6 +122,12 @@ public final class LocalPlatform implements Platform {
   }
 
   @Override
+  public Optional<String> failureReason(String endpoint) {
+    return Optional.ofNullable(
+        control.get(endpoint, "/status", Views.Status.class).describe().failure());
+  }
+
+  @Override
   public Fingerprint fingerprint(String endpoint) {
     LocalState.EndpointRecord r = control.record(endpoint);
     return new Fingerprint(
@@ -204,7 +213,8 @@ public final class LocalPlatform implements Platform {
                 attached(s.resourceId(), "resource_id"),
                 s.min(),
                 s.max(),
-                new SuspendedState(s.suspendedIn(), s.suspendedOut(), s.suspendedScheduled()))),
+                new SuspendedState(s.suspendedIn(), s.suspendedOut(), s.suspendedScheduled()),
+                scheduledActions(s))),
         List.of(
             new ScalingPolicy.TargetTracking(
                 endpoint + "-target-tracking",
@@ -243,6 +253,68 @@ public final class LocalPlatform implements Platform {
                 Alarm.AlarmState.valueOf(attached(s.lowAlarmState(), "low_alarm_state")),
                 List.of(endpoint + "-step-scale-in"))),
         s.reason());
+  }
+
+  /** The floors as scheduled actions: daily {@code cron(M H * * ? *)}, MinCapacity only. */
+  private static List<ScheduledAction> scheduledActions(Views.Scaling s) {
+    if (s.scheduledFloors() == null) {
+      return List.of();
+    }
+    return s.scheduledFloors().stream()
+        .map(f ->
+            new ScheduledAction(
+                f.name(), ScheduledFloor.at(f.at(), f.minCapacity()).cron(), f.minCapacity(), null))
+        .toList();
+  }
+
+  /**
+   * Puts a scheduled floor: the local platform runs daily schedules {@code cron(M H * * ? *)} that
+   * set MinCapacity only (MaxCapacity absent or the deployed maximum); it refuses others.
+   */
+  @Override
+  public void putScheduledAction(String endpoint, ScheduledAction action) {
+    if (action.minCapacity() == null) {
+      throw new PlatformException(
+          new PlatformException.Reason.InvalidRequest(
+              "scheduled action "
+                  + action.name()
+                  + " sets no MinCapacity; the local platform runs minimum-capacity floors only:"
+                  + " give ScalableTargetAction.MinCapacity"));
+    }
+    ScheduledFloor f;
+    try {
+      f = ScheduledFloor.ofCron(action.schedule(), action.minCapacity());
+    } catch (IllegalArgumentException e) {
+      throw new PlatformException(
+          new PlatformException.Reason.InvalidRequest(String.valueOf(e.getMessage())));
+    }
+    if (action.maxCapacity() != null) {
+      ScalingState state = scalingState(endpoint);
+      int max = state.target().map(ScalingState.ScalableTarget::maxCapacity).orElse(-1);
+      if (action.maxCapacity() != max) {
+        throw new PlatformException(
+            new PlatformException.Reason.InvalidRequest(
+                "scheduled action "
+                    + action.name()
+                    + " MaxCapacity ("
+                    + action.maxCapacity()
+                    + ") differs from the deployed "
+                    + max
+                    + "; the local platform's scheduled actions set MinCapacity only: leave"
+                    + " MaxCapacity out"));
+      }
+    }
+    control.post(
+        endpoint,
+        "/scheduled-floor",
+        new Views.Floor(action.name(), f.hhmm(), f.minCapacity()),
+        Views.Scaling.class);
+  }
+
+  @Override
+  public void deleteScheduledAction(String endpoint, String name) {
+    control.post(
+        endpoint, "/scheduled-floor/delete", new Views.FloorName(name), Views.Scaling.class);
   }
 
   /**

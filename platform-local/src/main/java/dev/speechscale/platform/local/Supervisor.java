@@ -75,6 +75,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
   private volatile boolean everInService;
   private volatile boolean shuttingDown;
   private volatile @Nullable String failure;
+  private volatile @Nullable String capacityFailure;
   private int nextInstance = 1;
   private int startupFailures;
 
@@ -98,6 +99,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
                     attached(config.scaleOutCooldownS(), "scale_out_cooldown_s"),
                     attached(config.scaleInCooldownS(), "scale_in_cooldown_s"),
                     config.scaleInAlarmOrDefault(),
+                    config.scheduledFloorsOrNone(),
                     config.local().timeScale()),
                 metrics,
                 this)
@@ -210,6 +212,10 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
     List<InstanceProcess> starting = inPhase(InstanceProcess.Phase.STARTING);
     List<InstanceProcess> serving = inPhase(InstanceProcess.Phase.IN_SERVICE);
     int active = starting.size() + serving.size();
+    int limit = config.local().awsPhysics().capacityLimit();
+    if (limit > 0 && desired > Math.max(active, limit)) {
+      insufficientCapacity(Math.max(active, limit));
+    }
     for (int n = active; n < desired; n++) {
       launch();
     }
@@ -225,6 +231,28 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
       drainAndStop(candidates.get(k));
     }
   }
+
+  /**
+   * SageMaker's answer to a scale-out the Region has no capacity for: the instances are not added
+   * and DescribeEndpoint's FailureReason says why, in SageMaker's words (AWS re:Post knowledge
+   * center, "sagemaker-endpoint-creation-fail": "Unable to provision requested ML compute capacity
+   * due to InsufficientInstanceCapacity error"); desired falls back to what can run. An endpoint
+   * that never reached its minimum fails outright, as a creation does.
+   */
+  private void insufficientCapacity(int available) {
+    say(
+        "scale-out to %d refused: aws_physics.capacity_limit %d (%s)",
+        desired, config.local().awsPhysics().capacityLimit(), INSUFFICIENT_CAPACITY);
+    desired = available;
+    capacityFailure = INSUFFICIENT_CAPACITY;
+    if (available < config.minInstances()) {
+      failure = INSUFFICIENT_CAPACITY;
+    }
+  }
+
+  /** SageMaker's FailureReason when it cannot provision an instance. */
+  static final String INSUFFICIENT_CAPACITY =
+      "Unable to provision requested ML compute capacity due to InsufficientInstanceCapacity error";
 
   private List<InstanceProcess> inPhase(InstanceProcess.Phase phase) {
     return instances.stream().filter(i -> i.phase() == phase).toList();
@@ -340,7 +368,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
    * markers are left as the server printed them, so the wait shows as {@code ready → in_service}.
    */
   private void holdUntilStarted(InstanceProcess i) throws InterruptedException {
-    Instant earliest = i.requestedAt().plusSeconds(config.local().awsPhysics().instanceStartS());
+    Instant earliest = i.requestedAt().plusMillis(startMillis(i.id()));
     Duration wait = Duration.between(clock.instant(), earliest);
     if (wait.isNegative() || wait.isZero()) {
       return;
@@ -348,10 +376,30 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
     say(
         "%s is ready; held out of service for %d ms more (aws_physics.instance_start_s %d)",
         i.id(), wait.toMillis(), config.local().awsPhysics().instanceStartS());
+    if (config.local().awsPhysics().instanceStartJitterS() > 0) {
+      say(
+          "%s start drawn within instance_start_jitter_s %d: %d ms in all",
+          i.id(), config.local().awsPhysics().instanceStartJitterS(), startMillis(i.id()));
+    }
     while (clock.instant().isBefore(earliest) && i.alive() && !shuttingDown) {
       Thread.sleep(
           Math.max(1, Math.min(250, Duration.between(clock.instant(), earliest).toMillis())));
     }
+  }
+
+  /**
+   * How long instance {@code id} takes to start: {@code instance_start_s} plus a uniform draw in
+   * {@code [0, instance_start_jitter_s]} seeded by the instance's id, so a run repeats.
+   */
+  long startMillis(String id) {
+    EndpointConfig.AwsPhysics p = config.local().awsPhysics();
+    long base = p.instanceStartS() * 1000L;
+    if (p.instanceStartJitterS() == 0) {
+      return base;
+    }
+    return base
+        + new java.util.SplittableRandom(id.hashCode())
+            .nextLong(p.instanceStartJitterS() * 1000L + 1);
   }
 
   private synchronized void joinRouter(InstanceProcess i, int port) {
@@ -456,6 +504,28 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
     say("suspended flags: %s", state);
   }
 
+  /** Creates or replaces a scheduled floor (the AWS-shaped plane's PutScheduledAction). */
+  synchronized void putFloor(Views.Floor floor) {
+    if (autoscaler == null) {
+      throw new IllegalStateException(
+          spec.endpoint() + " has no scalable target: " + spec.scaling().reason());
+    }
+    autoscaler.putFloor(floor);
+    say(
+        "scheduled floor %s: min capacity %d from %s UTC",
+        floor.name(), floor.minCapacity(), floor.at());
+  }
+
+  /** Deletes a scheduled floor by name (DeleteScheduledAction). */
+  synchronized void deleteFloor(String name) {
+    if (autoscaler == null) {
+      throw new IllegalStateException(
+          spec.endpoint() + " has no scalable target: " + spec.scaling().reason());
+    }
+    autoscaler.deleteFloor(name);
+    say("scheduled floor %s deleted", name);
+  }
+
   synchronized Views.Status status(Instant now) {
     return new Views.Status(
         describe(),
@@ -479,7 +549,12 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
       s = EndpointStatus.IN_SERVICE;
     }
     return new Views.Describe(
-        spec.endpoint(), s.name(), desired, current, config.instanceType(), failure);
+        spec.endpoint(),
+        s.name(),
+        desired,
+        current,
+        config.instanceType(),
+        failure != null ? failure : capacityFailure);
   }
 
   synchronized Views.Scaling scaling() {
@@ -504,7 +579,8 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
           0,
           null,
           null,
-          List.copyOf(directActivities));
+          List.copyOf(directActivities),
+          List.of());
     }
     Autoscaler.Policy p = autoscaler.policy();
     SuspendedState s = autoscaler.suspended();
@@ -533,7 +609,8 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
         (int) p.scaleInCooldown().toSeconds(),
         autoscaler.highAlarm().name(),
         autoscaler.lowAlarm().name(),
-        activities);
+        activities,
+        autoscaler.floors());
   }
 
   MetricStore metrics() {

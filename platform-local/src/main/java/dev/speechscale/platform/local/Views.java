@@ -51,6 +51,8 @@ public final class Views {
    * @param highAlarmState the tracking alarm's state
    * @param lowAlarmState the scale-in alarm's state
    * @param activities recent scaling activities
+   * @param scheduledFloors the scheduled actions raising MinCapacity, by name; {@code null} from a
+   *     supervisor older than them
    */
   public record Scaling(
       boolean attached,
@@ -72,7 +74,24 @@ public final class Views {
       int scaleInCooldownS,
       @Nullable String highAlarmState,
       @Nullable String lowAlarmState,
-      List<Activity> activities) {}
+      List<Activity> activities,
+      @Nullable List<Floor> scheduledFloors) {}
+
+  /**
+   * A scheduled minimum-capacity floor as the control API shows and takes it.
+   *
+   * @param name the scheduled action's name ({@code floor-HHMM} for a deployed one)
+   * @param at UTC time of day, HH:MM
+   * @param minCapacity the minimum from then on
+   */
+  public record Floor(String name, String at, int minCapacity) {}
+
+  /**
+   * A scheduled action to delete.
+   *
+   * @param name its name
+   */
+  public record FloorName(String name) {}
 
   /**
    * A scaling activity.

@@ -150,4 +150,47 @@ class AutoscalerTest {
     assertThat(p.scaleInPeriod().toMillis()).isEqualTo(6000);
     assertThat(p.scaleOutCooldown().toSeconds()).isEqualTo(30);
   }
+
+  @Test
+  void floors_runOnTheDayCompressedByTheTimeScale_andCanBePutAndDeleted() {
+    // Time scale 0.01: a day of floors passes in 864 s; 08:00 is 288 s into each such day.
+    FakeCapacity c = new FakeCapacity();
+    Autoscaler a =
+        new Autoscaler(
+            Autoscaler.Policy.of(
+                4,
+                2,
+                1,
+                3,
+                30,
+                120,
+                ScaleInAlarmChoice.MAXIMUM_10S,
+                java.util.List.of(
+                    new dev.speechscale.artifacts.ScheduledFloorEntry("00:00", 1),
+                    new dev.speechscale.artifacts.ScheduledFloorEntry("08:00", 3)),
+                0.01),
+            store,
+            c);
+    // T0 is a multiple of 864 s (2026-11-30T00:00Z = 20,422 days), so the compressed day starts
+    // there.
+    a.evaluate(T0.plusSeconds(287));
+    assertThat(c.desired).as("before 08:00 of the compressed day").isEqualTo(1);
+
+    a.evaluate(T0.plusSeconds(288));
+    assertThat(c.desired).as("08:00: floor 3 at once").isEqualTo(3);
+    assertThat(a.activities().getLast().cause()).contains("scheduled floor");
+    assertThat(a.floors())
+        .extracting(Views.Floor::name)
+        .containsExactly("floor-0000", "floor-0800");
+
+    a.putFloor(new Views.Floor("late", "12:00", 2));
+    assertThat(a.floors()).hasSize(3);
+    a.deleteFloor("floor-0800");
+    assertThat(a.floors()).extracting(Views.Floor::name).containsExactly("floor-0000", "late");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> a.deleteFloor("nope"))
+        .hasMessageContaining("no scheduled action nope");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> a.putFloor(new Views.Floor("big", "13:00", 9)))
+        .hasMessageContaining("above max capacity (3)");
+  }
 }

@@ -75,4 +75,25 @@ class ControlRateLimitTest {
         .contains("3 throttled")
         .contains("5.0 calls/s = 300/min");
   }
+
+  @Test
+  void tryAcquire_twoEndpointsOfOnePlatform_drawOnOneBucket(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path root) {
+    // AWS meters control-plane calls per account and Region: two endpoints' supervisors share the
+    // state directory's bucket, so together they get 2 calls/s, not 2 each.
+    java.nio.file.Path bucket = root.resolve(ControlServer.SHARED_BUCKET);
+    ControlRateLimit a = new ControlRateLimit(2, bucket);
+    ControlRateLimit b = new ControlRateLimit(2, bucket);
+    long t0 = 1_796_000_000L * SECOND;
+
+    assertThat(call(a, t0)).isTrue();
+    assertThat(call(b, t0 + 1)).isTrue();
+    assertThat(call(a, t0 + 2)).as("a's third call of the pair's burst").isFalse();
+    assertThat(call(b, t0 + 3)).as("b has no bucket of its own").isFalse();
+    assertThat(call(b, t0 + SECOND / 2 + 10)).as("half a second refills one call").isTrue();
+    assertThat(call(a, t0 + SECOND / 2 + 11)).isFalse();
+
+    ControlRateLimit own = new ControlRateLimit(2);
+    assertThat(call(own, t0 + 4)).as("a limit without the shared file is its own").isTrue();
+  }
 }
