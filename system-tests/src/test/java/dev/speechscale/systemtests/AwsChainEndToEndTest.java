@@ -76,7 +76,8 @@ class AwsChainEndToEndTest {
         try {
           Path qmax = measure(endpoint, steps, aws);
           killTtotalMidScaleOut(endpoint, plane, local, steps, aws, qmax);
-          validateLive(endpoint, steps, aws, qmax);
+          // deploy behind the plan replaces the endpoint: its router listens on a new port
+          validateLive(endpoint, steps, aws, qmax, local);
           killQmaxWithCapacityPinned(endpoint, local, steps, aws);
         } finally {
           String table = System.getProperty("awse2e.table");
@@ -154,8 +155,27 @@ class AwsChainEndToEndTest {
   /** plan → deploy behind it → validate --live (1 s phases). */
   private void validateLive(LocalEndpoint endpoint, StepCalls steps, String[] platform, Path qmax)
       throws Exception {
+    validateLive(endpoint, steps, platform, qmax, null);
+  }
+
+  /**
+   * plan → deploy behind it → validate --live (1 s phases); with {@code local}, the {@code
+   * --runtime-url} in {@code platform} is replaced by the redeployed endpoint's router.
+   */
+  private void validateLive(
+      LocalEndpoint endpoint,
+      StepCalls steps,
+      String[] givenPlatform,
+      Path qmax,
+      @Nullable LocalPlatform local)
+      throws Exception {
     Path plan = endpoint.plan(qmax, dir.resolve("ttotal.json"), "--peak-streams", "6");
     steps.step("deploy behind the plan (local)", () -> endpoint.deployBehind(plan));
+    // the deploy replaced the endpoint and its router, which now listens on a new port: a
+    // --runtime-url taken before it reaches nothing (validate's load then served nothing, and
+    // live_scale_out waited its whole bound T for a scale-out no request could cause)
+    String[] platform =
+        local == null ? givenPlatform : withRuntime(givenPlatform, local.routerUri(ENDPOINT));
     Path validate = dir.resolve("validate.json");
     Cli v =
         steps.step(
@@ -178,6 +198,9 @@ class AwsChainEndToEndTest {
     if (va.timeline() != null) { // where validate --live's wall time goes, for measurements/
       System.err.println("validate --live phases (s from its start): " + va.timeline().phases());
     }
+    // the load reached the endpoint: below queue_max_depth, one instance serves
+    assertThat(va.refusalCost()).as(v.err()).isNotNull();
+    assertThat(va.refusalCost().baselineBefore().servedRps()).as(v.err()).isPositive();
     assertThat(va.checks())
         .extracting(ValidateArtifact.Check::name)
         .contains(
@@ -189,6 +212,17 @@ class AwsChainEndToEndTest {
             "live_surge",
             "live_scale_out");
     assertThat(v.exitCode()).as(v.out() + v.err()).isEqualTo(va.verdict().failed() ? 1 : 0);
+  }
+
+  /** {@code platform} with its {@code --runtime-url} value replaced by {@code runtime}. */
+  static String[] withRuntime(String[] platform, java.net.URI runtime) {
+    String[] out = platform.clone();
+    for (int i = 0; i + 1 < out.length; i++) {
+      if (out[i].equals("--runtime-url")) {
+        out[i + 1] = runtime.toString();
+      }
+    }
+    return out;
   }
 
   /**
@@ -263,7 +297,8 @@ class AwsChainEndToEndTest {
    * no exit path runs, drift names {@code thaw --desired 2}, thaw restores it, drift is clean.
    */
   private void killQmaxWithCapacityPinned(
-      LocalEndpoint endpoint, LocalPlatform local, StepCalls steps, String[] aws) throws Exception {
+      LocalEndpoint endpoint, LocalPlatform local, StepCalls steps, String[] givenAws)
+      throws Exception {
     // beside no plan: this endpoint runs without scaling, at its floor of two
     Path two = Files.createDirectories(dir.resolve("two")).resolve("endpoints.yaml");
     Files.writeString(
@@ -274,6 +309,7 @@ class AwsChainEndToEndTest {
     Cli deploy = Cli.speechInfra(LocalEndpoint.concat(new String[] {"deploy"}, where));
     assertThat(deploy.exitCode()).as(deploy.err()).isZero();
     awaitSettled(local, 2);
+    String[] aws = withRuntime(givenAws, local.routerUri(ENDPOINT)); // the deploy moved the router
 
     String[] qmax =
         LocalEndpoint.concat(
