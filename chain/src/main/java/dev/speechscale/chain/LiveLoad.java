@@ -40,6 +40,57 @@ record LiveLoad(
     }
   }
 
+  /**
+   * Stops validate when none of a phase's requests got any answer from the endpoint (connection
+   * refused, reset, or no response within the request timeout): nothing serves where the load goes
+   * (a stale {@code --runtime-url} after a redeploy moved the router), so every later phase and
+   * check would only wait out its bound to judge no load. A 503 refusal or a 424 model error is the
+   * endpoint answering and passes.
+   *
+   * @throws ChainException naming where the load went, what happened and the fix
+   */
+  void requireReached(RungRecording r) {
+    List<RequestEvent> events = r.events();
+    long reached = events.stream().filter(LiveLoad::answered).count();
+    if (reached > 0) {
+      return;
+    }
+    String where =
+        invoker
+            .target()
+            .map(u -> u + " (endpoint " + plan.endpoint() + ")")
+            .orElse(plan.endpoint());
+    String what =
+        events.stream()
+            .map(RequestEvent::error)
+            .filter(java.util.Objects::nonNull)
+            .collect(
+                java.util.stream.Collectors.groupingBy(
+                    e -> e, java.util.stream.Collectors.counting()))
+            .entrySet()
+            .stream()
+            .max(java.util.Map.Entry.comparingByValue())
+            .map(java.util.Map.Entry::getKey)
+            .orElse("no request completed within the " + phase.toSeconds() + " s phase");
+    throw new ChainException(
+        "validate --live: 0 of "
+            + events.size()
+            + " requests of the first load phase ("
+            + r.concurrency()
+            + " concurrent) reached "
+            + where
+            + ": "
+            + what
+            + ". Nothing answers there, so the load checks would judge no load; check"
+            + " --runtime-url (a redeploy may have moved the router to another port) and that the"
+            + " endpoint is in service.");
+  }
+
+  /** Whether the endpoint answered at all: any status, or any outcome but a transport failure. */
+  private static boolean answered(RequestEvent e) {
+    return e.outcome() != Invocation.Outcome.TRANSPORT_ERROR || e.status() != 0;
+  }
+
   static long rejected(RungRecording r) {
     return r.events().stream().filter(e -> e.outcome() == Invocation.Outcome.REJECTED).count();
   }

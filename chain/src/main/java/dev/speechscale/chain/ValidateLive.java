@@ -121,6 +121,7 @@ final class ValidateLive {
                 + q
                 + ")");
     RungRecording belowRun = load.closed(below);
+    load.requireReached(belowRun); // a URL where nothing serves: stop now, not after every bound
     RungRecording aboveRun = load.closed(above);
     long rejectedBelow = LiveLoad.rejected(belowRun);
     long rejectedAbove = LiveLoad.rejected(aboveRun);

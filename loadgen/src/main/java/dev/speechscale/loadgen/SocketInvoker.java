@@ -66,6 +66,11 @@ final class SocketInvoker implements Invoker {
   }
 
   @Override
+  public java.util.Optional<java.net.URI> target() {
+    return java.util.Optional.of(target.baseUri());
+  }
+
+  @Override
   public Connection connect() {
     Connection[] self = new Connection[1];
     Connection c = connections.on(socket(), () -> open.remove(self[0]));

@@ -7,6 +7,14 @@ package dev.speechscale.platform;
 public interface Invoker extends AutoCloseable {
   Transport transport();
 
+  /**
+   * Where requests go (the base URI an http-stream or bidi invoker connects to), for messages that
+   * must name it; empty when the invoker cannot say (an SDK client).
+   */
+  default java.util.Optional<java.net.URI> target() {
+    return java.util.Optional.empty();
+  }
+
   /** A connection for one worker. */
   Connection connect();
 
