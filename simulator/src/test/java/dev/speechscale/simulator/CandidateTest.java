@@ -44,6 +44,28 @@ class CandidateTest {
   }
 
   @Test
+  void theSearchNeverTriesTheFightingAlarm_unlessThePlanDeploysIt() {
+    Policies.PlanNumbers legacy =
+        new Policies.PlanNumbers(
+            1,
+            280,
+            37.5,
+            25,
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(960),
+            37.5,
+            5000,
+            0.056,
+            17.9);
+    Policies.PlanNumbers fixed = legacy.withScaleInAlarm("maximum_10s");
+
+    assertThat(SearchSpace.around(fixed, 3, true).alarms())
+        .containsExactly(ScaleInAlarm.MAXIMUM_10S);
+    assertThat(SearchSpace.around(legacy, 3, true).alarms())
+        .containsExactly(legacy.scaleInAlarm(), ScaleInAlarm.MAXIMUM_10S);
+  }
+
+  @Test
   void thePlansOwnScaleInShareIsTriedExactly_notAsARoundedNeighbour() {
     Policies.PlanNumbers plan =
         new Policies.PlanNumbers(
