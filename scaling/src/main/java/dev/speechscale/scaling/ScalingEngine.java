@@ -264,6 +264,17 @@ public final class ScalingEngine {
   }
 
   private static ScalingDecision stepIn(StepScaleIn s, double latest, int desired) {
+    if (Double.isNaN(latest)) {
+      return new ScalingDecision(
+          desired - 1,
+          ScalingDecision.Direction.IN,
+          String.format(
+              Locale.ROOT,
+              "step scale-in: %s %s has no datapoint in the alarm's range, treated as %s",
+              s.metric().cloudWatchName(),
+              s.statistic().awsName(),
+              s.treatMissingData().awsName()));
+    }
     return new ScalingDecision(
         desired - 1,
         ScalingDecision.Direction.IN,

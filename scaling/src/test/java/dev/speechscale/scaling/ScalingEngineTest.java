@@ -296,6 +296,7 @@ class ScalingEngineTest {
 
     assertThat(engine.lowAlarm()).isEqualTo(AlarmState.ALARM);
     assertThat(d.direction()).isEqualTo(Direction.IN);
+    assertThat(d.cause()).endsWith("has no datapoint in the alarm's range, treated as breaching");
   }
 
   @Test
