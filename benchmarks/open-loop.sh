@@ -92,12 +92,12 @@ start_server burst
 echo "== 2. one process vs four shard processes, seed 42, ${shard_rate}/s for ${shard_seconds} s ==" >&2
 shard_opts=(-XX:ActiveProcessorCount=1 -XX:+UseSerialGC -Xmx1g)
 taskset -c 0 "$java" "${shard_opts[@]}" -cp "$cp" dev.speechscale.benchmarks.OpenLoopBench shard \
-  --target "$target" --rate "$shard_rate" --seconds "$shard_seconds" --seed 42 --shard 0/1 \
+  --target "$target" --rate "$shard_rate" --seconds "$shard_seconds" --seed 42 --shard 0/1 --warmup-seconds 3 \
   --out "$out/shards/single" | tee "$out/shards.txt"
 pids=()
 for k in 0 1 2 3; do
   taskset -c 0 "$java" "${shard_opts[@]}" -cp "$cp" dev.speechscale.benchmarks.OpenLoopBench shard \
-    --target "$target" --rate "$shard_rate" --seconds "$shard_seconds" --seed 42 --shard "$k/4" \
+    --target "$target" --rate "$shard_rate" --seconds "$shard_seconds" --seed 42 --shard "$k/4" --warmup-seconds 3 \
     --out "$out/shards/shard-$k" >"$out/shards/shard-$k.txt" &
   pids+=($!)
 done

@@ -41,9 +41,10 @@ import org.jspecify.annotations.Nullable;
  *       every request (event log, HdrHistogram log); prints a Markdown row per rate and the highest
  *       rate that held zero dropped arrivals and send lag p99 ≤ 5 ms; stops at the first rate that
  *       did not.
- *   <li>{@code shard --target URL --rate R --seconds S --seed X --shard k/N --out DIR}: shard k of
- *       N of one seeded schedule ({@code --shard 0/1}: the whole schedule), writing {@code
- *       DIR/events.jsonl} and {@code DIR/run.hlog}.
+ *   <li>{@code shard --target URL --rate R --seconds S --seed X --shard k/N --out DIR
+ *       [--warmup-seconds 0]}: after an unrecorded warm-up at R/N, shard k of N of one seeded
+ *       schedule ({@code --shard 0/1}: the whole schedule), writing {@code DIR/events.jsonl} and
+ *       {@code DIR/run.hlog}.
  *   <li>{@code merge --single DIR --shards DIR0,DIR1,...}: merges the shards' logs ({@link
  *       ShardMerge}) and compares their arrivals with the single run's; exits 1 when they differ.
  * </ul>
@@ -175,6 +176,10 @@ public final class OpenLoopBench {
     Path dir = Path.of(need(o, "out"));
     try (Invoker inv = invoker(base);
         OpenLoopDriver driver = new OpenLoopDriver(inv, TEXTS, NanoClock.SYSTEM, LISTENER)) {
+      int warmup = Integer.parseInt(o.getOrDefault("warmup-seconds", "0"));
+      if (warmup > 0) { // the JIT and this shard's share of the connections: not recorded
+        runOnce(driver, rate / shard.count(), warmup, maxInFlight, seed + 1, Shard.WHOLE, null);
+      }
       Row r = runOnce(driver, rate, seconds, maxInFlight, seed, shard, dir);
       System.out.println("shard " + shard + ": " + r.markdown());
     }

@@ -23,8 +23,9 @@ import java.util.Locale;
  * flite endpoint ({@code local.1cpu}) three ways in one run — straight to the instance, through a
  * bare {@link TcpRelay} (its own JVM) and through the local router — at concurrency 1, the order
  * rotating every request, so the three series share the machine's moments. Prints each series'
- * percentiles, what the relay and the router add over direct at p50 and p95, and the ratio of the
- * two (target ≤ 1.5).
+ * percentiles, what the relay and the router add over direct at p50 and p95 (differences of
+ * percentiles, as measurements/router-overhead.md reports them, and percentiles of each triple's
+ * own differences), and the ratio of the two (target ≤ 1.5).
  *
  * <p>Usage: {@code RouterVsRelay [triples]} (default 2000, after 200 warm-up triples).
  */
@@ -98,6 +99,26 @@ public final class RouterVsRelay {
             routerP50 / relayP50,
             routerP95 / relayP95,
             triples);
+        // the same from each triple's own differences: robust when a percentile difference is
+        // near zero or negative on a busy machine
+        long[] relayDiff = new long[triples];
+        long[] routerDiff = new long[triples];
+        for (int i = 0; i < triples; i++) {
+          relayDiff[i] = t[1][i] - t[0][i];
+          routerDiff[i] = t[2][i] - t[0][i];
+        }
+        Arrays.sort(relayDiff);
+        Arrays.sort(routerDiff);
+        System.out.printf(
+            Locale.ROOT,
+            "per-triple differences: relay p50 %.3f ms, p95 %.3f ms; router p50 %.3f ms,"
+                + " p95 %.3f ms; router/relay: p50 %.2fx, p95 %.2fx%n",
+            pct(relayDiff, 50) / 1e6,
+            pct(relayDiff, 95) / 1e6,
+            pct(routerDiff, 50) / 1e6,
+            pct(routerDiff, 95) / 1e6,
+            pct(routerDiff, 50) / pct(relayDiff, 50),
+            pct(routerDiff, 95) / pct(relayDiff, 95));
       }
     } finally {
       if (relay != null) {
