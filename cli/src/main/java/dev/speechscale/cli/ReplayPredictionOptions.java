@@ -31,7 +31,7 @@ final class ReplayPredictionOptions {
           "what the endpoint's instances had served when the replay began: 'fresh' (default)"
               + " deployed for it, so the prediction's go on along the scale-out's cold start (the"
               + " ttotal artifact's new instance) from the requests the warm-up served (after 20 s"
-              + " still 5-20 % slower than qmax's ladder instance on the local fleet); 'warm' long"
+              + " still 5-20 %% slower than qmax's ladder instance on the local fleet); 'warm' long"
               + " in service before it, as warm as qmax's ladder instance")
   Replay.InitialInstances initialInstances;
 
