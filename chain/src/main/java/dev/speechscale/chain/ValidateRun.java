@@ -3,13 +3,13 @@ package dev.speechscale.chain;
 import static dev.speechscale.chain.Checks.check;
 import static dev.speechscale.chain.Checks.fmt;
 
-import dev.speechscale.artifacts.Artifact;
 import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.DeployedConfig;
+import dev.speechscale.artifacts.Header;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.ScaleInAlarmChoice;
-import dev.speechscale.artifacts.ToolVersion;
+import dev.speechscale.artifacts.Stamp;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.artifacts.ValidateArtifact.Result;
 import dev.speechscale.artifacts.ValidateTimeline;
@@ -93,11 +93,9 @@ public final class ValidateRun {
     }
     ValidateArtifact.Verdict verdict = ValidateArtifact.Verdict.of(checks);
     return new ValidateArtifact(
-        Artifact.SCHEMA_VERSION,
-        ArtifactKind.VALIDATE.label(),
-        ToolVersion.current(),
-        clock.instant(),
-        Provenance.capture(o.command(), o.parameters()),
+        Header.of(
+            ArtifactKind.VALIDATE,
+            Stamp.current(clock.instant(), Provenance.capture(o.command(), o.parameters()))),
         o.model(),
         endpoint,
         platform.name(),

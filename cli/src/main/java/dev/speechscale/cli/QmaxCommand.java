@@ -5,7 +5,6 @@ import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.QmaxRequest;
 import dev.speechscale.chain.QmaxRun;
-import dev.speechscale.chain.Target;
 import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.loadgen.ProgressPrinter;
 import dev.speechscale.platform.LadderDefaults;
@@ -83,7 +82,7 @@ final class QmaxCommand implements Callable<Integer> {
     if (dry.dryRun) {
       LadderDefaults defaults = common.ladderDefaults();
       LadderSpec spec = ladder(defaults);
-      out.print(dry.schedule(common.platform, defaults, spec, !load.noIdleRung));
+      out.print(dry.schedule(common.where.platform, defaults, spec, !load.noIdleRung));
       return 0;
     }
     QmaxRequest request = request();
@@ -105,7 +104,7 @@ final class QmaxCommand implements Callable<Integer> {
     if (json) {
       out.print(ArtifactCodec.toJson(a));
     } else {
-      QmaxSummary.print(out, a, target, common.model(), common.stateDir);
+      QmaxSummary.print(out, a, target, common.model(), common.where.stateDir);
     }
     return 0;
   }
@@ -114,7 +113,7 @@ final class QmaxCommand implements Callable<Integer> {
   QmaxRequest request() {
     LadderDefaults defaults = common.ladderDefaults();
     return new QmaxRequest(
-        new Target(common.model(), common.platform, common.config, common.stateDir),
+        common.target(),
         load.load(common.transport(transport)),
         new QmaxRequest.Ladder(ladder(defaults), defaults.source()),
         load.checks());

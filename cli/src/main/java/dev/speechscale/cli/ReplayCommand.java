@@ -4,7 +4,6 @@ import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.Replay;
-import dev.speechscale.chain.Target;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.report.ReplayTable;
@@ -92,7 +91,7 @@ final class ReplayCommand implements Callable<Integer> {
         live.metricDelay != null ? live.metricDelay : common.typicalMetricPublicationDelay();
     RefusalCost cost = refusalCost == null ? RefusalCost.NONE : refusalCost.resolve(spec);
     return new Replay.Request(
-        new Target(common.model(), common.platform, common.config, common.stateDir),
+        common.target(),
         inputs.read(cost),
         source,
         live.seed,

@@ -4,7 +4,6 @@ import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.RepeatedTtotal;
-import dev.speechscale.chain.Target;
 import dev.speechscale.chain.TtotalRequest;
 import dev.speechscale.chain.TtotalRun;
 import dev.speechscale.platform.NanoClock;
@@ -160,7 +159,7 @@ final class TtotalCommand implements Callable<Integer> {
             ? Transport.ofLabel(ArtifactCodec.readQmax(qmax).transport())
             : common.transport(transport);
     return new TtotalRequest(
-        new Target(common.model(), common.platform, common.config, common.stateDir),
+        common.target(),
         qmax,
         new TtotalRequest.Probe(t, probe, texts),
         new TtotalRun.Timing(recoveryWindow, settle, timeout, newInstanceFor),

@@ -3,7 +3,6 @@ package dev.speechscale.cli;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.chain.Flags;
-import dev.speechscale.chain.Target;
 import dev.speechscale.chain.ValidateRequest;
 import dev.speechscale.chain.ValidateRun;
 import dev.speechscale.platform.NanoClock;
@@ -108,7 +107,7 @@ final class ValidateCommand implements Callable<Integer> {
   /** The validation the options ask for: the plan beside the config unless given. */
   ValidateRequest request() {
     return new ValidateRequest(
-        new Target(common.model(), common.platform, common.config, common.stateDir),
+        common.target(),
         plan != null ? plan : common.defaultPlan(),
         live,
         new ValidateRequest.Load(common.transport(transport), phase, texts));
