@@ -12,6 +12,7 @@ import dev.speechscale.platform.Transport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -132,6 +133,18 @@ final class ChainOptions {
   /** The platform to talk to; the caller closes it. */
   Platform open() {
     return provider().open(settings());
+  }
+
+  /** A chain step run on the platform, reporting its progress by line. */
+  interface Step<T> {
+    T run(Platform platform, Consumer<String> progress);
+  }
+
+  /** Runs {@code step} on the platform, opened for it and closed after; progress goes to stderr. */
+  <T> T onPlatform(Step<T> step) {
+    try (Platform platform = open()) {
+      return step.run(platform, line -> mixee.commandLine().getErr().println(line));
+    }
   }
 
   private PlatformSettings settings() {

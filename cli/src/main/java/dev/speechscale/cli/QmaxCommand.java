@@ -9,7 +9,6 @@ import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.loadgen.ProgressPrinter;
 import dev.speechscale.platform.LadderDefaults;
 import dev.speechscale.platform.NanoClock;
-import dev.speechscale.platform.Platform;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -70,8 +69,7 @@ final class QmaxCommand implements Callable<Integer> {
       description = "artifact path (default qmax-<model>-<transport>-<slug>.json)")
   @Nullable Path output;
 
-  @Option(names = Flags.JSON, description = "print the artifact as JSON")
-  boolean json;
+  @Mixin JsonOption json;
 
   @Mixin QmaxDryRunOptions dry;
 
@@ -89,21 +87,17 @@ final class QmaxCommand implements Callable<Integer> {
     PrintStream err =
         new PrintStream(
             new WriterOutputStream(spec.commandLine().getErr()), true, StandardCharsets.UTF_8);
-    QmaxArtifact a;
-    try (Platform platform = common.open()) {
-      a =
-          QmaxRun.run(
-              platform,
-              request,
-              NanoClock.SYSTEM,
-              new ProgressPrinter(err, request.ladder().spec().sloMs()),
-              line -> spec.commandLine().getErr().println(line));
-    }
+    QmaxArtifact a =
+        common.onPlatform((platform, progress) ->
+            QmaxRun.run(
+                platform,
+                request,
+                NanoClock.SYSTEM,
+                new ProgressPrinter(err, request.ladder().spec().sloMs()),
+                progress));
     Path target = output != null ? output : Path.of(a.defaultFileName());
     ArtifactCodec.write(target, a);
-    if (json) {
-      out.print(ArtifactCodec.toJson(a));
-    } else {
+    if (!json.printed(out, a)) {
       QmaxSummary.print(out, a, target, common.model(), common.where.stateDir);
     }
     return 0;

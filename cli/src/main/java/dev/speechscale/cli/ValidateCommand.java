@@ -6,7 +6,6 @@ import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.ValidateRequest;
 import dev.speechscale.chain.ValidateRun;
 import dev.speechscale.platform.NanoClock;
-import dev.speechscale.platform.Platform;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,36 +58,26 @@ final class ValidateCommand implements Callable<Integer> {
       description = "transport of the live checks")
   @Nullable String transport;
 
-  @Option(names = Flags.TEXTS, paramLabel = "FILE", description = "one request text per line")
-  @Nullable Path texts;
+  @Mixin TextsOption texts;
 
   @Option(names = Flags.OUTPUT, paramLabel = "FILE", description = "also write the artifact")
   @Nullable Path output;
 
-  @Option(names = Flags.JSON, description = "print the artifact as JSON")
-  boolean json;
+  @Mixin JsonOption json;
 
   @Override
   public Integer call() {
     common.checkTransport(transport);
     ValidateRequest request = request();
     ValidateRun.Options options = request.options(ArtifactCodec.readPlan(request.plan()));
-    ValidateArtifact v;
-    try (Platform platform = common.open()) {
-      v =
-          ValidateRun.run(
-              platform,
-              options,
-              NanoClock.SYSTEM,
-              line -> spec.commandLine().getErr().println(line));
-    }
+    ValidateArtifact v =
+        common.onPlatform(
+            (platform, progress) -> ValidateRun.run(platform, options, NanoClock.SYSTEM, progress));
     if (output != null) {
       ArtifactCodec.write(output, v);
     }
     PrintWriter out = spec.commandLine().getOut();
-    if (json) {
-      out.print(ArtifactCodec.toJson(v));
-    } else {
+    if (!json.printed(out, v)) {
       for (ValidateArtifact.Check c : v.checks()) {
         out.printf(
             Locale.ROOT,
@@ -110,6 +99,6 @@ final class ValidateCommand implements Callable<Integer> {
         common.target(),
         plan != null ? plan : common.defaultPlan(),
         live,
-        new ValidateRequest.Load(common.transport(transport), phase, texts));
+        new ValidateRequest.Load(common.transport(transport), phase, texts.file));
   }
 }
