@@ -110,17 +110,9 @@ final class ReplayPredictionOptions {
     if (preRoll.equals("window")) {
       return new Replay.History.Simulated(new FleetSimulator.PreRoll.Window());
     }
-    Duration d;
-    try {
-      d = Durations.parse(preRoll);
-    } catch (RuntimeException e) {
-      throw Cli.usage(
-          spec,
-          Flags.PRE_ROLL
-              + " ("
-              + preRoll
-              + ") must be 'live', 'window', 0s or a duration such as 180s");
-    }
+    Duration d =
+        Durations.parse(
+            spec, Flags.PRE_ROLL, preRoll, "'live', 'window', 0s or a duration such as 180s");
     return new Replay.History.Simulated(
         d.isZero() ? new FleetSimulator.PreRoll.None() : new FleetSimulator.PreRoll.Fixed(d));
   }

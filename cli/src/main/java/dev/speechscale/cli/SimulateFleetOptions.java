@@ -131,17 +131,12 @@ final class SimulateFleetOptions {
     if (preRoll.strip().equalsIgnoreCase("window")) {
       return new FleetSimulator.PreRoll.Window();
     }
-    Duration d;
-    try {
-      d = Durations.parse(preRoll);
-    } catch (RuntimeException e) {
-      throw Cli.usage(
-          spec,
-          Flags.PRE_ROLL
-              + " ("
-              + preRoll
-              + ") must be 'window' or a duration in whole seconds, e.g. 180s or 0s");
-    }
+    Duration d =
+        Durations.parse(
+            spec,
+            Flags.PRE_ROLL,
+            preRoll,
+            "'window' or a duration in whole seconds, e.g. 180s or 0s");
     try {
       return d.isZero() ? new FleetSimulator.PreRoll.None() : new FleetSimulator.PreRoll.Fixed(d);
     } catch (SimulatorException e) {

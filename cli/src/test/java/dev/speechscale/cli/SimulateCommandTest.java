@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ArtifactKind;
+import dev.speechscale.artifacts.Header;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.SimulateArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
@@ -323,11 +324,12 @@ class SimulateCommandTest {
     ArtifactCodec.write(
         file,
         new ValidateArtifact(
-            1,
-            "validate",
-            "test",
-            Instant.EPOCH,
-            Provenance.capture("tts-bench validate --live", java.util.Map.of()),
+            new Header(
+                1,
+                "validate",
+                "test",
+                Instant.EPOCH,
+                Provenance.capture("tts-bench validate --live", java.util.Map.of())),
             "kokoro-82m",
             "speech-kokoro-82m",
             "local",
