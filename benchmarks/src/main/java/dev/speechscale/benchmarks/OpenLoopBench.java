@@ -279,7 +279,7 @@ public final class OpenLoopBench {
     long gcCount0 = gcCount();
     long gcMs0 = gcMs();
     long cpu0 = cpuNanos();
-    long wall0 = System.nanoTime();
+    long wall0 = NanoClock.SYSTEM.nanoTime();
     OpenLoopResult result;
     ShardLog hlog = new ShardLog(shard);
     if (dir == null) {
@@ -295,7 +295,7 @@ public final class OpenLoopBench {
       }
       hlog.write(dir.resolve("run.hlog"), spec, result);
     }
-    double wallS = (System.nanoTime() - wall0) / 1e9;
+    double wallS = (NanoClock.SYSTEM.nanoTime() - wall0) / 1e9;
     OpenLoopResult.PhaseResult ph = result.phases().get(0);
     Histogram lag = ph.sendLagHistogram();
     return new Row(

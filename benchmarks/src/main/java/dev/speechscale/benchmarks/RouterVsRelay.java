@@ -1,6 +1,7 @@
 package dev.speechscale.benchmarks;
 
 import dev.speechscale.artifacts.EndpointConfigFile;
+import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.local.LocalDeployer;
 import dev.speechscale.platform.local.LocalState;
 import java.io.BufferedReader;
@@ -179,7 +180,7 @@ public final class RouterVsRelay {
     }
 
     long ttfbNanos() throws IOException {
-      long start = System.nanoTime();
+      long start = NanoClock.SYSTEM.nanoTime();
       out.write(request);
       out.flush();
       String status = line();
@@ -201,7 +202,7 @@ public final class RouterVsRelay {
             throw new IOException("closed inside a chunk");
           }
           if (first == 0) {
-            first = System.nanoTime();
+            first = NanoClock.SYSTEM.nanoTime();
           }
         }
         line();

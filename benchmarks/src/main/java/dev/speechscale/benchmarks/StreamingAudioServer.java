@@ -1,5 +1,6 @@
 package dev.speechscale.benchmarks;
 
+import dev.speechscale.platform.NanoClock;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -139,7 +140,7 @@ public final class StreamingAudioServer implements AutoCloseable {
   private void run() {
     try {
       while (!closed) {
-        long now = System.nanoTime();
+        long now = NanoClock.SYSTEM.nanoTime();
         Conn head = due.peek();
         long waitMs = head == null ? 100 : (head.dueNanos - now) / 1_000_000;
         if (waitMs <= 0) {
@@ -164,7 +165,7 @@ public final class StreamingAudioServer implements AutoCloseable {
           }
         }
         selector.selectedKeys().clear();
-        now = System.nanoTime();
+        now = NanoClock.SYSTEM.nanoTime();
         while ((head = due.peek()) != null && head.dueNanos - now <= 0) {
           due.poll();
           next(head, now);
@@ -233,7 +234,7 @@ public final class StreamingAudioServer implements AutoCloseable {
     c.in.position(have - total);
     requests.incrementAndGet();
     c.sent = 0;
-    c.startNanos = System.nanoTime();
+    c.startNanos = NanoClock.SYSTEM.nanoTime();
     c.dueNanos = c.startNanos + firstNanos;
     due.add(c);
   }
