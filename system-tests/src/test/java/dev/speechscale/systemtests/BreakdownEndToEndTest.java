@@ -23,6 +23,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -107,10 +109,13 @@ class BreakdownEndToEndTest {
           .allSatisfy(line ->
               assertThat(line)
                   .contains("\"engine_first_chunk_ms\":")
-                  .containsPattern("\"instance\":\"[^\"]+\"}$"));
+                  .containsPattern("\"instance\":\"[^\"]+\"[,}]"));
+      Pattern instance = Pattern.compile("\"instance\":\"([^\"]+)\"");
       assertThat(
               Files.readAllLines(events).stream()
-                  .map(l -> l.substring(l.lastIndexOf("\"instance\":")))
+                  .map(instance::matcher)
+                  .filter(Matcher::find)
+                  .map(m -> m.group(1))
                   .distinct())
           .hasSize(1);
 
