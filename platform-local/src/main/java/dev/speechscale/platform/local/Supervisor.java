@@ -1,6 +1,7 @@
 package dev.speechscale.platform.local;
 
 import dev.speechscale.artifacts.EndpointConfig;
+import dev.speechscale.artifacts.ScalingMetricChoice;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.EndpointStatus;
 import dev.speechscale.platform.SuspendedState;
@@ -100,6 +101,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
                     attached(config.scaleInCooldownS(), "scale_in_cooldown_s"),
                     config.scaleInAlarmOrDefault(),
                     config.scheduledFloorsOrNone(),
+                    config.scalingMetricOrDefault(),
                     config.local().timeScale()),
                 metrics,
                 this)
@@ -164,7 +166,13 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
         live.isEmpty() ? Double.NaN : (double) backends.inFlightInService() / live.size();
     metrics.record(
         new MetricStore.Sample(
-            now, perInstance, d.invocations(), d.errors4xx(), d.errors5xx(), d.firstChunkMicros()));
+            now,
+            perInstance,
+            d.invocations(),
+            d.errors4xx(),
+            d.errors5xx(),
+            d.firstChunkMicros(),
+            live.size()));
   }
 
   private void noticeDeaths() {
@@ -580,7 +588,8 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
           null,
           null,
           List.copyOf(directActivities),
-          List.of());
+          List.of(),
+          null);
     }
     Autoscaler.Policy p = autoscaler.policy();
     SuspendedState s = autoscaler.suspended();
@@ -610,7 +619,8 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
         autoscaler.highAlarm().name(),
         autoscaler.lowAlarm().name(),
         activities,
-        autoscaler.floors());
+        autoscaler.floors(),
+        p.tracksScaleIn() ? ScalingMetricChoice.INVOCATIONS_PER_INSTANCE.label() : null);
   }
 
   MetricStore metrics() {

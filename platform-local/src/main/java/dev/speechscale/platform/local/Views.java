@@ -53,6 +53,9 @@ public final class Views {
    * @param activities recent scaling activities
    * @param scheduledFloors the scheduled actions raising MinCapacity, by name; {@code null} from a
    *     supervisor older than them
+   * @param scalingMetric what target tracking tracks, as {@code scaling_metric} spells it ({@code
+   *     invocations_per_instance}: scale-in enabled, no step policy, the scale-in fields describe
+   *     its low alarm); {@code null} for ConcurrentRequestsPerModel and from older supervisors
    */
   public record Scaling(
       boolean attached,
@@ -75,7 +78,8 @@ public final class Views {
       @Nullable String highAlarmState,
       @Nullable String lowAlarmState,
       List<Activity> activities,
-      @Nullable List<Floor> scheduledFloors) {}
+      @Nullable List<Floor> scheduledFloors,
+      @Nullable String scalingMetric) {}
 
   /**
    * A scheduled minimum-capacity floor as the control API shows and takes it.
