@@ -162,8 +162,14 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
   private void sample(Instant now) {
     List<Backend> live = backends.inService();
     RequestStats.Drained d = stats.drain();
+    long inFlight = backends.inFlightInService();
     double perInstance =
-        live.isEmpty() ? Double.NaN : (double) backends.inFlightInService() / live.size();
+        live.isEmpty()
+                || (physics().concurrencyWhenIdle() == EndpointConfig.IdleConcurrency.MISSING
+                    && inFlight == 0
+                    && d.invocations() == 0)
+            ? Double.NaN
+            : (double) inFlight / live.size();
     metrics.record(
         new MetricStore.Sample(
             now,
@@ -589,6 +595,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
           null,
           List.copyOf(directActivities),
           List.of(),
+          null,
           null);
     }
     Autoscaler.Policy p = autoscaler.policy();
@@ -620,7 +627,8 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
         autoscaler.lowAlarm().name(),
         activities,
         autoscaler.floors(),
-        p.tracksScaleIn() ? ScalingMetricChoice.INVOCATIONS_PER_INSTANCE.label() : null);
+        p.tracksScaleIn() ? ScalingMetricChoice.INVOCATIONS_PER_INSTANCE.label() : null,
+        p.scaleInTreatMissingData().awsName());
   }
 
   MetricStore metrics() {

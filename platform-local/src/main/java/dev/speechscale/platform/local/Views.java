@@ -56,6 +56,8 @@ public final class Views {
    * @param scalingMetric what target tracking tracks, as {@code scaling_metric} spells it ({@code
    *     invocations_per_instance}: scale-in enabled, no step policy, the scale-in fields describe
    *     its low alarm); {@code null} for ConcurrentRequestsPerModel and from older supervisors
+   * @param scaleInTreatMissingData the scale-in alarm's TreatMissingData as deployed ({@code
+   *     notBreaching}); {@code null} when no policy is attached or from an older supervisor
    */
   public record Scaling(
       boolean attached,
@@ -79,7 +81,8 @@ public final class Views {
       @Nullable String lowAlarmState,
       List<Activity> activities,
       @Nullable List<Floor> scheduledFloors,
-      @Nullable String scalingMetric) {}
+      @Nullable String scalingMetric,
+      @Nullable String scaleInTreatMissingData) {}
 
   /**
    * A scheduled minimum-capacity floor as the control API shows and takes it.
