@@ -269,6 +269,16 @@ public final class PolicySearch {
       for (Tried t : fin) {
         confirming.add(run.submit(new Job(in.fitted(), t.candidate().policy(t.name()), fitOpt, 1)));
       }
+      // a lone finalist is the recommendation whatever its confirmation says: its held-out day
+      // runs beside the confirmation instead of after it (the same jobs, so the same result)
+      Future<Outcome> loneFull = null;
+      Future<Outcome> loneScreened = null;
+      if (f == 1 && !sameAsRival.containsKey(fin.getFirst().candidate().key())) {
+        Tried t = fin.getFirst();
+        loneFull = run.submit(new Job(heldOut, t.candidate().policy(t.name()), heldOpt, 1));
+        loneScreened =
+            run.submit(new Job(screenHeld, t.candidate().screened(t.name(), k), heldOpt, k));
+      }
       for (int i = 0; i < rivals.size(); i++) {
         if (heldFull.get(i) == null) {
           heldFull.set(i, run.submit(new Job(heldOut, rivals.get(i).full(), heldOpt, 1)));
@@ -306,11 +316,15 @@ public final class PolicySearch {
       Future<Outcome> recFull =
           same != null
               ? heldFull.get(same)
-              : run.submit(new Job(heldOut, rec.policy(chosen.name()), heldOpt, 1));
+              : loneFull != null
+                  ? loneFull
+                  : run.submit(new Job(heldOut, rec.policy(chosen.name()), heldOpt, 1));
       Future<Outcome> recScreened =
           same != null
               ? heldScreened.get(same)
-              : run.submit(new Job(screenHeld, rec.screened(chosen.name(), k), heldOpt, k));
+              : loneScreened != null
+                  ? loneScreened
+                  : run.submit(new Job(screenHeld, rec.screened(chosen.name(), k), heldOpt, k));
       List<Compared> heldOutRows = new ArrayList<>();
       heldOutRows.add(
           new Compared(chosen.name(), true, "", run.await(recScreened), run.await(recFull)));
