@@ -35,6 +35,9 @@ import org.jspecify.annotations.Nullable;
  * @param aws SageMaker settings, or {@code null}
  * @param scheduledFloors scheduled minimum-capacity floors ({@code scheduled_floors}, UTC), or
  *     {@code null} to take them from the plan; an empty list deploys none whatever the plan says
+ * @param scalingMetric what target tracking tracks ({@code scaling_metric}, {@link
+ *     ScalingMetricChoice}), or {@code null} to take it from the plan (a plan without the field
+ *     tracks ConcurrentRequestsPerModel)
  */
 public record EndpointConfig(
     String modelName,
@@ -53,7 +56,8 @@ public record EndpointConfig(
     Map<String, String> containerEnv,
     Local local,
     @Nullable Aws aws,
-    @Nullable List<ScheduledFloorEntry> scheduledFloors) {
+    @Nullable List<ScheduledFloorEntry> scheduledFloors,
+    @Nullable ScalingMetricChoice scalingMetric) {
 
   public EndpointConfig {
     Objects.requireNonNull(modelName, "model_name");
@@ -61,6 +65,74 @@ public record EndpointConfig(
     engineSettings = sorted(engineSettings);
     containerEnv = sorted(containerEnv);
     local = local == null ? Local.DEFAULTS : local;
+  }
+
+  /** A config that leaves the scaling metric to the plan. */
+  public EndpointConfig(
+      String modelName,
+      String engine,
+      Map<String, String> engineSettings,
+      String instanceType,
+      int minInstances,
+      int maxInstances,
+      @Nullable Double scalingTargetValue,
+      @Nullable Double scaleInThreshold,
+      @Nullable Integer scaleOutCooldownS,
+      @Nullable Integer scaleInCooldownS,
+      @Nullable ScaleInAlarmChoice scaleInAlarm,
+      int ttfabSloMs,
+      int queueMaxDepth,
+      Map<String, String> containerEnv,
+      Local local,
+      @Nullable Aws aws,
+      @Nullable List<ScheduledFloorEntry> scheduledFloors) {
+    this(
+        modelName,
+        engine,
+        engineSettings,
+        instanceType,
+        minInstances,
+        maxInstances,
+        scalingTargetValue,
+        scaleInThreshold,
+        scaleOutCooldownS,
+        scaleInCooldownS,
+        scaleInAlarm,
+        ttfabSloMs,
+        queueMaxDepth,
+        containerEnv,
+        local,
+        aws,
+        scheduledFloors,
+        null);
+  }
+
+  /** This config with {@code scaling_metric} set to {@code metric}. */
+  public EndpointConfig withScalingMetric(@Nullable ScalingMetricChoice metric) {
+    return new EndpointConfig(
+        modelName,
+        engine,
+        engineSettings,
+        instanceType,
+        minInstances,
+        maxInstances,
+        scalingTargetValue,
+        scaleInThreshold,
+        scaleOutCooldownS,
+        scaleInCooldownS,
+        scaleInAlarm,
+        ttfabSloMs,
+        queueMaxDepth,
+        containerEnv,
+        local,
+        aws,
+        scheduledFloors,
+        metric);
+  }
+
+  /** The metric this config's target tracking tracks: its own, else the default. */
+  public ScalingMetricChoice scalingMetricOrDefault() {
+    return scalingMetric != null ? scalingMetric : ScalingMetricChoice.DEFAULT;
   }
 
   /** A config that leaves the scheduled floors to the plan. */
@@ -227,7 +299,8 @@ public record EndpointConfig(
         containerEnv,
         local,
         aws,
-        scheduledFloors != null ? scheduledFloors : plan.scheduledFloors());
+        scheduledFloors != null ? scheduledFloors : plan.scheduledFloors(),
+        scalingMetric != null ? scalingMetric : plan.scalingMetricChoice());
   }
 
   private static Map<String, String> sorted(Map<String, String> in) {

@@ -30,6 +30,7 @@ final class EndpointConfigParser {
           "scale_in_cooldown_s",
           "scale_in_alarm",
           "scheduled_floors",
+          "scaling_metric",
           "ttfab_slo_ms",
           "queue_max_depth",
           "container_env",
@@ -67,6 +68,7 @@ final class EndpointConfigParser {
     Integer inCooldown = f.integerOrNull("scale_in_cooldown_s", 0, 86_400);
     ScaleInAlarmChoice alarm = scaleInAlarm(at, n.get("scale_in_alarm"), problems);
     List<ScheduledFloorEntry> floors = floors(at, n.get("scheduled_floors"), max, problems);
+    ScalingMetricChoice metric = scalingMetric(at, n.get("scaling_metric"), problems);
     int slo = f.integer("ttfab_slo_ms", 3000, 1, 60_000);
     int depth = f.integer("queue_max_depth", 0, 0, 100_000);
     Map<String, String> settings = f.stringMap("engine_settings");
@@ -92,7 +94,8 @@ final class EndpointConfigParser {
         env,
         local,
         aws,
-        floors);
+        floors,
+        metric);
   }
 
   /**
@@ -156,6 +159,27 @@ final class EndpointConfigParser {
       out.add(f);
     }
     return out;
+  }
+
+  /** {@code scaling_metric}, or {@code null} when the config leaves it to the plan. */
+  private static @Nullable ScalingMetricChoice scalingMetric(
+      String at, @Nullable JsonNode n, List<String> problems) {
+    if (n == null || n.isNull()) {
+      return null;
+    }
+    ScalingMetricChoice c = n.isString() ? ScalingMetricChoice.ofLabelOrNull(n.asString()) : null;
+    if (c == null) {
+      problems.add(
+          at
+              + ".scaling_metric ("
+              + n
+              + ") must be one of "
+              + ScalingMetricChoice.labels()
+              + ": concurrent_requests_per_model (the default) or invocations_per_instance"
+              + " (SageMakerVariantInvocationsPerInstance, scaling_target_value per instance per"
+              + " minute)");
+    }
+    return c;
   }
 
   /** {@code scale_in_alarm}, or {@code null} when the config leaves it to the plan. */

@@ -87,7 +87,8 @@ public record PlanArtifact(
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable FleetCost cost,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<SurgeCurve.Point> surgeCurve,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String scaleInAlarm,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) @Nullable List<ScheduledFloorEntry> scheduledFloors)
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) @Nullable List<ScheduledFloorEntry> scheduledFloors,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String scalingMetric)
     implements Artifact.Sectioned {
 
   /**
@@ -219,7 +220,8 @@ public record PlanArtifact(
         null,
         null,
         null,
-        List.of());
+        List.of(),
+        null);
   }
 
   /**
@@ -334,7 +336,17 @@ public record PlanArtifact(
         cost,
         surgeCurve,
         scaleInAlarm,
-        scheduledFloors);
+        scheduledFloors,
+        scalingMetric);
+  }
+
+  /**
+   * What this plan's target tracking tracks: its {@code scaling_metric} ({@link
+   * ScalingMetricChoice}; written only when set, by {@code search}), else
+   * ConcurrentRequestsPerModel.
+   */
+  public ScalingMetricChoice scalingMetricChoice() {
+    return ScalingMetricChoice.ofLabel(scalingMetric);
   }
 
   /** Whether the plan refuses deployment. */

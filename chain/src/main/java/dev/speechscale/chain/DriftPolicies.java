@@ -105,32 +105,45 @@ final class DriftPolicies {
             .filter(ScalingPolicy.StepScaling.class::isInstance)
             .map(ScalingPolicy.StepScaling.class::cast)
             .toList();
-    if (tracking.size() != 1 || steps.size() != 1) {
+    boolean trackedIn = want.scalingMetricOrDefault().tracksScaleIn();
+    int wantSteps = trackedIn ? 0 : 1;
+    if (tracking.size() != 1 || steps.size() != wantSteps) {
       items.add(
           Drift.error(
               "policies",
-              "1 target tracking + 1 step scale-in",
+              trackedIn
+                  ? "1 target tracking (scale-in enabled), no step scale-in"
+                  : "1 target tracking + 1 step scale-in",
               tracking.size() + " target tracking + " + steps.size() + " step",
               "orphaned or missing policies on the endpoint; destroy and redeploy"));
     }
     if (!tracking.isEmpty()) {
       compareTracking(items, want, tracking.getFirst());
     }
-    if (!steps.isEmpty()) {
+    if (!steps.isEmpty() && !trackedIn) {
       compareStep(items, want, steps.getFirst(), s);
     }
   }
 
   private static void compareTracking(
       List<DriftArtifact.Item> items, EndpointConfig want, ScalingPolicy.TargetTracking t) {
-    String tracked = MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName();
-    if (!t.metricName().equals(tracked) || t.statistic() != Statistic.MAXIMUM) {
+    boolean trackedIn = want.scalingMetricOrDefault().tracksScaleIn();
+    String tracked =
+        trackedIn
+            ? MetricQuery.Metric.INVOCATIONS_PER_INSTANCE.cloudWatchName()
+            : MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName();
+    Statistic statistic = trackedIn ? Statistic.SUM : Statistic.MAXIMUM;
+    if (!t.metricName().equals(tracked) || t.statistic() != statistic) {
       items.add(
           Drift.error(
               "tracking_metric",
-              tracked + " Maximum",
+              tracked + (trackedIn ? " Sum" : " Maximum"),
               t.metricName() + " " + t.statistic(),
-              "the policy tracks the wrong metric"));
+              trackedIn
+                  ? "the policy tracks another metric than the plan's scaling_metric ("
+                      + want.scalingMetricOrDefault()
+                      + ")"
+                  : "the policy tracks the wrong metric"));
     }
     double targetValue = planned(want.scalingTargetValue(), "scaling_target_value");
     if (Math.abs(t.targetValue() - targetValue) > 1e-6) {
@@ -141,13 +154,27 @@ final class DriftPolicies {
               fmt(t.targetValue()),
               "the deployed target differs from the plan"));
     }
-    if (!t.disableScaleIn()) {
+    if (t.disableScaleIn() == trackedIn) {
       items.add(
           Drift.error(
               "disable_scale_in",
-              "true",
-              "false",
-              "target tracking may scale in; only the step policy should"));
+              Boolean.toString(!trackedIn),
+              Boolean.toString(t.disableScaleIn()),
+              trackedIn
+                  ? "target tracking on InvocationsPerInstance must scale in itself; no step"
+                      + " policy does"
+                  : "target tracking may scale in; only the step policy should"));
+    }
+    if (trackedIn) {
+      int scaleInCooldownS = planned(want.scaleInCooldownS(), "scale_in_cooldown_s");
+      if (t.scaleInCooldownSeconds() != scaleInCooldownS) {
+        items.add(
+            Drift.error(
+                "scale_in_cooldown",
+                scaleInCooldownS + "s",
+                t.scaleInCooldownSeconds() + "s",
+                "the deployed scale-in cooldown differs"));
+      }
     }
     int scaleOutCooldownS = planned(want.scaleOutCooldownS(), "scale_out_cooldown_s");
     if (t.scaleOutCooldownSeconds() != scaleOutCooldownS) {

@@ -3,6 +3,7 @@ package dev.speechscale.chain;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.Provenance;
+import dev.speechscale.artifacts.ScalingMetricChoice;
 import dev.speechscale.simulator.Candidate;
 import dev.speechscale.simulator.Floors;
 import dev.speechscale.simulator.Frontier;
@@ -70,6 +71,7 @@ public final class SearchPlan {
     plan.put("c_scale_max", c.targetValue() / ratioMax);
     plan.put("c_scale_min", c.scaleInThreshold() / ratioAverage);
     Map<String, Object> fields = policyFields(c);
+    plan.remove("scaling_metric");
     plan.putAll(fields);
     Object block = plan.get("endpoint_config");
     if (block instanceof Map<?, ?> m) {
@@ -110,6 +112,10 @@ public final class SearchPlan {
     m.put("scale_out_cooldown_s", c.scaleOutCooldownS());
     m.put("scale_in_cooldown_s", c.scaleInCooldownS());
     m.put("scale_in_alarm", c.alarm().label());
+    if (c.tracksScaleIn()) {
+      // additive: written only for InvocationsPerInstance, so a plan's fields stay as they were
+      m.put("scaling_metric", ScalingMetricChoice.INVOCATIONS_PER_INSTANCE.label());
+    }
     return m;
   }
 
@@ -136,6 +142,14 @@ public final class SearchPlan {
                 + "# tts-bench search: "
                 + name
                 + out.substring(m.end());
+      } else if (f.getKey().equals("scaling_metric")) {
+        out =
+            out
+                + String.format(
+                    java.util.Locale.ROOT,
+                    "%-36s # tts-bench search: %s\n",
+                    "    " + f.getKey() + ": " + value,
+                    name);
       }
     }
     return out;
@@ -156,6 +170,10 @@ public final class SearchPlan {
     held.put("rate_table_sha256", r.heldOutTable().digest());
     s.put("held_out", held);
     s.put("screen_scale", rec.scale());
+    Map<String, Object> margin = new LinkedHashMap<>();
+    margin.put("points", r.margin().points());
+    margin.put("measured_on", r.margin().from());
+    s.put("confirmation_margin", margin);
     s.put("recommended", r.recommended());
     s.put("recommended_policy", r.recommendation().description());
     s.put("meets_goal_fitted", r.meetsGoal());

@@ -27,10 +27,13 @@ public final class SearchSummary {
     sb.append(
         String.format(
             Locale.ROOT,
-            "screened %d candidates and 4 rivals on a fleet 1/%d the size; confirmed %d in full%n%n",
+            "screened %d candidates and %d rivals on a fleet 1/%d the size; confirmed %d in full"
+                + " (those within the screening margin of the goal, cheapest first); margin %s%n%n",
             r.tried().size(),
+            r.rivalsScreened().size(),
             rec.scale(),
-            r.finalists().size()));
+            r.finalists().size(),
+            r.margin().describe()));
     sb.append(
         "frontier (fitted day, screened; what can be deployed): instance-hours against SLO"
             + " attainment\n");

@@ -121,8 +121,12 @@ public final class ValidateRun {
     out.add(compare("min_instances", plan.minInstances(), t.minCapacity()));
     out.add(compare("max_instances", plan.maxInstances(), t.maxCapacity()));
     scheduledFloors(plan, t).ifPresent(out::add);
-    out.addAll(targetTracking(plan, first(s, ScalingPolicy.TargetTracking.class)));
-    out.addAll(stepScaleIn(plan, s, first(s, ScalingPolicy.StepScaling.class)));
+    if (plan.scalingMetricChoice().tracksScaleIn()) {
+      out.addAll(invocationsTracking(plan, s));
+    } else {
+      out.addAll(targetTracking(plan, first(s, ScalingPolicy.TargetTracking.class)));
+      out.addAll(stepScaleIn(plan, s, first(s, ScalingPolicy.StepScaling.class)));
+    }
     OptionalInt bound = platform.containerQueueBound(endpoint);
     out.add(
         bound.isEmpty()
@@ -208,6 +212,57 @@ public final class ValidateRun {
                 "true",
                 "false",
                 "target tracking may scale in; only the step policy should"));
+  }
+
+  /**
+   * {@code scaling_metric: invocations_per_instance}: one target tracking policy on
+   * InvocationsPerInstance (Sum), its target and both cooldowns, scale-in enabled, and no step
+   * scale-in policy beside it.
+   */
+  private static List<ValidateArtifact.Check> invocationsTracking(
+      PlanArtifact plan, ScalingState s) {
+    Optional<ScalingPolicy.TargetTracking> tracking = first(s, ScalingPolicy.TargetTracking.class);
+    if (tracking.isEmpty()) {
+      return List.of(
+          check(
+              "scaling_target_value",
+              Result.FAIL,
+              fmt(plan.scalingTargetValue()),
+              "none",
+              "no target tracking policy"));
+    }
+    ScalingPolicy.TargetTracking t = tracking.get();
+    String metric =
+        dev.speechscale.platform.MetricQuery.Metric.INVOCATIONS_PER_INSTANCE.cloudWatchName();
+    boolean tracked =
+        t.metricName().equals(metric) && t.statistic() == dev.speechscale.platform.Statistic.SUM;
+    long steps = s.policies().stream().filter(ScalingPolicy.StepScaling.class::isInstance).count();
+    return List.of(
+        check(
+            "scaling_metric",
+            tracked ? Result.OK : Result.FAIL,
+            metric + " Sum",
+            t.metricName() + " " + t.statistic(),
+            tracked
+                ? "target tracking reads the plan's scaling_metric"
+                : "target tracking reads another metric than the plan's scaling_metric"),
+        compare("scaling_target_value", plan.scalingTargetValue(), t.targetValue()),
+        compare("scale_out_cooldown_s", plan.scaleOutCooldownS(), t.scaleOutCooldownSeconds()),
+        compare("scale_in_cooldown_s", plan.scaleInCooldownS(), t.scaleInCooldownSeconds()),
+        t.disableScaleIn() || steps > 0
+            ? check(
+                "disable_scale_in",
+                Result.FAIL,
+                "false, no step policy",
+                t.disableScaleIn() + ", " + steps + " step",
+                "InvocationsPerInstance tracking scales in itself; a step policy beside it can"
+                    + " undo its scale-out")
+            : check(
+                "disable_scale_in",
+                Result.OK,
+                "false, no step policy",
+                "false, 0 step",
+                "one policy scales both ways; nothing fights it"));
   }
 
   /** The step scale-in policy's cooldown, and its alarm's threshold and shape. */

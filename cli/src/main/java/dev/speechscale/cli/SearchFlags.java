@@ -64,11 +64,12 @@ final class SearchFlags {
 
   @Option(
       names = Flags.FINALISTS,
-      defaultValue = "1",
+      defaultValue = "3",
       paramLabel = "N",
       description =
-          "the cheapest screened candidates that meet the goal, confirmed in full on the fitted"
-              + " trace (default ${DEFAULT-VALUE})")
+          "at most N candidates confirmed in full on the fitted trace: those within the measured"
+              + " screening error of the goal, cheapest first, up to the cheapest that meets it"
+              + " screened (default ${DEFAULT-VALUE})")
   int finalists;
 
   @Option(

@@ -1,6 +1,7 @@
 package dev.speechscale.simulator;
 
-import dev.speechscale.platform.MetricQuery;
+import dev.speechscale.platform.MetricQuery.Metric;
+import dev.speechscale.scaling.MetricStatistic;
 import dev.speechscale.scaling.ScaleInAlarm;
 import dev.speechscale.scaling.ScalingRules;
 import java.time.Duration;
@@ -22,6 +23,12 @@ import java.util.Locale;
  * @param max max_instances
  * @param floorFraction what the floors were derived with (0: none)
  * @param floors the scheduled floors
+ * @param metric what target tracking tracks: {@link Metric#CONCURRENT_REQUESTS_PER_MODEL} (Maximum
+ *     10 s × 3, {@code DisableScaleIn}, the step scale-in above) or {@link
+ *     Metric#INVOCATIONS_PER_INSTANCE} (SageMaker's predefined InvocationsPerInstance, Sum over 60
+ *     s, {@code targetValue} per instance per minute, scale-in enabled: the tracking policy's own
+ *     low alarm removes capacity after {@code scaleInCooldownS}, no step policy, so none fights it;
+ *     {@code scaleInThreshold} and {@code alarm} are not deployed)
  */
 public record Candidate(
     double targetValue,
@@ -32,9 +39,17 @@ public record Candidate(
     int min,
     int max,
     double floorFraction,
-    List<Floors.Floor> floors) {
+    List<Floors.Floor> floors,
+    Metric metric) {
   public Candidate {
     floors = List.copyOf(floors);
+    java.util.Objects.requireNonNull(metric, "metric");
+    if (metric != Metric.CONCURRENT_REQUESTS_PER_MODEL
+        && metric != Metric.INVOCATIONS_PER_INSTANCE) {
+      throw new SimulatorException(
+          "a candidate tracks ConcurrentRequestsPerModel or InvocationsPerInstance, not "
+              + metric.cloudWatchName());
+    }
     if (!(targetValue > 0) || !(scaleInThreshold >= 0) || scaleInThreshold >= targetValue) {
       throw new SimulatorException(
           "a candidate's scale-in threshold ("
@@ -52,6 +67,38 @@ public record Candidate(
     }
   }
 
+  /** A candidate tracking ConcurrentRequestsPerModel. */
+  public Candidate(
+      double targetValue,
+      double scaleInThreshold,
+      ScaleInAlarm alarm,
+      int scaleOutCooldownS,
+      int scaleInCooldownS,
+      int min,
+      int max,
+      double floorFraction,
+      List<Floors.Floor> floors) {
+    this(
+        targetValue,
+        scaleInThreshold,
+        alarm,
+        scaleOutCooldownS,
+        scaleInCooldownS,
+        min,
+        max,
+        floorFraction,
+        floors,
+        Metric.CONCURRENT_REQUESTS_PER_MODEL);
+  }
+
+  /** Whether target tracking scales in itself (InvocationsPerInstance: no step policy). */
+  public boolean tracksScaleIn() {
+    return metric == Metric.INVOCATIONS_PER_INSTANCE;
+  }
+
+  /** SageMaker's InvocationsPerInstance period (a standard-resolution metric, one minute). */
+  static final Duration INVOCATIONS_PERIOD = Duration.ofSeconds(60);
+
   /** The same policy with other floors. */
   public Candidate withFloors(double fraction, List<Floors.Floor> newFloors) {
     return new Candidate(
@@ -63,11 +110,23 @@ public record Candidate(
         min,
         max,
         fraction,
-        newFloors);
+        newFloors,
+        metric);
   }
 
   /** A short unique name, the key the search caches its screenings under. */
   public String key() {
+    if (tracksScaleIn()) {
+      return String.format(
+          Locale.ROOT,
+          "inv%s/cd%d-%d/%d-%d/f%s",
+          SearchGoal.plain(targetValue),
+          scaleOutCooldownS,
+          scaleInCooldownS,
+          min,
+          max,
+          SearchGoal.plain(floorFraction));
+    }
     return String.format(
         Locale.ROOT,
         "t%s/in%s/%s/cd%d-%d/%d-%d/f%s",
@@ -83,11 +142,24 @@ public record Candidate(
 
   /** One line with the numbers that define it. */
   public String description() {
+    if (tracksScaleIn()) {
+      return String.format(
+          Locale.ROOT,
+          "%s target tracking at %s per instance per minute (Sum, 60 s; scale-in enabled, no step"
+              + " policy), cooldowns %d s out / %d s in, %d..%d instances, scheduled floors: %s",
+          Metric.INVOCATIONS_PER_INSTANCE.cloudWatchName(),
+          SearchGoal.plain(targetValue),
+          scaleOutCooldownS,
+          scaleInCooldownS,
+          min,
+          max,
+          Floors.describe(floors));
+    }
     return String.format(
         Locale.ROOT,
         "%s Maximum > %s (10 s x 3), step scale-in at %s <= %s (%d s x 3),"
             + " cooldowns %d s out / %d s in, %d..%d instances, scheduled floors: %s",
-        MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName(),
+        Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName(),
         SearchGoal.plain(targetValue),
         alarm.statistic().awsName(),
         SearchGoal.plain(scaleInThreshold),
@@ -109,7 +181,8 @@ public record Candidate(
    * {@code scale} times lighter: per-instance thresholds and the scale-out cooldown unchanged, min,
    * max and floors divided by {@code scale} (rounded, at least 1), and the scale-in cooldown
    * multiplied by it, since a step scale-in removes one instance per cooldown whatever the fleet:
-   * the same share of the fleet per second.
+   * the same share of the fleet per second. Target tracking's own scale-in (InvocationsPerInstance)
+   * removes a share of the fleet at once, so its cooldown is left as it is.
    */
   public Policy screened(String name, int scale) {
     int minS = Math.max(1, (int) Math.round((double) min / scale));
@@ -121,10 +194,24 @@ public record Candidate(
                     x.secondOfDay(),
                     Math.max(minS, Math.min(maxS, Math.ceilDiv(x.minCapacity(), scale)))))
             .toList();
-    return new Policy.Rules(name, rules(minS, maxS, (long) scaleInCooldownS * scale, f));
+    long inCooldown = tracksScaleIn() ? scaleInCooldownS : (long) scaleInCooldownS * scale;
+    return new Policy.Rules(name, rules(minS, maxS, inCooldown, f));
   }
 
   private ScalingRules rules(int lo, int hi, long inCooldownS, List<Floors.Floor> f) {
+    if (tracksScaleIn()) {
+      return FloorRules.apply(
+          ScalingRules.targetTracking(
+              Metric.INVOCATIONS_PER_INSTANCE,
+              MetricStatistic.SUM,
+              INVOCATIONS_PERIOD,
+              targetValue,
+              lo,
+              hi,
+              Duration.ofSeconds(scaleOutCooldownS),
+              Duration.ofSeconds(inCooldownS)),
+          f);
+    }
     ScalingRules r =
         ScalingRules.planned(
             targetValue,

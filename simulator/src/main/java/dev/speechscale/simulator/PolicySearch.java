@@ -12,10 +12,13 @@ import java.util.function.Consumer;
 
 /**
  * The search: screen the space on a fleet {@code scale} times smaller over traffic {@code scale}
- * times lighter (the fitted trace's shape, same seed), confirm the cheapest finalists that meet the
- * goal in full on the fitted trace, then simulate the recommendation and the rivals in full on the
- * held-out day (another seed, the shape shifted in time). Each result is seeded; runs go in
- * parallel on {@code threads} threads and the result does not depend on how many.
+ * times lighter (the fitted trace's shape, same seed), two coordinate descents (from the plan's
+ * policy, and from InvocationsPerInstance target tracking at the {@code invocations} rival's
+ * settings); confirm in full on the fitted trace the candidates whose screened attainment is within
+ * the measured screening error of the goal ({@link Margin}, {@link #finalists}), cheapest first;
+ * then simulate the recommendation and the rivals in full on the held-out day (another seed, the
+ * shape shifted in time). Each result is seeded; runs go in parallel on {@code threads} threads and
+ * the result does not depend on how many.
  */
 public final class PolicySearch {
   private PolicySearch() {}
@@ -33,7 +36,8 @@ public final class PolicySearch {
    * @param heldOutSeed the held-out day's seed
    * @param heldOutShiftSeconds how much later the held-out day runs the shape (whole minutes)
    * @param scale the screening's fleet divisor (1: screen in full)
-   * @param finalists how many screened candidates are confirmed in full, at most
+   * @param finalists how many screened candidates are confirmed in full, at most ({@link
+   *     #finalists})
    * @param floorLeadSeconds how long before its hour a floor fires
    * @param threads simulations run at once
    */
@@ -98,6 +102,7 @@ public final class PolicySearch {
    * @param meetsGoal whether it met the goal in full on the fitted trace
    * @param heldOut the recommendation (first) and the rivals in full on the held-out day
    * @param heldOutTable the held-out day's rates
+   * @param margin the screening error the confirmation allowed for
    */
   public record Result(
       List<Tried> tried,
@@ -108,7 +113,8 @@ public final class PolicySearch {
       Candidate recommendation,
       boolean meetsGoal,
       List<Compared> heldOut,
-      RateTable heldOutTable) {}
+      RateTable heldOutTable,
+      Margin margin) {}
 
   /**
    * Instances the busiest minute needs at the screening's scale, at least, for {@link #autoScale}.
@@ -154,7 +160,23 @@ public final class PolicySearch {
     ExecutorService pool = Executors.newFixedThreadPool(in.threads());
     try {
       Runner run = new Runner(in.model(), pool);
-      // the rivals' screenings first: the frontier places them
+      // the held-out days (full and screened) of the two rivals the search starts from, plan and
+      // invocations, go first: they do not depend on the search, and their screening error is the
+      // confirmation margin. The other rivals' held-out days run beside the confirmation
+      List<Future<Outcome>> heldFull = new ArrayList<>();
+      List<Future<Outcome>> heldScreened = new ArrayList<>();
+      for (int i = 0; i < rivals.size(); i++) {
+        heldFull.add(null);
+        heldScreened.add(null);
+      }
+      for (int i = 0; i < rivals.size(); i++) {
+        if (MARGIN_RIVALS.contains(rivals.get(i).name())) {
+          heldFull.set(i, run.submit(new Job(heldOut, rivals.get(i).full(), heldOpt, 1)));
+          heldScreened.set(
+              i, run.submit(new Job(screenHeld, rivals.get(i).screened(), heldOpt, k)));
+        }
+      }
+      // the rivals' screenings on the fitted trace: the frontier places them
       List<Outcome> rs =
           run.all(
               rivals.stream().map(r -> new Job(screenFitted, r.screened(), fitOpt, k)).toList());
@@ -162,10 +184,13 @@ public final class PolicySearch {
       for (int i = 0; i < rivals.size(); i++) {
         rivalsScreened.put(rivals.get(i).name(), rs.get(i));
       }
-      progress.accept("screened the 4 rivals at 1/" + k);
+      progress.accept("screened the " + rivals.size() + " rivals at 1/" + k);
       Map<String, Tried> cache = new LinkedHashMap<>();
+      // the plan's policy is the plan rival's, screened the same way: its screening is reused
       Candidate start = Rival.planned(Policies.planned(in.plan()), in.plan().maxInstances());
-      screen(List.of(start), "start", cache, run, screenFitted, fitOpt, k);
+      Map<String, Integer> sameAsRival = new LinkedHashMap<>();
+      sameAsRival.put(start.key(), rivalIndex(rivals, "plan"));
+      cache.put(start.key(), new Tried("c1", "start", start, rs.get(rivalIndex(rivals, "plan"))));
       Candidate best = start;
       for (SearchSpace.Dimension d : space.dimensions(floors)) {
         List<Candidate> moves = d.moves().apply(best);
@@ -183,6 +208,31 @@ public final class PolicySearch {
                 + " candidates, best "
                 + tried(cache, best).name());
       }
+      // then InvocationsPerInstance target tracking, from the invocations rival's settings (the
+      // same policy as that rival: its screening is reused)
+      Candidate inv = space.invocationsStart(in.plan());
+      if (!cache.containsKey(inv.key())) {
+        int ri = rivalIndex(rivals, "invocations");
+        sameAsRival.put(inv.key(), ri);
+        cache.put(
+            inv.key(), new Tried("c" + (cache.size() + 1), "invocations start", inv, rs.get(ri)));
+      }
+      for (SearchSpace.Dimension d : space.invocationDimensions(floors)) {
+        List<Candidate> moves = d.moves().apply(inv);
+        screen(moves, d.name(), cache, run, screenFitted, fitOpt, k);
+        for (Candidate c : moves) {
+          if (better(tried(cache, c), tried(cache, inv), in.goal())) {
+            inv = c;
+          }
+        }
+        progress.accept(
+            "screened "
+                + d.name()
+                + ": "
+                + cache.size()
+                + " candidates, best "
+                + tried(cache, inv).name());
+      }
       List<Tried> tried = List.copyOf(cache.values());
       // the frontier of what can be deployed: the candidates and the deployable rivals
       List<Frontier.Point> points = new ArrayList<>();
@@ -197,41 +247,51 @@ public final class PolicySearch {
         }
       }
       List<Frontier.Point> frontier = Frontier.of(points);
-      // finalists: the cheapest that meet the goal on the screen (else the best attaining). Their
-      // full fitted days, their held-out days and the rivals' held-out days are independent of
-      // which one is chosen, so they run as one batch (the held-out days of the finalists not
-      // chosen are simulated and not reported: with the default of one finalist, none)
-      List<Tried> ranked = new ArrayList<>(tried);
-      ranked.sort((a, b) -> better(a, b, in.goal()) ? -1 : better(b, a, in.goal()) ? 1 : 0);
-      List<Tried> fin = ranked.subList(0, Math.min(in.finalists(), ranked.size()));
+      List<Compared> marginPairs = new ArrayList<>();
+      for (int i = 0; i < rivals.size(); i++) {
+        if (heldFull.get(i) != null) {
+          Rival r = rivals.get(i);
+          marginPairs.add(
+              new Compared(
+                  r.name(),
+                  r.deployable(),
+                  r.notDeployable(),
+                  run.await(heldScreened.get(i)),
+                  run.await(heldFull.get(i))));
+        }
+      }
+      Margin margin = Margin.of(marginPairs);
+      progress.accept("screening margin " + margin.describe());
+      // finalists: the candidates within the margin of the goal on the screen, cheapest first
+      List<Tried> fin = finalists(tried, in.goal(), margin.points(), in.finalists());
       int f = fin.size();
-      List<Job> jobs = new ArrayList<>();
+      List<Future<Outcome>> confirming = new ArrayList<>();
       for (Tried t : fin) {
-        jobs.add(new Job(in.fitted(), t.candidate().policy(t.name()), fitOpt, 1));
+        confirming.add(run.submit(new Job(in.fitted(), t.candidate().policy(t.name()), fitOpt, 1)));
       }
-      for (Tried t : fin) {
-        jobs.add(new Job(heldOut, t.candidate().policy(t.name()), heldOpt, 1));
+      // a lone finalist is the recommendation whatever its confirmation says: its held-out day
+      // runs beside the confirmation instead of after it (the same jobs, so the same result)
+      Future<Outcome> loneFull = null;
+      Future<Outcome> loneScreened = null;
+      if (f == 1 && !sameAsRival.containsKey(fin.getFirst().candidate().key())) {
+        Tried t = fin.getFirst();
+        loneFull = run.submit(new Job(heldOut, t.candidate().policy(t.name()), heldOpt, 1));
+        loneScreened =
+            run.submit(new Job(screenHeld, t.candidate().screened(t.name(), k), heldOpt, k));
       }
-      for (Rival r : rivals) {
-        jobs.add(new Job(heldOut, r.full(), heldOpt, 1));
+      for (int i = 0; i < rivals.size(); i++) {
+        if (heldFull.get(i) == null) {
+          heldFull.set(i, run.submit(new Job(heldOut, rivals.get(i).full(), heldOpt, 1)));
+          heldScreened.set(
+              i, run.submit(new Job(screenHeld, rivals.get(i).screened(), heldOpt, k)));
+        }
       }
-      for (Tried t : fin) {
-        jobs.add(new Job(screenHeld, t.candidate().screened(t.name(), k), heldOpt, k));
-      }
-      for (Rival r : rivals) {
-        jobs.add(new Job(screenHeld, r.screened(), heldOpt, k));
-      }
-      List<Outcome> out = run.all(jobs);
-      int rv = rivals.size();
       List<Compared> finalists = new ArrayList<>();
       for (int i = 0; i < f; i++) {
-        finalists.add(new Compared(fin.get(i).name(), true, "", fin.get(i).screened(), out.get(i)));
+        finalists.add(
+            new Compared(
+                fin.get(i).name(), true, "", fin.get(i).screened(), run.await(confirming.get(i))));
       }
-      progress.accept(
-          "confirmed "
-              + f
-              + (f == 1 ? " finalist" : " finalists")
-              + " in full on the fitted trace; simulated it and the rivals on the held-out day");
       int chosenIndex = 0;
       for (int i = 1; i < f; i++) {
         Outcome x = finalists.get(i).full();
@@ -243,26 +303,46 @@ public final class PolicySearch {
           chosenIndex = i;
         }
       }
+      progress.accept(
+          "confirmed "
+              + f
+              + (f == 1 ? " finalist" : " finalists")
+              + " in full on the fitted trace, chose "
+              + finalists.get(chosenIndex).name());
       Compared chosen = finalists.get(chosenIndex);
       Candidate rec = fin.get(chosenIndex).candidate();
+      // its held-out day: a rival's when it is that rival's policy, else simulated now
+      Integer same = sameAsRival.get(rec.key());
+      Future<Outcome> recFull =
+          same != null
+              ? heldFull.get(same)
+              : loneFull != null
+                  ? loneFull
+                  : run.submit(new Job(heldOut, rec.policy(chosen.name()), heldOpt, 1));
+      Future<Outcome> recScreened =
+          same != null
+              ? heldScreened.get(same)
+              : loneScreened != null
+                  ? loneScreened
+                  : run.submit(new Job(screenHeld, rec.screened(chosen.name(), k), heldOpt, k));
       List<Compared> heldOutRows = new ArrayList<>();
       heldOutRows.add(
-          new Compared(
-              chosen.name(),
-              true,
-              "",
-              out.get(2 * f + rv + chosenIndex),
-              out.get(f + chosenIndex)));
-      for (int i = 0; i < rv; i++) {
+          new Compared(chosen.name(), true, "", run.await(recScreened), run.await(recFull)));
+      for (int i = 0; i < rivals.size(); i++) {
         Rival r = rivals.get(i);
         heldOutRows.add(
             new Compared(
                 r.name(),
                 r.deployable(),
                 r.notDeployable(),
-                out.get(3 * f + rv + i),
-                out.get(2 * f + i)));
+                run.await(heldScreened.get(i)),
+                run.await(heldFull.get(i))));
       }
+      progress.accept(
+          "simulated it and the rivals on the held-out day"
+              + (same != null
+                  ? " (it is the " + rivals.get(same).name() + " rival's policy)"
+                  : ""));
       return new Result(
           tried,
           rivalsScreened,
@@ -272,9 +352,103 @@ public final class PolicySearch {
           rec,
           chosen.full().meets(in.goal()),
           heldOutRows,
-          heldTable);
+          heldTable,
+          margin);
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /** The rivals whose held-out screening error is the confirmation margin: the two starts. */
+  static final List<String> MARGIN_RIVALS = List.of("plan", "invocations");
+
+  private static int rivalIndex(List<Rival> rivals, String name) {
+    for (int i = 0; i < rivals.size(); i++) {
+      if (rivals.get(i).name().equals(name)) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("no rival " + name);
+  }
+
+  /**
+   * The candidates confirmed in full. Near the goal the screen understates attainment (and
+   * overstates shed) by up to the measured screening error, so a candidate that misses the goal
+   * screened by less than {@code marginPoints} (percentage points) may meet it in full. The
+   * candidates within the margin (screened attainment at least the goal's less the margin, screened
+   * shed at most the goal's plus it), cheapest screened instance-hours first (ties: the order
+   * tried): every one cheaper than the cheapest that meets the goal screened, at most {@code bound}
+   * − 1 of them, then that cheapest one (a candidate costlier than one that already meets the goal
+   * on the screen cannot be the answer, so it is not confirmed). When none meets the goal screened,
+   * the {@code bound} cheapest within the margin; when none is within it, the {@code bound} best by
+   * {@link #better} (the highest attainment).
+   */
+  static List<Tried> finalists(List<Tried> tried, SearchGoal goal, double marginPoints, int bound) {
+    double m = marginPoints / 100;
+    List<Tried> near = new ArrayList<>();
+    for (Tried t : tried) {
+      Outcome o = t.screened();
+      if (o.attainment() >= goal.minAttainment() - m && o.shed() <= goal.maxShed() + m) {
+        near.add(t);
+      }
+    }
+    near.sort(java.util.Comparator.comparingDouble(t -> t.screened().instanceHours()));
+    if (near.isEmpty()) {
+      List<Tried> ranked = new ArrayList<>(tried);
+      ranked.sort((a, b) -> better(a, b, goal) ? -1 : better(b, a, goal) ? 1 : 0);
+      return List.copyOf(ranked.subList(0, Math.min(bound, ranked.size())));
+    }
+    List<Tried> out = new ArrayList<>();
+    for (Tried t : near) {
+      if (t.screened().meets(goal)) {
+        if (out.size() == bound) {
+          out.removeLast();
+        }
+        out.add(t);
+        return List.copyOf(out);
+      }
+      if (out.size() < bound) {
+        out.add(t);
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * The screening error the confirmation allows for, measured in this run: the largest amount by
+   * which the screen understated attainment or overstated shed (percentage points, at least 0) for
+   * the rivals the search starts from ({@link #MARGIN_RIVALS}: the plan's policy and
+   * InvocationsPerInstance tracking, the two families searched), each simulated both ways on the
+   * held-out day (same trace, same seed). The held-out day only measures the screen's error here;
+   * no candidate is ranked on it.
+   *
+   * @param points the margin, in percentage points of attainment and of shed
+   * @param from the rivals it was measured on
+   */
+  public record Margin(double points, List<String> from) {
+    public Margin {
+      from = List.copyOf(from);
+    }
+
+    /** As printed: {@code 0.057 pt (largest screening error of plan, invocations ...)}. */
+    public String describe() {
+      return String.format(
+          java.util.Locale.ROOT,
+          "%.3f pt (the largest screening error of %s on the held-out day, same seed)",
+          points,
+          String.join(", ", from));
+    }
+
+    /** From {@code pairs} (screened and full on one trace). */
+    public static Margin of(List<Compared> pairs) {
+      double worst = 0;
+      List<String> from = new ArrayList<>();
+      for (Compared c : pairs) {
+        from.add(c.name());
+        worst = Math.max(worst, (c.full().attainment() - c.screened().attainment()) * 100);
+        worst = Math.max(worst, (c.screened().shed() - c.full().shed()) * 100);
+      }
+      return new Margin(worst, from);
     }
   }
 
@@ -346,18 +520,16 @@ public final class PolicySearch {
   private record Job(Traffic traffic, Policy policy, FleetSimulator.Options options, int scale) {}
 
   private record Runner(InstanceModel model, ExecutorService pool) {
-    List<Outcome> all(List<Job> jobs) {
-      List<Future<PolicyResult>> fs = new ArrayList<>();
-      for (Job j : jobs) {
-        fs.add(
-            pool.submit(() ->
-                FleetSimulator.run(model, j.traffic(), j.policy(), j.options(), (a, b, c) -> {})));
-      }
-      List<Outcome> out = new ArrayList<>();
+    Future<Outcome> submit(Job j) {
+      return pool.submit(() ->
+          Outcome.of(
+              FleetSimulator.run(model, j.traffic(), j.policy(), j.options(), (a, b, c) -> {}),
+              j.scale()));
+    }
+
+    Outcome await(Future<Outcome> f) {
       try {
-        for (int i = 0; i < jobs.size(); i++) {
-          out.add(Outcome.of(fs.get(i).get(), jobs.get(i).scale()));
-        }
+        return f.get();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new SimulatorException("interrupted while searching");
@@ -366,6 +538,17 @@ public final class PolicySearch {
           throw r;
         }
         throw new IllegalStateException(e.getCause());
+      }
+    }
+
+    List<Outcome> all(List<Job> jobs) {
+      List<Future<Outcome>> fs = new ArrayList<>();
+      for (Job j : jobs) {
+        fs.add(submit(j));
+      }
+      List<Outcome> out = new ArrayList<>();
+      for (Future<Outcome> f : fs) {
+        out.add(await(f));
       }
       return out;
     }

@@ -19,6 +19,10 @@ import java.util.function.UnaryOperator;
  * @param floorFractions the floors' share of each hour's quietest minute (0: none)
  * @param mins min_instances
  * @param maxes max_instances
+ * @param invocationTargets scaling_target_value for {@code scaling_metric:
+ *     invocations_per_instance} (requests per instance per minute)
+ * @param invocationScaleInCooldowns its scale_in_cooldown_s (target tracking's own scale-in)
+ * @param invocationScaleOutCooldowns its scale_out_cooldown_s
  */
 public record SearchSpace(
     List<Double> targets,
@@ -28,7 +32,10 @@ public record SearchSpace(
     List<Integer> scaleOutCooldowns,
     List<Double> floorFractions,
     List<Integer> mins,
-    List<Integer> maxes) {
+    List<Integer> maxes,
+    List<Double> invocationTargets,
+    List<Integer> invocationScaleInCooldowns,
+    List<Integer> invocationScaleOutCooldowns) {
 
   /**
    * Around the plan: its target and ¾, ½, ¼ and ⅒ of it; its scale-in ratio, ½ and 0.8; its
@@ -38,7 +45,10 @@ public record SearchSpace(
    * day's trace need not show; a search that may pick it would hand back the fight); its scale-in
    * cooldown, 600, 300, 120 and 60 s; its scale-out cooldown and 60 s; no floors or floors at 50,
    * 80 and 100 % of each hour's quietest minute (when {@code floors}); its min and {@code minSafe};
-   * its max and 20 % more.
+   * its max and 20 % more. InvocationsPerInstance target tracking (scale-in enabled, no step
+   * policy) at AWS's load-testing target (safety factor 0.5, the {@code invocations} rival's) and
+   * at safety factors 0.6 and 0.7; its scale-in cooldown SageMaker's default 300 s, 120 and 60 s;
+   * its scale-out cooldown 300 or 60 s.
    */
   public static SearchSpace around(Policies.PlanNumbers p, int minSafe, boolean floors) {
     double t = p.targetValue();
@@ -50,7 +60,82 @@ public record SearchSpace(
         distinct(List.of((int) p.scaleOutCooldown().toSeconds(), 60)),
         floors ? List.of(0.0, 0.5, 0.8, 1.0) : List.of(0.0),
         distinct(List.of(p.minInstances(), Math.max(p.minInstances(), minSafe))),
-        distinct(List.of(p.maxInstances(), (int) Math.ceil(p.maxInstances() * 1.2))));
+        distinct(List.of(p.maxInstances(), (int) Math.ceil(p.maxInstances() * 1.2))),
+        invocationTargets(Policies.invocations(p).targetPerInstancePerMinute()),
+        List.of(300, 120, 60),
+        List.of(300, 60));
+  }
+
+  private static List<Double> invocationTargets(double atHalf) {
+    double perSecond = atHalf / Policies.INVOCATIONS_SAFETY_FACTOR;
+    return distinct(List.of(round(atHalf), round(perSecond * 0.6), round(perSecond * 0.7)));
+  }
+
+  /**
+   * The InvocationsPerInstance start: the {@code invocations} rival as a candidate (its target and
+   * cooldowns), the plan's min and max, no floors; the threshold and alarm are the plan's, not
+   * deployed.
+   */
+  public Candidate invocationsStart(Policies.PlanNumbers p) {
+    return new Candidate(
+        invocationTargets.getFirst(),
+        p.scaleInThreshold(),
+        p.scaleInAlarm(),
+        invocationScaleOutCooldowns.getFirst(),
+        invocationScaleInCooldowns.getFirst(),
+        p.minInstances(),
+        p.maxInstances(),
+        0,
+        List.of(),
+        dev.speechscale.platform.MetricQuery.Metric.INVOCATIONS_PER_INSTANCE);
+  }
+
+  /** The InvocationsPerInstance settings in search order (target, cooldowns, floors). */
+  public List<Dimension> invocationDimensions(UnaryOperator<Candidate> withFloors) {
+    List<Dimension> d = new ArrayList<>();
+    d.add(
+        new Dimension(
+            "invocations target",
+            c ->
+                invocationTargets.stream()
+                    .map(t -> with(c, t, c.scaleOutCooldownS(), c.scaleInCooldownS()))
+                    .toList()));
+    d.add(
+        new Dimension(
+            "invocations scale-in cooldown",
+            c ->
+                invocationScaleInCooldowns.stream()
+                    .map(s -> with(c, c.targetValue(), c.scaleOutCooldownS(), s))
+                    .toList()));
+    d.add(
+        new Dimension(
+            "invocations scale-out cooldown",
+            c ->
+                invocationScaleOutCooldowns.stream()
+                    .map(s -> with(c, c.targetValue(), s, c.scaleInCooldownS()))
+                    .toList()));
+    d.add(
+        new Dimension(
+            "invocations scheduled floors",
+            c ->
+                floorFractions.stream()
+                    .map(f -> withFloors.apply(c.withFloors(f, List.of())))
+                    .toList()));
+    return List.copyOf(d);
+  }
+
+  private static Candidate with(Candidate c, double target, int outS, int inS) {
+    return new Candidate(
+        target,
+        c.scaleInThreshold(),
+        c.alarm(),
+        outS,
+        inS,
+        c.min(),
+        c.max(),
+        c.floorFraction(),
+        c.floors(),
+        c.metric());
   }
 
   private static double round(double v) {

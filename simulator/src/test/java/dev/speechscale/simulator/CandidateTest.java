@@ -118,4 +118,33 @@ class CandidateTest {
   private static PolicySearch.Tried tried(String name, double cost, double slo, double shed) {
     return new PolicySearch.Tried(name, "x", C, new Outcome(cost, slo, shed, 100, 200, 0, 1, 1));
   }
+
+  @Test
+  void anInvocationsCandidateIsTargetTrackingInBothDirections_itsCooldownNotMultiplied() {
+    Candidate inv =
+        new Candidate(
+            644.4,
+            25,
+            ScaleInAlarm.MAXIMUM_10S,
+            60,
+            120,
+            1,
+            280,
+            0,
+            List.of(),
+            dev.speechscale.platform.MetricQuery.Metric.INVOCATIONS_PER_INSTANCE);
+    ScalingRules full = ((Policy.Rules) inv.policy("c20")).rules();
+    assertThat(full.tracking().metric())
+        .isEqualTo(dev.speechscale.platform.MetricQuery.Metric.INVOCATIONS_PER_INSTANCE);
+    assertThat(full.tracking().targetValue()).isEqualTo(644.4);
+    assertThat(full.tracking().period()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(full.disableScaleIn()).isFalse();
+    assertThat(full.scaleIn()).isInstanceOf(dev.speechscale.scaling.ScaleIn.Tracking.class);
+    ScalingRules screened = ((Policy.Rules) inv.screened("c20", 10)).rules();
+    assertThat(screened.maxCapacity()).isEqualTo(28);
+    assertThat(((dev.speechscale.scaling.ScaleIn.Tracking) screened.scaleIn()).cooldown())
+        .isEqualTo(Duration.ofSeconds(120));
+    assertThat(inv.key()).isNotEqualTo(C.key()).startsWith("inv644.4/");
+    assertThat(inv.description()).startsWith("InvocationsPerInstance target tracking at 644.4");
+  }
 }

@@ -3,10 +3,12 @@ package dev.speechscale.platform.aws;
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.ScaleInAlarmChoice;
 import dev.speechscale.artifacts.ScalingGate;
+import dev.speechscale.artifacts.ScalingMetricChoice;
 import dev.speechscale.artifacts.ScheduledFloorEntry;
 import dev.speechscale.platform.MetricQuery;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.services.applicationautoscaling.AdjustmentTier;
 import software.amazon.awscdk.services.applicationautoscaling.AdjustmentType;
@@ -44,6 +46,10 @@ import software.constructs.Construct;
  *       statistic and period keep the two from fighting.
  * </ul>
  *
+ * <p>With {@code scaling_metric: invocations_per_instance} there is one policy instead: target
+ * tracking on the predefined {@code SageMakerVariantInvocationsPerInstance} at {@code
+ * scaling_target_value} (requests per instance per minute), scale-in enabled, with both cooldowns.
+ *
  * <p>Each of the plan's {@code scheduled_floors} is a scheduled action on the target, named {@code
  * floor-HHMM}, schedule {@code cron(M H * * ? *)} (UTC), setting MinCapacity only.
  *
@@ -62,7 +68,7 @@ public final class EndpointAutoscaling extends Construct {
   public static final int SCALE_IN_EVALUATION_PERIODS = 3;
 
   private final ScalableTarget target;
-  private final Alarm scaleInAlarm;
+  private final @Nullable Alarm scaleInAlarm;
 
   EndpointAutoscaling(
       Construct scope,
@@ -96,6 +102,23 @@ public final class EndpointAutoscaling extends Construct {
               .build());
     }
 
+    if (effective.scalingMetricOrDefault() == ScalingMetricChoice.INVOCATIONS_PER_INSTANCE) {
+      // scaling_metric invocations_per_instance: one target tracking policy in both directions
+      // on SageMakerVariantInvocationsPerInstance (requests per instance per minute), scale-in
+      // enabled with the plan's scale-in cooldown; no step policy, so nothing undoes its
+      // scale-out
+      TargetTrackingScalingPolicy.Builder.create(this, "ScaleOut")
+          .scalingTarget(target)
+          .policyName(AwsNames.targetTrackingPolicy(endpointName))
+          .predefinedMetric(PredefinedMetric.SAGEMAKER_VARIANT_INVOCATIONS_PER_INSTANCE)
+          .targetValue(effective.scalingTargetValue())
+          .disableScaleIn(false)
+          .scaleOutCooldown(Duration.seconds(effective.scaleOutCooldownS()))
+          .scaleInCooldown(Duration.seconds(effective.scaleInCooldownS()))
+          .build();
+      scaleInAlarm = null;
+      return;
+    }
     TargetTrackingScalingPolicy.Builder.create(this, "ScaleOut")
         .scalingTarget(target)
         .policyName(AwsNames.targetTrackingPolicy(endpointName))
@@ -165,7 +188,8 @@ public final class EndpointAutoscaling extends Construct {
     return target;
   }
 
-  public Alarm scaleInAlarm() {
+  /** The step scale-in alarm, or {@code null} when target tracking scales in itself. */
+  public @Nullable Alarm scaleInAlarm() {
     return scaleInAlarm;
   }
 }

@@ -1,5 +1,6 @@
 package dev.speechscale.platform.aws;
 
+import dev.speechscale.artifacts.ScalingMetricChoice;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.MetricQuery.Metric;
 import dev.speechscale.platform.ScalingPolicy;
@@ -29,12 +30,17 @@ final class ScalingMapper {
   static Tracked tracked(TargetTrackingScalingPolicyConfiguration c) {
     if (c.predefinedMetricSpecification() != null) {
       String type = c.predefinedMetricSpecification().predefinedMetricTypeAsString();
+      ScalingMetricChoice planned = ScalingMetricChoice.ofPredefinedOrNull(type);
+      if (planned != null) {
+        return switch (planned) {
+          case CONCURRENT_REQUESTS_PER_MODEL ->
+              new Tracked(
+                  Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName(), Statistic.MAXIMUM, 10);
+          case INVOCATIONS_PER_INSTANCE ->
+              new Tracked(Metric.INVOCATIONS_PER_INSTANCE.cloudWatchName(), Statistic.SUM, 60);
+        };
+      }
       return switch (type) {
-        case "SageMakerVariantConcurrentRequestsPerModelHighResolution" ->
-            new Tracked(
-                Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName(), Statistic.MAXIMUM, 10);
-        case "SageMakerVariantInvocationsPerInstance" ->
-            new Tracked(Metric.INVOCATIONS_PER_INSTANCE.cloudWatchName(), Statistic.SUM, 60);
         case "SageMakerVariantProvisionedConcurrencyUtilization" ->
             new Tracked("ProvisionedConcurrencyUtilization", Statistic.AVERAGE, 60);
         default -> new Tracked(type, Statistic.AVERAGE, 60);

@@ -325,4 +325,41 @@ class MatchingPlanTemplateTest {
             "StepScalingPolicyConfiguration",
             Match.objectLike(Map.of("MetricAggregationType", "Maximum"))));
   }
+
+  @Test
+  void scalingMetricInvocations_deploysOneTrackingPolicyInBothDirections_noStepPolicy(
+      @TempDir Path out) {
+    SpeechInfraApp app2 =
+        SpeechInfraApp.build(
+            AwsFixtures.config(AwsFixtures.IMAGE, "    scaling_metric: invocations_per_instance\n"),
+            AwsFixtures.matchingPlan(),
+            "plan-kokoro-82m.json",
+            Map.of("account", "123456789012", "region", "us-east-1"),
+            out);
+    Template t = Template.fromStack(app2.endpoint());
+
+    t.resourceCountIs("AWS::ApplicationAutoScaling::ScalingPolicy", 1);
+    t.hasResourceProperties(
+        "AWS::ApplicationAutoScaling::ScalingPolicy",
+        Map.of(
+            "PolicyName",
+            ENDPOINT + "-target-tracking",
+            "PolicyType",
+            "TargetTrackingScaling",
+            "TargetTrackingScalingPolicyConfiguration",
+            Match.exact(
+                Map.of(
+                    "PredefinedMetricSpecification",
+                    Map.of("PredefinedMetricType", "SageMakerVariantInvocationsPerInstance"),
+                    "TargetValue",
+                    37.5,
+                    "DisableScaleIn",
+                    false,
+                    "ScaleOutCooldown",
+                    30,
+                    "ScaleInCooldown",
+                    960))));
+    assertThat(t.findResources("AWS::CloudWatch::Alarm", Match.objectLike(Map.of())).keySet())
+        .noneMatch(k -> k.contains("ScaleInAlarm"));
+  }
 }

@@ -1,11 +1,14 @@
 package dev.speechscale.platform.local;
 
 import dev.speechscale.artifacts.ScaleInAlarmChoice;
+import dev.speechscale.artifacts.ScalingMetricChoice;
 import dev.speechscale.artifacts.ScheduledFloorEntry;
 import dev.speechscale.platform.Alarm;
+import dev.speechscale.platform.MetricQuery.Metric;
 import dev.speechscale.platform.SuspendedState;
 import dev.speechscale.scaling.AlarmState;
 import dev.speechscale.scaling.MetricStatistic;
+import dev.speechscale.scaling.ScaleIn;
 import dev.speechscale.scaling.ScaleInAlarm;
 import dev.speechscale.scaling.ScalingDecision;
 import dev.speechscale.scaling.ScalingEngine;
@@ -33,7 +36,9 @@ import java.util.List;
 final class Autoscaler {
   /**
    * The deployed policies, in real time: the planned {@link ScalingRules} (target tracking with
-   * DisableScaleIn plus step scale-in), with the accessors the status view reports.
+   * DisableScaleIn plus step scale-in, or for {@code scaling_metric: invocations_per_instance}
+   * target tracking on InvocationsPerInstance with its own scale-in), with the accessors the status
+   * view reports.
    *
    * @param rules the rules, periods already time-scaled
    * @param timeScale the local platform's time scale: the scheduled floors' day is compressed by it
@@ -42,11 +47,15 @@ final class Autoscaler {
    */
   record Policy(ScalingRules rules, double timeScale) {
     Policy {
-      if (!(rules.scaleIn() instanceof StepScaleIn)) {
+      boolean invocations =
+          rules.scaleIn() instanceof ScaleIn.Tracking
+              && rules.tracking().metric() == Metric.INVOCATIONS_PER_INSTANCE;
+      if (!(rules.scaleIn() instanceof StepScaleIn) && !invocations) {
         throw new IllegalArgumentException(
-            "the local platform deploys a plan's rules (target tracking plus step scale-in), not "
+            "the local platform deploys a plan's rules (target tracking plus step scale-in, or"
+                + " InvocationsPerInstance target tracking scaling in itself), not "
                 + rules.scaleIn()
-                + "; build them with ScalingRules.planned");
+                + "; build them with ScalingRules.planned or Policy.of");
       }
     }
 
@@ -67,7 +76,7 @@ final class Autoscaler {
       return of(target, scaleIn, min, max, outCooldownS, inCooldownS, alarm, List.of(), timeScale);
     }
 
-    /** As above, with scheduled minimum-capacity floors (UTC times of day, compressed day). */
+    /** As below, tracking ConcurrentRequestsPerModel. */
     static Policy of(
         double target,
         double scaleIn,
@@ -78,18 +87,60 @@ final class Autoscaler {
         ScaleInAlarmChoice alarm,
         List<ScheduledFloorEntry> floors,
         double timeScale) {
-      return new Policy(
-          ScalingRules.planned(
+      return of(
+          target,
+          scaleIn,
+          min,
+          max,
+          outCooldownS,
+          inCooldownS,
+          alarm,
+          floors,
+          ScalingMetricChoice.DEFAULT,
+          timeScale);
+    }
+
+    /** As above, with scheduled minimum-capacity floors (UTC times of day, compressed day). */
+    static Policy of(
+        double target,
+        double scaleIn,
+        int min,
+        int max,
+        int outCooldownS,
+        int inCooldownS,
+        ScaleInAlarmChoice alarm,
+        List<ScheduledFloorEntry> floors,
+        ScalingMetricChoice metric,
+        double timeScale) {
+      ScalingRules rules =
+          metric == ScalingMetricChoice.INVOCATIONS_PER_INSTANCE
+              // SageMakerVariantInvocationsPerInstance: Sum over 60 s, scale-in enabled, no step
+              ? ScalingRules.targetTracking(
+                  Metric.INVOCATIONS_PER_INSTANCE,
+                  MetricStatistic.SUM,
+                  INVOCATIONS_PERIOD,
+                  target,
+                  min,
+                  max,
+                  Duration.ofSeconds(outCooldownS),
+                  Duration.ofSeconds(inCooldownS))
+              : ScalingRules.planned(
                   target,
                   scaleIn,
                   min,
                   max,
                   Duration.ofSeconds(outCooldownS),
                   Duration.ofSeconds(inCooldownS),
-                  ScaleInAlarm.ofLabel(alarm.label()))
-              .withFloors(floors(floors))
-              .timeScaled(timeScale),
-          timeScale);
+                  ScaleInAlarm.ofLabel(alarm.label()));
+      return new Policy(rules.withFloors(floors(floors)).timeScaled(timeScale), timeScale);
+    }
+
+    /** InvocationsPerInstance's period (a standard-resolution metric). */
+    static final Duration INVOCATIONS_PERIOD = Duration.ofSeconds(60);
+
+    /** Whether target tracking scales in itself (InvocationsPerInstance; no step policy). */
+    boolean tracksScaleIn() {
+      return rules.scaleIn() instanceof ScaleIn.Tracking;
     }
 
     /** The wire floors as the engine's. */
@@ -115,9 +166,14 @@ final class Autoscaler {
       return rules.tracking().targetValue();
     }
 
-    /** Scale-in alarm threshold (in the scale-in alarm's statistic). */
+    /**
+     * Scale-in alarm threshold (in the scale-in alarm's statistic); with target tracking's own
+     * scale-in, its low alarm's (the target × 0.9).
+     */
     double scaleInThreshold() {
-      return step().threshold();
+      return rules.scaleIn() instanceof ScaleIn.Tracking t
+          ? targetValue() * t.thresholdRatio()
+          : step().threshold();
     }
 
     int minCapacity() {
@@ -133,7 +189,7 @@ final class Autoscaler {
     }
 
     Duration scaleInCooldown() {
-      return step().cooldown();
+      return rules.scaleIn() instanceof ScaleIn.Tracking t ? t.cooldown() : step().cooldown();
     }
 
     /** The tracking alarm's period (10 s, scaled). */
@@ -148,17 +204,17 @@ final class Autoscaler {
 
     /** The scale-in alarm's statistic (the plan's scale_in_alarm: Maximum or Average). */
     MetricStatistic scaleInStatistic() {
-      return step().statistic();
+      return tracksScaleIn() ? rules.tracking().statistic() : step().statistic();
     }
 
     /** The scale-in alarm's period (10 s or 60 s, scaled). */
     Duration scaleInPeriod() {
-      return step().period();
+      return tracksScaleIn() ? rules.tracking().period() : step().period();
     }
 
     /** Datapoints that must breach (3). */
     int scaleInEvaluationPeriods() {
-      return step().datapoints();
+      return rules.scaleIn() instanceof ScaleIn.Tracking t ? t.datapoints() : step().datapoints();
     }
 
     /** How the scale-in alarm treats a period without data (the plan deploys notBreaching). */

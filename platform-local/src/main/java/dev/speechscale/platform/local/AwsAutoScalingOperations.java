@@ -1,5 +1,6 @@
 package dev.speechscale.platform.local;
 
+import dev.speechscale.artifacts.ScalingMetricChoice;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.MetricQuery.Metric;
 import dev.speechscale.platform.Platform;
@@ -190,7 +191,13 @@ final class AwsAutoScalingOperations {
           c.putObject("PredefinedMetricSpecification")
               .put(
                   "PredefinedMetricType",
-                  "SageMakerVariantConcurrentRequestsPerModelHighResolution");
+                  ScalingMetricChoice.CONCURRENT_REQUESTS_PER_MODEL.predefinedMetricType());
+        } else if (t.metricName().equals(Metric.INVOCATIONS_PER_INSTANCE.cloudWatchName())
+            && t.statistic() == Statistic.SUM) {
+          c.putObject("PredefinedMetricSpecification")
+              .put(
+                  "PredefinedMetricType",
+                  ScalingMetricChoice.INVOCATIONS_PER_INSTANCE.predefinedMetricType());
         } else {
           ObjectNode m = c.putObject("CustomizedMetricSpecification");
           m.put("MetricName", t.metricName());

@@ -2,6 +2,7 @@ package dev.speechscale.platform.local;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.EndpointConfig;
+import dev.speechscale.artifacts.ScalingMetricChoice;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.EndpointDescription;
 import dev.speechscale.platform.EndpointStatus;
@@ -206,6 +207,9 @@ public final class LocalPlatform implements Platform {
       return ScalingState.none(s.reason());
     }
     String high = "TargetTracking-" + endpoint + "-AlarmHigh";
+    if (ScalingMetricChoice.INVOCATIONS_PER_INSTANCE.label().equals(s.scalingMetric())) {
+      return invocationsState(endpoint, s, high);
+    }
     String low = endpoint + "-scale-in";
     return new ScalingState(
         Optional.of(
@@ -253,6 +257,55 @@ public final class LocalPlatform implements Platform {
                 Alarm.AlarmState.valueOf(attached(s.lowAlarmState(), "low_alarm_state")),
                 List.of(endpoint + "-step-scale-in"),
                 s.scaleInTreatMissingData())),
+        s.reason());
+  }
+
+  /**
+   * InvocationsPerInstance target tracking as Application Auto Scaling describes it: one policy,
+   * scale-in enabled, its high and low alarms (Sum over 60 s, scaled), no step policy.
+   */
+  private static ScalingState invocationsState(String endpoint, Views.Scaling s, String high) {
+    String tracking = endpoint + "-target-tracking";
+    String metric = Metric.INVOCATIONS_PER_INSTANCE.cloudWatchName();
+    return new ScalingState(
+        Optional.of(
+            new ScalingState.ScalableTarget(
+                attached(s.resourceId(), "resource_id"),
+                s.min(),
+                s.max(),
+                new SuspendedState(s.suspendedIn(), s.suspendedOut(), s.suspendedScheduled()),
+                scheduledActions(s))),
+        List.of(
+            new ScalingPolicy.TargetTracking(
+                tracking,
+                metric,
+                Statistic.SUM,
+                s.trackingPeriodS(),
+                s.targetValue(),
+                s.scaleOutCooldownS(),
+                s.scaleInCooldownS(),
+                false)),
+        List.of(
+            new Alarm(
+                high,
+                metric,
+                Statistic.SUM,
+                s.trackingPeriodS(),
+                s.trackingEvaluationPeriods(),
+                s.targetValue(),
+                Alarm.Comparison.GREATER_THAN_THRESHOLD,
+                Alarm.AlarmState.valueOf(attached(s.highAlarmState(), "high_alarm_state")),
+                List.of(tracking)),
+            new Alarm(
+                "TargetTracking-" + endpoint + "-AlarmLow",
+                metric,
+                Statistic.SUM,
+                s.scaleInPeriodS(),
+                s.scaleInEvaluationPeriods(),
+                s.scaleInThreshold(),
+                Alarm.Comparison.LESS_THAN_THRESHOLD,
+                Alarm.AlarmState.valueOf(attached(s.lowAlarmState(), "low_alarm_state")),
+                List.of(tracking))),
         s.reason());
   }
 

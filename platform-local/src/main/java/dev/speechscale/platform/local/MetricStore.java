@@ -26,8 +26,10 @@ import java.util.TreeMap;
  * InvokeEndpoint" (SageMaker Developer Guide, "Amazon SageMaker AI metrics in Amazon CloudWatch",
  * https://docs.aws.amazon.com/sagemaker/latest/dg/monitoring-cloudwatch.html) and says nothing of
  * an idle variant's concurrency, so the default stays a sample of 0. Invocations and errors are
- * counts per second; first-chunk latency is recorded per request in microseconds, as SageMaker
- * reports latencies.
+ * counts per second; InvocationsPerInstance is a second's invocations over its in-service instances
+ * (summed over a period: requests per instance per period, what SageMaker's predefined
+ * InvocationsPerInstance target tracking reads with Sum over 60 s); first-chunk latency is recorded
+ * per request in microseconds, as SageMaker reports latencies.
  *
  * <p>With a publication delay ({@code local.aws_physics.metric_delay_s}) a sample becomes readable
  * only that long after it was taken, as CloudWatch publishes late: {@link #query} answers what is
@@ -45,6 +47,7 @@ final class MetricStore {
    * @param errors4xx requests answered 4xx
    * @param errors5xx requests answered 5xx
    * @param firstChunkMicros first-chunk latencies of requests whose first chunk came in the second
+   * @param inService instances in service in the second (0: none, no InvocationsPerInstance sample)
    */
   record Sample(
       Instant at,
@@ -52,7 +55,19 @@ final class MetricStore {
       long invocations,
       long errors4xx,
       long errors5xx,
-      double[] firstChunkMicros) {}
+      double[] firstChunkMicros,
+      int inService) {
+    /** A second whose in-service count was not recorded (no InvocationsPerInstance sample). */
+    Sample(
+        Instant at,
+        double concurrencyPerInstance,
+        long invocations,
+        long errors4xx,
+        long errors5xx,
+        double[] firstChunkMicros) {
+      this(at, concurrencyPerInstance, invocations, errors4xx, errors5xx, firstChunkMicros, 0);
+    }
+  }
 
   private final Deque<Sample> samples = new ArrayDeque<>();
   private final Duration publicationDelay;
@@ -125,7 +140,12 @@ final class MetricStore {
             values.add(v);
           }
         }
-        case INVOCATIONS_PER_INSTANCE, CPU_UTILIZATION -> {
+        case INVOCATIONS_PER_INSTANCE -> {
+          if (s.inService() > 0) {
+            values.add((double) s.invocations() / s.inService());
+          }
+        }
+        case CPU_UTILIZATION -> {
           // not recorded locally: the series stays empty (MetricStoreDatapoints says so to a
           // policy)
         }

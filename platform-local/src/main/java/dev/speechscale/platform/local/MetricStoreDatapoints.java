@@ -54,14 +54,20 @@ final class MetricStoreDatapoints implements Datapoints {
     return metrics.publicationDelay().toMillis();
   }
 
-  /** The metric itself when the local store records it for scaling. */
+  /**
+   * The metric itself when the local store records it for scaling: ConcurrentRequestsPerModel, or
+   * InvocationsPerInstance ({@code scaling_metric: invocations_per_instance}).
+   */
   private static Metric local(Metric metric) {
-    if (metric != Metric.CONCURRENT_REQUESTS_PER_MODEL) {
+    if (metric != Metric.CONCURRENT_REQUESTS_PER_MODEL
+        && metric != Metric.INVOCATIONS_PER_INSTANCE) {
       throw new IllegalArgumentException(
           "the local platform's metric store does not record "
               + metric.cloudWatchName()
               + " for scaling; a local scaling policy can track "
               + Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
+              + " or "
+              + Metric.INVOCATIONS_PER_INSTANCE.cloudWatchName()
               + " only");
     }
     return metric;

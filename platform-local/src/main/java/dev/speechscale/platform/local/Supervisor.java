@@ -1,6 +1,7 @@
 package dev.speechscale.platform.local;
 
 import dev.speechscale.artifacts.EndpointConfig;
+import dev.speechscale.artifacts.ScalingMetricChoice;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.EndpointStatus;
 import dev.speechscale.platform.SuspendedState;
@@ -100,6 +101,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
                     attached(config.scaleInCooldownS(), "scale_in_cooldown_s"),
                     config.scaleInAlarmOrDefault(),
                     config.scheduledFloorsOrNone(),
+                    config.scalingMetricOrDefault(),
                     config.local().timeScale()),
                 metrics,
                 this)
@@ -170,7 +172,13 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
             : (double) inFlight / live.size();
     metrics.record(
         new MetricStore.Sample(
-            now, perInstance, d.invocations(), d.errors4xx(), d.errors5xx(), d.firstChunkMicros()));
+            now,
+            perInstance,
+            d.invocations(),
+            d.errors4xx(),
+            d.errors5xx(),
+            d.firstChunkMicros(),
+            live.size()));
   }
 
   private void noticeDeaths() {
@@ -587,6 +595,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
           null,
           List.copyOf(directActivities),
           List.of(),
+          null,
           null);
     }
     Autoscaler.Policy p = autoscaler.policy();
@@ -618,6 +627,7 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
         autoscaler.lowAlarm().name(),
         activities,
         autoscaler.floors(),
+        p.tracksScaleIn() ? ScalingMetricChoice.INVOCATIONS_PER_INSTANCE.label() : null,
         p.scaleInTreatMissingData().awsName());
   }
 

@@ -53,6 +53,9 @@ public final class Views {
    * @param activities recent scaling activities
    * @param scheduledFloors the scheduled actions raising MinCapacity, by name; {@code null} from a
    *     supervisor older than them
+   * @param scalingMetric what target tracking tracks, as {@code scaling_metric} spells it ({@code
+   *     invocations_per_instance}: scale-in enabled, no step policy, the scale-in fields describe
+   *     its low alarm); {@code null} for ConcurrentRequestsPerModel and from older supervisors
    * @param scaleInTreatMissingData the scale-in alarm's TreatMissingData as deployed ({@code
    *     notBreaching}); {@code null} when no policy is attached or from an older supervisor
    */
@@ -78,6 +81,7 @@ public final class Views {
       @Nullable String lowAlarmState,
       List<Activity> activities,
       @Nullable List<Floor> scheduledFloors,
+      @Nullable String scalingMetric,
       @Nullable String scaleInTreatMissingData) {}
 
   /**

@@ -62,6 +62,6 @@ class MetricStoreDatapointsTest {
                 Metric.CPU_UTILIZATION, MetricStatistic.AVERAGE, 60_000, 3, T0.toEpochMilli()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("does not record CPUUtilization")
-        .hasMessageContaining("ConcurrentRequestsPerModel only");
+        .hasMessageContaining("ConcurrentRequestsPerModel or InvocationsPerInstance only");
   }
 }
