@@ -63,7 +63,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
             in.table(),
             new FleetSimulator.Options(
                 in.files().qmax().sloMs(),
-                f.metricDelay,
+                MetricPhysics.delay(f.metricDelay, in.files().qmax().platform()),
                 f.seed,
                 new FleetSimulator.PreRoll.Window()),
             in.goal(),

@@ -73,10 +73,11 @@ final class SearchFlags {
 
   @Option(
       names = Flags.METRIC_DELAY,
-      defaultValue = "0s",
       paramLabel = "DURATION",
-      description = "how late a metric period becomes readable (default ${DEFAULT-VALUE})")
-  Duration metricDelay;
+      description =
+          "how late a metric period becomes readable (default: the qmax artifact's platform's,"
+              + " 60s on aws as CloudWatch publishes SageMaker's invocation metrics, 0s local)")
+  @Nullable Duration metricDelay;
 
   @Option(
       names = Flags.MAX_REQUEST_AGE,
