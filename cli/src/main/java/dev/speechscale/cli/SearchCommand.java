@@ -73,7 +73,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
             f.heldOutShift.toSeconds(),
             in.scale(),
             f.finalists,
-            (long) Math.ceil(p.tTotalS() / 60) * 60,
+            dev.speechscale.chain.SearchModel.floorLeadSeconds(p.tTotalS()),
             f.threads != null ? f.threads : Runtime.getRuntime().availableProcessors());
     PrintWriter err = spec.commandLine().getErr();
     PolicySearch.Result r =
