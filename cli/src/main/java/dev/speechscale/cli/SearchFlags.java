@@ -75,8 +75,9 @@ final class SearchFlags {
       names = Flags.METRIC_DELAY,
       paramLabel = "DURATION",
       description =
-          "how late a metric period becomes readable (default: the qmax artifact's platform's,"
-              + " 60s on aws as CloudWatch publishes SageMaker's invocation metrics, 0s local)")
+          "how late a metric period becomes readable; by default that of the platform the qmax"
+              + " artifact was measured on, CloudWatch's minute for SageMaker's invocation metrics"
+              + " on aws (default: 0s local, 60s aws)")
   @Nullable Duration metricDelay;
 
   @Option(
