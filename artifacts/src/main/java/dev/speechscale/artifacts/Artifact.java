@@ -7,8 +7,7 @@ import java.time.Instant;
  * one unwrapped header component ({@link Sectioned}) or, where other modules still build it field
  * by field, as five components of its own.
  */
-public sealed interface Artifact
-    permits Artifact.Sectioned, TtotalArtifact, DriftArtifact, ValidateArtifact, ReplayArtifact {
+public sealed interface Artifact permits Artifact.Sectioned, DriftArtifact {
   /** The only format this version reads and writes. */
   int SCHEMA_VERSION = 1;
 
@@ -31,7 +30,13 @@ public sealed interface Artifact
    * An artifact that holds its {@link Header} as one component ({@code @JsonUnwrapped}, so the JSON
    * keeps the five fields at its top level); the five accessors read it.
    */
-  sealed interface Sectioned extends Artifact permits QmaxArtifact, SimulateArtifact, PlanArtifact {
+  sealed interface Sectioned extends Artifact
+      permits QmaxArtifact,
+          SimulateArtifact,
+          PlanArtifact,
+          TtotalArtifact,
+          ValidateArtifact,
+          ReplayArtifact {
     @Override
     Header header();
 

@@ -272,13 +272,22 @@ public record EndpointConfig(
    *     scale-out past it fails as SageMaker's does for want of capacity
    *     (InsufficientInstanceCapacity: the instances are not added, desired falls back to what
    *     runs, DescribeEndpoint's FailureReason says why); 0 = no limit
+   * @param concurrencyWhenIdle whether a second with nothing in flight and nothing invoked has a
+   *     ConcurrentRequestsPerModel sample of 0 ({@link IdleConcurrency#ZERO}, the default) or none
+   *     ({@link IdleConcurrency#MISSING}: a period of such seconds has no datapoint, and the alarms
+   *     treat it as deployed). SageMaker documents its invocation metrics as coming "from calls to
+   *     InvokeEndpoint" (InvocationsPerInstance: "1/numberOfInstances is sent as the value on each
+   *     request"; SageMaker Developer Guide, "Amazon SageMaker AI metrics in Amazon CloudWatch")
+   *     but says nothing of ConcurrentRequestsPerModel on an idle variant, so this is a setting,
+   *     not AWS's behaviour
    */
   public record AwsPhysics(
       int metricDelayS,
       double controlCallsPerSecond,
       int instanceStartS,
       int instanceStartJitterS,
-      int capacityLimit) {
+      int capacityLimit,
+      IdleConcurrency concurrencyWhenIdle) {
     public static final AwsPhysics OFF = new AwsPhysics(0, 0, 0);
 
     /** Physics without start jitter or a capacity limit. */
@@ -286,7 +295,25 @@ public record EndpointConfig(
       this(metricDelayS, controlCallsPerSecond, instanceStartS, 0, 0);
     }
 
+    /** Physics whose idle seconds sample a concurrency of 0. */
+    public AwsPhysics(
+        int metricDelayS,
+        double controlCallsPerSecond,
+        int instanceStartS,
+        int instanceStartJitterS,
+        int capacityLimit) {
+      this(
+          metricDelayS,
+          controlCallsPerSecond,
+          instanceStartS,
+          instanceStartJitterS,
+          capacityLimit,
+          IdleConcurrency.ZERO);
+    }
+
     public AwsPhysics {
+      concurrencyWhenIdle =
+          concurrencyWhenIdle == null ? IdleConcurrency.ZERO : concurrencyWhenIdle;
       if (instanceStartJitterS < 0 || capacityLimit < 0) {
         throw new IllegalArgumentException(
             "aws_physics instance_start_jitter_s ("
@@ -313,7 +340,27 @@ public record EndpointConfig(
           || controlCallsPerSecond > 0
           || instanceStartS > 0
           || instanceStartJitterS > 0
-          || capacityLimit > 0;
+          || capacityLimit > 0
+          || concurrencyWhenIdle == IdleConcurrency.MISSING;
+    }
+  }
+
+  /** What the local metric store samples for ConcurrentRequestsPerModel in an idle second. */
+  public enum IdleConcurrency {
+    /** A sample of 0 (the default). */
+    ZERO,
+    /** No sample: a period of idle seconds has no datapoint. */
+    MISSING;
+
+    /** {@code zero} or {@code missing} (case-insensitive). */
+    public static IdleConcurrency of(String text) {
+      for (IdleConcurrency v : values()) {
+        if (v.name().equalsIgnoreCase(text.strip())) {
+          return v;
+        }
+      }
+      throw new IllegalArgumentException(
+          "'" + text + "' is not zero or missing; leave it out for zero (a sample of 0)");
     }
   }
 

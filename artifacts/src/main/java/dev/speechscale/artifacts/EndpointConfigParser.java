@@ -295,7 +295,8 @@ final class EndpointConfigParser {
           "control_calls_per_s",
           "instance_start_s",
           "instance_start_jitter_s",
-          "capacity_limit");
+          "capacity_limit",
+          "concurrency_when_idle");
 
   private static EndpointConfig.AwsPhysics awsPhysics(
       String at, JsonNode n, List<String> problems) {
@@ -321,12 +322,20 @@ final class EndpointConfigParser {
               rate));
       rate = 0;
     }
+    String idle = f.string("concurrency_when_idle", "zero");
+    EndpointConfig.IdleConcurrency whenIdle = EndpointConfig.IdleConcurrency.ZERO;
+    try {
+      whenIdle = EndpointConfig.IdleConcurrency.of(idle);
+    } catch (IllegalArgumentException e) {
+      problems.add(at + ".concurrency_when_idle: " + e.getMessage());
+    }
     return new EndpointConfig.AwsPhysics(
         f.integer("metric_delay_s", 0, 0, 3600),
         rate,
         f.integer("instance_start_s", 0, 0, 3600),
         f.integer("instance_start_jitter_s", 0, 0, 3600),
-        f.integer("capacity_limit", 0, 0, 100_000));
+        f.integer("capacity_limit", 0, 0, 100_000),
+        whenIdle);
   }
 
   private static EndpointConfig.@Nullable Aws aws(

@@ -343,32 +343,18 @@ public record QmaxStep(
           "host speed reference (" + referenceCpuMs + " ms) must be finite and positive");
     }
     double c = referenceCpuMs / hostCpuMs;
-    return new QmaxStep(
-        run(),
-        stepIndex,
-        concurrency,
-        completed,
-        ok,
-        rejected,
-        achievedRps / c,
-        concurrencyMean,
-        times(ttfabP50Ms, c),
-        times(ttfabP95Ms, c),
-        times(ttfabP99Ms, c),
-        times(latencyMeanMs, c),
-        times(latencyP95Ms, c),
-        serverConcurrencyPeak,
-        serverConcurrencyMean,
-        isUsable(),
-        unusableReason,
-        meetsSlo,
-        Histograms.scaled(ttfabHistogram, c),
-        Histograms.scaled(latencyHistogram, c),
-        chars,
-        times(ttfabDriftMs, c),
-        breakdown,
-        stability,
-        referenceCpuMs);
+    return copy(e -> {
+      e.achievedRps = achievedRps / c;
+      e.ttfabP50Ms = times(ttfabP50Ms, c);
+      e.ttfabP95Ms = times(ttfabP95Ms, c);
+      e.ttfabP99Ms = times(ttfabP99Ms, c);
+      e.latencyMeanMs = times(latencyMeanMs, c);
+      e.latencyP95Ms = times(latencyP95Ms, c);
+      e.ttfabHistogramUs = Histograms.scaled(ttfabHistogram, c);
+      e.latencyHistogramUs = Histograms.scaled(latencyHistogram, c);
+      e.driftMs = times(ttfabDriftMs, c);
+      e.hostCpuMs = referenceCpuMs;
+    });
   }
 
   private static @Nullable Double times(@Nullable Double v, double c) {
@@ -384,8 +370,14 @@ public record QmaxStep(
     return copy(e -> e.meets = meets);
   }
 
-  /** The fields beyond the sections, as a {@code with…} method changes them. */
+  /** The fields a {@code with…} or {@link #atHostSpeed} changes; the counts are kept. */
   private static final class Extras {
+    Double achievedRps;
+    @Nullable Double ttfabP50Ms;
+    @Nullable Double ttfabP95Ms;
+    @Nullable Double ttfabP99Ms;
+    @Nullable Double latencyMeanMs;
+    @Nullable Double latencyP95Ms;
     @Nullable Double serverPeak;
     @Nullable Double serverMean;
     @Nullable Boolean meets;
@@ -395,16 +387,25 @@ public record QmaxStep(
     @Nullable StepBreakdown breakdown;
     @Nullable RungStability stability;
     @Nullable Double hostCpuMs;
+
+    Extras(Double achievedRps) {
+      this.achievedRps = achievedRps;
+    }
   }
 
   /**
-   * This step with {@code change} applied to its fields beyond the sections, each of the others
+   * This step with {@code change} applied to the fields {@link Extras} holds, each of the others
    * kept; a run index or usable flag an older file left out is filled in ({@link #run()}, {@link
    * #isUsable()}), as every reader fills it, so a step read through {@link ArtifactCodec} is
    * unchanged by it.
    */
   private QmaxStep copy(java.util.function.Consumer<Extras> change) {
-    Extras e = new Extras();
+    Extras e = new Extras(achievedRps);
+    e.ttfabP50Ms = ttfabP50Ms;
+    e.ttfabP95Ms = ttfabP95Ms;
+    e.ttfabP99Ms = ttfabP99Ms;
+    e.latencyMeanMs = latencyMeanMs;
+    e.latencyP95Ms = latencyP95Ms;
     e.serverPeak = serverConcurrencyPeak;
     e.serverMean = serverConcurrencyMean;
     e.meets = meetsSlo;
@@ -422,13 +423,13 @@ public record QmaxStep(
         completed,
         ok,
         rejected,
-        achievedRps,
+        e.achievedRps,
         concurrencyMean,
-        ttfabP50Ms,
-        ttfabP95Ms,
-        ttfabP99Ms,
-        latencyMeanMs,
-        latencyP95Ms,
+        e.ttfabP50Ms,
+        e.ttfabP95Ms,
+        e.ttfabP99Ms,
+        e.latencyMeanMs,
+        e.latencyP95Ms,
         e.serverPeak,
         e.serverMean,
         isUsable(),

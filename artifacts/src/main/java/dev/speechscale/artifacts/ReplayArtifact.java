@@ -1,6 +1,7 @@
 package dev.speechscale.artifacts;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -11,12 +12,9 @@ import org.jspecify.annotations.Nullable;
  * simulated with the same arrivals, the measured artifacts and the endpoint's deployed rules, with
  * the prediction error beside each figure.
  *
- * <p>Its first five components are the {@link Header} every artifact opens with, as fields of its
- * own rather than one unwrapped header (as {@link QmaxArtifact} holds it): the JSON would be the
- * same, but {@code chain}'s {@code ReplayComparison} build it field by field through the canonical
- * constructor, which one header component would change under them. {@link #header()} gathers the
- * five.
+ * <p>It opens with the {@link Header} every artifact shares, unwrapped into the JSON's top level.
  *
+ * @param header schema version, kind and stamp
  * @param model the model
  * @param endpoint the endpoint
  * @param platform {@code local} or {@code aws}
@@ -36,11 +34,7 @@ import org.jspecify.annotations.Nullable;
  *     (N)}
  */
 public record ReplayArtifact(
-    int schemaVersion,
-    String kind,
-    String toolVersion,
-    Instant createdAt,
-    Provenance provenance,
+    @JsonUnwrapped Header header,
     String model,
     String endpoint,
     String platform,
@@ -57,7 +51,7 @@ public record ReplayArtifact(
     List<Event> measuredEvents,
     List<Row> comparison,
     Verdict verdict)
-    implements Artifact {
+    implements Artifact.Sectioned {
 
   public ReplayArtifact {
     Objects.requireNonNull(predicted, "predicted");

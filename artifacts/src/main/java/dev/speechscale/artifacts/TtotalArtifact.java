@@ -1,6 +1,7 @@
 package dev.speechscale.artifacts;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.speechscale.capacity.ScaleOutTime;
 import dev.speechscale.platform.ScaleOutStage;
 import java.time.Instant;
@@ -19,12 +20,9 @@ import org.jspecify.annotations.Nullable;
  * {@code t_total_s}; {@link #withDerived()} recomputes them, the total, {@code
  * t_total_with_policy_bound_s} and {@code t_total_bounded} from the timeline.
  *
- * <p>Its first five components are the {@link Header} every artifact opens with, as fields of its
- * own rather than one unwrapped header (as {@link QmaxArtifact} holds it): the JSON would be the
- * same, but {@code chain}'s {@code TtotalRun} and {@code RepeatedTtotal} and the tests of artifacts
- * and chain build it field by field through the canonical constructor, which one header component
- * would change under them. {@link Artifact#header()} gathers the five.
+ * <p>It opens with the {@link Header} every artifact shares, unwrapped into the JSON's top level.
  *
+ * @param header schema version, kind and stamp
  * @param trigger how the scale-out was caused ({@code force-desired})
  * @param tTotalS desired_set → traffic_recovered, seconds
  * @param policyLagBoundS alarm period × evaluation periods + scale-out cooldown, read from the
@@ -47,11 +45,7 @@ import org.jspecify.annotations.Nullable;
  *     before it was measured
  */
 public record TtotalArtifact(
-    int schemaVersion,
-    String kind,
-    String toolVersion,
-    Instant createdAt,
-    Provenance provenance,
+    @JsonUnwrapped Header header,
     String model,
     String endpoint,
     String trigger,
@@ -67,7 +61,7 @@ public record TtotalArtifact(
     Map<String, Object> probe,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable TtotalRuns runs,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable NewInstanceService newInstance)
-    implements Artifact {
+    implements Artifact.Sectioned {
 
   /**
    * The stages of a scale-out in the order they must happen ({@link ScaleOutStage}'s wire names).
@@ -154,6 +148,15 @@ public record TtotalArtifact(
 
   /** This artifact with {@code fresh} as its {@code new_instance}. */
   public TtotalArtifact withNewInstance(@Nullable NewInstanceService fresh) {
+    return with(notes, fresh);
+  }
+
+  /** This artifact with {@code notes} in place of its own. */
+  public TtotalArtifact withNotes(List<String> notes) {
+    return with(notes, newInstance);
+  }
+
+  private TtotalArtifact with(List<String> notes, @Nullable NewInstanceService fresh) {
     return withTiming(
         tTotalS,
         tTotalWithPolicyBoundS,
@@ -260,11 +263,7 @@ public record TtotalArtifact(
       @Nullable TtotalRuns runs,
       @Nullable NewInstanceService newInstance) {
     return new TtotalArtifact(
-        schemaVersion,
-        kind,
-        toolVersion,
-        createdAt,
-        provenance,
+        header,
         model,
         endpoint,
         trigger,

@@ -1,7 +1,7 @@
 package dev.speechscale.artifacts;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import java.time.Instant;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -9,12 +9,9 @@ import org.jspecify.annotations.Nullable;
  * The result of {@code tts-bench validate}: each check of the deployed policy against the plan, and
  * with {@code --live}, of the policy's behaviour under load.
  *
- * <p>Its first five components are the {@link Header} every artifact opens with, as fields of its
- * own rather than one unwrapped header (as {@link QmaxArtifact} holds it): the JSON would be the
- * same, but {@code chain}'s {@code ValidateRun} and the tests of artifacts, report and cli build it
- * field by field through the canonical constructor, which one header component would change under
- * them. {@link Artifact#header()} gathers the five.
+ * <p>It opens with the {@link Header} every artifact shares, unwrapped into the JSON's top level.
  *
+ * @param header schema version, kind and stamp
  * @param model the model
  * @param endpoint the endpoint
  * @param platform {@code local} or {@code aws}
@@ -28,11 +25,7 @@ import org.jspecify.annotations.Nullable;
  *     live_rejections} (additive: absent without {@code --live} and in artifacts written before it)
  */
 public record ValidateArtifact(
-    int schemaVersion,
-    String kind,
-    String toolVersion,
-    Instant createdAt,
-    Provenance provenance,
+    @JsonUnwrapped Header header,
     String model,
     String endpoint,
     String platform,
@@ -42,7 +35,7 @@ public record ValidateArtifact(
     List<Check> checks,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable ValidateTimeline timeline,
     @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable RefusalCost refusalCost)
-    implements Artifact {
+    implements Artifact.Sectioned {
 
   public ValidateArtifact {
     checks = List.copyOf(checks);
@@ -50,11 +43,7 @@ public record ValidateArtifact(
 
   /** A validation with neither a timeline nor a refusal-cost measurement (static checks only). */
   public ValidateArtifact(
-      int schemaVersion,
-      String kind,
-      String toolVersion,
-      Instant createdAt,
-      Provenance provenance,
+      Header header,
       String model,
       String endpoint,
       String platform,
@@ -62,21 +51,7 @@ public record ValidateArtifact(
       boolean live,
       Verdict verdict,
       List<Check> checks) {
-    this(
-        schemaVersion,
-        kind,
-        toolVersion,
-        createdAt,
-        provenance,
-        model,
-        endpoint,
-        platform,
-        plan,
-        live,
-        verdict,
-        checks,
-        null,
-        null);
+    this(header, model, endpoint, platform, plan, live, verdict, checks, null, null);
   }
 
   /**

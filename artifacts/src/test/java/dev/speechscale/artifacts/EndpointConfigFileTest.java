@@ -64,6 +64,31 @@ class EndpointConfigFileTest {
   }
 
   @Test
+  void parse_awsPhysics_concurrencyWhenIdle_zeroByDefaultMissingWhenAsked() {
+    EndpointConfig missing =
+        EndpointConfigFile.parse(
+                FILE,
+                """
+                models:
+                  p:
+                    local:
+                      aws_physics: {concurrency_when_idle: missing}
+                """)
+            .model("p");
+
+    assertThat(missing.local().awsPhysics().concurrencyWhenIdle())
+        .isEqualTo(EndpointConfig.IdleConcurrency.MISSING);
+    assertThat(missing.local().awsPhysics().on()).isTrue();
+    assertThat(EndpointConfig.AwsPhysics.OFF.concurrencyWhenIdle())
+        .isEqualTo(EndpointConfig.IdleConcurrency.ZERO);
+    assertThatThrownBy(() ->
+            EndpointConfigFile.parse(
+                FILE, "models:\n  p:\n    local: {aws_physics: {concurrency_when_idle: none}}\n"))
+        .hasMessageContaining("concurrency_when_idle")
+        .hasMessageContaining("'none' is not zero or missing");
+  }
+
+  @Test
   void parse_awsPhysics_readsAllThreeSettings() {
     EndpointConfig c =
         EndpointConfigFile.parse(

@@ -30,11 +30,7 @@ class TtotalRunsTest {
                 new TtotalArtifact.TimelineEntry(
                     "in_service", T0.plusMillis(ms), "router", true, null));
     return new TtotalArtifact(
-        1,
-        "ttotal",
-        "test",
-        T0,
-        null,
+        new Header(1, "ttotal", "test", T0, null),
         "m",
         "speech-m",
         "force-desired",

@@ -16,11 +16,12 @@ class ValidateRefusalCostTest {
 
   private static ValidateArtifact artifact(ValidateArtifact.RefusalCost cost) {
     return new ValidateArtifact(
-        1,
-        "validate",
-        "test",
-        Instant.EPOCH,
-        Provenance.capture("tts-bench validate --live", Map.of()),
+        new Header(
+            1,
+            "validate",
+            "test",
+            Instant.EPOCH,
+            Provenance.capture("tts-bench validate --live", Map.of())),
         "quickstart",
         "speech-quickstart",
         "local",

@@ -29,11 +29,7 @@ class ValidateTimelineTest {
 
   static ValidateArtifact withTimeline(ValidateArtifact v, ValidateTimeline t) {
     return new ValidateArtifact(
-        v.schemaVersion(),
-        v.kind(),
-        v.toolVersion(),
-        v.createdAt(),
-        v.provenance(),
+        v.header(),
         v.model(),
         v.endpoint(),
         v.platform(),

@@ -26,4 +26,9 @@ final class Checks {
       String name, Result result, String expected, String actual, String detail) {
     return new ValidateArtifact.Check(name, result, expected, actual, detail);
   }
+
+  /** A failed check: the plan expects {@code expected} and nothing of it is deployed. */
+  static ValidateArtifact.Check missing(String name, String expected, String detail) {
+    return check(name, Result.FAIL, expected, "none", detail);
+  }
 }

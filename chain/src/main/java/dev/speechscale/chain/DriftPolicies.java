@@ -11,6 +11,7 @@ import dev.speechscale.platform.ScalingState;
 import dev.speechscale.platform.ScheduledAction;
 import dev.speechscale.platform.Statistic;
 import dev.speechscale.scaling.ScheduledFloor;
+import dev.speechscale.scaling.TreatMissingData;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -19,8 +20,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * {@code drift}'s comparison of the deployed scalable target and policies with the planned endpoint
  * configuration: min/max capacity, the scheduled floors (scheduled actions), the target-tracking
- * policy (metric, target, cooldowns, scale-in disabled) and the step scale-in policy with its
- * alarm.
+ * policy (metric, target, cooldowns, scale-in disabled) and the step scale-in policy with its alarm
+ * (threshold, statistic, treatment of missing data).
  */
 final class DriftPolicies {
   private DriftPolicies() {}
@@ -203,6 +204,19 @@ final class DriftPolicies {
                 planned.statistic() + " over 3 periods",
                 a.statistic() + " over " + a.evaluationPeriods(),
                 "the scale-in alarm reads the wrong statistic"));
+      }
+      // an alarm that states none is CloudWatch's default, missing
+      String treat = a.treatMissingData() == null ? "missing" : a.treatMissingData();
+      String deployed = TreatMissingData.SCALE_IN_DEPLOYED.awsName();
+      if (!deployed.equals(treat)) {
+        items.add(
+            Drift.error(
+                "scale_in_treat_missing_data",
+                deployed,
+                treat,
+                "the scale-in alarm treats missing data otherwise than the stacks deploy it ("
+                    + deployed
+                    + ": a period without data is never read as quiet); redeploy"));
       }
     }
   }

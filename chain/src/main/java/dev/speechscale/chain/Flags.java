@@ -18,6 +18,7 @@ public final class Flags {
   public static final String ASSUME_T_TOTAL = "--assume-t-total";
   public static final String AWS_PHYSICS = "--aws-physics";
   public static final String CALIBRATION = "--calibration";
+  public static final String CAPACITY_LIMIT = "--capacity-limit";
   public static final String CEILING = "--ceiling";
   public static final String CEILING_S = "--ceiling-s";
   public static final String CLOUDWATCH = "--cloudwatch";
@@ -49,6 +50,7 @@ public final class Flags {
   public static final String IMAGE_URI = "--image-uri";
   public static final String INCLUDE_FOUNDATION = "--include-foundation";
   public static final String INITIAL_INSTANCES = "--initial-instances";
+  public static final String INSTANCE_START_JITTER = "--instance-start-jitter";
   public static final String JSON = "--json";
   public static final String KEEP = "--keep";
   public static final String LIVE = "--live";

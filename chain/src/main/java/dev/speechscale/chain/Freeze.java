@@ -141,6 +141,16 @@ public final class Freeze implements AutoCloseable {
     }
   }
 
+  /** The command that finishes a restore by hand: {@code tts-bench thaw --model M --desired N}. */
+  private String thawCommand() {
+    return "tts-bench thaw --model "
+        + endpoint.replaceFirst("^speech-", "")
+        + " "
+        + Flags.DESIRED
+        + " "
+        + previousDesired;
+  }
+
   /** The desired count before the freeze. */
   public int previousDesired() {
     return previousDesired;
@@ -171,12 +181,8 @@ public final class Freeze implements AutoCloseable {
               + endpoint
               + " ("
               + first.getMessage()
-              + "); run `tts-bench thaw --model "
-              + endpoint.replaceFirst("^speech-", "")
-              + " "
-              + Flags.DESIRED
-              + " "
-              + previousDesired
+              + "); run `"
+              + thawCommand()
               + "`");
       if (first instanceof PlatformException p) {
         throw p;
@@ -238,12 +244,8 @@ public final class Freeze implements AutoCloseable {
                 + d.desiredInstances()
                 + ") could not be put back to "
                 + previousDesired
-                + "; when it is InService run `tts-bench thaw --model "
-                + endpoint.replaceFirst("^speech-", "")
-                + " "
-                + Flags.DESIRED
-                + " "
-                + previousDesired
+                + "; when it is InService run `"
+                + thawCommand()
                 + "`");
       }
       control.pause(poll);

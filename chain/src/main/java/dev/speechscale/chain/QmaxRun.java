@@ -16,8 +16,6 @@ import dev.speechscale.loadgen.LadderResult;
 import dev.speechscale.loadgen.LadderRunner;
 import dev.speechscale.loadgen.RequestListener;
 import dev.speechscale.loadgen.TextPool;
-import dev.speechscale.platform.EndpointDescription;
-import dev.speechscale.platform.EndpointStatus;
 import dev.speechscale.platform.Fingerprint;
 import dev.speechscale.platform.HostSpeedProbe;
 import dev.speechscale.platform.Invoker;
@@ -139,17 +137,12 @@ public final class QmaxRun {
   }
 
   private static void requireInService(Platform platform, String endpoint, String model) {
-    EndpointDescription d = platform.describe(endpoint);
-    if (d.status() != EndpointStatus.IN_SERVICE) {
-      throw new ChainException(
-          endpoint
-              + " is "
-              + d.status()
-              + ", not InService; deploy it and"
-              + " wait, or check `speech-infra status --model "
-              + model
-              + "`");
-    }
+    InService.require(
+        platform,
+        endpoint,
+        ", not InService; deploy it and wait, or check `speech-infra status --model "
+            + model
+            + "`");
   }
 
   /** The container's queue bound, refused unless it is absent or off. */

@@ -101,27 +101,7 @@ public final class RepeatedTtotal {
             + (timeout == null ? "its timeout (derived from the platform)" : timeout)
             + " was slower than every recorded one, so t_total_max_s understates T; re-measure"
             + " on a quiet machine or size against the timeout");
-    return new TtotalArtifact(
-        t.schemaVersion(),
-        t.kind(),
-        t.toolVersion(),
-        t.createdAt(),
-        t.provenance(),
-        t.model(),
-        t.endpoint(),
-        t.trigger(),
-        t.deployedConfig(),
-        t.tTotalS(),
-        t.policyLagBoundS(),
-        t.tTotalWithPolicyBoundS(),
-        t.tTotalBounded(),
-        t.timeline(),
-        t.durations(),
-        t.missingStages(),
-        notes,
-        t.probe(),
-        t.runs(),
-        t.newInstance());
+    return t.withNotes(notes);
   }
 
   /** {@code T_total over 5 runs: min 8.5 s, median 10.0 s, p90 25.9 s, max 25.9 s}. */

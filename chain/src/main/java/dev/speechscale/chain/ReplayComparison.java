@@ -1,13 +1,13 @@
 package dev.speechscale.chain;
 
-import dev.speechscale.artifacts.Artifact;
 import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.FleetFigures;
+import dev.speechscale.artifacts.Header;
 import dev.speechscale.artifacts.HostSpeedLog;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.artifacts.ReplayRows;
-import dev.speechscale.artifacts.ToolVersion;
+import dev.speechscale.artifacts.Stamp;
 import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.PolicyResult;
 import java.time.Instant;
@@ -94,11 +94,9 @@ public final class ReplayComparison {
     FleetFigures m = live.figures();
     List<ReplayArtifact.Row> rows = rows(p, m, live.schedule().surgeStartS());
     return new ReplayArtifact(
-        Artifact.SCHEMA_VERSION,
-        ArtifactKind.REPLAY.label(),
-        ToolVersion.current(),
-        createdAt,
-        Provenance.capture(about.command(), about.parameters()),
+        Header.of(
+            ArtifactKind.REPLAY,
+            Stamp.current(createdAt, Provenance.capture(about.command(), about.parameters()))),
         about.model(),
         live.origin().endpoint(),
         live.origin().platform(),

@@ -10,7 +10,6 @@ import dev.speechscale.loadgen.RequestListener;
 import dev.speechscale.loadgen.TextPool;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.EndpointDescription;
-import dev.speechscale.platform.EndpointStatus;
 import dev.speechscale.platform.Invoker;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
@@ -242,16 +241,13 @@ public final class ReplayRun {
   }
 
   private static void requireReady(Platform platform, String endpoint, Options o) {
-    EndpointDescription d = platform.describe(endpoint);
-    if (d.status() != EndpointStatus.IN_SERVICE) {
-      throw new ChainException(
-          endpoint
-              + " is "
-              + d.status()
-              + ", not IN_SERVICE; deploy it (speech-infra deploy --model "
-              + o.model()
-              + ") and replay again");
-    }
+    EndpointDescription d =
+        InService.require(
+            platform,
+            endpoint,
+            ", not IN_SERVICE; deploy it (speech-infra deploy --model "
+                + o.model()
+                + ") and replay again");
     if (o.startInService() > 0
         && (d.currentInstances() != o.startInService()
             || d.desiredInstances() != o.startInService())) {

@@ -188,14 +188,13 @@ final class ScaleOutObserver {
       int want,
       Duration poll,
       Consumer<String> progress) {
-    timeline.put(
+    mark(
+        timeline,
         ScaleOutStage.IN_SERVICE.wireName(),
-        entry(
-            ScaleOutStage.IN_SERVICE.wireName(),
-            inService,
-            "describe: in-service instance count reached " + want,
-            true,
-            "observed by polling every " + poll.toMillis() + " ms, so an upper bound"));
+        inService,
+        "describe: in-service instance count reached " + want,
+        true,
+        "observed by polling every " + poll.toMillis() + " ms, so an upper bound");
     progress.accept("in service at " + inService);
   }
 
@@ -205,18 +204,17 @@ final class ScaleOutObserver {
       double target,
       Duration window,
       Consumer<String> progress) {
-    timeline.put(
+    mark(
+        timeline,
         ScaleOutStage.TRAFFIC_RECOVERED.wireName(),
-        entry(
-            ScaleOutStage.TRAFFIC_RECOVERED.wireName(),
-            recovered,
-            "client-side probe p95 recovery",
-            true,
-            String.format(
-                Locale.ROOT,
-                "probe p95 TTFAB held at or under %.1f ms across the following %s",
-                target,
-                window)));
+        recovered,
+        "client-side probe p95 recovery",
+        true,
+        String.format(
+            Locale.ROOT,
+            "probe p95 TTFAB held at or under %.1f ms across the following %s",
+            target,
+            window));
     progress.accept("traffic recovered at " + recovered);
   }
 
@@ -253,40 +251,36 @@ final class ScaleOutObserver {
     }
     InstanceLog log = logs.getFirst();
     if (!timeline.containsKey(ScaleOutStage.INSTANCE_LOGGING.wireName())) {
-      timeline.put(
+      mark(
+          timeline,
           ScaleOutStage.INSTANCE_LOGGING.wireName(),
-          entry(
-              ScaleOutStage.INSTANCE_LOGGING.wireName(),
-              log.firstEventAt(),
-              "log stream " + log.instanceId() + ": first event",
-              true,
-              "upper bound on provisioning and image pull, which a container cannot time itself"));
+          log.firstEventAt(),
+          "log stream " + log.instanceId() + ": first event",
+          true,
+          "upper bound on provisioning and image pull, which a container cannot time itself");
       progress.accept("instance " + log.instanceId() + " logging at " + log.firstEventAt());
     }
     for (StageMarker m : StageMarker.in(log)) {
       if (!timeline.containsKey(m.stage())) {
-        timeline.put(
+        mark(
+            timeline,
             m.stage(),
-            entry(
-                m.stage(),
-                m.at(),
-                String.format(
-                    Locale.ROOT, "container log marker (elapsed_s=%.3f)", m.elapsedSeconds()),
-                false,
-                null));
+            m.at(),
+            String.format(Locale.ROOT, "container log marker (elapsed_s=%.3f)", m.elapsedSeconds()),
+            false,
+            null);
         if (m.stage().equals(ScaleOutStage.FRAMEWORK_INIT.wireName())) {
           long ms = Math.round(m.elapsedSeconds() * 1000);
-          timeline.put(
+          mark(
+              timeline,
               ScaleOutStage.CONTAINER_STARTED.wireName(),
-              entry(
-                  ScaleOutStage.CONTAINER_STARTED.wireName(),
-                  m.at().minusMillis(ms),
-                  "derived: framework_init minus its elapsed_s",
-                  true,
-                  String.format(
-                      Locale.ROOT,
-                      "reconstructed as framework_init minus elapsed_s=%.3f",
-                      m.elapsedSeconds())));
+              m.at().minusMillis(ms),
+              "derived: framework_init minus its elapsed_s",
+              true,
+              String.format(
+                  Locale.ROOT,
+                  "reconstructed as framework_init minus elapsed_s=%.3f",
+                  m.elapsedSeconds()));
         }
       }
     }
@@ -335,6 +329,17 @@ final class ScaleOutObserver {
       previousStage = stage;
     }
     return out;
+  }
+
+  /** Puts {@code stage}'s entry into {@code timeline}. */
+  private static void mark(
+      Map<String, TtotalArtifact.TimelineEntry> timeline,
+      String stage,
+      Instant at,
+      String source,
+      boolean bounded,
+      @Nullable String note) {
+    timeline.put(stage, entry(stage, at, source, bounded, note));
   }
 
   static TtotalArtifact.TimelineEntry entry(

@@ -1,14 +1,14 @@
 package dev.speechscale.chain;
 
-import dev.speechscale.artifacts.Artifact;
 import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.DeployedConfig;
 import dev.speechscale.artifacts.EnforcedCpu;
+import dev.speechscale.artifacts.Header;
 import dev.speechscale.artifacts.HostSpeedLog;
 import dev.speechscale.artifacts.NewInstanceService;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.QmaxArtifact;
-import dev.speechscale.artifacts.ToolVersion;
+import dev.speechscale.artifacts.Stamp;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.loadgen.ClosedLoopDriver;
 import dev.speechscale.loadgen.TextPool;
@@ -363,11 +363,11 @@ public final class TtotalRun {
       Map<String, Object> probeInfo,
       @Nullable NewInstanceService fresh) {
     return new TtotalArtifact(
-            Artifact.SCHEMA_VERSION,
-            ArtifactKind.TTOTAL.label(),
-            ToolVersion.current(),
-            clock.instant(),
-            Provenance.capture(o.command(), o.parameters()).withCpuLimit(cpu),
+            Header.of(
+                ArtifactKind.TTOTAL,
+                Stamp.current(
+                    clock.instant(),
+                    Provenance.capture(o.command(), o.parameters()).withCpuLimit(cpu))),
             o.model(),
             endpoint,
             "force-desired",

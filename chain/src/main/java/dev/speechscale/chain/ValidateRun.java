@@ -2,14 +2,15 @@ package dev.speechscale.chain;
 
 import static dev.speechscale.chain.Checks.check;
 import static dev.speechscale.chain.Checks.fmt;
+import static dev.speechscale.chain.Checks.missing;
 
-import dev.speechscale.artifacts.Artifact;
 import dev.speechscale.artifacts.ArtifactKind;
 import dev.speechscale.artifacts.DeployedConfig;
+import dev.speechscale.artifacts.Header;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.ScaleInAlarmChoice;
-import dev.speechscale.artifacts.ToolVersion;
+import dev.speechscale.artifacts.Stamp;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.artifacts.ValidateArtifact.Result;
 import dev.speechscale.artifacts.ValidateTimeline;
@@ -93,11 +94,9 @@ public final class ValidateRun {
     }
     ValidateArtifact.Verdict verdict = ValidateArtifact.Verdict.of(checks);
     return new ValidateArtifact(
-        Artifact.SCHEMA_VERSION,
-        ArtifactKind.VALIDATE.label(),
-        ToolVersion.current(),
-        clock.instant(),
-        Provenance.capture(o.command(), o.parameters()),
+        Header.of(
+            ArtifactKind.VALIDATE,
+            Stamp.current(clock.instant(), Provenance.capture(o.command(), o.parameters()))),
         o.model(),
         endpoint,
         platform.name(),
@@ -115,13 +114,7 @@ public final class ValidateRun {
     out.add(fingerprint(platform.fingerprint(endpoint), plan));
     ScalingState s = platform.scalingState(endpoint);
     if (s.target().isEmpty()) {
-      out.add(
-          check(
-              "scalable_target",
-              Result.FAIL,
-              "attached",
-              "none",
-              "no scaling is attached: " + s.reason()));
+      out.add(missing("scalable_target", "attached", "no scaling is attached: " + s.reason()));
       return out;
     }
     ScalingState.ScalableTarget t = s.target().get();
@@ -199,12 +192,8 @@ public final class ValidateRun {
       PlanArtifact plan, Optional<ScalingPolicy.TargetTracking> tracking) {
     if (tracking.isEmpty()) {
       return List.of(
-          check(
-              "scaling_target_value",
-              Result.FAIL,
-              fmt(plan.scalingTargetValue()),
-              "none",
-              "no target tracking policy"));
+          missing(
+              "scaling_target_value", fmt(plan.scalingTargetValue()), "no target tracking policy"));
     }
     ScalingPolicy.TargetTracking t = tracking.get();
     return List.of(
@@ -226,12 +215,7 @@ public final class ValidateRun {
       PlanArtifact plan, ScalingState s, Optional<ScalingPolicy.StepScaling> step) {
     if (step.isEmpty()) {
       return List.of(
-          check(
-              "scale_in_threshold",
-              Result.FAIL,
-              fmt(plan.scaleInThreshold()),
-              "none",
-              "no step scale-in policy"));
+          missing("scale_in_threshold", fmt(plan.scaleInThreshold()), "no step scale-in policy"));
     }
     List<ValidateArtifact.Check> out = new ArrayList<>();
     out.add(compare("scale_in_cooldown_s", plan.scaleInCooldownS(), step.get().cooldownSeconds()));
@@ -239,12 +223,8 @@ public final class ValidateRun {
         s.alarms().stream().filter(a -> step.get().alarmNames().contains(a.name())).findFirst();
     out.add(
         alarm.isEmpty()
-            ? check(
-                "scale_in_threshold",
-                Result.FAIL,
-                fmt(plan.scaleInThreshold()),
-                "none",
-                "the step policy has no alarm")
+            ? missing(
+                "scale_in_threshold", fmt(plan.scaleInThreshold()), "the step policy has no alarm")
             : compare("scale_in_threshold", plan.scaleInThreshold(), alarm.get().threshold()));
     alarm.ifPresent(a -> out.add(scaleInAlarm(plan, a)));
     return out;

@@ -414,6 +414,29 @@ class DriftTest {
   }
 
   @Test
+  void check_scaleInAlarmTreatingMissingDataAsBreaching_isDrift() {
+    FakePlatform p = planned();
+    p.scaleInTreatMissingData = "breaching";
+
+    List<Item> items = checkPlanned(p);
+
+    assertThat(checks(items)).containsExactly("scale_in_treat_missing_data");
+    assertThat(items.getFirst().expected()).isEqualTo("notBreaching");
+    assertThat(items.getFirst().actual()).isEqualTo("breaching");
+  }
+
+  @Test
+  void check_scaleInAlarmStatingNoTreatment_isCloudWatchsMissing() {
+    FakePlatform p = planned();
+    p.scaleInTreatMissingData = null;
+
+    List<Item> items = checkPlanned(p);
+
+    assertThat(checks(items)).containsExactly("scale_in_treat_missing_data");
+    assertThat(items.getFirst().actual()).isEqualTo("missing");
+  }
+
+  @Test
   void check_configNamesMaximum10sButTheFleetRunsTheAverage_isTheScaleInStatistic() {
     PlanArtifact plan =
         PLAN.withScaleInAlarm(

@@ -77,6 +77,9 @@ final class FakePlatform implements Platform {
   int scaleInEvaluationPeriods = 3;
   Alarm.AlarmState scaleInAlarmState = Alarm.AlarmState.OK;
 
+  /** As the stacks deploy it; {@code null}: the alarm states none (CloudWatch's missing). */
+  @org.jspecify.annotations.Nullable String scaleInTreatMissingData = "notBreaching";
+
   /** Policies beyond the two a plan deploys (orphans). */
   final List<ScalingPolicy> extraPolicies = new ArrayList<>();
 
@@ -216,7 +219,8 @@ final class FakePlatform implements Platform {
                 scaleInThreshold,
                 Alarm.Comparison.LESS_THAN_OR_EQUAL_TO_THRESHOLD,
                 scaleInAlarmState,
-                List.of(stepName())));
+                List.of(stepName()),
+                scaleInTreatMissingData));
       }
     }
     policies.addAll(extraPolicies);

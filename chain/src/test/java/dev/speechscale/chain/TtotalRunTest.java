@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.speechscale.artifacts.Artifact;
+import dev.speechscale.artifacts.Header;
 import dev.speechscale.artifacts.NewInstanceService;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
@@ -212,11 +213,7 @@ class TtotalRunTest {
 
   static TtotalArtifact artifact(List<TimelineEntry> timeline) {
     return new TtotalArtifact(
-        Artifact.SCHEMA_VERSION,
-        "ttotal",
-        "test",
-        T0,
-        null,
+        new Header(Artifact.SCHEMA_VERSION, "ttotal", "test", T0, null),
         "m",
         "speech-m",
         "force-desired",

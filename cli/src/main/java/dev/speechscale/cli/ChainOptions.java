@@ -3,18 +3,18 @@ package dev.speechscale.cli;
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.chain.Flags;
+import dev.speechscale.chain.Target;
 import dev.speechscale.platform.LadderDefaults;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.PlatformProvider;
 import dev.speechscale.platform.PlatformSettings;
-import dev.speechscale.platform.Platforms;
 import dev.speechscale.platform.Transport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -22,9 +22,6 @@ import picocli.CommandLine.Spec;
 
 /** Options every chain command shares: which endpoint, on which platform. */
 final class ChainOptions {
-  /** The platform when {@code --platform} is not given. */
-  static final String DEFAULT_PLATFORM = "local";
-
   private static final String ENDPOINT_PREFIX = "speech-";
 
   @Spec(Spec.Target.MIXEE)
@@ -97,18 +94,7 @@ final class ChainOptions {
         "give the model: --model NAME (the endpoint is speech-NAME) or --endpoint speech-NAME");
   }
 
-  @Option(
-      names = Flags.PLATFORM,
-      defaultValue = DEFAULT_PLATFORM,
-      paramLabel = "local|aws",
-      description = "where the endpoint runs (default ${DEFAULT-VALUE})")
-  String platform;
-
-  @Option(
-      names = Flags.STATE_DIR,
-      paramLabel = "DIR",
-      description = "local control state (default $SPEECHSCALE_STATE_DIR or ~/.speechscale/local)")
-  @Nullable Path stateDir;
+  @Mixin PlatformChoice where;
 
   @Option(
       names = Flags.CONFIG,
@@ -149,8 +135,21 @@ final class ChainOptions {
     return provider().open(settings());
   }
 
+  /** A chain step run on the platform, reporting its progress by line. */
+  interface Step<T> {
+    T run(Platform platform, Consumer<String> progress);
+  }
+
+  /** Runs {@code step} on the platform, opened for it and closed after; progress goes to stderr. */
+  <T> T onPlatform(Step<T> step) {
+    try (Platform platform = open()) {
+      return step.run(platform, line -> mixee.commandLine().getErr().println(line));
+    }
+  }
+
   private PlatformSettings settings() {
-    return new PlatformSettings(stateDir, region, null, profile, runtimeUrl, null, endpointUrl);
+    return new PlatformSettings(
+        where.stateDir, region, null, profile, runtimeUrl, null, endpointUrl);
   }
 
   /** The qmax ladder the chosen platform walks when none is given; no endpoint call. */
@@ -163,24 +162,19 @@ final class ChainOptions {
    * none for a platform not on the classpath (opening it reports that).
    */
   Duration typicalMetricPublicationDelay() {
-    return Platforms.find(platform)
+    return where
+        .provider()
         .map(PlatformProvider::typicalMetricPublicationDelay)
         .orElse(Duration.ZERO);
   }
 
   private PlatformProvider provider() {
-    return Platforms.find(platform)
-        .orElseThrow(
-            () -> new CliException(Flags.PLATFORM + " (" + platform + ") must be " + choices()));
+    return where.provider().orElseThrow(() -> new CliException(where.notFound()));
   }
 
-  /** The platforms on the classpath, the default first: {@code local or aws}. */
-  static String choices() {
-    List<String> names = new ArrayList<>(Platforms.names());
-    if (names.remove(DEFAULT_PLATFORM)) {
-      names.addFirst(DEFAULT_PLATFORM);
-    }
-    return String.join(" or ", names);
+  /** The endpoint a chain step runs against: model, platform, config file and local state. */
+  Target target() {
+    return new Target(model(), where.platform, config, where.stateDir);
   }
 
   /** The endpoint config for the model, if the config file exists. */

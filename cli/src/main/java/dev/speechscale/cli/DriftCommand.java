@@ -108,7 +108,9 @@ final class DriftCommand implements Callable<Integer> {
         out.println(
             "next: tts-bench qmax --model "
                 + common.model()
-                + (common.stateDir == null ? "" : " " + Flags.STATE_DIR + " " + common.stateDir));
+                + (common.where.stateDir == null
+                    ? ""
+                    : " " + Flags.STATE_DIR + " " + common.where.stateDir));
       } else {
         out.println("drift found: fix the errors above before measuring");
       }
@@ -197,7 +199,12 @@ final class DriftCommand implements Callable<Integer> {
         new Drift.Inputs(platform, config, p, planPath.toString()),
         Cli.commandLine(spec),
         Map.of(
-            "model", config.modelName(), "platform", common.platform, "plan", planPath.toString()),
+            "model",
+            config.modelName(),
+            "platform",
+            common.where.platform,
+            "plan",
+            planPath.toString()),
         Clock.systemUTC());
   }
 

@@ -70,24 +70,11 @@ final class DriftRecheckOptions {
 
   /** {@code 10} or {@code 10%}: a positive, finite percentage. */
   private static double percent(CommandSpec spec, String option, String text) {
-    String number = text.strip();
-    if (number.endsWith("%")) {
-      number = number.substring(0, number.length() - 1).strip();
-    }
-    double v;
-    try {
-      v = Double.parseDouble(number);
-    } catch (NumberFormatException e) {
-      v = Double.NaN;
-    }
-    if (!(v > 0) || Double.isInfinite(v)) {
-      throw Cli.usage(
-          spec,
-          option
-              + " ("
-              + text
-              + ") must be a positive percentage of the first measurement, e.g. 10 or 10%");
-    }
-    return v;
+    return Percent.parse(
+        spec,
+        option,
+        text,
+        v -> v > 0 && !Double.isInfinite(v),
+        "a positive percentage of the first measurement, e.g. 10 or 10%");
   }
 }

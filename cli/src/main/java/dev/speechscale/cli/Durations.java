@@ -41,6 +41,21 @@ final class Durations implements CommandLine.ITypeConverter<Duration> {
     return Duration.ofNanos(Math.round(amount * nanosPerUnit));
   }
 
+  /**
+   * The duration {@code text} gives.
+   *
+   * @throws picocli.CommandLine.ParameterException (exit 2) naming {@code option}, the value and
+   *     {@code mustBe} when it is none
+   */
+  static Duration parse(
+      CommandLine.Model.CommandSpec spec, String option, String text, String mustBe) {
+    try {
+      return parse(text);
+    } catch (RuntimeException e) {
+      throw Cli.usage(spec, option + " (" + text + ") must be " + mustBe);
+    }
+  }
+
   /** Seconds with millisecond precision, for text. */
   static String seconds(Duration d) {
     return String.format(Locale.ROOT, "%.3fs", d.toNanos() / 1e9);

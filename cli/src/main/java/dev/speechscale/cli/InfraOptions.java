@@ -4,12 +4,12 @@ import dev.speechscale.chain.Flags;
 import dev.speechscale.platform.Infra;
 import dev.speechscale.platform.PlatformProvider;
 import dev.speechscale.platform.PlatformSettings;
-import dev.speechscale.platform.Platforms;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -64,18 +64,7 @@ final class InfraOptions {
     return model;
   }
 
-  @Option(
-      names = Flags.PLATFORM,
-      defaultValue = ChainOptions.DEFAULT_PLATFORM,
-      paramLabel = "local|aws",
-      description = "where the endpoint runs (default ${DEFAULT-VALUE})")
-  String platform;
-
-  @Option(
-      names = Flags.STATE_DIR,
-      paramLabel = "DIR",
-      description = "local control state (default $SPEECHSCALE_STATE_DIR or ~/.speechscale/local)")
-  @Nullable Path stateDir;
+  @Mixin PlatformChoice where;
 
   @Option(
       names = Flags.REGION,
@@ -104,11 +93,7 @@ final class InfraOptions {
    */
   Infra infra(CommandSpec spec) {
     PlatformProvider provider =
-        Platforms.find(platform)
-            .orElseThrow(() ->
-                Cli.usage(
-                    spec,
-                    Flags.PLATFORM + " (" + platform + ") must be " + ChainOptions.choices()));
+        where.provider().orElseThrow(() -> Cli.usage(spec, where.notFound()));
     return provider.infra(
         settings(),
         model(spec),
@@ -117,7 +102,7 @@ final class InfraOptions {
   }
 
   private PlatformSettings settings() {
-    return new PlatformSettings(stateDir, region, account, profile, null, out);
+    return new PlatformSettings(where.stateDir, region, account, profile, null, out);
   }
 
   private static PrintStream stream(PrintWriter w) {

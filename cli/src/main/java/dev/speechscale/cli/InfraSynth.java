@@ -44,7 +44,7 @@ final class InfraSynth implements Callable<Integer> {
       throw Cli.usage(
           spec,
           "synth is for --platform aws (the "
-              + common.platform
+              + common.where.platform
               + " platform has nothing to"
               + " synthesize; use speech-infra deploy)");
     }

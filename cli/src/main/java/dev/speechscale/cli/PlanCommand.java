@@ -21,6 +21,7 @@ import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -40,8 +41,7 @@ import picocli.CommandLine.Spec;
 final class PlanCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = Flags.QMAX, required = true, paramLabel = "FILE", description = "qmax artifact")
-  Path qmax;
+  @Mixin QmaxFileOption qmax;
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")
   @Nullable TimeSource time;
@@ -175,7 +175,7 @@ final class PlanCommand implements Callable<Integer> {
     PlanRun.Result r =
         PlanRun.run(
             new PlanRun.Options(
-                qmax,
+                qmax.file,
                 t.ttotal,
                 t.assumed,
                 shape,
@@ -199,7 +199,7 @@ final class PlanCommand implements Callable<Integer> {
                         r.scenario().peak(),
                         // null for a ladder measured before audio was recorded per request: the
                         // per-audio-hour figure is then omitted, and the cost says so
-                        StepBreakdown.meanAudioSeconds(ArtifactCodec.readQmax(qmax).steps())));
+                        StepBreakdown.meanAudioSeconds(ArtifactCodec.readQmax(qmax.file).steps())));
     Path target = output != null ? output : Path.of(artifact.defaultFileName());
     ArtifactCodec.write(target, artifact);
     if (json) {
@@ -217,7 +217,7 @@ final class PlanCommand implements Callable<Integer> {
         r.plan(),
         r.scaleOut(),
         r.scenario(),
-        ArtifactCodec.readQmax(qmax).qMaxInterval());
+        ArtifactCodec.readQmax(qmax.file).qMaxInterval());
   }
 
   /**
@@ -275,7 +275,7 @@ final class PlanCommand implements Callable<Integer> {
 
   private Map<String, Object> parameters(TimeSource t, Scenario s) {
     Map<String, Object> p = new LinkedHashMap<>();
-    p.put("qmax", qmax.toString());
+    p.put("qmax", qmax.file.toString());
     p.put("ttotal", t.ttotal == null ? null : t.ttotal.toString());
     p.put("assume_t_total_s", t.assumed == null ? null : t.assumed.toNanos() / 1e9);
     p.put("peak", s.peak().describe());

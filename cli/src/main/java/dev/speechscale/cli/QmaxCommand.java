@@ -5,12 +5,10 @@ import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.QmaxRequest;
 import dev.speechscale.chain.QmaxRun;
-import dev.speechscale.chain.Target;
 import dev.speechscale.loadgen.LadderSpec;
 import dev.speechscale.loadgen.ProgressPrinter;
 import dev.speechscale.platform.LadderDefaults;
 import dev.speechscale.platform.NanoClock;
-import dev.speechscale.platform.Platform;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -71,8 +69,7 @@ final class QmaxCommand implements Callable<Integer> {
       description = "artifact path (default qmax-<model>-<transport>-<slug>.json)")
   @Nullable Path output;
 
-  @Option(names = Flags.JSON, description = "print the artifact as JSON")
-  boolean json;
+  @Mixin JsonOption json;
 
   @Mixin QmaxDryRunOptions dry;
 
@@ -83,29 +80,25 @@ final class QmaxCommand implements Callable<Integer> {
     if (dry.dryRun) {
       LadderDefaults defaults = common.ladderDefaults();
       LadderSpec spec = ladder(defaults);
-      out.print(dry.schedule(common.platform, defaults, spec, !load.noIdleRung));
+      out.print(dry.schedule(common.where.platform, defaults, spec, !load.noIdleRung));
       return 0;
     }
     QmaxRequest request = request();
     PrintStream err =
         new PrintStream(
             new WriterOutputStream(spec.commandLine().getErr()), true, StandardCharsets.UTF_8);
-    QmaxArtifact a;
-    try (Platform platform = common.open()) {
-      a =
-          QmaxRun.run(
-              platform,
-              request,
-              NanoClock.SYSTEM,
-              new ProgressPrinter(err, request.ladder().spec().sloMs()),
-              line -> spec.commandLine().getErr().println(line));
-    }
+    QmaxArtifact a =
+        common.onPlatform((platform, progress) ->
+            QmaxRun.run(
+                platform,
+                request,
+                NanoClock.SYSTEM,
+                new ProgressPrinter(err, request.ladder().spec().sloMs()),
+                progress));
     Path target = output != null ? output : Path.of(a.defaultFileName());
     ArtifactCodec.write(target, a);
-    if (json) {
-      out.print(ArtifactCodec.toJson(a));
-    } else {
-      QmaxSummary.print(out, a, target, common.model(), common.stateDir);
+    if (!json.printed(out, a)) {
+      QmaxSummary.print(out, a, target, common.model(), common.where.stateDir);
     }
     return 0;
   }
@@ -114,7 +107,7 @@ final class QmaxCommand implements Callable<Integer> {
   QmaxRequest request() {
     LadderDefaults defaults = common.ladderDefaults();
     return new QmaxRequest(
-        new Target(common.model(), common.platform, common.config, common.stateDir),
+        common.target(),
         load.load(common.transport(transport)),
         new QmaxRequest.Ladder(ladder(defaults), defaults.source()),
         load.checks());

@@ -4,9 +4,7 @@ import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.Replay;
-import dev.speechscale.chain.Target;
 import dev.speechscale.platform.NanoClock;
-import dev.speechscale.platform.Platform;
 import dev.speechscale.report.ReplayTable;
 import dev.speechscale.simulator.RefusalCost;
 import java.nio.file.Path;
@@ -50,8 +48,7 @@ final class ReplayCommand implements Callable<Integer> {
       description = "artifact path (default replay-<model>.json)")
   @Nullable Path output;
 
-  @Option(names = Flags.JSON, description = "print the artifact as JSON")
-  boolean json;
+  @Mixin JsonOption json;
 
   @Mixin ReplayPredictionOptions prediction;
 
@@ -62,20 +59,12 @@ final class ReplayCommand implements Callable<Integer> {
   public Integer call() {
     common.checkTransport(live.transport);
     Replay.Request request = request();
-    ReplayArtifact artifact;
-    try (Platform platform = common.open()) {
-      artifact =
-          Replay.run(
-              platform,
-              request,
-              NanoClock.SYSTEM,
-              line -> spec.commandLine().getErr().println(line));
-    }
+    ReplayArtifact artifact =
+        common.onPlatform(
+            (platform, progress) -> Replay.run(platform, request, NanoClock.SYSTEM, progress));
     Path target = output != null ? output : Path.of("replay-" + common.model() + ".json");
     ArtifactCodec.write(target, artifact);
-    if (json) {
-      spec.commandLine().getOut().print(ArtifactCodec.toJson(artifact));
-    } else {
+    if (!json.printed(spec.commandLine().getOut(), artifact)) {
       ReplayTable.print(artifact, spec.commandLine().getOut());
       spec.commandLine().getOut().println("wrote " + target);
     }
@@ -92,7 +81,7 @@ final class ReplayCommand implements Callable<Integer> {
         live.metricDelay != null ? live.metricDelay : common.typicalMetricPublicationDelay();
     RefusalCost cost = refusalCost == null ? RefusalCost.NONE : refusalCost.resolve(spec);
     return new Replay.Request(
-        new Target(common.model(), common.platform, common.config, common.stateDir),
+        common.target(),
         inputs.read(cost),
         source,
         live.seed,

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
@@ -48,8 +49,7 @@ final class ReplayInputOptions {
   @Option(names = Flags.PLAN, required = true, paramLabel = "FILE", description = "plan artifact")
   Path plan;
 
-  @Option(names = Flags.QMAX, required = true, paramLabel = "FILE", description = "qmax artifact")
-  Path qmax;
+  @Mixin QmaxFileOption qmax;
 
   @Option(
       names = Flags.TTOTAL,
@@ -111,20 +111,20 @@ final class ReplayInputOptions {
 
   /** The artifacts, read. */
   ReplayPrediction.Inputs read(RefusalCost cost) {
-    QmaxArtifact q = ArtifactCodec.readQmax(qmax);
+    QmaxArtifact q = ArtifactCodec.readQmax(qmax.file);
     List<StartupDelaySamples.Input> ttotals =
         ttotal.stream()
             .map(file ->
                 new StartupDelaySamples.Input(ArtifactCodec.readTtotal(file), file.toString()))
             .toList();
     return new ReplayPrediction.Inputs(
-        q, qmax.toString(), ttotals, ArtifactCodec.readPlan(plan), plan.toString(), cost);
+        q, qmax.file.toString(), ttotals, ArtifactCodec.readPlan(plan), plan.toString(), cost);
   }
 
   /** The artifacts' files, as the artifact's parameters record them. */
   void record(Map<String, Object> params) {
     params.put("plan", plan.toString());
-    params.put("qmax", qmax.toString());
+    params.put("qmax", qmax.file.toString());
     params.put(
         "ttotal",
         ttotal.size() == 1

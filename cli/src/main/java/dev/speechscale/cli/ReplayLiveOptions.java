@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** How {@code replay}'s live half runs: arrivals, sampling, transport, texts, its request log. */
@@ -42,8 +43,7 @@ final class ReplayLiveOptions {
       description = "transport of the replay")
   @Nullable String transport;
 
-  @Option(names = Flags.TEXTS, paramLabel = "FILE", description = "one request text per line")
-  @Nullable Path texts;
+  @Mixin TextsOption texts;
 
   @Option(
       names = Flags.EVENTS,
@@ -53,7 +53,7 @@ final class ReplayLiveOptions {
 
   /** The live half, with {@code warmup} before the trace. */
   Replay.Live live(Transport t, Duration warmup) {
-    return new Replay.Live(t, texts, sampleEvery, !noAlign, events, warmup);
+    return new Replay.Live(t, texts.file, sampleEvery, !noAlign, events, warmup);
   }
 
   /** The options as the artifact's parameters record them, the simulated metric delay resolved. */

@@ -31,7 +31,7 @@ final class ReplayPredictionOptions {
           "what the endpoint's instances had served when the replay began: 'fresh' (default)"
               + " deployed for it, so the prediction's go on along the scale-out's cold start (the"
               + " ttotal artifact's new instance) from the requests the warm-up served (after 20 s"
-              + " still 5-20 % slower than qmax's ladder instance on the local fleet); 'warm' long"
+              + " still 5-20 %% slower than qmax's ladder instance on the local fleet); 'warm' long"
               + " in service before it, as warm as qmax's ladder instance")
   Replay.InitialInstances initialInstances;
 
@@ -110,17 +110,9 @@ final class ReplayPredictionOptions {
     if (preRoll.equals("window")) {
       return new Replay.History.Simulated(new FleetSimulator.PreRoll.Window());
     }
-    Duration d;
-    try {
-      d = Durations.parse(preRoll);
-    } catch (RuntimeException e) {
-      throw Cli.usage(
-          spec,
-          Flags.PRE_ROLL
-              + " ("
-              + preRoll
-              + ") must be 'live', 'window', 0s or a duration such as 180s");
-    }
+    Duration d =
+        Durations.parse(
+            spec, Flags.PRE_ROLL, preRoll, "'live', 'window', 0s or a duration such as 180s");
     return new Replay.History.Simulated(
         d.isZero() ? new FleetSimulator.PreRoll.None() : new FleetSimulator.PreRoll.Fixed(d));
   }

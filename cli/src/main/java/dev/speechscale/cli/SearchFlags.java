@@ -20,14 +20,14 @@ final class SearchFlags {
       names = Flags.GOAL_SLO,
       defaultValue = "99.9",
       paramLabel = "PERCENT",
-      description = "fewest arrivals within the TTFAB SLO, in % (default ${DEFAULT-VALUE})")
+      description = "fewest arrivals within the TTFAB SLO, in %% (default ${DEFAULT-VALUE})")
   double goalSlo;
 
   @Option(
       names = Flags.GOAL_SHED,
       defaultValue = "0.1",
       paramLabel = "PERCENT",
-      description = "most arrivals shed, in % (default ${DEFAULT-VALUE})")
+      description = "most arrivals shed, in %% (default ${DEFAULT-VALUE})")
   double goalShed;
 
   @Option(

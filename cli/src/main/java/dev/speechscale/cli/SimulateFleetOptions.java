@@ -4,6 +4,7 @@ import dev.speechscale.chain.Flags;
 import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.Policies;
 import dev.speechscale.simulator.SimulatorException;
+import dev.speechscale.simulator.StartPhysics;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -11,8 +12,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /**
- * How {@code simulate} runs the fleet: which policies, the seed, the metric delay, the warm history
- * before t = 0, the server's deadline and the instance-hour's price.
+ * How {@code simulate} runs the fleet: which policies, the seed, the metric delay, the instances'
+ * start jitter and capacity limit ({@link StartPhysics}), the warm history before t = 0, the
+ * server's deadline and the instance-hour's price.
  */
 final class SimulateFleetOptions {
   /** The server's default MAX_REQUEST_AGE_S. */
@@ -43,6 +45,26 @@ final class SimulateFleetOptions {
               + " artifact was measured on, CloudWatch's minute for SageMaker's invocation metrics"
               + " on aws (default: 0s local, 60s aws)")
   @Nullable Duration metricDelay;
+
+  @Option(
+      names = Flags.INSTANCE_START_JITTER,
+      defaultValue = "0s",
+      paramLabel = "DURATION",
+      description =
+          "each new instance's start takes up to this much longer than the measured delay, drawn"
+              + " per instance from the seed (local.aws_physics.instance_start_jitter_s; AWS"
+              + " publishes no figure; default ${DEFAULT-VALUE})")
+  Duration instanceStartJitter;
+
+  @Option(
+      names = Flags.CAPACITY_LIMIT,
+      defaultValue = "0",
+      paramLabel = "N",
+      description =
+          "instances the Region can provision: a scale-out past it fails with"
+              + " InsufficientInstanceCapacity and desired falls back to what runs"
+              + " (local.aws_physics.capacity_limit; 0 = no limit; default ${DEFAULT-VALUE})")
+  int capacityLimit;
 
   @Option(
       names = Flags.PRE_ROLL,
@@ -77,6 +99,18 @@ final class SimulateFleetOptions {
     if (metricDelay != null && metricDelay.isNegative()) {
       throw Cli.usage(spec, Flags.METRIC_DELAY + " (" + metricDelay + ") must be at least 0s");
     }
+    if (instanceStartJitter.isNegative()) {
+      throw Cli.usage(
+          spec,
+          Flags.INSTANCE_START_JITTER
+              + " ("
+              + instanceStartJitter
+              + ") must be at least 0s; 0s turns it off");
+    }
+    if (capacityLimit < 0) {
+      throw Cli.usage(
+          spec, Flags.CAPACITY_LIMIT + " (" + capacityLimit + ") must be at least 0; 0 = no limit");
+    }
     if (maxRequestAge.isNegative() || maxRequestAge.isZero()) {
       throw Cli.usage(
           spec, Flags.MAX_REQUEST_AGE + " (" + maxRequestAge + ") must be positive, e.g. 56s");
@@ -91,7 +125,8 @@ final class SimulateFleetOptions {
    * of the {@code platform} the artifacts were measured on ({@link MetricPhysics}).
    */
   FleetSimulator.Options options(double sloMs, String platform, CommandSpec spec) {
-    return new FleetSimulator.Options(sloMs, metricDelay(platform), seed, preRoll(spec));
+    return new FleetSimulator.Options(sloMs, metricDelay(platform), seed, preRoll(spec))
+        .withStartPhysics(new StartPhysics(instanceStartJitter, capacityLimit));
   }
 
   /** The metric delay given, else that of the {@code platform} the artifacts were measured on. */
@@ -104,17 +139,12 @@ final class SimulateFleetOptions {
     if (preRoll.strip().equalsIgnoreCase("window")) {
       return new FleetSimulator.PreRoll.Window();
     }
-    Duration d;
-    try {
-      d = Durations.parse(preRoll);
-    } catch (RuntimeException e) {
-      throw Cli.usage(
-          spec,
-          Flags.PRE_ROLL
-              + " ("
-              + preRoll
-              + ") must be 'window' or a duration in whole seconds, e.g. 180s or 0s");
-    }
+    Duration d =
+        Durations.parse(
+            spec,
+            Flags.PRE_ROLL,
+            preRoll,
+            "'window' or a duration in whole seconds, e.g. 180s or 0s");
     try {
       return d.isZero() ? new FleetSimulator.PreRoll.None() : new FleetSimulator.PreRoll.Fixed(d);
     } catch (SimulatorException e) {
@@ -129,6 +159,13 @@ final class SimulateFleetOptions {
     m.put("metric_delay", metricDelay(platform).toString());
     m.put("metric_delay_source", MetricPhysics.source(metricDelay, platform));
     m.put("pre_roll", preRoll);
+    // recorded only when on, so a run without them writes the artifact it always wrote
+    if (!instanceStartJitter.isZero()) {
+      m.put("instance_start_jitter", instanceStartJitter.toString());
+    }
+    if (capacityLimit > 0) {
+      m.put("capacity_limit", capacityLimit);
+    }
     m.put("max_request_age", maxRequestAge.toString());
     m.put("price_per_hour", pricePerHour);
   }

@@ -101,26 +101,12 @@ final class StabilityOptions {
 
   /** {@code 10} or {@code 10%}: above 0 and at most 100. */
   private static double percent(CommandSpec spec, String text) {
-    String number = text.strip();
-    if (number.endsWith("%")) {
-      number = number.substring(0, number.length() - 1).strip();
-    }
-    double v;
-    try {
-      v = Double.parseDouble(number);
-    } catch (NumberFormatException e) {
-      v = Double.NaN;
-    }
-    if (!(v > 0) || v > 100) {
-      throw Cli.usage(
-          spec,
-          Flags.STABILITY_PERCENT
-              + " ("
-              + text
-              + ") must be a percentage above 0 and at most 100 of the windows' mean, e.g. 10 or"
-              + " 10%");
-    }
-    return v;
+    return Percent.parse(
+        spec,
+        Flags.STABILITY_PERCENT,
+        text,
+        v -> v > 0 && v <= 100,
+        "a percentage above 0 and at most 100 of the windows' mean, e.g. 10 or 10%");
   }
 
   /** {@code 18s}, {@code 1m50s}; sub-second durations in ms. */

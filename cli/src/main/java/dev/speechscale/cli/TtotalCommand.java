@@ -4,11 +4,9 @@ import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.RepeatedTtotal;
-import dev.speechscale.chain.Target;
 import dev.speechscale.chain.TtotalRequest;
 import dev.speechscale.chain.TtotalRun;
 import dev.speechscale.platform.NanoClock;
-import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.Transport;
 import dev.speechscale.report.TtotalTable;
 import java.io.PrintWriter;
@@ -40,8 +38,7 @@ final class TtotalCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ChainOptions common;
 
-  @Option(names = Flags.QMAX, required = true, paramLabel = "FILE", description = "qmax artifact")
-  Path qmax;
+  @Mixin QmaxFileOption qmax;
 
   @Option(
       names = Flags.TRANSPORT,
@@ -92,8 +89,7 @@ final class TtotalCommand implements Callable<Integer> {
       description = "use a ladder measured on another deployment (warns instead of refusing)")
   boolean allowConfigMismatch;
 
-  @Option(names = Flags.TEXTS, paramLabel = "FILE", description = "one request text per line")
-  @Nullable Path texts;
+  @Mixin TextsOption texts;
 
   @Option(
       names = Flags.OUTPUT,
@@ -110,8 +106,7 @@ final class TtotalCommand implements Callable<Integer> {
               + " (default 1)")
   int runs;
 
-  @Option(names = Flags.JSON, description = "print the artifact as JSON")
-  boolean json;
+  @Mixin JsonOption json;
 
   @Override
   public Integer call() {
@@ -122,27 +117,20 @@ final class TtotalCommand implements Callable<Integer> {
           Flags.RUNS + " (" + runs + ") must be at least 1; time one scale-out with --runs 1");
     }
     TtotalRequest request = request();
-    TtotalArtifact t;
-    try (Platform platform = common.open()) {
-      t =
-          RepeatedTtotal.run(
-              platform,
-              request,
-              NanoClock.SYSTEM,
-              line -> spec.commandLine().getErr().println(line));
-    }
+    TtotalArtifact t =
+        common.onPlatform((platform, progress) ->
+            RepeatedTtotal.run(platform, request, NanoClock.SYSTEM, progress));
     Path target = output != null ? output : Path.of(t.defaultFileName());
     ArtifactCodec.write(target, t);
     PrintWriter out = spec.commandLine().getOut();
-    if (json) {
-      out.print(ArtifactCodec.toJson(t));
+    if (json.printed(out, t)) {
       return 0;
     }
     TtotalTable.print(t, out);
     out.println("wrote " + target);
     out.println(
         "next: tts-bench plan --qmax "
-            + qmax
+            + qmax.file
             + " "
             + Flags.TTOTAL
             + " "
@@ -157,12 +145,12 @@ final class TtotalCommand implements Callable<Integer> {
   TtotalRequest request() {
     Transport t =
         transport == null
-            ? Transport.ofLabel(ArtifactCodec.readQmax(qmax).transport())
+            ? Transport.ofLabel(ArtifactCodec.readQmax(qmax.file).transport())
             : common.transport(transport);
     return new TtotalRequest(
-        new Target(common.model(), common.platform, common.config, common.stateDir),
-        qmax,
-        new TtotalRequest.Probe(t, probe, texts),
+        common.target(),
+        qmax.file,
+        new TtotalRequest.Probe(t, probe, texts.file),
         new TtotalRun.Timing(recoveryWindow, settle, timeout, newInstanceFor),
         runs,
         allowConfigMismatch);

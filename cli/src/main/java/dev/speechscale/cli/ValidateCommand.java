@@ -3,11 +3,9 @@ package dev.speechscale.cli;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.chain.Flags;
-import dev.speechscale.chain.Target;
 import dev.speechscale.chain.ValidateRequest;
 import dev.speechscale.chain.ValidateRun;
 import dev.speechscale.platform.NanoClock;
-import dev.speechscale.platform.Platform;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,36 +58,26 @@ final class ValidateCommand implements Callable<Integer> {
       description = "transport of the live checks")
   @Nullable String transport;
 
-  @Option(names = Flags.TEXTS, paramLabel = "FILE", description = "one request text per line")
-  @Nullable Path texts;
+  @Mixin TextsOption texts;
 
   @Option(names = Flags.OUTPUT, paramLabel = "FILE", description = "also write the artifact")
   @Nullable Path output;
 
-  @Option(names = Flags.JSON, description = "print the artifact as JSON")
-  boolean json;
+  @Mixin JsonOption json;
 
   @Override
   public Integer call() {
     common.checkTransport(transport);
     ValidateRequest request = request();
     ValidateRun.Options options = request.options(ArtifactCodec.readPlan(request.plan()));
-    ValidateArtifact v;
-    try (Platform platform = common.open()) {
-      v =
-          ValidateRun.run(
-              platform,
-              options,
-              NanoClock.SYSTEM,
-              line -> spec.commandLine().getErr().println(line));
-    }
+    ValidateArtifact v =
+        common.onPlatform(
+            (platform, progress) -> ValidateRun.run(platform, options, NanoClock.SYSTEM, progress));
     if (output != null) {
       ArtifactCodec.write(output, v);
     }
     PrintWriter out = spec.commandLine().getOut();
-    if (json) {
-      out.print(ArtifactCodec.toJson(v));
-    } else {
+    if (!json.printed(out, v)) {
       for (ValidateArtifact.Check c : v.checks()) {
         out.printf(
             Locale.ROOT,
@@ -108,9 +96,9 @@ final class ValidateCommand implements Callable<Integer> {
   /** The validation the options ask for: the plan beside the config unless given. */
   ValidateRequest request() {
     return new ValidateRequest(
-        new Target(common.model(), common.platform, common.config, common.stateDir),
+        common.target(),
         plan != null ? plan : common.defaultPlan(),
         live,
-        new ValidateRequest.Load(common.transport(transport), phase, texts));
+        new ValidateRequest.Load(common.transport(transport), phase, texts.file));
   }
 }

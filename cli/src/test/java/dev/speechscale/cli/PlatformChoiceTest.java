@@ -35,17 +35,18 @@ class PlatformChoiceTest {
   @Test
   void typicalMetricPublicationDelay_perPlatform_isWhatReplayDefaultedToByName() {
     ChainOptions options = new ChainOptions();
-    options.platform = "local";
+    options.where = new PlatformChoice();
+    options.where.platform = "local";
     assertThat(options.typicalMetricPublicationDelay()).isEqualTo(Duration.ZERO);
-    options.platform = "aws";
+    options.where.platform = "aws";
     assertThat(options.typicalMetricPublicationDelay()).isEqualTo(Duration.ofSeconds(60));
-    options.platform = "k8s"; // not on the classpath: opening it is what reports that
+    options.where.platform = "k8s"; // not on the classpath: opening it is what reports that
     assertThat(options.typicalMetricPublicationDelay()).isEqualTo(Duration.ZERO);
   }
 
   @Test
   void choices_listTheDefaultFirst() {
-    assertThat(ChainOptions.choices()).isEqualTo("local or aws");
+    assertThat(PlatformChoice.choices()).isEqualTo("local or aws");
   }
 
   @Test

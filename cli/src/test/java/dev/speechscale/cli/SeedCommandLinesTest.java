@@ -76,7 +76,8 @@ class SeedCommandLinesTest {
                     "kokoro-82m",
                     "--qmax",
                     "q.json")
-                .qmax)
+                .qmax
+                .file)
         .isEqualTo(Path.of("q.json"));
     assertThat(
             parsed(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.ArtifactKind;
+import dev.speechscale.artifacts.Header;
 import dev.speechscale.artifacts.Provenance;
 import dev.speechscale.artifacts.SimulateArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
@@ -377,11 +378,12 @@ class SimulateCommandTest {
     ArtifactCodec.write(
         file,
         new ValidateArtifact(
-            1,
-            "validate",
-            "test",
-            Instant.EPOCH,
-            Provenance.capture("tts-bench validate --live", java.util.Map.of()),
+            new Header(
+                1,
+                "validate",
+                "test",
+                Instant.EPOCH,
+                Provenance.capture("tts-bench validate --live", java.util.Map.of())),
             "kokoro-82m",
             "speech-kokoro-82m",
             "local",
@@ -542,6 +544,43 @@ class SimulateCommandTest {
     assertThat(run.err())
         .contains("validate-static.json has no refusal_cost")
         .contains("run tts-bench validate --live again, or give --refusal-cost-ms");
+  }
+
+  @Test
+  void simulate_startPhysics_offWritesTheSameArtifact_onIsRecordedInTheParameters()
+      throws IOException {
+    assertThat(simulate(shortStep("a")).exitCode()).isZero();
+    assertThat(
+            simulate(
+                    with(
+                        with(shortStep("o"), "--instance-start-jitter", "0s"),
+                        "--capacity-limit",
+                        "0"))
+                .exitCode())
+        .isZero();
+    CliRun on =
+        simulate(
+            with(with(shortStep("j"), "--instance-start-jitter", "30s"), "--capacity-limit", "1"));
+
+    assertThat(on.exitCode()).as(on.err()).isZero();
+    assertThat(withoutProvenance(dir.resolve("o.json")))
+        .isEqualTo(withoutProvenance(dir.resolve("a.json")));
+    assertThat(ArtifactCodec.readSimulate(dir.resolve("a.json")).provenance().parameters())
+        .doesNotContainKeys("instance_start_jitter", "capacity_limit");
+    assertThat(ArtifactCodec.readSimulate(dir.resolve("j.json")).provenance().parameters())
+        .containsEntry("instance_start_jitter", "PT30S")
+        .containsEntry("capacity_limit", 1);
+  }
+
+  @Test
+  void simulate_negativeStartPhysics_isAUsageErrorNamingTheFlag() {
+    CliRun jitter = simulate(with(shortStep("m"), "--instance-start-jitter", "PT-5S"));
+    CliRun limit = simulate(with(shortStep("m"), "--capacity-limit", "-1"));
+
+    assertThat(jitter.exitCode()).isEqualTo(2);
+    assertThat(jitter.err()).contains("--instance-start-jitter (PT-5S) must be at least 0s");
+    assertThat(limit.exitCode()).isEqualTo(2);
+    assertThat(limit.err()).contains("--capacity-limit (-1) must be at least 0");
   }
 
   @Test

@@ -33,7 +33,9 @@ import org.jspecify.annotations.Nullable;
  * and {@code audio_s} (seconds of audio received), then (additive) {@code instance} (the instance
  * that served the request, from the local router's {@code X-Speechscale-Instance}), each null when
  * the response did not say. A drop has {@code outcome} {@code DROPPED} and only the schedule
- * fields.
+ * fields. In an open-loop run every line ends with (additive) {@code schedule_offset_ns}: the
+ * intended send time in nanoseconds from the schedule's start, exact and the same in every process
+ * that runs the schedule (the shards of {@link Shard}); closed-loop lines do not have it.
  *
  * <p>Lines are buffered (64 KiB) and flushed by {@link #flush()} — the ladder flushes after each
  * rung — and on {@link #close()}: flushing per line would cost a system call per request, which at
@@ -43,6 +45,8 @@ public final class JsonlEventLog implements RequestListener, AutoCloseable {
   private final OutputStream out;
   private final LongFunction<Instant> wallOf;
   private volatile @Nullable Second lastSecond;
+  private static final long NO_SCHEDULE = Long.MIN_VALUE;
+  private volatile long scheduleStart = NO_SCHEDULE;
 
   /** Appends to {@code path}, creating it (and its parent folders) when missing. */
   public static JsonlEventLog open(Path path, NanoClock clock, Clock wall) {
@@ -121,6 +125,9 @@ public final class JsonlEventLog implements RequestListener, AutoCloseable {
     }
     line.append(",\"instance\":");
     string(line, b.instance());
+    if (e.loadModel() == RequestEvent.LoadModel.OPEN_LOOP) {
+      scheduleOffset(line, e.intendedNanos());
+    }
     line.append('}');
     write(line);
   }
@@ -133,8 +140,22 @@ public final class JsonlEventLog implements RequestListener, AutoCloseable {
     line.append(",\"seq\":").append(seq);
     line.append(",\"intended_at\":");
     instant(line, intendedNanos);
-    line.append(",\"outcome\":\"DROPPED\"}");
+    line.append(",\"outcome\":\"DROPPED\"");
+    scheduleOffset(line, intendedNanos);
+    line.append('}');
     write(line);
+  }
+
+  @Override
+  public void scheduleStarted(long startNanos) {
+    scheduleStart = startNanos;
+  }
+
+  private void scheduleOffset(StringBuilder line, long intendedNanos) {
+    long startNanos = scheduleStart;
+    if (startNanos != NO_SCHEDULE) {
+      line.append(",\"schedule_offset_ns\":").append(intendedNanos - startNanos);
+    }
   }
 
   /**

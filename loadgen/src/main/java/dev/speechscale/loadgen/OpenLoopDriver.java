@@ -65,7 +65,19 @@ public final class OpenLoopDriver implements AutoCloseable {
    * @throws LoadgenException when the request listener failed (after every request ended)
    */
   public OpenLoopResult run(OpenLoopSpec spec) {
-    return drive(spec, null);
+    return drive(spec, null, Shard.WHOLE);
+  }
+
+  /**
+   * Runs shard {@code shard} of the schedule: draws every arrival of {@code spec} from its seed,
+   * sends only the shard's ({@link Shard#owns}) and waits for them to end. Counts, drops and events
+   * are the shard's; arrival {@code seq} keeps its place in the whole schedule, and its intended
+   * time the same offset from the start as in a single process.
+   *
+   * @throws LoadgenException when the request listener failed (after every request ended)
+   */
+  public OpenLoopResult run(OpenLoopSpec spec, Shard shard) {
+    return drive(spec, null, java.util.Objects.requireNonNull(shard, "shard"));
   }
 
   /**
@@ -78,10 +90,10 @@ public final class OpenLoopDriver implements AutoCloseable {
    * @throws LoadgenException when the schedule goes back in time or the request listener failed
    */
   public OpenLoopResult run(OpenLoopSpec spec, DoubleSupplier schedule) {
-    return drive(spec, java.util.Objects.requireNonNull(schedule, "schedule"));
+    return drive(spec, java.util.Objects.requireNonNull(schedule, "schedule"), Shard.WHOLE);
   }
 
-  private OpenLoopResult drive(OpenLoopSpec spec, @Nullable DoubleSupplier schedule) {
+  private OpenLoopResult drive(OpenLoopSpec spec, @Nullable DoubleSupplier schedule, Shard shard) {
     Semaphore permits = new Semaphore(spec.maxInFlight());
     ConcurrentLinkedQueue<RequestEvent> events = new ConcurrentLinkedQueue<>();
     int phases = spec.phases().size();
@@ -90,6 +102,7 @@ public final class OpenLoopDriver implements AutoCloseable {
     SplitMix64 rng = new SplitMix64(spec.seed());
     long seq = 0;
     long start = clock.nanoTime();
+    listener.scheduleStarted(start);
     long phaseStart = start;
     double lastScheduledS = 0;
     taken = true;
@@ -98,7 +111,9 @@ public final class OpenLoopDriver implements AutoCloseable {
       OpenLoopSpec.Phase phase = spec.phases().get(p);
       long phaseEnd = phaseStart + phase.duration().toNanos();
       double gapNanos = phase.ratePerSecond() > 0 ? 1e9 / phase.ratePerSecond() : Double.NaN;
-      double poissonAt = phaseStart;
+      // arrival times are offsets from the start, computed alike in every process (a double
+      // holding an absolute nanoTime would round differently per process and per shard)
+      double poissonOffset = phaseStart - start;
       for (long k = 0; schedule != null || !Double.isNaN(gapNanos); k++) {
         long at;
         if (schedule != null) {
@@ -121,19 +136,22 @@ public final class OpenLoopDriver implements AutoCloseable {
           }
           taken = true;
         } else if (spec.arrivals() == OpenLoopSpec.Arrivals.POISSON) {
-          poissonAt += -Math.log1p(-rng.nextDouble()) * gapNanos;
-          at = (long) poissonAt;
+          poissonOffset += -Math.log1p(-rng.nextDouble()) * gapNanos;
+          at = start + (long) poissonOffset;
         } else {
           at = phaseStart + Math.round(k * gapNanos); // no accumulated rounding error
         }
         if (at >= phaseEnd) {
           break;
         }
+        long n = seq++;
+        if (!shard.owns(n)) {
+          continue; // another shard's arrival
+        }
         if (!waitUntil(at)) {
           break schedule;
         }
         intended[p]++;
-        long n = seq++;
         if (permits.tryAcquire()) {
           int phaseIndex = p;
           Thread.ofVirtual()

@@ -20,6 +20,12 @@ public interface RequestListener {
    */
   default void dropped(int phaseIndex, long seq, long intendedNanos) {}
 
+  /**
+   * An open-loop schedule starts at {@code startNanos}: every intended time of the run is an offset
+   * from it (what a shard's event log records, so shards' arrivals can be compared).
+   */
+  default void scheduleStarted(long startNanos) {}
+
   /** A rung or open-loop run ended: a good moment to write buffered output. */
   default void flush() {}
 
@@ -36,6 +42,12 @@ public interface RequestListener {
       public void dropped(int phaseIndex, long seq, long intendedNanos) {
         first.dropped(phaseIndex, seq, intendedNanos);
         second.dropped(phaseIndex, seq, intendedNanos);
+      }
+
+      @Override
+      public void scheduleStarted(long startNanos) {
+        first.scheduleStarted(startNanos);
+        second.scheduleStarted(startNanos);
       }
 
       @Override

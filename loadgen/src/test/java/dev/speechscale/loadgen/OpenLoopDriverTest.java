@@ -90,6 +90,39 @@ class OpenLoopDriverTest {
   }
 
   @Test
+  void run_poissonArrivals_sameOffsetsFromTheStartWhateverTheClockReads() {
+    // shards in different processes start at different nanoTime readings; far from zero a double
+    // holding the absolute time rounds to hundreds of nanoseconds, so arrivals must be offsets
+    OpenLoopSpec spec =
+        OpenLoopSpec.constant(2000, Duration.ofMillis(60), OpenLoopSpec.Arrivals.POISSON, 64, 5);
+
+    List<Long> nearZero = startOffsets(spec, 0);
+    List<Long> farOut = startOffsets(spec, 4_000_000_000_000_000_000L);
+
+    assertThat(nearZero).hasSizeGreaterThan(50);
+    assertThat(farOut).isEqualTo(nearZero);
+  }
+
+  /** Intended times minus the schedule's start, on a clock reading {@code base} + system time. */
+  private static List<Long> startOffsets(OpenLoopSpec spec, long base) {
+    long[] start = new long[1];
+    RequestListener listener =
+        new RequestListener() {
+          @Override
+          public void completed(RequestEvent event) {}
+
+          @Override
+          public void scheduleStarted(long startNanos) {
+            start[0] = startNanos;
+          }
+        };
+    NanoClock shifted = () -> base + System.nanoTime();
+    try (OpenLoopDriver driver = new OpenLoopDriver(instantInvoker(), TEXTS, shifted, listener)) {
+      return driver.run(spec).events().stream().map(e -> e.intendedNanos() - start[0]).toList();
+    }
+  }
+
+  @Test
   void run_phases_attributeRequestsByIntendedTime() {
     OpenLoopSpec spec =
         new OpenLoopSpec(

@@ -15,6 +15,9 @@ import org.jspecify.annotations.Nullable;
  * @param comparison how the datapoint is compared with the threshold
  * @param state the alarm's state now
  * @param actions names of the policies it triggers
+ * @param treatMissingData how it treats a period without data, as CloudWatch spells it ({@code
+ *     missing}, {@code notBreaching}, {@code breaching}, {@code ignore}); {@code null} when the
+ *     alarm states none, which CloudWatch reads as {@code missing}
  */
 public record Alarm(
     String name,
@@ -25,9 +28,34 @@ public record Alarm(
     double threshold,
     @Nullable Comparison comparison,
     AlarmState state,
-    List<String> actions) {
+    List<String> actions,
+    @Nullable String treatMissingData) {
   public Alarm {
     actions = List.copyOf(actions);
+  }
+
+  /** An alarm that states no treatment of missing data (CloudWatch's default, {@code missing}). */
+  public Alarm(
+      String name,
+      @Nullable String metricName,
+      @Nullable Statistic statistic,
+      int periodSeconds,
+      int evaluationPeriods,
+      double threshold,
+      @Nullable Comparison comparison,
+      AlarmState state,
+      List<String> actions) {
+    this(
+        name,
+        metricName,
+        statistic,
+        periodSeconds,
+        evaluationPeriods,
+        threshold,
+        comparison,
+        state,
+        actions,
+        null);
   }
 
   /** CloudWatch alarm states. */

@@ -39,11 +39,7 @@ public interface Platform extends AutoCloseable {
    * @throws PlatformException when the endpoint has no scalable target or the action is refused
    */
   default void putScheduledAction(String endpoint, ScheduledAction action) {
-    throw new PlatformException(
-        new PlatformException.Reason.InvalidRequest(
-            "this platform takes scheduled actions from the deployment only; redeploy "
-                + endpoint
-                + " with scheduled_floors"));
+    throw scheduledByDeployment(endpoint, "with scheduled_floors");
   }
 
   /**
@@ -53,11 +49,17 @@ public interface Platform extends AutoCloseable {
    * @throws PlatformException when there is no such action
    */
   default void deleteScheduledAction(String endpoint, String name) {
-    throw new PlatformException(
+    throw scheduledByDeployment(endpoint, "without the floor");
+  }
+
+  /** The refusal of a platform that takes its scheduled actions from the deployment only. */
+  private static PlatformException scheduledByDeployment(String endpoint, String redeploy) {
+    return new PlatformException(
         new PlatformException.Reason.InvalidRequest(
             "this platform takes scheduled actions from the deployment only; redeploy "
                 + endpoint
-                + " without the floor"));
+                + " "
+                + redeploy));
   }
 
   /**

@@ -155,11 +155,7 @@ class ChartsTest {
   static ValidateArtifact validate(boolean live, ValidateTimeline t) {
     ValidateArtifact v = RUN.validate();
     return new ValidateArtifact(
-        v.schemaVersion(),
-        v.kind(),
-        v.toolVersion(),
-        v.createdAt(),
-        v.provenance(),
+        v.header(),
         v.model(),
         v.endpoint(),
         v.platform(),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.DriftArtifact;
+import dev.speechscale.artifacts.Header;
 import dev.speechscale.artifacts.HostSpeedLog;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.artifacts.QmaxArtifact;
@@ -471,11 +472,7 @@ class QuickstartReportTest {
   void html_hostileValidateCheck_isEscapedInEveryColumn() {
     ValidateArtifact v =
         new ValidateArtifact(
-            1,
-            "validate",
-            "test",
-            Instant.EPOCH,
-            null,
+            new Header(1, "validate", "test", Instant.EPOCH, null),
             "quickstart",
             "speech-quickstart",
             "local",

@@ -2,10 +2,13 @@ package dev.speechscale.scaling;
 
 /** CloudWatch alarm states. */
 public enum AlarmState {
-  /** The last datapoints do not all breach. */
+  /** Fewer than Datapoints to Alarm of the evaluated datapoints breach. */
   OK,
-  /** Every one of the last datapoints breaches. */
+  /** Enough of the evaluated datapoints breach ({@link AlarmEvaluation}). */
   ALARM,
-  /** At least one of the last periods has no (published) datapoint. */
+  /**
+   * Not enough data: with {@link TreatMissingData#MISSING}, every period of the evaluation range
+   * has no (published) datapoint; also the state of an alarm never evaluated.
+   */
   INSUFFICIENT_DATA
 }

@@ -3,7 +3,6 @@ package dev.speechscale.scaling;
 import dev.speechscale.platform.MetricQuery.Metric;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.function.DoublePredicate;
 
 /**
  * The state machine of one endpoint's scaling (or one simulated policy's): both alarms, the
@@ -11,8 +10,14 @@ import java.util.function.DoublePredicate;
  *
  * <p>Each {@link #evaluate} reads the last complete periods of each alarm, aligned to the epoch as
  * CloudWatch aligns them, from the periods that are already published: the newest period read ends
- * at {@code ⌊(now − publicationDelay) / period⌋ × period}. A period without data makes its alarm
- * {@link AlarmState#INSUFFICIENT_DATA}, which never acts.
+ * at {@code ⌊(now − publicationDelay) / period⌋ × period}. Each alarm reads its evaluation range
+ * ({@link AlarmEvaluation#range}) and treats periods without data as CloudWatch does ({@link
+ * AlarmEvaluation}): the target tracking alarms as {@link TreatMissingData#TARGET_TRACKING} (all
+ * missing → {@link AlarmState#INSUFFICIENT_DATA}, which never acts: Application Auto Scaling User
+ * Guide, "How target tracking scaling for Application Auto Scaling works", Considerations: "A
+ * target tracking scaling policy does not perform scaling when the specified metric has
+ * insufficient data"), the step scale-in alarm as its {@link StepScaleIn#treatMissingData}. An
+ * alarm acts only in ALARM.
  *
  * <ul>
  *   <li>Scale-out (target tracking): high alarm in ALARM, scale-out not suspended, the scale-out
@@ -135,11 +140,22 @@ public final class ScalingEngine {
             t.metric(),
             t.statistic(),
             t.period().toMillis(),
-            t.datapoints(),
+            AlarmEvaluation.range(t.datapoints()),
             visibleMs);
-    highAlarm = state(high, v -> v > t.targetValue());
+    highAlarm =
+        AlarmEvaluation.evaluate(
+            high,
+            t.datapoints(),
+            t.datapoints(),
+            v -> v > t.targetValue(),
+            TreatMissingData.TARGET_TRACKING,
+            highAlarm);
     double[] low = lowPeriods(datapoints, visibleMs).orElse(NO_ALARM);
-    lowAlarm = low == NO_ALARM ? AlarmState.INSUFFICIENT_DATA : state(low, this::lowBreaches);
+    lowAlarm =
+        low == NO_ALARM
+            ? AlarmState.INSUFFICIENT_DATA
+            : AlarmEvaluation.evaluate(
+                low, lowDatapoints(), lowDatapoints(), this::lowBreaches, lowTreatment(), lowAlarm);
 
     int min =
         suspended.scheduledScaling()
@@ -147,7 +163,7 @@ public final class ScalingEngine {
             : rules.minCapacityAt(scheduleTimeScale == 1.0 ? nowMs : scheduleClock(nowMs));
     String outWhy = "high alarm " + highAlarm;
     if (highAlarm == AlarmState.ALARM) {
-      ScalingDecision out = scaleOut(nowMs, high[high.length - 1], desired, inService, suspended);
+      ScalingDecision out = scaleOut(nowMs, latest(high), desired, inService, suspended);
       if (out.changes() && out.desired() >= min) {
         lastScaleOutMs = nowMs;
         lastScaleOutDesired = out.desired();
@@ -170,7 +186,7 @@ public final class ScalingEngine {
     }
     String inWhy = "low alarm " + lowAlarm;
     if (lowAlarm == AlarmState.ALARM) {
-      ScalingDecision in = scaleIn(nowMs, min, low[low.length - 1], desired, inService, suspended);
+      ScalingDecision in = scaleIn(nowMs, min, latest(low), desired, inService, suspended);
       if (in.changes()) {
         lastScaleInMs = nowMs;
         return in;
@@ -248,6 +264,17 @@ public final class ScalingEngine {
   }
 
   private static ScalingDecision stepIn(StepScaleIn s, double latest, int desired) {
+    if (Double.isNaN(latest)) {
+      return new ScalingDecision(
+          desired - 1,
+          ScalingDecision.Direction.IN,
+          String.format(
+              Locale.ROOT,
+              "step scale-in: %s %s has no datapoint in the alarm's range, treated as %s",
+              s.metric().cloudWatchName(),
+              s.statistic().awsName(),
+              s.treatMissingData().awsName()));
+    }
     return new ScalingDecision(
         desired - 1,
         ScalingDecision.Direction.IN,
@@ -318,7 +345,7 @@ public final class ScalingEngine {
                   s.metric(),
                   s.statistic(),
                   s.period().toMillis(),
-                  s.datapoints(),
+                  AlarmEvaluation.range(s.datapoints()),
                   visibleMs));
       case ScaleIn.Tracking tr ->
           java.util.Optional.of(
@@ -327,10 +354,38 @@ public final class ScalingEngine {
                   t.metric(),
                   t.statistic(),
                   t.period().toMillis(),
-                  tr.datapoints(),
+                  AlarmEvaluation.range(tr.datapoints()),
                   visibleMs));
       case ScaleIn.Disabled d -> java.util.Optional.empty();
     };
+  }
+
+  /** The scale-in alarm's Evaluation Periods (= Datapoints to Alarm). */
+  private int lowDatapoints() {
+    return switch (rules.scaleIn()) {
+      case StepScaleIn s -> s.datapoints();
+      case ScaleIn.Tracking tr -> tr.datapoints();
+      case ScaleIn.Disabled d -> 1;
+    };
+  }
+
+  /** The scale-in alarm's treatment of missing data. */
+  private TreatMissingData lowTreatment() {
+    return switch (rules.scaleIn()) {
+      case StepScaleIn s -> s.treatMissingData();
+      case ScaleIn.Tracking tr -> TreatMissingData.TARGET_TRACKING;
+      case ScaleIn.Disabled d -> TreatMissingData.MISSING;
+    };
+  }
+
+  /** The newest real value of an evaluation range, NaN when every period is missing. */
+  private static double latest(double[] range) {
+    for (int i = range.length - 1; i >= 0; i--) {
+      if (!Double.isNaN(range[i])) {
+        return range[i];
+      }
+    }
+    return Double.NaN;
   }
 
   private boolean lowBreaches(double value) {
@@ -366,17 +421,6 @@ public final class ScalingEngine {
               + "; an implementation must return exactly one value (or NaN) per period");
     }
     return values;
-  }
-
-  private static AlarmState state(double[] values, DoublePredicate breach) {
-    boolean all = true;
-    for (double v : values) {
-      if (Double.isNaN(v)) {
-        return AlarmState.INSUFFICIENT_DATA;
-      }
-      all &= breach.test(v);
-    }
-    return all ? AlarmState.ALARM : AlarmState.OK;
   }
 
   /** ⌈base × latest / target⌉, tolerant of floating-point noise just above an integer. */

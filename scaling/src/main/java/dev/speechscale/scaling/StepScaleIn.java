@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param datapoints consecutive periods that must be at or below the threshold
  * @param threshold the scale-in threshold, in the metric's units
  * @param cooldown after a scale-in, before the next one
+ * @param treatMissingData the alarm's TreatMissingData ({@link TreatMissingData#SCALE_IN_DEPLOYED}
+ *     unless told otherwise)
  */
 public record StepScaleIn(
     Metric metric,
@@ -23,9 +25,29 @@ public record StepScaleIn(
     Duration period,
     int datapoints,
     double threshold,
-    Duration cooldown)
+    Duration cooldown,
+    TreatMissingData treatMissingData)
     implements ScaleIn {
+  /** The step scale-in a plan deploys: its alarm treats missing data as {@code notBreaching}. */
+  public StepScaleIn(
+      Metric metric,
+      MetricStatistic statistic,
+      Duration period,
+      int datapoints,
+      double threshold,
+      Duration cooldown) {
+    this(
+        metric,
+        statistic,
+        period,
+        datapoints,
+        threshold,
+        cooldown,
+        TreatMissingData.SCALE_IN_DEPLOYED);
+  }
+
   public StepScaleIn {
+    Objects.requireNonNull(treatMissingData, "treatMissingData");
     Objects.requireNonNull(metric, "metric");
     Objects.requireNonNull(statistic, "statistic");
     Checks.period("step scale-in period", period);
@@ -35,6 +57,11 @@ public record StepScaleIn(
   }
 
   StepScaleIn withPeriod(Duration p) {
-    return new StepScaleIn(metric, statistic, p, datapoints, threshold, cooldown);
+    return new StepScaleIn(metric, statistic, p, datapoints, threshold, cooldown, treatMissingData);
+  }
+
+  /** The same policy with its alarm treating missing data as {@code t}. */
+  public StepScaleIn withTreatMissingData(TreatMissingData t) {
+    return new StepScaleIn(metric, statistic, period, datapoints, threshold, cooldown, t);
   }
 }

@@ -133,8 +133,10 @@ class ScalingEngineInvariantsTest {
   }
 
   /**
-   * The {@code datapoints} periods of {@code statistic} of {@code metric} that end at the last
-   * whole period visible at {@code visibleMs}: what the rule saw when it decided.
+   * The real datapoints the alarm evaluated when it decided: of the evaluation range ({@link
+   * AlarmEvaluation#range}) ending at the last whole period visible at {@code visibleMs}, the
+   * newest {@code datapoints} periods that have data (fewer when the range has fewer). An alarm in
+   * ALARM under missing or notBreaching saw only breaching ones among them, and at least one.
    */
   private static List<Double> visiblePeriods(
       SecondSamples load,
@@ -146,7 +148,18 @@ class ScalingEngineInvariantsTest {
     long periodMs = period.toMillis();
     double[] p =
         load.periods(
-            metric, statistic, periodMs, datapoints, Math.floorDiv(visibleMs, periodMs) * periodMs);
-    return java.util.Arrays.stream(p).boxed().toList();
+            metric,
+            statistic,
+            periodMs,
+            AlarmEvaluation.range(datapoints),
+            Math.floorDiv(visibleMs, periodMs) * periodMs);
+    java.util.ArrayList<Double> real = new java.util.ArrayList<>();
+    for (int i = p.length - 1; i >= 0 && real.size() < datapoints; i--) {
+      if (!Double.isNaN(p[i])) {
+        real.add(0, p[i]);
+      }
+    }
+    assertThat(real).as("an alarm in ALARM under missing or notBreaching saw data").isNotEmpty();
+    return real;
   }
 }

@@ -237,16 +237,66 @@ class ScalingEngineTest {
   }
 
   @Test
-  void evaluate_aPeriodWithoutData_isInsufficientDataAndDoesNotAct() {
+  void evaluate_noDataInTheEvaluationRange_isInsufficientDataAndDoesNotAct() {
+    SecondSamples load = new SecondSamples().set(0, 10, 9.0);
+    ScalingEngine engine = new ScalingEngine(PLANNED);
+
+    // 10 s periods, range 5: [10 s, 60 s) has no sample, the one datapoint fell out of the range
+    ScalingDecision d = engine.evaluate(T0_MS + 60_000, load, 1, 1, Suspension.NONE);
+
+    assertThat(engine.highAlarm()).isEqualTo(AlarmState.INSUFFICIENT_DATA);
+    assertThat(engine.lowAlarm())
+        .as("the scale-in alarm treats missing data as notBreaching")
+        .isEqualTo(AlarmState.OK);
+    assertThat(d.direction()).isEqualTo(Direction.NONE);
+    assertThat(d.cause()).isEqualTo("high alarm INSUFFICIENT_DATA; low alarm OK");
+  }
+
+  @Test
+  void evaluate_aGapInsideTheRange_scalesOutOnTheRealDatapointsAsCloudWatchDoes() {
+    // - - 9 - 9 over the 5-period range: 2 real breaching points, the older 3 periods old;
+    // CloudWatch's "premature alarm" rule puts a missing-treated alarm in ALARM
     SecondSamples load = new SecondSamples().set(0, 10, 9.0).set(20, 30, 9.0);
     ScalingEngine engine = new ScalingEngine(PLANNED);
 
     ScalingDecision d = engine.evaluate(T0_MS + 30_000, load, 1, 1, Suspension.NONE);
 
+    assertThat(engine.highAlarm()).isEqualTo(AlarmState.ALARM);
+    assertThat(engine.lowAlarm()).isEqualTo(AlarmState.OK);
+    assertThat(d.direction()).isEqualTo(Direction.OUT);
+  }
+
+  @Test
+  void evaluate_idleEndpointWithoutDatapoints_doesNotScaleIn() {
+    // Two instances busy for a minute, then the metric stops (nothing published): the deployed
+    // scale-in alarm (notBreaching) never reads the silence as quiet. Under the old breaching
+    // treatment this scaled in.
+    SecondSamples load = new SecondSamples().set(0, 60, 3.0).set(60, 600, Double.NaN);
+    ScalingEngine engine = new ScalingEngine(PLANNED);
+
+    for (int s = 60; s <= 600; s += 10) {
+      ScalingDecision d = engine.evaluate(T0_MS + s * 1000L, load, 2, 2, Suspension.NONE);
+      assertThat(d.direction()).as("at %d s", s).isEqualTo(Direction.NONE);
+    }
+    assertThat(engine.lowAlarm()).isEqualTo(AlarmState.OK);
     assertThat(engine.highAlarm()).isEqualTo(AlarmState.INSUFFICIENT_DATA);
-    assertThat(engine.lowAlarm()).isEqualTo(AlarmState.INSUFFICIENT_DATA);
-    assertThat(d.direction()).isEqualTo(Direction.NONE);
-    assertThat(d.cause()).isEqualTo("high alarm INSUFFICIENT_DATA; low alarm INSUFFICIENT_DATA");
+  }
+
+  @Test
+  void evaluate_breachingTreatment_scalesInOnSilence() {
+    // PLANNED's scale-in alarm: Average over 60 s x 3, range 5: at 360 s the busy minute is out
+    SecondSamples load = new SecondSamples().set(0, 60, 3.0).set(60, 360, Double.NaN);
+    StepScaleIn step = (StepScaleIn) PLANNED.scaleIn();
+    ScalingEngine engine =
+        new ScalingEngine(
+            new ScalingRules(
+                1, 5, PLANNED.tracking(), step.withTreatMissingData(TreatMissingData.BREACHING)));
+
+    ScalingDecision d = engine.evaluate(T0_MS + 360_000, load, 2, 2, Suspension.NONE);
+
+    assertThat(engine.lowAlarm()).isEqualTo(AlarmState.ALARM);
+    assertThat(d.direction()).isEqualTo(Direction.IN);
+    assertThat(d.cause()).endsWith("has no datapoint in the alarm's range, treated as breaching");
   }
 
   @Test

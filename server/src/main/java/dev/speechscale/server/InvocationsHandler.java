@@ -167,12 +167,9 @@ final class InvocationsHandler {
     long queuedNanos = now.get().queued().toNanos();
     ChunkBuffer buffer = runtime.newBuffer();
     SynthesisJob job = runtime.start(synthesis, permit, buffer);
-    onVirtualThread(
-        blocking,
-        permit,
-        callback,
-        job,
-        () -> respond(synthesis, job, buffer, response, callback, arrivalNanos, queuedNanos));
+    StartedJob started =
+        new StartedJob(synthesis, job, buffer, response, callback, arrivalNanos, queuedNanos);
+    onVirtualThread(blocking, permit, callback, job, () -> respond(started));
   }
 
   /** Runs {@code work} on a virtual thread that owns the permit from then on and closes it. */
@@ -324,7 +321,9 @@ final class InvocationsHandler {
     }
     ChunkBuffer buffer = runtime.newBuffer();
     SynthesisJob job = runtime.start(synthesis, permit, buffer);
-    respond(synthesis, job, buffer, response, callback, arrivalNanos, turn.queued().toNanos());
+    respond(
+        new StartedJob(
+            synthesis, job, buffer, response, callback, arrivalNanos, turn.queued().toNanos()));
   }
 
   /** Records the wait; true when the turn started, else the request was answered. Never blocks. */
@@ -344,45 +343,34 @@ final class InvocationsHandler {
   }
 
   /**
-   * Streams or buffers the audio of a started job; on a virtual thread (it blocks on writes).
-   * {@code queuedNanos} is how long the request waited for its execution slot (the gate's ticker),
-   * sent as {@code X-Queue-Wait-Us}.
+   * Streams or buffers the audio of a started job; on a virtual thread (it blocks on writes). Its
+   * {@link StartedJob#queuedNanos()}, how long the request waited for its execution slot (the
+   * gate's ticker), is sent as {@code X-Queue-Wait-Us}.
    */
-  private void respond(
-      SynthesisRequest synthesis,
-      SynthesisJob job,
-      ChunkBuffer buffer,
-      Response response,
-      Callback callback,
-      long arrivalNanos,
-      long queuedNanos) {
+  private void respond(StartedJob started) {
     try {
-      if (synthesis.stream()) {
-        new StreamWriter(
-                runtime, synthesis, job, buffer, response, callback, arrivalNanos, queuedNanos)
-            .run();
+      if (started.request().stream()) {
+        new StreamWriter(runtime, started).run();
       } else {
-        buffered(synthesis, job, buffer, response, callback, queuedNanos);
+        buffered(started);
       }
     } finally {
-      job.cancel();
-      awaitQuietly(job);
+      started.job().cancel();
+      awaitQuietly(started.job());
     }
   }
 
-  private void buffered(
-      SynthesisRequest request,
-      SynthesisJob job,
-      ChunkBuffer buffer,
-      Response response,
-      Callback callback,
-      long queuedNanos) {
+  private void buffered(StartedJob started) {
+    SynthesisRequest request = started.request();
+    SynthesisJob job = started.job();
+    Response response = started.response();
+    Callback callback = started.callback();
     ByteArrayOutputStream audio = new ByteArrayOutputStream();
     try (AudioTranscoder transcoder =
         new AudioTranscoder(
             request.format(), runtime.engine.sampleRateHz(), request.sampleRateHz())) {
       while (true) {
-        ChunkBuffer.Item item = buffer.take(runtime.writerStall());
+        ChunkBuffer.Item item = started.buffer().take(runtime.writerStall());
         switch (item) {
           case ChunkBuffer.Item.Chunk(short[] samples) -> {
             audio.writeBytes(transcoder.encode(samples));
@@ -402,7 +390,7 @@ final class InvocationsHandler {
                 audio.toByteArray(),
                 response,
                 callback,
-                queuedNanos);
+                started.queuedNanos());
             return;
           }
           case ChunkBuffer.Item.Failed(Throwable cause) -> {

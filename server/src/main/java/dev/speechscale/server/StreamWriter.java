@@ -3,8 +3,6 @@ package dev.speechscale.server;
 import java.io.IOException;
 import java.util.Map;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.util.Callback;
 
 /**
  * Writes one streaming response: waits for the first chunk, commits the 200 with the WAV header
@@ -13,48 +11,30 @@ import org.eclipse.jetty.util.Callback;
  */
 final class StreamWriter {
   private final SpeechRuntime runtime;
-  private final SynthesisRequest request;
-  private final SynthesisJob job;
-  private final ChunkBuffer buffer;
-  private final Response response;
-  private final Callback callback;
-  private final long arrivalNanos;
-  private final long queuedNanos;
+  private final StartedJob started;
   private boolean committed;
 
-  StreamWriter(
-      SpeechRuntime runtime,
-      SynthesisRequest request,
-      SynthesisJob job,
-      ChunkBuffer buffer,
-      Response response,
-      Callback callback,
-      long arrivalNanos,
-      long queuedNanos) {
+  StreamWriter(SpeechRuntime runtime, StartedJob started) {
     this.runtime = runtime;
-    this.request = request;
-    this.job = job;
-    this.buffer = buffer;
-    this.response = response;
-    this.callback = callback;
-    this.arrivalNanos = arrivalNanos;
-    this.queuedNanos = queuedNanos;
+    this.started = started;
   }
 
   void run() {
     try (AudioTranscoder transcoder =
         new AudioTranscoder(
-            request.format(), runtime.engine.sampleRateHz(), request.sampleRateHz())) {
+            started.request().format(),
+            runtime.engine.sampleRateHz(),
+            started.request().sampleRateHz())) {
       while (true) {
-        switch (buffer.take(runtime.writerStall())) {
+        switch (started.buffer().take(runtime.writerStall())) {
           case ChunkBuffer.Item.Chunk(short[] samples) ->
               send(transcoder.encode(committed ? coalesce(samples) : samples), false);
           case ChunkBuffer.Item.End() -> {
             send(transcoder.finish(), true);
-            InvocationsHandler.awaitQuietly(job);
-            runtime.metrics.synthesis.recordNanos(job.synthesisNanos());
-            runtime.metrics.completed(job.samples());
-            callback.succeeded();
+            InvocationsHandler.awaitQuietly(started.job());
+            runtime.metrics.synthesis.recordNanos(started.job().synthesisNanos());
+            runtime.metrics.completed(started.job().samples());
+            started.callback().succeeded();
             return;
           }
           case ChunkBuffer.Item.Failed(Throwable cause) -> {
@@ -68,15 +48,15 @@ final class StreamWriter {
         }
       }
     } catch (IOException e) {
-      job.cancel();
+      started.job().cancel();
       runtime.metrics.streamFailed(StreamFailure.CLIENT_DISCONNECTED);
-      callback.failed(e);
+      started.callback().failed(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      job.cancel();
-      callback.failed(e);
+      started.job().cancel();
+      started.callback().failed(e);
     } catch (RuntimeException e) {
-      job.cancel();
+      started.job().cancel();
       fail(e);
     }
   }
@@ -87,7 +67,7 @@ final class StreamWriter {
    * and less work for every hop downstream.
    */
   private short[] coalesce(short[] first) {
-    short[] more = buffer.pollAvailable(COALESCE_SAMPLES - first.length);
+    short[] more = started.buffer().pollAvailable(COALESCE_SAMPLES - first.length);
     if (more == null) {
       return first;
     }
@@ -107,30 +87,33 @@ final class StreamWriter {
       }
       commit();
       byte[] first = bytes;
-      if (request.format() == AudioFormat.WAV) {
+      if (started.request().format() == AudioFormat.WAV) {
         first = new byte[WavHeader.BYTES + bytes.length];
-        System.arraycopy(WavHeader.streaming(request.sampleRateHz()), 0, first, 0, WavHeader.BYTES);
+        System.arraycopy(
+            WavHeader.streaming(started.request().sampleRateHz()), 0, first, 0, WavHeader.BYTES);
         System.arraycopy(bytes, 0, first, WavHeader.BYTES, bytes.length);
       }
-      HttpIo.write(response, last, first);
-      runtime.metrics.ttfab.recordNanos(runtime.ticker.nanoTime() - arrivalNanos);
+      HttpIo.write(started.response(), last, first);
+      runtime.metrics.ttfab.recordNanos(runtime.ticker.nanoTime() - started.arrivalNanos());
       return;
     }
     if (bytes.length > 0 || last) {
-      HttpIo.write(response, last, bytes);
+      HttpIo.write(started.response(), last, bytes);
     }
   }
 
   private void commit() {
     committed = true;
-    response.setStatus(200);
-    var headers = response.getHeaders();
-    headers.put(HttpHeader.CONTENT_TYPE, request.format().mediaType(request.sampleRateHz()));
-    headers.put("X-Request-Id", request.requestId());
-    headers.put("X-Characters-Processed", Integer.toString(request.characters()));
+    started.response().setStatus(200);
+    var headers = started.response().getHeaders();
+    headers.put(
+        HttpHeader.CONTENT_TYPE,
+        started.request().format().mediaType(started.request().sampleRateHz()));
+    headers.put("X-Request-Id", started.request().requestId());
+    headers.put("X-Characters-Processed", Integer.toString(started.request().characters()));
     // how long the admitted request waited for its execution slot, on the gate's ticker
-    headers.put(InvocationsHandler.QUEUE_WAIT_HEADER, Long.toString(queuedNanos / 1000));
-    long engineFirst = job.engineFirstChunkNanos();
+    headers.put(InvocationsHandler.QUEUE_WAIT_HEADER, Long.toString(started.queuedNanos() / 1000));
+    long engineFirst = started.job().engineFirstChunkNanos();
     if (engineFirst >= 0) {
       // the engine's own time to its first chunk, so clients can separate serving overhead
       headers.put("X-Engine-First-Chunk-Us", Long.toString(engineFirst / 1000));
@@ -146,13 +129,13 @@ final class StreamWriter {
       String error = status == 500 ? "synthesis_failed" : reason.code;
       runtime.metrics.response(InvocationsHandler.TRANSPORT, status);
       HttpIo.json(
-          response,
-          callback,
+          started.response(),
+          started.callback(),
           status,
           Map.of("error", error, "message", String.valueOf(cause.getMessage())));
       return;
     }
     // after the 200: abort, so the client sees a broken stream instead of a clean short one
-    callback.failed(cause);
+    started.callback().failed(cause);
   }
 }

@@ -36,6 +36,7 @@ final class FleetRun {
   private static final long PRE_ROLL_ARRIVALS = 0x9E3779B97F4A7C15L;
   private static final long PRE_ROLL_SERVICE = 0xC2B2AE3D27D4EB4FL;
   private static final long STARTUP_DRAWS = 0x165667B19E3779F9L;
+  private static final long START_JITTER_DRAWS = 0x27D4EB2F165667C5L;
   private static final int HELD_LEVELS = 1024;
 
   private final Traffic traffic;
@@ -68,6 +69,9 @@ final class FleetRun {
   private final double deadlineS;
   private final double[] startupS;
   private final SplitMix64 startupDraws;
+  private final double startJitterS;
+  private final SplitMix64 jitterDraws;
+  private final int capacityLimit;
   private final double sloS;
   private SplitMix64 service;
 
@@ -121,8 +125,8 @@ final class FleetRun {
   private static final class EventRow {
     final long at;
     final int from;
-    final int to;
-    final String cause;
+    int to;
+    String cause;
     int pending;
     long inServiceAt = -1;
 
@@ -184,6 +188,9 @@ final class FleetRun {
     this.deadlineS = model.requestDeadline().toNanos() / 1e9;
     this.startupS = model.startupDelays().seconds();
     this.startupDraws = new SplitMix64(seed ^ STARTUP_DRAWS);
+    this.startJitterS = options.startPhysics().jitter().toNanos() / 1e9;
+    this.jitterDraws = new SplitMix64(seed ^ START_JITTER_DRAWS);
+    this.capacityLimit = options.startPhysics().capacityLimit();
     this.sloS = options.sloMs() / 1000.0;
     this.service = new SplitMix64(seed ^ 0x5DEECE66DL);
     this.slotFree = new double[16 * slots];
@@ -413,7 +420,7 @@ final class FleetRun {
    * scanned and the ones still starting keep their order.
    */
   private void promote(long s) {
-    if (startupS.length == 1) {
+    if (startupS.length == 1 && startJitterS == 0) {
       while (starting > 0 && readyAt[startingQueue[startingHead]] <= s) {
         int id = startingQueue[startingHead];
         startingHead = (startingHead + 1) % startingQueue.length;
@@ -454,7 +461,22 @@ final class FleetRun {
     int active = starting + inService;
     if (to > from) {
       scaleOuts++;
-      for (int n = active; n < to; n++) {
+      int provisioned = to;
+      if (capacityLimit > 0 && to > Math.max(active, capacityLimit)) {
+        // SageMaker cannot provision past the Region's capacity: desired falls back to what runs
+        provisioned = Math.max(active, capacityLimit);
+        desired = provisioned;
+        e.to = provisioned;
+        e.cause =
+            step.cause()
+                + "; "
+                + StartPhysics.INSUFFICIENT_CAPACITY
+                + " (capacity limit "
+                + capacityLimit
+                + "): desired falls back to "
+                + provisioned;
+      }
+      for (int n = active; n < provisioned; n++) {
         int id = allocate();
         phase[id] = STARTING;
         startedOn[id] = 0; // a scale-out's instance starts cold
@@ -495,10 +517,11 @@ final class FleetRun {
 
   /** The next instance's start-up delay: the only sample, or one drawn from its own stream. */
   private double startupDelayS() {
-    if (startupS.length == 1) {
-      return startupS[0];
-    }
-    return startupS[(int) (startupDraws.nextDouble() * startupS.length)];
+    double measured =
+        startupS.length == 1
+            ? startupS[0]
+            : startupS[(int) (startupDraws.nextDouble() * startupS.length)];
+    return startJitterS == 0 ? measured : measured + jitterDraws.nextDouble() * startJitterS;
   }
 
   private double busyPercent(long s) {

@@ -33,11 +33,31 @@ public final class FleetSimulator {
       long seed,
       PreRoll preRoll,
       HostSpeeds hostSpeeds,
-      long initialServed) {
+      long initialServed,
+      StartPhysics startPhysics) {
     /** The initial instances are warm: past any cold start. */
     public static final long INITIAL_WARM = -1;
 
+    /** Starts that take the measured delay and never fail ({@link StartPhysics#NONE}). */
+    public Options(
+        double sloMs,
+        Duration metricPublicationDelay,
+        long seed,
+        PreRoll preRoll,
+        HostSpeeds hostSpeeds,
+        long initialServed) {
+      this(
+          sloMs,
+          metricPublicationDelay,
+          seed,
+          preRoll,
+          hostSpeeds,
+          initialServed,
+          StartPhysics.NONE);
+    }
+
     public Options {
+      Objects.requireNonNull(startPhysics, "startPhysics");
       Objects.requireNonNull(metricPublicationDelay, "metricPublicationDelay");
       Objects.requireNonNull(preRoll, "preRoll");
       Objects.requireNonNull(hostSpeeds, "hostSpeeds");
@@ -68,17 +88,26 @@ public final class FleetSimulator {
 
     /** These options with the hosts' speeds over the trace. */
     public Options withHostSpeeds(HostSpeeds speeds) {
-      return new Options(sloMs, metricPublicationDelay, seed, preRoll, speeds, initialServed);
+      return new Options(
+          sloMs, metricPublicationDelay, seed, preRoll, speeds, initialServed, startPhysics);
     }
 
     /** These options with another pre-roll. */
     public Options withPreRoll(PreRoll other) {
-      return new Options(sloMs, metricPublicationDelay, seed, other, hostSpeeds, initialServed);
+      return new Options(
+          sloMs, metricPublicationDelay, seed, other, hostSpeeds, initialServed, startPhysics);
     }
 
     /** These options with initial instances that have served {@code requests} each before t = 0. */
     public Options withInitialServed(long requests) {
-      return new Options(sloMs, metricPublicationDelay, seed, preRoll, hostSpeeds, requests);
+      return new Options(
+          sloMs, metricPublicationDelay, seed, preRoll, hostSpeeds, requests, startPhysics);
+    }
+
+    /** These options with start jitter and a capacity limit ({@link StartPhysics}). */
+    public Options withStartPhysics(StartPhysics physics) {
+      return new Options(
+          sloMs, metricPublicationDelay, seed, preRoll, hostSpeeds, initialServed, physics);
     }
   }
 

@@ -327,6 +327,7 @@ class AwsControlPlaneContractTest {
             assertThat(a.threshold()).isEqualTo(1.0);
             assertThat(a.comparisonOperatorAsString()).isEqualTo("LessThanOrEqualToThreshold");
             assertThat(a.alarmActions()).singleElement().asString().endsWith("-step-scale-in");
+            assertThat(a.treatMissingData()).isEqualTo("notBreaching");
           });
     }
   }

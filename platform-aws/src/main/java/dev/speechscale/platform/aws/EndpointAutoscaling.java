@@ -47,8 +47,15 @@ import software.constructs.Construct;
  * <p>Each of the plan's {@code scheduled_floors} is a scheduled action on the target, named {@code
  * floor-HHMM}, schedule {@code cron(M H * * ? *)} (UTC), setting MinCapacity only.
  *
- * <p>The scale-in alarm treats missing data as breaching: an idle endpoint publishes no
- * concurrency, and idle is exactly when it should shrink to {@code min_instances}.
+ * <p>The scale-in alarm treats missing data as {@code notBreaching} (scaling module's {@code
+ * TreatMissingData.SCALE_IN_DEPLOYED}, where the choice is argued): a period nobody measured is
+ * never read as a quiet one, as Application Auto Scaling documents for target tracking ("It does
+ * not perform scale in because it does not interpret insufficient data as low utilization",
+ * Application Auto Scaling User Guide, "How target tracking scaling for Application Auto Scaling
+ * works"). {@code breaching}, deployed before, removed an instance whenever the metric was absent:
+ * before the first datapoint and with no instance in service. The rules CloudWatch evaluates it by
+ * are in the CloudWatch User Guide, "Configuring how CloudWatch alarms treat missing data"
+ * (https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/alarms-and-missing-data.html).
  */
 public final class EndpointAutoscaling extends Construct {
   /** Consecutive periods the scale-in alarm must see. */
@@ -133,7 +140,7 @@ public final class EndpointAutoscaling extends Construct {
             .comparisonOperator(ComparisonOperator.LESS_THAN_OR_EQUAL_TO_THRESHOLD)
             .evaluationPeriods(SCALE_IN_EVALUATION_PERIODS)
             .datapointsToAlarm(SCALE_IN_EVALUATION_PERIODS)
-            .treatMissingData(TreatMissingData.BREACHING)
+            .treatMissingData(TreatMissingData.NOT_BREACHING)
             .build();
     scaleInAlarm.addAlarmAction(new ApplicationScalingAction(scaleIn));
   }

@@ -135,7 +135,8 @@ final class ScalingMapper {
         a.threshold() == null ? Double.NaN : a.threshold(),
         comparison(a.comparisonOperatorAsString()),
         state(a.stateValueAsString()),
-        a.alarmActions().stream().map(ScalingMapper::actionName).toList());
+        a.alarmActions().stream().map(ScalingMapper::actionName).toList(),
+        a.treatMissingData());
   }
 
   /** The policy name in an Application Auto Scaling policy ARN, or the ARN itself. */

@@ -150,7 +150,7 @@ class MatchingPlanTemplateTest {
             "AlarmName",
             ENDPOINT + "-scale-in",
             "TreatMissingData",
-            "breaching",
+            "notBreaching",
             "AlarmActions",
             List.of(Map.of("Ref", Match.stringLikeRegexp("AutoscalingScaleIn.*")))));
   }

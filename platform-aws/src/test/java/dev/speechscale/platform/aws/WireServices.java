@@ -155,7 +155,7 @@ final class WireServices implements AutoCloseable {
     low.put("EvaluationPeriods", 3);
     low.put("Threshold", scaleInThreshold);
     low.put("ComparisonOperator", "LessThanOrEqualToThreshold");
-    low.put("TreatMissingData", "breaching");
+    low.put("TreatMissingData", "notBreaching");
     low.put("StateValue", "OK");
     low.put("Action", policyArn(resourceId, AwsNames.scaleInPolicy(name)));
     low.put("Endpoint", name);

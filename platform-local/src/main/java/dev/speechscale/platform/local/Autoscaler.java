@@ -13,6 +13,7 @@ import dev.speechscale.scaling.ScalingRules;
 import dev.speechscale.scaling.ScheduledFloor;
 import dev.speechscale.scaling.StepScaleIn;
 import dev.speechscale.scaling.Suspension;
+import dev.speechscale.scaling.TreatMissingData;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -158,6 +159,11 @@ final class Autoscaler {
     /** Datapoints that must breach (3). */
     int scaleInEvaluationPeriods() {
       return step().datapoints();
+    }
+
+    /** How the scale-in alarm treats a period without data (the plan deploys notBreaching). */
+    TreatMissingData scaleInTreatMissingData() {
+      return step().treatMissingData();
     }
   }
 

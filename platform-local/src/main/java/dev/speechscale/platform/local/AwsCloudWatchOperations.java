@@ -29,7 +29,13 @@ import org.jspecify.annotations.Nullable;
  *   <li>DescribeAlarms —
  *       https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_DescribeAlarms.html :
  *       the target-tracking high alarm and the scale-in alarm of every endpoint, filtered by
- *       AlarmNames or AlarmNamePrefix, with their live state and the policies they invoke.
+ *       AlarmNames or AlarmNamePrefix, with their live state, the policies they invoke and, for the
+ *       scale-in alarm, its TreatMissingData as deployed ({@code notBreaching}; the alarms
+ *       Application Auto Scaling creates state none, which CloudWatch reads as {@code missing}).
+ *       Both are evaluated by the shared scaling engine with CloudWatch's missing-data rules
+ *       (CloudWatch User Guide, "Configuring how CloudWatch alarms treat missing data",
+ *       https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/alarms-and-missing-data.html;
+ *       {@code dev.speechscale.scaling.AlarmEvaluation}).
  *   <li>GetMetricData —
  *       https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_GetMetricData.html :
  *       each MetricStat query on {@code AWS/SageMaker} with an {@code EndpointName} dimension
@@ -173,6 +179,10 @@ final class AwsCloudWatchOperations {
     tag(b, "EvaluationPeriods", Integer.toString(a.evaluationPeriods()));
     tag(b, "Threshold", Double.toString(a.threshold()));
     tag(b, "ComparisonOperator", comparison(a.comparison()));
+    if (a.treatMissingData() != null) {
+      // as deployed; an alarm that states none (target tracking's) answers none, as CloudWatch
+      tag(b, "TreatMissingData", a.treatMissingData());
+    }
     b.append("</member>");
   }
 

@@ -251,7 +251,8 @@ public final class LocalPlatform implements Platform {
                 s.scaleInThreshold(),
                 Alarm.Comparison.LESS_THAN_OR_EQUAL_TO_THRESHOLD,
                 Alarm.AlarmState.valueOf(attached(s.lowAlarmState(), "low_alarm_state")),
-                List.of(endpoint + "-step-scale-in"))),
+                List.of(endpoint + "-step-scale-in"),
+                s.scaleInTreatMissingData())),
         s.reason());
   }
 

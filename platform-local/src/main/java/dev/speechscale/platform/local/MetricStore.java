@@ -20,9 +20,14 @@ import java.util.TreeMap;
  * epoch (as CloudWatch aligns them) on query. Keeps the last two hours.
  *
  * <p>ConcurrentRequestsPerModel is sampled every second as in-flight requests (queued + executing +
- * still streaming) per in-service instance; a second with no in-service instance has no sample.
- * Invocations and errors are counts per second; first-chunk latency is recorded per request in
- * microseconds, as SageMaker reports latencies.
+ * still streaming) per in-service instance; a second with no in-service instance has no sample, and
+ * with {@code local.aws_physics.concurrency_when_idle: missing} neither has an idle second (nothing
+ * in flight, nothing invoked): SageMaker documents its invocation metrics as sent "from calls to
+ * InvokeEndpoint" (SageMaker Developer Guide, "Amazon SageMaker AI metrics in Amazon CloudWatch",
+ * https://docs.aws.amazon.com/sagemaker/latest/dg/monitoring-cloudwatch.html) and says nothing of
+ * an idle variant's concurrency, so the default stays a sample of 0. Invocations and errors are
+ * counts per second; first-chunk latency is recorded per request in microseconds, as SageMaker
+ * reports latencies.
  *
  * <p>With a publication delay ({@code local.aws_physics.metric_delay_s}) a sample becomes readable
  * only that long after it was taken, as CloudWatch publishes late: {@link #query} answers what is

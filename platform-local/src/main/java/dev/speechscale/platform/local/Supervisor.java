@@ -160,8 +160,14 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
   private void sample(Instant now) {
     List<Backend> live = backends.inService();
     RequestStats.Drained d = stats.drain();
+    long inFlight = backends.inFlightInService();
     double perInstance =
-        live.isEmpty() ? Double.NaN : (double) backends.inFlightInService() / live.size();
+        live.isEmpty()
+                || (physics().concurrencyWhenIdle() == EndpointConfig.IdleConcurrency.MISSING
+                    && inFlight == 0
+                    && d.invocations() == 0)
+            ? Double.NaN
+            : (double) inFlight / live.size();
     metrics.record(
         new MetricStore.Sample(
             now, perInstance, d.invocations(), d.errors4xx(), d.errors5xx(), d.firstChunkMicros()));
@@ -580,7 +586,8 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
           null,
           null,
           List.copyOf(directActivities),
-          List.of());
+          List.of(),
+          null);
     }
     Autoscaler.Policy p = autoscaler.policy();
     SuspendedState s = autoscaler.suspended();
@@ -610,7 +617,8 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
         autoscaler.highAlarm().name(),
         autoscaler.lowAlarm().name(),
         activities,
-        autoscaler.floors());
+        autoscaler.floors(),
+        p.scaleInTreatMissingData().awsName());
   }
 
   MetricStore metrics() {

@@ -53,6 +53,8 @@ public final class Views {
    * @param activities recent scaling activities
    * @param scheduledFloors the scheduled actions raising MinCapacity, by name; {@code null} from a
    *     supervisor older than them
+   * @param scaleInTreatMissingData the scale-in alarm's TreatMissingData as deployed ({@code
+   *     notBreaching}); {@code null} when no policy is attached or from an older supervisor
    */
   public record Scaling(
       boolean attached,
@@ -75,7 +77,8 @@ public final class Views {
       @Nullable String highAlarmState,
       @Nullable String lowAlarmState,
       List<Activity> activities,
-      @Nullable List<Floor> scheduledFloors) {}
+      @Nullable List<Floor> scheduledFloors,
+      @Nullable String scaleInTreatMissingData) {}
 
   /**
    * A scheduled minimum-capacity floor as the control API shows and takes it.

@@ -80,13 +80,16 @@ class AutoscalerTest {
   }
 
   @Test
-  void evaluate_notEnoughData_isInsufficient() {
+  void evaluate_notEnoughData_trackingIsInsufficientAndScaleInTreatsItAsNotBreaching() {
     load(0, 15, 6.0);
 
     scaler.evaluate(T0.plusSeconds(20));
 
+    // two breaching periods of three, the older only 2 periods old: CloudWatch waits
     assertThat(scaler.highAlarm()).isEqualTo(Alarm.AlarmState.INSUFFICIENT_DATA);
-    assertThat(scaler.lowAlarm()).isEqualTo(Alarm.AlarmState.INSUFFICIENT_DATA);
+    // no complete 60 s period yet: notBreaching fills them as within the threshold
+    assertThat(scaler.lowAlarm()).isEqualTo(Alarm.AlarmState.OK);
+    assertThat(capacity.desired).isEqualTo(1);
   }
 
   @Test

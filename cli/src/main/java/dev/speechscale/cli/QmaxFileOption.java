@@ -1,0 +1,11 @@
+package dev.speechscale.cli;
+
+import dev.speechscale.chain.Flags;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** {@code --qmax FILE}: the qmax artifact a step builds on (required). */
+final class QmaxFileOption {
+  @Option(names = Flags.QMAX, required = true, paramLabel = "FILE", description = "qmax artifact")
+  Path file;
+}

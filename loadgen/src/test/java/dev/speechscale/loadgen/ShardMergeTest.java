@@ -1,0 +1,126 @@
+package dev.speechscale.loadgen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.speechscale.loadgen.FakeTtsServer.Reply;
+import dev.speechscale.platform.Invoker;
+import dev.speechscale.platform.NanoClock;
+import dev.speechscale.platform.Transport;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Four shards of one seeded Poisson schedule, each run on its own driver against a loopback server,
+ * merge into exactly the arrivals (count, seq, phase, intended offset) of one process running the
+ * whole schedule. Latencies are not compared: they differ as runs do. The bound is small so some
+ * arrivals are dropped: a drop is still an arrival.
+ */
+class ShardMergeTest {
+  private static final TextPool TEXTS = TextPool.shuffled(List.of("one", "two", "three"), 1);
+  private static final OpenLoopSpec SPEC =
+      new OpenLoopSpec(
+          List.of(
+              new OpenLoopSpec.Phase("baseline", 150, Duration.ofMillis(200)),
+              new OpenLoopSpec.Phase("surge", 450, Duration.ofMillis(200))),
+          OpenLoopSpec.Arrivals.POISSON,
+          4,
+          11,
+          Duration.ofMillis(5));
+
+  @Test
+  void merge_fourShards_arrivalsEqualOneProcess(@TempDir Path dir) throws Exception {
+    try (FakeTtsServer server =
+            new FakeTtsServer(8, Duration.ofMillis(2), Duration.ofMillis(2), n -> Reply.OK);
+        Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri())) {
+      OpenLoopResult single = runShard(invoker, Shard.WHOLE, dir.resolve("single"));
+      List<Path> hlogs = new ArrayList<>();
+      List<Path> events = new ArrayList<>();
+      long shardIntended = 0;
+      for (int k = 3; k >= 0; k--) { // any order
+        Path d = dir.resolve("shard-" + k);
+        OpenLoopResult r = runShard(invoker, new Shard(k, 4), d);
+        shardIntended += r.phases().stream().mapToLong(OpenLoopResult.PhaseResult::intended).sum();
+        hlogs.add(d.resolve("run.hlog"));
+        events.add(d.resolve("events.jsonl"));
+      }
+
+      ShardMerge merged = ShardMerge.read(hlogs, events);
+      List<ShardMerge.Arrival> expected =
+          ShardMerge.arrivals(dir.resolve("single").resolve("events.jsonl"));
+
+      long singleIntended =
+          single.phases().stream().mapToLong(OpenLoopResult.PhaseResult::intended).sum();
+      assertThat(expected).hasSize((int) singleIntended);
+      assertThat(singleIntended).isGreaterThan(50);
+      assertThat(merged.arrivals()).isEqualTo(expected);
+      assertThat(shardIntended).isEqualTo(singleIntended);
+      assertThat(merged.count()).isEqualTo(4);
+      for (int p = 0; p < 2; p++) {
+        assertThat(merged.histogram("p" + p + ".arrivals").getTotalCount())
+            .isEqualTo(single.phases().get(p).intended());
+      }
+      merged.write(dir.resolve("merged.hlog"), dir.resolve("merged.jsonl"));
+      assertThat(ShardMerge.arrivals(dir.resolve("merged.jsonl"))).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void read_missingOrRepeatedShard_namesTheProblem(@TempDir Path dir) throws Exception {
+    try (FakeTtsServer server = FakeTtsServer.fast();
+        Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri())) {
+      OpenLoopSpec shortSpec =
+          OpenLoopSpec.constant(100, Duration.ofMillis(50), OpenLoopSpec.Arrivals.POISSON, 8, 3);
+      Path a = dir.resolve("a");
+      Path b = dir.resolve("b");
+      runShard(invoker, shortSpec, new Shard(0, 2), a);
+      runShard(invoker, shortSpec, new Shard(1, 2), b);
+
+      assertThatThrownBy(() ->
+              ShardMerge.read(List.of(a.resolve("run.hlog")), List.of(a.resolve("events.jsonl"))))
+          .isInstanceOf(LoadgenException.class)
+          .hasMessageContaining("2 shards but 1 were given");
+      assertThatThrownBy(() ->
+              ShardMerge.read(
+                  List.of(a.resolve("run.hlog"), a.resolve("run.hlog")),
+                  List.of(a.resolve("events.jsonl"), b.resolve("events.jsonl"))))
+          .isInstanceOf(LoadgenException.class)
+          .hasMessageContaining("shard 0/2 is given twice");
+    }
+  }
+
+  @Test
+  void parse_badShard_namesTheValueAndTheForm() {
+    assertThat(Shard.parse("2/4")).isEqualTo(new Shard(2, 4));
+    assertThatThrownBy(() -> Shard.parse("4/4"))
+        .isInstanceOf(LoadgenException.class)
+        .hasMessageContaining("shard index (4)")
+        .hasMessageContaining("0 <= k < N");
+    assertThatThrownBy(() -> Shard.parse("two"))
+        .isInstanceOf(LoadgenException.class)
+        .hasMessageContaining("--shard (two) is not k/N");
+  }
+
+  private static OpenLoopResult runShard(Invoker invoker, Shard shard, Path dir) {
+    return runShard(invoker, SPEC, shard, dir);
+  }
+
+  private static OpenLoopResult runShard(
+      Invoker invoker, OpenLoopSpec spec, Shard shard, Path dir) {
+    ShardLog hlog = new ShardLog(shard);
+    try (JsonlEventLog events =
+            JsonlEventLog.open(dir.resolve("events.jsonl"), NanoClock.SYSTEM, Clock.systemUTC());
+        OpenLoopDriver driver =
+            new OpenLoopDriver(
+                invoker, TEXTS, NanoClock.SYSTEM, RequestListener.both(events, hlog))) {
+      OpenLoopResult result = driver.run(spec, shard);
+      hlog.write(dir.resolve("run.hlog"), spec, result);
+      return result;
+    }
+  }
+}
