@@ -9,7 +9,7 @@ import java.io.PrintWriter;
 import java.util.Locale;
 
 /**
- * What {@code quickstart} prints while it runs: a {@code [n/9] step} line per step, indented
+ * What {@code quickstart} prints while it runs: a {@code [n/10] step} line per step, indented
  * details under it, and each step's figures once it is done.
  *
  * @param err where progress goes
@@ -23,7 +23,7 @@ record QuickstartProgress(PrintWriter err, LadderListener ladder) {
   }
 
   void step(int n, String what) {
-    err.printf(Locale.ROOT, "[%d/9] %s%n", n, what);
+    err.printf(Locale.ROOT, "[%d/10] %s%n", n, what);
     err.flush();
   }
 

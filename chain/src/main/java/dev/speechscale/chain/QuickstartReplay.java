@@ -47,7 +47,7 @@ final class QuickstartReplay {
   private static ReplayArtifact run(
       QuickstartSteps s, ReplayPrediction.Inputs inputs, Path planFile, Path plannedConfig) {
     s.progress()
-        .step(8, "replay: the simulator's prediction against the live fleet (90 s of traffic)");
+        .step(9, "replay: the simulator's prediction against the live fleet (90 s of traffic)");
     // validate left the fleet scaled out; a fresh deployment starts at the floor, quiet
     s.deployments()
         .deploy(

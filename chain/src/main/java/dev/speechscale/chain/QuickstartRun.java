@@ -26,11 +26,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@code quickstart} as a composition of the chain's steps: deploy a measurement endpoint, drift →
- * qmax → ttotal → plan → deploy behind the plan → validate (live) → replay (a 90 s calibration
- * trace, the simulator's prediction against the live fleet) → report, each artifact written into
- * one directory with the command line that reruns its step, and the endpoint destroyed at the end
- * unless kept. Deployment goes through {@link Deployments}, so the chain stays free of any one
- * platform's deployer.
+ * qmax → ttotal → plan → search (the cheapest policy that meets the goal on a short trace at this
+ * fleet's scale, {@link QuickstartSearch}) → deploy behind the chosen policy → validate (live) →
+ * replay (a 90 s calibration trace, the simulator's prediction against the live fleet) → report,
+ * each artifact written into one directory with the command line that reruns its step, and the
+ * endpoint destroyed at the end unless kept. Deployment goes through {@link Deployments}, so the
+ * chain stays free of any one platform's deployer.
  *
  * <p>This class is the API; the steps are {@link QuickstartSteps} (the replay {@link
  * QuickstartReplay}), their rerun lines {@link QuickstartRerun}, the configs they write {@link
@@ -124,6 +125,8 @@ public final class QuickstartRun {
    * @param replay the replay artifact, or {@code null} when the replay did not run
    * @param replayNotRun why the replay did not run, or {@code null} when it ran
    * @param output where the run wrote, how to rerun it and how long it took
+   * @param search one line on the policy the search chose on this fleet (deployed, validated and
+   *     replayed), or why the search did not run; {@code null} for a run without the step
    */
   public record Result(
       QmaxArtifact qmax,
@@ -132,7 +135,20 @@ public final class QuickstartRun {
       ValidateArtifact validate,
       @Nullable ReplayArtifact replay,
       @Nullable String replayNotRun,
-      Output output) {
+      Output output,
+      @Nullable String search) {
+
+    /** A run without the search step. */
+    public Result(
+        QmaxArtifact qmax,
+        TtotalArtifact ttotal,
+        PlanArtifact plan,
+        ValidateArtifact validate,
+        @Nullable ReplayArtifact replay,
+        @Nullable String replayNotRun,
+        Output output) {
+      this(qmax, ttotal, plan, validate, replay, replayNotRun, output, null);
+    }
 
     /** Every trust flag the run raised, one line each ({@link QuickstartFlags}). */
     public List<String> trustFlags() {
@@ -155,7 +171,7 @@ public final class QuickstartRun {
   }
 
   /**
-   * Runs every step; progress goes to {@code err} ({@code [n/9] step} lines, indented details).
+   * Runs every step; progress goes to {@code err} ({@code [n/10] step} lines, indented details).
    *
    * @param platform the platform the endpoint runs on
    * @param deployments deploys and destroys the endpoint

@@ -74,8 +74,13 @@ record QuickstartSteps(
       Path qmaxFile = dir.resolve(q.defaultFileName());
       TtotalArtifact t = ttotal(q, qmaxFile);
       Path ttotalFile = dir.resolve(t.defaultFileName());
-      PlanArtifact plan = plan(q, qmaxFile, ttotalFile);
-      Path planFile = dir.resolve(plan.defaultFileName());
+      PlanArtifact measuredPlan = plan(q, qmaxFile, ttotalFile);
+      Path measuredPlanFile = dir.resolve(measuredPlan.defaultFileName());
+      QuickstartSearch.Attempt searched = search(q, qmaxFile, t, ttotalFile, measuredPlan);
+      QuickstartSearch.Found found = searched.found();
+      // the policy the search chose is the one deployed, validated and replayed
+      PlanArtifact plan = found != null ? found.plan() : measuredPlan;
+      Path planFile = found != null ? found.planFile() : measuredPlanFile;
       Path plannedConfig = deployBehind(plan, planFile);
       ValidateArtifact v = validate(plan, planFile, plannedConfig);
       QuickstartReplay.Outcome replay =
@@ -85,7 +90,7 @@ record QuickstartSteps(
                   q, qmaxFile.toString(), t, ttotalFile.toString(), plan, planFile.toString()),
               planFile,
               plannedConfig);
-      progress.step(9, "report");
+      progress.step(10, "report");
       Path report = dir.resolve("report.html");
       ArtifactCodec.writeText(
           report,
@@ -95,22 +100,24 @@ record QuickstartSteps(
                   q,
                   QmaxTrust.lines(q),
                   t,
-                  plan,
+                  measuredPlan,
                   v,
                   drift,
                   rerun,
                   replay.artifact(),
-                  replay.notRun())));
+                  replay.notRun(),
+                  found != null ? found.view() : null)));
       QuickstartRun.Result result =
           new QuickstartRun.Result(
               q,
               t,
-              plan,
+              measuredPlan,
               v,
               replay.artifact(),
               replay.notRun(),
               new QuickstartRun.Output(
-                  dir, report, rerun, Duration.between(started, clocks.instant())));
+                  dir, report, rerun, Duration.between(started, clocks.instant())),
+              searched.line());
       finished.accept(result);
       return result;
     } finally {
@@ -218,6 +225,44 @@ record QuickstartSteps(
     return plan;
   }
 
+  /**
+   * Searches the policies this fleet's plan can deploy ({@link QuickstartSearch}); a refusal is
+   * reported and the measured plan deployed instead.
+   */
+  private QuickstartSearch.Attempt search(
+      QmaxArtifact q, Path qmaxFile, TtotalArtifact t, Path ttotalFile, PlanArtifact plan) {
+    progress.step(
+        6, "search: the cheapest policy this fleet can deploy that meets the SLO goal (simulated)");
+    try {
+      QuickstartSearch.Found found =
+          QuickstartSearch.run(
+              q,
+              qmaxFile,
+              t,
+              ttotalFile,
+              plan,
+              dir.resolve(plan.defaultFileName()),
+              dir,
+              clocks.instant(),
+              Runtime.getRuntime().availableProcessors(),
+              clocks,
+              line -> {});
+      progress.detail(
+          String.format(
+              java.util.Locale.ROOT,
+              "%d candidates screened in %.1f s; chose %s: %s",
+              found.result().tried().size(),
+              found.seconds(),
+              found.result().recommended(),
+              found.result().recommendation().description()));
+      rerun.put("search", found.commandLine());
+      return new QuickstartSearch.Attempt(found, null);
+    } catch (ChainException | dev.speechscale.simulator.SimulatorException e) {
+      progress.detail("search not run: " + e.getMessage() + "; deploying the measured plan");
+      return new QuickstartSearch.Attempt(null, e.getMessage());
+    }
+  }
+
   /** The quickstart's scenario: a 1.25x surge over {@code peakRps}, no trough, one floor. */
   private static Scenario shape(double peakRps) {
     return new Scenario(1, 1.25, new Load.RequestRate(peakRps), null, 1, 0.10, 60, 1, 0);
@@ -225,8 +270,10 @@ record QuickstartSteps(
 
   private Path deployBehind(PlanArtifact plan, Path planFile) {
     progress.step(
-        6,
-        "deploy behind the plan (queue_max_depth " + plan.queueMaxDepth() + ", policies attached)");
+        7,
+        "deploy behind the chosen policy (queue_max_depth "
+            + plan.queueMaxDepth()
+            + ", policies attached)");
     Path plannedConfig = dir.resolve("endpoints-planned.yaml");
     ArtifactCodec.writeText(plannedConfig, QuickstartConfigs.planned(o, plan));
     String scaling =
@@ -238,7 +285,7 @@ record QuickstartSteps(
   }
 
   private ValidateArtifact validate(PlanArtifact plan, Path planFile, Path plannedConfig) {
-    progress.step(7, "validate: the deployed policy is the plan, and it behaves like it (live)");
+    progress.step(8, "validate: the deployed policy is the plan, and it behaves like it (live)");
     ValidateRequest request =
         new ValidateRequest(
             target(plannedConfig),

@@ -122,7 +122,14 @@ final class TtotalPreflight {
             + (unsettled.isEmpty() ? "" : ", unsettled: " + unsettled)
             + ")"
             + unusableReasons(q, usable, unsettled)
-            + "; re-run qmax with rungs like 2, 4, 8");
+            + (unsettled.isEmpty()
+                ? "; re-run qmax with rungs like 2, 4, 8"
+                // the rungs were run: asking for them again does not help on the same machine
+                : "; rungs "
+                    + unsettled
+                    + " were measured but their windows never agreed, as on a busy machine:"
+                    + " re-run qmax on a quiet one, or with --stability-windows 1 to take each"
+                    + " rung's last window as it is"));
   }
 
   /**

@@ -16,9 +16,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The page {@code quickstart} writes, byte for byte: rendered from the artifacts of a recorded run
  * ({@code testdata/quickstart-2026-12-01-2232}, every section present: rung checks, the Q_max
- * interval, a replay) and compared with the page the code wrote for them when the golden file was
- * made. A change to the page changes the golden file in the same commit, on purpose, and only by
- * additions that the commit names: rewrite it with
+ * interval, a replay, and the quickstart's policy search run on those artifacts) and compared with
+ * the page the code wrote for them when the golden file was made. A change to the page changes the
+ * golden file in the same commit, on purpose, and only by additions that the commit names: rewrite
+ * it with
  *
  * <pre>
  * mvn -o -B -pl chain -am verify -Dtest='QuickstartReportGoldenTest' \
@@ -65,7 +66,18 @@ class QuickstartReportGoldenTest {
             ArtifactCodec.readDrift(RUN.resolve("drift-quickstart.json")),
             commands(),
             ArtifactCodec.readReplay(RUN.resolve("replay-quickstart.json")),
-            null));
+            null,
+            search().view()));
+  }
+
+  /** The quickstart's search on the recorded run's artifacts, written under target/. */
+  static QuickstartSearch.Found search() {
+    try {
+      return QuickstartSearchTest.search(
+          Files.createDirectories(Path.of("target", "quickstart-golden-search")));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @Test

@@ -75,8 +75,8 @@ class QuickstartRunTest {
     assertThat(finished).isEmpty();
     assertThat(err.toString())
         .startsWith(
-            "[1/9] deploy speech-quickstart (flite, local.500mcpu, unbounded queue, no scaling"
-                + " yet)\n[2/9] drift: is it deployed as configured?\n")
+            "[1/10] deploy speech-quickstart (flite, local.500mcpu, unbounded queue, no scaling"
+                + " yet)\n[2/10] drift: is it deployed as configured?\n")
         .endsWith("destroying speech-quickstart\n");
     assertThat(Files.readString(dir.resolve("endpoints.yaml")))
         .contains("queue_max_depth: 0")

@@ -491,6 +491,23 @@ class TtotalRunTest {
   }
 
   @Test
+  void probe_lowRungsUnsettled_refusalSaysTheMachineWasBusyNotWhichRungsToRun() {
+    // quickstart of 2026-12-07 12:23 at load 8-12: rungs 1-8 measured but never settled, 16 and 32
+    // breached, Q_max 0; the refusal advised "re-run qmax with rungs like 2, 4, 8" - rungs it had
+    // run
+    QmaxArtifact q =
+        ladder(0, unsettled(1, 80.7), unsettled(2, 149.2), step(16, 1327.7), step(32, 2061.5));
+
+    assertThatThrownBy(() -> TtotalPreflight.probe(q, null, "q.json"))
+        .isInstanceOf(ChainException.class)
+        .hasMessageContaining("unsettled: [1, 2]")
+        .hasMessageEndingWith(
+            "; rungs [1, 2] were measured but their windows never agreed, as on a busy machine:"
+                + " re-run qmax on a quiet one, or with --stability-windows 1 to take each rung's"
+                + " last window as it is");
+  }
+
+  @Test
   void probe_noQmax_isRefusedAsQmaxZero() {
     QmaxArtifact q = ladder(null, step(1, 60.0), step(2, 120.0));
 

@@ -31,17 +31,20 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code tts-bench quickstart}: the product's main job on a fresh machine. Deploys a local endpoint
- * with the default engine, runs drift → qmax → ttotal → plan → deploy-with-plan → validate, writes
- * every artifact and a self-contained HTML report, prints a short summary with the command that
- * reruns each step, and destroys the endpoint.
+ * with the default engine, runs drift → qmax → ttotal → plan → search →
+ * deploy-with-the-chosen-policy → validate → replay, writes every artifact and a self-contained
+ * HTML report, prints a short summary with the command that reruns each step, and destroys the
+ * endpoint.
  */
 @Command(
     name = "quickstart",
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Deploy a local flite endpoint, measure it (drift, qmax, ttotal), derive its plan, redeploy"
-          + " behind the plan, validate it live, replay it live beside the simulator, write the"
+      "Deploy a local flite endpoint, measure it (drift, qmax, ttotal), derive its plan, search"
+          + " the policies it can deploy for the cheapest that meets the SLO goal (simulated),"
+          + " redeploy behind the chosen one, validate it live, replay it live beside the"
+          + " simulator, write the"
           + " artifacts and report.html, and destroy the endpoint. About 9–11 minutes on a quiet"
           + " 2-core machine (qmax's stability windows are about 2 of them, 4 at most)."
     })
@@ -202,6 +205,9 @@ final class QuickstartCommand implements Callable<Integer> {
         p.scaleOutCooldownS(),
         p.scaleInCooldownS(),
         p.queueMaxDepth());
+    if (r.search() != null) {
+      out.printf(Locale.ROOT, "  search       %s%n", r.search());
+    }
     out.printf(Locale.ROOT, "  validate     %s%n", v.verdict().label());
     List<String> flags = r.trustFlags();
     out.printf(

@@ -63,7 +63,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
             in.table(),
             new FleetSimulator.Options(
                 in.files().qmax().sloMs(),
-                f.metricDelay,
+                MetricPhysics.delay(f.metricDelay, in.files().qmax().platform()),
                 f.seed,
                 new FleetSimulator.PreRoll.Window()),
             in.goal(),
@@ -73,7 +73,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
             f.heldOutShift.toSeconds(),
             in.scale(),
             f.finalists,
-            (long) Math.ceil(p.tTotalS() / 60) * 60,
+            dev.speechscale.chain.SearchModel.floorLeadSeconds(p.tTotalS()),
             f.threads != null ? f.threads : Runtime.getRuntime().availableProcessors());
     PrintWriter err = spec.commandLine().getErr();
     PolicySearch.Result r =

@@ -74,10 +74,12 @@ final class SearchFlags {
 
   @Option(
       names = Flags.METRIC_DELAY,
-      defaultValue = "0s",
       paramLabel = "DURATION",
-      description = "how late a metric period becomes readable (default ${DEFAULT-VALUE})")
-  Duration metricDelay;
+      description =
+          "how late a metric period becomes readable; by default that of the platform the qmax"
+              + " artifact was measured on, CloudWatch's minute for SageMaker's invocation metrics"
+              + " on aws (default: 0s local, 60s aws)")
+  @Nullable Duration metricDelay;
 
   @Option(
       names = Flags.MAX_REQUEST_AGE,

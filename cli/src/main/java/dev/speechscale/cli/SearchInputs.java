@@ -1,12 +1,9 @@
 package dev.speechscale.cli;
 
-import dev.speechscale.artifacts.FirstByteEvidences;
 import dev.speechscale.artifacts.PlanArtifact;
-import dev.speechscale.artifacts.PlanSaturation;
 import dev.speechscale.artifacts.QmaxArtifact;
-import dev.speechscale.artifacts.ScaleOutColdStart;
-import dev.speechscale.artifacts.StartupDelaySamples;
 import dev.speechscale.chain.Flags;
+import dev.speechscale.chain.SearchModel;
 import dev.speechscale.simulator.InstanceModel;
 import dev.speechscale.simulator.PolicySearch;
 import dev.speechscale.simulator.RateTable;
@@ -48,15 +45,7 @@ record SearchInputs(
     QmaxArtifact q = in.qmax();
     PlanArtifact p = in.plan();
     InstanceModel model =
-        InstanceModel.fromMeasurement(
-                q.measurement(f.files.qmax.toString()),
-                FirstByteEvidences.of(q),
-                PlanSaturation.of(p),
-                p.queueMaxDepth(),
-                f.maxRequestAge,
-                StartupDelaySamples.of(in.ttotals()).delays())
-            .withColdStart(ScaleOutColdStart.of(in.ttotals(), q, f.files.qmax.toString()))
-            .withIdleStart(q.idleStartFactors(f.files.qmax.toString()));
+        SearchModel.instance(q, f.files.qmax.toString(), in.ttotals(), p, f.maxRequestAge);
     Traffic traffic = f.traffic.offered(p, f.files.plan, spec);
     RateTable table = RateTable.count(traffic, f.seed);
     String digest =

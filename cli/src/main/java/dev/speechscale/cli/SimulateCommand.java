@@ -95,7 +95,11 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
     Traffic offered = traffic.offered(p, artifacts.plan, spec);
     List<PolicyResult> results =
         ParallelPolicies.run(
-            model, offered, chosen, fleet.options(q.sloMs(), spec), spec.commandLine().getErr());
+            model,
+            offered,
+            chosen,
+            fleet.options(q.sloMs(), q.platform(), spec),
+            spec.commandLine().getErr());
     SimulateArtifact artifact =
         SimulateArtifacts.build(
             new SimulateArtifacts.Sources(
@@ -103,7 +107,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
                 p.endpoint(),
                 q.sloMs(),
                 fleet.seed,
-                fleet.metricDelay.toNanos() / 1e9,
+                fleet.metricDelay(q.platform()).toNanos() / 1e9,
                 fleet.pricePerHour,
                 offered,
                 traffic.source(),
@@ -111,7 +115,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
                 delay.source(),
                 in.sources(),
                 results,
-                Provenance.capture(commandLine(), parameters()),
+                Provenance.capture(commandLine(), parameters(q.platform())),
                 clock.instant()));
     Path target = output != null ? output : Path.of(artifact.defaultFileName());
     ArtifactCodec.write(target, artifact);
@@ -134,11 +138,11 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
     return "tts-bench " + (named ? "" : spec.name() + " ") + String.join(" ", args);
   }
 
-  private Map<String, Object> parameters() {
+  private Map<String, Object> parameters(String platform) {
     Map<String, Object> m = new LinkedHashMap<>();
     artifacts.record(m);
     traffic.record(m);
-    fleet.record(m);
+    fleet.record(m, platform);
     if (refusalCost != null) {
       refusalCost.record(m);
     }

@@ -39,12 +39,12 @@ final class SimulateFleetOptions {
 
   @Option(
       names = Flags.METRIC_DELAY,
-      defaultValue = "0s",
       paramLabel = "DURATION",
       description =
-          "how late a metric period becomes readable: 0s locally, ~60s+ on CloudWatch"
-              + " (default ${DEFAULT-VALUE})")
-  Duration metricDelay;
+          "how late a metric period becomes readable; by default that of the platform the qmax"
+              + " artifact was measured on, CloudWatch's minute for SageMaker's invocation metrics"
+              + " on aws (default: 0s local, 60s aws)")
+  @Nullable Duration metricDelay;
 
   @Option(
       names = Flags.INSTANCE_START_JITTER,
@@ -96,7 +96,7 @@ final class SimulateFleetOptions {
     } catch (SimulatorException e) {
       throw Cli.usage(spec, Cli.message(e));
     }
-    if (metricDelay.isNegative()) {
+    if (metricDelay != null && metricDelay.isNegative()) {
       throw Cli.usage(spec, Flags.METRIC_DELAY + " (" + metricDelay + ") must be at least 0s");
     }
     if (instanceStartJitter.isNegative()) {
@@ -120,10 +120,18 @@ final class SimulateFleetOptions {
     }
   }
 
-  /** The simulator's options for an SLO of {@code sloMs}. */
-  FleetSimulator.Options options(double sloMs, CommandSpec spec) {
-    return new FleetSimulator.Options(sloMs, metricDelay, seed, preRoll(spec))
+  /**
+   * The simulator's options for an SLO of {@code sloMs}, the metric delay the one given, else that
+   * of the {@code platform} the artifacts were measured on ({@link MetricPhysics}).
+   */
+  FleetSimulator.Options options(double sloMs, String platform, CommandSpec spec) {
+    return new FleetSimulator.Options(sloMs, metricDelay(platform), seed, preRoll(spec))
         .withStartPhysics(new StartPhysics(instanceStartJitter, capacityLimit));
+  }
+
+  /** The metric delay given, else that of the {@code platform} the artifacts were measured on. */
+  Duration metricDelay(String platform) {
+    return MetricPhysics.delay(metricDelay, platform);
   }
 
   /** {@code --pre-roll}: {@code window}, or whole seconds ({@code 0s}: none). */
@@ -145,10 +153,11 @@ final class SimulateFleetOptions {
   }
 
   /** The options as the artifact's parameters record them. */
-  void record(Map<String, Object> m) {
+  void record(Map<String, Object> m, String platform) {
     m.put("policies", policies);
     m.put("seed", seed);
-    m.put("metric_delay", metricDelay.toString());
+    m.put("metric_delay", metricDelay(platform).toString());
+    m.put("metric_delay_source", MetricPhysics.source(metricDelay, platform));
     m.put("pre_roll", preRoll);
     // recorded only when on, so a run without them writes the artifact it always wrote
     if (!instanceStartJitter.isZero()) {

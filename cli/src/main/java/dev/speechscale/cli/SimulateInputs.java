@@ -95,27 +95,6 @@ record SimulateInputs(
 
   /** The plan's rules and the figures behind them, as the plan policy reads them. */
   Policies.PlanNumbers planNumbers(InstanceModel model) {
-    PlanArtifact p = plan;
-    if (p.scalingTargetValue() == null || p.scaleInThreshold() == null) {
-      throw new CliException(
-          "the plan has no scaling_target_value or scale_in_threshold (no measured units ratio),"
-              + " so it deploys no scaling; re-run tts-bench qmax with the server metric joined");
-    }
-    PlanArtifact.Chosen chosen = p.inputs() == null ? null : p.inputs().chosen();
-    double peak = chosen == null || chosen.peakRps() == null ? 0 : chosen.peakRps();
-    double sMean =
-        p.inputs() == null ? model.responseTimes().meanSeconds() : p.inputs().measured().sMeanS();
-    return new Policies.PlanNumbers(
-            p.minInstances(),
-            p.maxInstances(),
-            p.scalingTargetValue(),
-            p.scaleInThreshold(),
-            Duration.ofSeconds(p.scaleOutCooldownS()),
-            Duration.ofSeconds(p.scaleInCooldownS()),
-            p.cScaleMax(),
-            peak,
-            sMean,
-            model.saturatedPerSecond())
-        .withScaleInAlarm(p.scaleInAlarmChoice().label());
+    return dev.speechscale.chain.SearchModel.planNumbers(plan, model);
   }
 }

@@ -43,4 +43,29 @@ class QuickstartSummaryTest {
         .contains("\n    REPLAY MISS: shed_fraction predicted 22.1, measured 27.3: off by -5.2 pp")
         .contains("\n    REPLAY MISS: p95_ttfab_ms (minute 1) predicted 116.2, measured 50.6:");
   }
+
+  @Test
+  void summary_runWithTheSearchStep_printsItsLineBeforeValidate() {
+    QuickstartRun.Result r =
+        new QuickstartRun.Result(
+            ArtifactCodec.readQmax(
+                DRIFTED.resolve("qmax-quickstart-http-stream-local500mcpu-21d2114e.json")),
+            ArtifactCodec.readTtotal(
+                DRIFTED.resolve("ttotal-quickstart-force-desired-local500mcpu-21d2114e.json")),
+            ArtifactCodec.readPlan(DRIFTED.resolve("plan-quickstart.json")),
+            ArtifactCodec.readValidate(DRIFTED.resolve("validate-quickstart.json")),
+            null,
+            "not run",
+            new QuickstartRun.Output(
+                DRIFTED, DRIFTED.resolve("report.html"), Map.of(), Duration.ofSeconds(357)),
+            "search chose c3: held out 99.95 % within the SLO");
+    StringWriter text = new StringWriter();
+
+    QuickstartCommand.summary(r, new PrintWriter(text, true));
+
+    assertThat(text.toString())
+        .contains(
+            "\n  search       search chose c3: held out 99.95 % within the SLO\n"
+                + "  validate     fail (1)\n");
+  }
 }

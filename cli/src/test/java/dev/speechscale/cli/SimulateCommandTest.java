@@ -91,7 +91,7 @@ class SimulateCommandTest {
     assertThat(run.out())
         .startsWith(
             "simulate kokoro-82m: step 10 -> 200 -> 10 req/s at 300 s and 600 s of 900 s, seed 1,"
-                + " SLO 3000 ms, metric delay 0 s\n"
+                + " SLO 3000 ms, metric delay 60 s\n"
                 + "instance: 1 slot(s), 17.89 req/s saturated, queue_max_depth 50, deadline 56 s,"
                 + " start-up 212.8 s\n\n"
                 + "policy             arrived   SLO ok    shed   p50 ms   p95 ms   p99 ms  peak"
@@ -173,6 +173,60 @@ class SimulateCommandTest {
     for (int i = 0; i < w.policies().size(); i++) {
       assertThat(w.policies().get(i).arrived()).isEqualTo(n.policies().get(i).arrived());
     }
+  }
+
+  @Test
+  void simulate_artifactsMeasuredOnAws_defaultToCloudWatchsMinuteOfMetricDelay() {
+    assertThat(simulate(shortStep("aws")).exitCode()).isZero();
+
+    SimulateArtifact a = ArtifactCodec.readSimulate(dir.resolve("aws.json"));
+    assertThat(ArtifactCodec.readQmax(Path.of(PlanCommandTest.QMAX)).platform()).isEqualTo("aws");
+    assertThat(a.metricPublicationDelayS()).isEqualTo(60.0);
+    assertThat(a.provenance().parameters())
+        .containsEntry("metric_delay", "PT1M")
+        .containsEntry("metric_delay_source", "the aws platform's default (60 s, 10 s resolution)");
+  }
+
+  @Test
+  void simulate_artifactsMeasuredOnLocal_defaultToTheLocalPlatformsNoDelay() throws IOException {
+    Path localQmax = dir.resolve("qmax-local.json");
+    Files.writeString(
+        localQmax,
+        Files.readString(Path.of(PlanCommandTest.QMAX))
+            .replaceFirst("\"platform\"\\s*:\\s*\"aws\"", "\"platform\" : \"local\""));
+    String[] args = shortStep("local");
+    String[] all = new String[args.length + 6];
+    all[0] = "--qmax";
+    all[1] = localQmax.toString();
+    all[2] = "--ttotal";
+    all[3] = PlanCommandTest.TTOTAL;
+    all[4] = "--plan";
+    all[5] = plan.toString();
+    System.arraycopy(args, 0, all, 6, args.length);
+
+    CliRun run = CliRun.of(new SimulateCommand(CLOCK), all);
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(ArtifactCodec.readQmax(localQmax).platform()).isEqualTo("local");
+    SimulateArtifact a = ArtifactCodec.readSimulate(dir.resolve("local.json"));
+    assertThat(a.metricPublicationDelayS()).isZero();
+    assertThat(a.provenance().parameters())
+        .containsEntry("metric_delay", "PT0S")
+        .containsEntry(
+            "metric_delay_source", "the local platform's default (0 s, 10 s resolution)");
+  }
+
+  @Test
+  void simulate_metricDelayGiven_overridesThePlatformsDefault() {
+    String[] args = java.util.Arrays.copyOf(shortStep("g"), shortStep("g").length + 2);
+    args[args.length - 2] = "--metric-delay";
+    args[args.length - 1] = "15s";
+
+    assertThat(simulate(args).exitCode()).isZero();
+
+    SimulateArtifact a = ArtifactCodec.readSimulate(dir.resolve("g.json"));
+    assertThat(a.metricPublicationDelayS()).isEqualTo(15.0);
+    assertThat(a.provenance().parameters()).containsEntry("metric_delay_source", "given");
   }
 
   @Test

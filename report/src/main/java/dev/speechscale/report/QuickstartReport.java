@@ -55,6 +55,8 @@ public final class QuickstartReport {
    * @param commands step name to the command that reruns it, in the order shown
    * @param replay the simulator against the live fleet
    * @param replayNotRun why the replay did not run, or {@code null}
+   * @param search the policy search the quickstart ran on its own fleet, whose chosen policy the
+   *     replay drives, or {@code null} (section left out)
    */
   public record Inputs(
       String title,
@@ -66,9 +68,36 @@ public final class QuickstartReport {
       @Nullable DriftArtifact drift,
       Map<String, String> commands,
       @Nullable ReplayArtifact replay,
-      @Nullable String replayNotRun) {
+      @Nullable String replayNotRun,
+      @Nullable SearchView search) {
     public Inputs {
       qmaxTrust = qmaxTrust == null ? List.of() : List.copyOf(qmaxTrust);
+    }
+
+    /** Without a search. */
+    public Inputs(
+        String title,
+        @Nullable QmaxArtifact qmax,
+        List<String> qmaxTrust,
+        @Nullable TtotalArtifact ttotal,
+        @Nullable PlanArtifact plan,
+        @Nullable ValidateArtifact validate,
+        @Nullable DriftArtifact drift,
+        Map<String, String> commands,
+        @Nullable ReplayArtifact replay,
+        @Nullable String replayNotRun) {
+      this(
+          title,
+          qmax,
+          qmaxTrust,
+          ttotal,
+          plan,
+          validate,
+          drift,
+          commands,
+          replay,
+          replayNotRun,
+          null);
     }
 
     /** Without trust lines and without a replay. */
@@ -80,7 +109,7 @@ public final class QuickstartReport {
         @Nullable ValidateArtifact validate,
         @Nullable DriftArtifact drift,
         Map<String, String> commands) {
-      this(title, qmax, List.of(), ttotal, plan, validate, drift, commands, null, null);
+      this(title, qmax, List.of(), ttotal, plan, validate, drift, commands, null, null, null);
     }
   }
 
@@ -121,6 +150,9 @@ public final class QuickstartReport {
     if (in.validate() != null) {
       CheckTables.validate(h, in.validate());
       TimelineChart.html(h, in.validate(), in.plan());
+    }
+    if (in.search() != null) {
+      SearchSection.html(h, in.search(), in.replay());
     }
     if (in.replay() != null) {
       ReplaySection.html(h, in.replay());
@@ -184,6 +216,9 @@ public final class QuickstartReport {
     }
     if (in.validate() != null) {
       cell(h, "validate", Html.verdict(in.validate().verdict().label()), true);
+    }
+    if (in.search() != null) {
+      cell(h, "search chose", in.search().recommended(), false);
     }
     if (in.replay() != null) {
       cell(h, "replay vs simulator", ReplaySection.verdict(in.replay()), true);
