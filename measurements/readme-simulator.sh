@@ -91,7 +91,11 @@ rec = held[s["recommended"]]
 fig("search: the held-out day's shift", f"the shape {s['held_out']['shift_s'] // 60} min later")
 fig("search: recommended", f"recommends {s['recommended']}")
 c = next(c for c in s["candidates"] if c["name"] == s["recommended"])
-fig("search: the recommended scale-in", f"scale-in at {c['scale_in_alarm'].split('_')[0].capitalize()} ≤ {c['scale_in_threshold']:g} and a {c['scale_in_cooldown_s']} s scale-in cooldown")
+if c.get("scaling_metric") == "invocations_per_instance":
+    # target tracking in both directions: no step scale-in, its threshold and alarm unused
+    fig("search: the recommended policy", f"InvocationsPerInstance target tracking at {c['scaling_target_value']:g} per instance per minute (scale-in enabled, no step policy), cooldowns {c['scale_out_cooldown_s']} s out / {c['scale_in_cooldown_s']} s in")
+else:
+    fig("search: the recommended scale-in", f"scale-in at {c['scale_in_alarm'].split('_')[0].capitalize()} ≤ {c['scale_in_threshold']:g} and a {c['scale_in_cooldown_s']} s scale-in cooldown")
 fig("search: its held-out attainment", f"{rec['full']['slo_attainment'] * 100:.2f} % within the SLO")
 fig("search: its held-out instance-hours", f"{rec['full']['instance_hours']:.0f} instance-hours on the held-out day")
 fig("search: the plan's held-out instance-hours", f"the plan {held['plan']['full']['instance_hours']:.0f}")
