@@ -11,6 +11,7 @@ public final class Flags {
 
   public static final String ACCOUNT = "--account";
   public static final String ALL = "--all";
+  public static final String ALSO_TYPE = "--also-type";
   public static final String ALLOW_CONFIG_MISMATCH = "--allow-config-mismatch";
   public static final String ALLOW_UNENFORCED_CPU = "--allow-unenforced-cpu";
   public static final String ASSUME_PARALLELISM = "--assume-parallelism";

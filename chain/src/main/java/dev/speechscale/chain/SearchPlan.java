@@ -52,16 +52,34 @@ public final class SearchPlan {
       int scale) {}
 
   /** The plan JSON of {@code planFile} with the search's policy and record, as text. */
-  @SuppressWarnings("unchecked")
   public static String json(
       Path planFile, PolicySearch.Result r, Record rec, Provenance provenance, Instant createdAt) {
-    Map<String, Object> plan;
+    String text;
     try {
-      plan =
-          ArtifactCodec.mapper()
-              .readValue(Files.readString(planFile, StandardCharsets.UTF_8), LinkedHashMap.class);
+      text = Files.readString(planFile, StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + planFile + ": " + e.getMessage(), e);
+    }
+    return json(text, r, rec, provenance, createdAt, null);
+  }
+
+  /**
+   * The plan JSON {@code planJson} with the search's policy and record, as text; {@code types},
+   * when given, is recorded as {@code search.types} (a search over several instance types).
+   */
+  @SuppressWarnings("unchecked")
+  public static String json(
+      String planJson,
+      PolicySearch.Result r,
+      Record rec,
+      Provenance provenance,
+      Instant createdAt,
+      @org.jspecify.annotations.Nullable List<Map<String, Object>> types) {
+    Map<String, Object> plan;
+    try {
+      plan = ArtifactCodec.mapper().readValue(planJson, LinkedHashMap.class);
+    } catch (RuntimeException e) {
+      throw new ChainException("cannot read the plan to search from: " + e.getMessage());
     }
     Candidate c = r.recommendation();
     plan.put("created_at", createdAt.toString());
@@ -90,7 +108,11 @@ public final class SearchPlan {
     } else {
       plan.put("scheduled_floors", c.floors().stream().map(SearchPlan::floor).toList());
     }
-    plan.put("search", section(r, rec));
+    Map<String, Object> section = section(r, rec);
+    if (types != null) {
+      section.put("types", types);
+    }
+    plan.put("search", section);
     String json = ArtifactCodec.mapper().writeValueAsString(plan) + "\n";
     List<String> errors = ArtifactCodec.validate(ArtifactKind.PLAN, json);
     if (!errors.isEmpty()) {

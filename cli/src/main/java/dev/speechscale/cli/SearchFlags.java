@@ -89,6 +89,27 @@ final class SearchFlags {
   Duration maxRequestAge;
 
   @Option(
+      names = Flags.PRICE_PER_HOUR,
+      paramLabel = "USD",
+      description =
+          "the --qmax type's price per instance-hour; with it the summary and the artifact state"
+              + " each type's held-out cost (needed with "
+              + Flags.ALSO_TYPE
+              + ")")
+  @Nullable Double pricePerHour;
+
+  @Option(
+      names = Flags.ALSO_TYPE,
+      paramLabel = "QMAX=USD[,TTOTAL]",
+      description =
+          "another instance type: its qmax artifact (same model) and its price per instance-hour,"
+              + " optionally its own ttotal artifact (else the --ttotal ones); its plan is"
+              + " re-derived from its ladder with the --plan's inputs, it is searched with the"
+              + " same goal, trace and seeds, and the type whose recommendation meets the goal"
+              + " at the lowest held-out cost is chosen; repeat per type")
+  java.util.List<String> alsoType = new java.util.ArrayList<>();
+
+  @Option(
       names = Flags.THREADS,
       paramLabel = "N",
       description =

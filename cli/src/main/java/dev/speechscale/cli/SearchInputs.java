@@ -59,7 +59,7 @@ record SearchInputs(
     return Double.isFinite(p) ? java.math.BigDecimal.valueOf(p).movePointLeft(2).doubleValue() : p;
   }
 
-  private static int scale(String flag, RateTable table, InstanceModel model, CommandSpec spec) {
+  static int scale(String flag, RateTable table, InstanceModel model, CommandSpec spec) {
     if (flag.strip().equalsIgnoreCase("auto")) {
       return PolicySearch.autoScale(table, model.saturatedPerSecond());
     }
