@@ -171,11 +171,12 @@ public final class SearchTypes {
     StringBuilder sb = new StringBuilder();
     sb.append(
         "\ninstance types (each searched with the same goal, trace and seeds; its recommendation on"
-            + " the held-out day, full simulation; cost = inst-h x price):\n");
+            + " the held-out day, full simulation; cost = inst-h x price; chosen by the held-out"
+            + " day, 'fitted' is the type's own search's verdict on the fitted day):\n");
     sb.append(
         String.format(
             Locale.ROOT,
-            "  %-16s %5s %9s %-6s %9s %7s %9s %10s  %-5s %s%n",
+            "  %-16s %5s %9s %-6s %9s %7s %9s %10s  %-5s %-6s %s%n",
             "type",
             "Q_max",
             "$/inst-h",
@@ -185,13 +186,14 @@ public final class SearchTypes {
             "inst-h",
             "cost $",
             "goal",
+            "fitted",
             "start-up delay"));
     for (Type t : types) {
       Outcome o = t.heldOut();
       sb.append(
           String.format(
               Locale.ROOT,
-              "  %-16s %5d %9.4f %-6s %8.3f%% %6.3f%% %9.1f %10.4f  %-5s %s%n",
+              "  %-16s %5d %9.4f %-6s %8.3f%% %6.3f%% %9.1f %10.4f  %-5s %-6s %s%n",
               t.instanceType(),
               t.qMax(),
               t.pricePerHour(),
@@ -201,6 +203,7 @@ public final class SearchTypes {
               o.instanceHours(),
               t.cost(),
               t.meets(goal) ? "met" : "MISS",
+              t.result().meetsGoal() ? "met" : "MISS",
               t.ttotal()));
     }
     Type c = types.get(chosen);
@@ -237,6 +240,7 @@ public final class SearchTypes {
       m.put("held_out_shed", o.shed());
       m.put("held_out_cost_usd", t.cost());
       m.put("meets_goal_held_out", t.meets(goal));
+      m.put("meets_goal_fitted", t.result().meetsGoal());
       m.put("chosen", i == chosen);
       out.add(m);
     }

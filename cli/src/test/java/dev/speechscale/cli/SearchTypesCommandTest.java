@@ -76,7 +76,7 @@ class SearchTypesCommandTest {
                 "--plan",
                 plan.toString(),
                 "--pattern",
-                "step",
+                "diurnal",
                 "--peak-rps",
                 "120",
                 "--trough-rps",
@@ -126,7 +126,8 @@ class SearchTypesCommandTest {
     assertThat(chosen).containsExactly(cheapest);
     String type = (String) cheapest.get("instance_type");
     // not a tie: one core served 8 streams within the SLO to half a core's 3, at twice the price,
-    // so on a step to 120 req/s the 1cpu fleet costs less (measurements/policy-search.md)
+    // so on a 20-minute day of 6 to 120 req/s the 1cpu fleet costs less
+    // (measurements/policy-search.md)
     assertThat(num(types.get(0), "held_out_cost_usd"))
         .isNotCloseTo(num(types.get(1), "held_out_cost_usd"), within(1e-3));
     assertThat(type).isEqualTo("local.1cpu");
@@ -179,6 +180,15 @@ class SearchTypesCommandTest {
     CliRun negative = search("--price-per-hour", "0.05", "--also-type", ONE + "=-1");
     assertThat(negative.exitCode()).isEqualTo(2);
     assertThat(negative.err()).contains("must be QMAX_FILE=USD[,TTOTAL_FILE] with a positive");
+  }
+
+  @Test
+  void refusesATypesOwnTtotalMeasuredOnAnotherDeployment() {
+    // the half-core ttotal given as the 1cpu type's own: its fingerprint differs from the ladder's,
+    // and only a borrowed (given --ttotal) start-up delay is allowed to differ
+    CliRun run = search("--price-per-hour", "0.05", "--also-type", ONE + "=0.10," + TTOTAL);
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).contains("qmax " + ONE).contains("ttotal " + TTOTAL);
   }
 
   private static double num(Map<String, Object> m, String key) {
