@@ -18,8 +18,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The regression case for the policy pair (issue 33, done-when 2): today's pair — target tracking
@@ -42,9 +43,10 @@ import org.junit.jupiter.api.io.TempDir;
  * s, they would end within a tick of the period boundary), and both periods are whole seconds, as
  * the simulator's per-second metric samples need.
  *
- * <p>The replacement pair (the policy-search issue) changes {@link #TODAYS_PAIR}: a pair that does
- * not fight sets {@link Pair#fights()} false, and this test then asserts that neither the live
- * fleet nor the simulator removes the surge's instance while the surge lasts.
+ * <p>The pair {@code plan} writes since the policy-search issue ({@link #PLANS_PAIR}: the step
+ * scale-in on the Maximum over 10 s, the tracking alarm's own statistic and period) runs the same
+ * quiet spell and surge: neither the live fleet nor the simulator removes the surge's instance
+ * while the surge lasts.
  */
 class TodaysPolicyPairFightsLiveTest {
   /**
@@ -76,6 +78,20 @@ class TodaysPolicyPairFightsLiveTest {
           1.0,
           ScaleInAlarm.AVERAGE_60S);
 
+  /** The pair {@code plan} writes now ({@code scale_in_alarm: maximum_10s}). It does not fight. */
+  static final Pair PLANS_PAIR =
+      new Pair(
+          "target tracking (Maximum > target, DisableScaleIn) + step scale-in (Maximum <="
+              + " threshold over 10 s, 3 periods)",
+          false,
+          2.0,
+          1.0,
+          ScaleInAlarm.MAXIMUM_10S);
+
+  static List<Pair> pairs() {
+    return List.of(TODAYS_PAIR, PLANS_PAIR);
+  }
+
   static final double TIME_SCALE = 0.3;
   static final Duration COOLDOWN = Duration.ofSeconds(60);
 
@@ -89,20 +105,21 @@ class TodaysPolicyPairFightsLiveTest {
 
   @TempDir Path dir;
 
-  @Test
-  void quietThenSurge_todaysPair_scaleInUndoesTheScaleOutInTheSimulatorsAlarmPeriod()
-      throws Exception {
-    Fleet predicted = simulate();
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("pairs")
+  void quietThenSurge_scaleInUndoesTheScaleOutInTheSimulatorsAlarmPeriod_onlyForTodaysPair(
+      Pair pair) throws Exception {
+    Fleet predicted = simulate(pair);
     System.err.println("simulator: " + predicted);
     assertThat(predicted.fought())
-        .as("the simulator's fight for " + TODAYS_PAIR.name() + ": " + predicted)
-        .isEqualTo(TODAYS_PAIR.fights());
+        .as("the simulator's fight for " + pair.name() + ": " + predicted)
+        .isEqualTo(pair.fights());
 
-    Fleet live = live();
+    Fleet live = live(pair);
     System.err.println("live: " + live);
     assertThat(live.scaleOutS()).as("the live surge scaled out: " + live).isNotNull();
-    assertThat(live.fought()).as("live: " + live).isEqualTo(TODAYS_PAIR.fights());
-    if (TODAYS_PAIR.fights()) {
+    assertThat(live.fought()).as("live: " + live).isEqualTo(pair.fights());
+    if (pair.fights()) {
       assertThat(live.scaleInPeriod())
           .as(
               "the live scale-in's alarm period (%d s each) against the simulator's; live %s,"
@@ -142,7 +159,7 @@ class TodaysPolicyPairFightsLiveTest {
   }
 
   /** The simulator's fleet for the same rules over quiet → step surge. */
-  private static Fleet simulate() {
+  private static Fleet simulate(Pair pair) {
     long surge = surgeStartS();
     long end = surge + 2 * SCALE_IN_PERIOD_MS / 1000;
     String trace = "time_s,rps\n0,0\n" + surge + ",20\n" + end + ",0\n";
@@ -159,8 +176,7 @@ class TodaysPolicyPairFightsLiveTest {
             "a flite instance, roughly: the fight does not depend on its speed, only on the"
                 + " surge keeping the tracking metric above target");
     Policy policy =
-        new Policy.Rules(
-            "today's pair", TODAYS_PAIR.rules(1, 2, COOLDOWN, COOLDOWN).timeScaled(TIME_SCALE));
+        new Policy.Rules(pair.name(), pair.rules(1, 2, COOLDOWN, COOLDOWN).timeScaled(TIME_SCALE));
     PolicyResult r =
         FleetSimulator.run(
             model,
@@ -176,7 +192,8 @@ class TodaysPolicyPairFightsLiveTest {
       }
       if (out == null && e.to() > e.from()) {
         out = (double) e.decidedAtSeconds();
-      } else if (out != null && in == null && e.to() < e.from()) {
+      } else if (out != null && in == null && e.to() < e.from() && e.decidedAtSeconds() < end) {
+        // a scale-in while the surge lasts; the quiet after it scales in by design
         in = (double) e.decidedAtSeconds();
       }
     }
@@ -184,7 +201,7 @@ class TodaysPolicyPairFightsLiveTest {
   }
 
   /** The live fleet: quiet until the scale-in alarm is in ALARM, then the surge on a boundary. */
-  private Fleet live() throws Exception {
+  private Fleet live(Pair pair) throws Exception {
     String yaml =
         """
         models:
@@ -203,11 +220,11 @@ class TodaysPolicyPairFightsLiveTest {
             local: {time_scale: %s}
         """
             .formatted(
-                TODAYS_PAIR.targetValue(),
-                TODAYS_PAIR.scaleInThreshold(),
+                pair.targetValue(),
+                pair.scaleInThreshold(),
                 COOLDOWN.toSeconds(),
                 COOLDOWN.toSeconds(),
-                TODAYS_PAIR.alarm().label(),
+                pair.alarm().label(),
                 TIME_SCALE);
     try (LocalEndpoint e = LocalEndpoint.deploy(dir, "fight", yaml, true)) {
       assertThat(e.deployed.scalingAttached()).as(e.deployed.scalingReason()).isTrue();
@@ -227,9 +244,9 @@ class TodaysPolicyPairFightsLiveTest {
             Duration.ofMillis(2 * SCALE_IN_PERIOD_MS),
             () -> {
               Fleet f = fleet(scaling(control, e).activities(), origin);
-              return TODAYS_PAIR.fights() ? f.fought() : f.scaleOutS() != null;
+              return pair.fights() ? f.fought() : f.scaleOutS() != null;
             });
-        if (!TODAYS_PAIR.fights()) {
+        if (!pair.fights()) {
           // a pair that does not fight keeps the instance while the surge lasts: one whole
           // scale-in period of it
           Thread.sleep(SCALE_IN_PERIOD_MS);
