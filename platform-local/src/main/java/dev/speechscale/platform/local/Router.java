@@ -3,11 +3,15 @@ package dev.speechscale.platform.local;
 import dev.speechscale.platform.NanoClock;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.client.HttpClient;
@@ -24,6 +28,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Blocker;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 import org.jspecify.annotations.Nullable;
@@ -51,6 +56,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class Router implements AutoCloseable {
   static final String BIDI_PATH = "/invocations-bidirectional-stream";
+  private static final long BIDI_CONNECT_TIMEOUT_S = 10;
   private static final Pattern RUNTIME =
       Pattern.compile(
           "^/endpoints/([^/]+)/(invocations|invocations-response-stream"
@@ -540,5 +546,13 @@ final class Router implements AutoCloseable {
       response.write(false, ByteBuffer.wrap(bytes), cb);
       cb.block();
     }
+  }
+
+  /** Opens {@code b}'s bidirectional session, {@code listener} taking the instance's frames. */
+  static Session connectBidi(WebSocketClient client, Session.Listener listener, Backend b)
+      throws IOException, InterruptedException, ExecutionException, TimeoutException {
+    return client
+        .connect(listener, URI.create("ws://" + b.host() + ":" + b.port() + BIDI_PATH))
+        .get(BIDI_CONNECT_TIMEOUT_S, TimeUnit.SECONDS);
   }
 }
