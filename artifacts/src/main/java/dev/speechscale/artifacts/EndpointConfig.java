@@ -67,46 +67,6 @@ public record EndpointConfig(
     local = local == null ? Local.DEFAULTS : local;
   }
 
-  /** A config that leaves the scaling metric to the plan. */
-  public EndpointConfig(
-      String modelName,
-      String engine,
-      Map<String, String> engineSettings,
-      String instanceType,
-      int minInstances,
-      int maxInstances,
-      @Nullable Double scalingTargetValue,
-      @Nullable Double scaleInThreshold,
-      @Nullable Integer scaleOutCooldownS,
-      @Nullable Integer scaleInCooldownS,
-      @Nullable ScaleInAlarmChoice scaleInAlarm,
-      int ttfabSloMs,
-      int queueMaxDepth,
-      Map<String, String> containerEnv,
-      Local local,
-      @Nullable Aws aws,
-      @Nullable List<ScheduledFloorEntry> scheduledFloors) {
-    this(
-        modelName,
-        engine,
-        engineSettings,
-        instanceType,
-        minInstances,
-        maxInstances,
-        scalingTargetValue,
-        scaleInThreshold,
-        scaleOutCooldownS,
-        scaleInCooldownS,
-        scaleInAlarm,
-        ttfabSloMs,
-        queueMaxDepth,
-        containerEnv,
-        local,
-        aws,
-        scheduledFloors,
-        null);
-  }
-
   /** This config with {@code scaling_metric} set to {@code metric}. */
   public EndpointConfig withScalingMetric(@Nullable ScalingMetricChoice metric) {
     return new EndpointConfig(
@@ -135,50 +95,15 @@ public record EndpointConfig(
     return scalingMetric != null ? scalingMetric : ScalingMetricChoice.DEFAULT;
   }
 
-  /** A config that leaves the scheduled floors to the plan. */
-  public EndpointConfig(
-      String modelName,
-      String engine,
-      Map<String, String> engineSettings,
-      String instanceType,
-      int minInstances,
-      int maxInstances,
-      @Nullable Double scalingTargetValue,
-      @Nullable Double scaleInThreshold,
-      @Nullable Integer scaleOutCooldownS,
-      @Nullable Integer scaleInCooldownS,
-      @Nullable ScaleInAlarmChoice scaleInAlarm,
-      int ttfabSloMs,
-      int queueMaxDepth,
-      Map<String, String> containerEnv,
-      Local local,
-      @Nullable Aws aws) {
-    this(
-        modelName,
-        engine,
-        engineSettings,
-        instanceType,
-        minInstances,
-        maxInstances,
-        scalingTargetValue,
-        scaleInThreshold,
-        scaleOutCooldownS,
-        scaleInCooldownS,
-        scaleInAlarm,
-        ttfabSloMs,
-        queueMaxDepth,
-        containerEnv,
-        local,
-        aws,
-        null);
-  }
-
   /** The scheduled floors this config deploys: its own, else none. */
   public List<ScheduledFloorEntry> scheduledFloorsOrNone() {
     return scheduledFloors != null ? scheduledFloors : List.of();
   }
 
-  /** A config that leaves the scale-in alarm to the plan. */
+  /**
+   * A config that leaves the scale-in alarm, the scheduled floors and the scaling metric to the
+   * plan.
+   */
   public EndpointConfig(
       String modelName,
       String engine,
@@ -211,7 +136,9 @@ public record EndpointConfig(
         queueMaxDepth,
         containerEnv,
         local,
-        aws);
+        aws,
+        null,
+        null);
   }
 
   /** The scale-in alarm this config deploys: its own, else {@link ScaleInAlarmChoice#DEFAULT}. */

@@ -66,9 +66,11 @@ final class EndpointConfigParser {
     checkThresholds(at, target, scaleIn, problems);
     Integer outCooldown = f.integerOrNull("scale_out_cooldown_s", 0, 86_400);
     Integer inCooldown = f.integerOrNull("scale_in_cooldown_s", 0, 86_400);
-    ScaleInAlarmChoice alarm = scaleInAlarm(at, n.get("scale_in_alarm"), problems);
+    ScaleInAlarmChoice alarm =
+        choice(at, n, "scale_in_alarm", ScaleInAlarmChoice.class, ALARMS, problems);
     List<ScheduledFloorEntry> floors = floors(at, n.get("scheduled_floors"), max, problems);
-    ScalingMetricChoice metric = scalingMetric(at, n.get("scaling_metric"), problems);
+    ScalingMetricChoice metric =
+        choice(at, n, "scaling_metric", ScalingMetricChoice.class, METRICS, problems);
     int slo = f.integer("ttfab_slo_ms", 3000, 1, 60_000);
     int depth = f.integer("queue_max_depth", 0, 0, 100_000);
     Map<String, String> settings = f.stringMap("engine_settings");
@@ -161,43 +163,36 @@ final class EndpointConfigParser {
     return out;
   }
 
-  /** {@code scaling_metric}, or {@code null} when the config leaves it to the plan. */
-  private static @Nullable ScalingMetricChoice scalingMetric(
-      String at, @Nullable JsonNode n, List<String> problems) {
-    if (n == null || n.isNull()) {
-      return null;
-    }
-    ScalingMetricChoice c = n.isString() ? ScalingMetricChoice.ofLabelOrNull(n.asString()) : null;
-    if (c == null) {
-      problems.add(
-          at
-              + ".scaling_metric ("
-              + n
-              + ") must be one of "
-              + ScalingMetricChoice.labels()
-              + ": concurrent_requests_per_model (the default) or invocations_per_instance"
-              + " (SageMakerVariantInvocationsPerInstance, scaling_target_value per instance per"
-              + " minute)");
-    }
-    return c;
-  }
+  /** What the {@code scale_in_alarm} labels mean, for its refusal. */
+  private static final String ALARMS =
+      "maximum_10s (the default) cannot undo a fresh scale-out, average_60s is the pair plans"
+          + " deployed before issue 35";
 
-  /** {@code scale_in_alarm}, or {@code null} when the config leaves it to the plan. */
-  private static @Nullable ScaleInAlarmChoice scaleInAlarm(
-      String at, @Nullable JsonNode n, List<String> problems) {
+  /** What the {@code scaling_metric} labels mean, for its refusal. */
+  private static final String METRICS =
+      "concurrent_requests_per_model (the default) or invocations_per_instance"
+          + " (SageMakerVariantInvocationsPerInstance, scaling_target_value per instance per"
+          + " minute)";
+
+  /**
+   * The closed-set field {@code field} of {@code model} (refused with its labels, then {@code
+   * meaning}), or {@code null} when the config leaves it to the plan.
+   */
+  private static <E extends Enum<E> & Labelled> @Nullable E choice(
+      String at,
+      JsonNode model,
+      String field,
+      Class<E> type,
+      String meaning,
+      List<String> problems) {
+    JsonNode n = model.get(field);
     if (n == null || n.isNull()) {
       return null;
     }
-    ScaleInAlarmChoice c = n.isString() ? ScaleInAlarmChoice.ofLabelOrNull(n.asString()) : null;
+    E c = n.isString() ? Labels.ofLabelOrNull(type, n.asString()) : null;
     if (c == null) {
       problems.add(
-          at
-              + ".scale_in_alarm ("
-              + n
-              + ") must be one of "
-              + ScaleInAlarmChoice.labels()
-              + ": maximum_10s (the default) cannot undo a fresh scale-out, average_60s is the"
-              + " pair plans deployed before issue 35");
+          at + "." + field + " (" + n + ") must be one of " + Labels.labels(type) + ": " + meaning);
     }
     return c;
   }

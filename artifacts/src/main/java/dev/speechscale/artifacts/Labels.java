@@ -6,6 +6,7 @@ import dev.speechscale.capacity.Verdict;
 import java.util.Arrays;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.DeserializationContext;
@@ -56,18 +57,50 @@ final class Labels {
 
   /** The constant whose label is {@code label}; names {@code what} and the labels if none is. */
   static <E extends Enum<E> & Labelled> E ofLabel(Class<E> type, String label, String what) {
-    E[] values = type.getEnumConstants();
-    for (E e : values) {
+    E e = ofLabelOrNull(type, label);
+    if (e == null) {
+      throw new ArtifactException(notOneOf(type, label, what));
+    }
+    return e;
+  }
+
+  /**
+   * The constant whose label is {@code label}, or {@code fallback} for {@code null}; an unknown
+   * label is refused naming {@code what}, the labels and the default, then {@code fix}.
+   */
+  static <E extends Enum<E> & Labelled> E ofLabel(
+      Class<E> type, @Nullable String label, E fallback, String what, String fix) {
+    if (label == null) {
+      return fallback;
+    }
+    E e = ofLabelOrNull(type, label);
+    if (e == null) {
+      throw new ArtifactException(
+          notOneOf(type, label, what) + " (default " + fallback.label() + ")" + fix);
+    }
+    return e;
+  }
+
+  private static <E extends Enum<E> & Labelled> String notOneOf(
+      Class<E> type, String label, String what) {
+    return what + " '" + label + "' is not one of " + labels(type);
+  }
+
+  /** The constant whose label is {@code label}; {@code null} if none is. */
+  static <E extends Enum<E> & Labelled> @Nullable E ofLabelOrNull(Class<E> type, String label) {
+    for (E e : type.getEnumConstants()) {
       if (e.label().equals(label)) {
         return e;
       }
     }
-    throw new ArtifactException(
-        what
-            + " '"
-            + label
-            + "' is not one of "
-            + Arrays.stream(values).map(Labelled::label).collect(Collectors.joining(", ")));
+    return null;
+  }
+
+  /** Every label of {@code type}, comma-separated. */
+  static <E extends Enum<E> & Labelled> String labels(Class<E> type) {
+    return Arrays.stream(type.getEnumConstants())
+        .map(Labelled::label)
+        .collect(Collectors.joining(", "));
   }
 
   private static <T> void add(

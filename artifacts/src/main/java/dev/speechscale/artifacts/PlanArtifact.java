@@ -229,12 +229,12 @@ public record PlanArtifact(
    * --price-per-hour}), or {@code null} for none.
    */
   public PlanArtifact withCost(@Nullable FleetCost cost) {
-    return with(cost, surgeCurve, scaleInAlarm, verdict, findings, configBlock);
+    return with(cost, surgeCurve, scaleInAlarm, verdict, findings, configBlock, scheduledFloors);
   }
 
   /** This plan with the surge simulation rerun at other thresholds, or without ({@code null}). */
   public PlanArtifact withSurgeCurve(@Nullable List<SurgeCurve.Point> surgeCurve) {
-    return with(cost, surgeCurve, scaleInAlarm, verdict, findings, configBlock);
+    return with(cost, surgeCurve, scaleInAlarm, verdict, findings, configBlock, scheduledFloors);
   }
 
   /**
@@ -249,7 +249,8 @@ public record PlanArtifact(
         alarm.label(),
         verdict,
         findings,
-        ConfigBlock.withAlarm(configBlock, alarm, why));
+        ConfigBlock.withAlarm(configBlock, alarm, why),
+        scheduledFloors);
   }
 
   /**
@@ -273,16 +274,6 @@ public record PlanArtifact(
   }
 
   /** The one copy: every field kept but the additive ones and the findings. */
-  private PlanArtifact with(
-      @Nullable FleetCost cost,
-      @Nullable List<SurgeCurve.Point> surgeCurve,
-      @Nullable String scaleInAlarm,
-      PlanVerdict verdict,
-      List<FindingEntry> findings,
-      String configBlock) {
-    return with(cost, surgeCurve, scaleInAlarm, verdict, findings, configBlock, scheduledFloors);
-  }
-
   private PlanArtifact with(
       @Nullable FleetCost cost,
       @Nullable List<SurgeCurve.Point> surgeCurve,

@@ -1,7 +1,5 @@
 package dev.speechscale.artifacts;
 
-import java.util.Arrays;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,25 +20,17 @@ import org.jspecify.annotations.Nullable;
  *       scale_in_threshold} and {@code scale_in_alarm} are not deployed).
  * </ul>
  */
-public enum ScalingMetricChoice {
-  CONCURRENT_REQUESTS_PER_MODEL(
-      "concurrent_requests_per_model", "SageMakerVariantConcurrentRequestsPerModelHighResolution"),
-  INVOCATIONS_PER_INSTANCE("invocations_per_instance", "SageMakerVariantInvocationsPerInstance");
+public enum ScalingMetricChoice implements Labelled {
+  CONCURRENT_REQUESTS_PER_MODEL("SageMakerVariantConcurrentRequestsPerModelHighResolution"),
+  INVOCATIONS_PER_INSTANCE("SageMakerVariantInvocationsPerInstance");
 
   /** What a config or plan without {@code scaling_metric} deploys. */
   public static final ScalingMetricChoice DEFAULT = CONCURRENT_REQUESTS_PER_MODEL;
 
-  private final String label;
   private final String predefinedMetricType;
 
-  ScalingMetricChoice(String label, String predefinedMetricType) {
-    this.label = label;
+  ScalingMetricChoice(String predefinedMetricType) {
     this.predefinedMetricType = predefinedMetricType;
-  }
-
-  /** e.g. {@code invocations_per_instance}. */
-  public String label() {
-    return label;
   }
 
   /** Application Auto Scaling's {@code PredefinedMetricType}. */
@@ -55,12 +45,7 @@ public enum ScalingMetricChoice {
 
   /** The choice labelled {@code label}; {@code null} for an unknown label. */
   public static @Nullable ScalingMetricChoice ofLabelOrNull(String label) {
-    for (ScalingMetricChoice c : values()) {
-      if (c.label.equals(label)) {
-        return c;
-      }
-    }
-    return null;
+    return Labels.ofLabelOrNull(ScalingMetricChoice.class, label);
   }
 
   /** The choice whose predefined metric type is {@code type}; {@code null} for another. */
@@ -75,30 +60,21 @@ public enum ScalingMetricChoice {
 
   /** The choice labelled {@code label}, or {@link #DEFAULT} for {@code null}. */
   public static ScalingMetricChoice ofLabel(@Nullable String label) {
-    if (label == null) {
-      return DEFAULT;
-    }
-    ScalingMetricChoice c = ofLabelOrNull(label);
-    if (c == null) {
-      throw new ArtifactException(
-          "scaling_metric '"
-              + label
-              + "' is not one of "
-              + labels()
-              + " (default "
-              + DEFAULT
-              + "); remove it to track ConcurrentRequestsPerModel");
-    }
-    return c;
+    return Labels.ofLabel(
+        ScalingMetricChoice.class,
+        label,
+        DEFAULT,
+        "scaling_metric",
+        "; remove it to track ConcurrentRequestsPerModel");
   }
 
   /** Every label, comma-separated. */
   public static String labels() {
-    return Arrays.stream(values()).map(c -> c.label).collect(Collectors.joining(", "));
+    return Labels.labels(ScalingMetricChoice.class);
   }
 
   @Override
   public String toString() {
-    return label;
+    return label();
   }
 }

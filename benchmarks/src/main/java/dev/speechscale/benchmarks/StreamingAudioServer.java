@@ -12,7 +12,6 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
@@ -222,7 +221,7 @@ public final class StreamingAudioServer implements AutoCloseable {
       }
       return;
     }
-    int total = headEnd + contentLength(b, headEnd);
+    int total = headEnd + TrivialHttpServer.contentLength(b, headEnd);
     if (total > b.length) {
       drop(c);
       return;
@@ -296,16 +295,6 @@ public final class StreamingAudioServer implements AutoCloseable {
     } catch (IOException ignored) {
       // closing a dead connection
     }
-  }
-
-  private static int contentLength(byte[] b, int headEnd) {
-    String head = new String(b, 0, headEnd, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
-    int at = head.indexOf("\ncontent-length:");
-    if (at < 0) {
-      return 0;
-    }
-    int end = head.indexOf('\r', at);
-    return Integer.parseInt(head.substring(at + 16, end).trim());
   }
 
   private static byte[] chunk(byte[] data, boolean terminate) {

@@ -101,7 +101,8 @@ public final class TrivialHttpServer implements AutoCloseable {
     return -1;
   }
 
-  private static int contentLength(byte[] b, int headEnd) {
+  /** The Content-Length of the request head {@code b[0, headEnd)}; 0 when it has none. */
+  static int contentLength(byte[] b, int headEnd) {
     String head = new String(b, 0, headEnd, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
     int at = head.indexOf("\ncontent-length:");
     if (at < 0) {

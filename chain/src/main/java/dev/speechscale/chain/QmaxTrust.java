@@ -221,14 +221,7 @@ public final class QmaxTrust {
     for (RungCheck c : a.rungChecks()) {
       if (c.finding() != null) {
         flagged++;
-        out.add(
-            String.format(
-                Locale.ROOT,
-                "  N=%d (run %d, rung %d): %s",
-                c.concurrency(),
-                c.runIndex() + 1,
-                c.stepIndex() + 1,
-                c.finding()));
+        out.add("  " + rung(c) + ": " + c.finding());
       }
     }
     if (flagged > 0) {
@@ -241,5 +234,15 @@ public final class QmaxTrust {
               + a.qMax());
     }
     return out;
+  }
+
+  /** A rung as the trust lines name it: {@code N=4 (run 1, rung 3)}. */
+  static String rung(RungCheck c) {
+    return String.format(
+        Locale.ROOT,
+        "N=%d (run %d, rung %d)",
+        c.concurrency(),
+        c.runIndex() + 1,
+        c.stepIndex() + 1);
   }
 }

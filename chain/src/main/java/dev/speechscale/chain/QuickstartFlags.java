@@ -34,13 +34,7 @@ public final class QuickstartFlags {
       qmax.rungChecks().stream()
           .filter(c -> c.finding() != null)
           .map(c ->
-              String.format(
-                  Locale.ROOT,
-                  "RUNG: N=%d (run %d, rung %d) measured more than the endpoint: %s",
-                  c.concurrency(),
-                  c.runIndex() + 1,
-                  c.stepIndex() + 1,
-                  c.finding()))
+              "RUNG: " + QmaxTrust.rung(c) + " measured more than the endpoint: " + c.finding())
           .forEach(out::add);
     }
     if (replay != null) {

@@ -138,18 +138,6 @@ public final class QuickstartRun {
       Output output,
       @Nullable String search) {
 
-    /** A run without the search step. */
-    public Result(
-        QmaxArtifact qmax,
-        TtotalArtifact ttotal,
-        PlanArtifact plan,
-        ValidateArtifact validate,
-        @Nullable ReplayArtifact replay,
-        @Nullable String replayNotRun,
-        Output output) {
-      this(qmax, ttotal, plan, validate, replay, replayNotRun, output, null);
-    }
-
     /** Every trust flag the run raised, one line each ({@link QuickstartFlags}). */
     public List<String> trustFlags() {
       return QuickstartFlags.lines(qmax, replay, replayNotRun);

@@ -4,6 +4,7 @@ import dev.speechscale.artifacts.ArtifactException;
 import dev.speechscale.capacity.CapacityException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import picocli.CommandLine;
 
@@ -13,6 +14,13 @@ import picocli.CommandLine;
  */
 final class Cli {
   private Cli() {}
+
+  /** Runs {@code command} on the process's stdout and stderr (UTF-8) and exits with its code. */
+  static void main(Object command, String[] args) {
+    PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+    PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+    System.exit(run(command, args, out, err));
+  }
 
   static int run(Object command, String[] args, PrintWriter out, PrintWriter err) {
     CommandLine cl = commandLine(command);

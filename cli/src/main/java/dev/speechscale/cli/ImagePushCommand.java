@@ -5,7 +5,6 @@ import dev.speechscale.platform.aws.ImagePush;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
@@ -80,9 +79,7 @@ public final class ImagePushCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    PrintStream progress =
-        new PrintStream(
-            new WriterOutputStream(spec.commandLine().getErr()), true, StandardCharsets.UTF_8);
+    PrintStream progress = WriterOutputStream.printStream(spec.commandLine().getErr());
     ImagePush.Result r =
         ImagePush.push(
             new ImagePush.Request(config, model, gpu, image),
@@ -101,8 +98,6 @@ public final class ImagePushCommand implements Callable<Integer> {
   }
 
   public static void main(String[] args) {
-    PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
-    PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
-    System.exit(run(args, out, err));
+    Cli.main(new ImagePushCommand(), args);
   }
 }

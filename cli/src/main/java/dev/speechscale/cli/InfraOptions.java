@@ -4,9 +4,6 @@ import dev.speechscale.chain.Flags;
 import dev.speechscale.platform.Infra;
 import dev.speechscale.platform.PlatformProvider;
 import dev.speechscale.platform.PlatformSettings;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Mixin;
@@ -97,15 +94,11 @@ final class InfraOptions {
     return provider.infra(
         settings(),
         model(spec),
-        stream(spec.commandLine().getOut()),
-        stream(spec.commandLine().getErr()));
+        WriterOutputStream.printStream(spec.commandLine().getOut()),
+        WriterOutputStream.printStream(spec.commandLine().getErr()));
   }
 
   private PlatformSettings settings() {
     return new PlatformSettings(where.stateDir, region, account, profile, null, out);
-  }
-
-  private static PrintStream stream(PrintWriter w) {
-    return new PrintStream(new WriterOutputStream(w), true, StandardCharsets.UTF_8);
   }
 }

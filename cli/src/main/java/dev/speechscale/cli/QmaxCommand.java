@@ -11,7 +11,6 @@ import dev.speechscale.platform.LadderDefaults;
 import dev.speechscale.platform.NanoClock;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -84,9 +83,7 @@ final class QmaxCommand implements Callable<Integer> {
       return 0;
     }
     QmaxRequest request = request();
-    PrintStream err =
-        new PrintStream(
-            new WriterOutputStream(spec.commandLine().getErr()), true, StandardCharsets.UTF_8);
+    PrintStream err = WriterOutputStream.printStream(spec.commandLine().getErr());
     QmaxArtifact a =
         common.onPlatform((platform, progress) ->
             QmaxRun.run(

@@ -13,9 +13,7 @@ import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.local.LocalDeployer;
 import dev.speechscale.platform.local.LocalPlatform;
-import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -160,9 +158,7 @@ final class QuickstartCommand implements Callable<Integer> {
                   new QuickstartRun.Local(
                       stateDir, keep, awsPhysics ? AWS_PHYSICS : EndpointConfig.AwsPhysics.OFF)),
               NanoClock.SYSTEM,
-              new ProgressPrinter(
-                  new PrintStream(new WriterOutputStream(err), true, StandardCharsets.UTF_8),
-                  slo.toMillis()),
+              new ProgressPrinter(WriterOutputStream.printStream(err), slo.toMillis()),
               err,
               this::summary);
     }

@@ -1,7 +1,6 @@
 package dev.speechscale.cli;
 
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -31,8 +30,6 @@ public final class SpeechInfra implements Runnable {
   }
 
   public static void main(String[] args) {
-    PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
-    PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
-    System.exit(Cli.run(new SpeechInfra(), args, out, err));
+    Cli.main(new SpeechInfra(), args);
   }
 }

@@ -1,7 +1,6 @@
 package dev.speechscale.cli;
 
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import picocli.CommandLine.Command;
 
 /** {@code tts-bench}: the measurement chain. */
@@ -42,8 +41,6 @@ public final class TtsBench implements Runnable {
   }
 
   public static void main(String[] args) {
-    PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
-    PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
-    System.exit(Cli.run(new TtsBench(), args, out, err));
+    Cli.main(new TtsBench(), args);
   }
 }

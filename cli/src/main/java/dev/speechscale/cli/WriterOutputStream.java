@@ -13,6 +13,11 @@ final class WriterOutputStream extends OutputStream {
     this.writer = writer;
   }
 
+  /** A UTF-8, auto-flushing PrintStream onto {@code writer}. */
+  static java.io.PrintStream printStream(PrintWriter writer) {
+    return new java.io.PrintStream(new WriterOutputStream(writer), true, StandardCharsets.UTF_8);
+  }
+
   @Override
   public synchronized void write(int b) {
     line.write(b);

@@ -28,7 +28,8 @@ class QuickstartSummaryTest {
             ArtifactCodec.readReplay(DRIFTED.resolve("replay-quickstart.json")),
             null,
             new QuickstartRun.Output(
-                DRIFTED, DRIFTED.resolve("report.html"), Map.of(), Duration.ofSeconds(357)));
+                DRIFTED, DRIFTED.resolve("report.html"), Map.of(), Duration.ofSeconds(357)),
+            null);
     StringWriter text = new StringWriter();
 
     QuickstartCommand.summary(r, new PrintWriter(text, true));

@@ -275,14 +275,7 @@ final class FleetRun {
       launchedBy[startingQueue[(startingHead + i) % startingQueue.length]] = -1;
     }
     events.clear();
-    minuteHist.clear();
-    minuteArrived = 0;
-    minuteServed = 0;
-    minuteShed = 0;
-    minuteMisses = 0;
-    minuteInServiceSum = 0;
-    minuteInServiceMax = 0;
-    minuteSeconds = 0;
+    clearMinute();
     arrived = 0;
     served = 0;
     shedQueueFull = 0;
@@ -596,6 +589,11 @@ final class FleetRun {
             minuteSeconds == 0 ? 0 : (double) minuteInServiceSum / minuteSeconds,
             minuteInServiceMax));
     totalHist.add(minuteHist);
+    clearMinute();
+  }
+
+  /** Starts the minute's tallies afresh. */
+  private void clearMinute() {
     minuteHist.clear();
     minuteArrived = 0;
     minuteServed = 0;

@@ -183,7 +183,7 @@ final class MetricReader {
                             Dimension.builder().name("VariantName").value(variant).build())
                         .build())
                 .period((int) query.period().toSeconds())
-                .stat(ScalingMapper.cloudWatchName(query.statistic()))
+                .stat(query.statistic().cloudWatchName())
                 .build())
         .build();
   }

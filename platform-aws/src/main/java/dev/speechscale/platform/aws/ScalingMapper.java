@@ -48,7 +48,7 @@ final class ScalingMapper {
     }
     CustomizedMetricSpecification m = c.customizedMetricSpecification();
     if (m != null && m.metricName() != null) {
-      return new Tracked(m.metricName(), statistic(m.statisticAsString()), 60);
+      return new Tracked(m.metricName(), Statistic.ofCloudWatchName(m.statisticAsString()), 60);
     }
     return new Tracked("(metric math)", null, 60);
   }
@@ -119,14 +119,14 @@ final class ScalingMapper {
     String metricName = a.metricName();
     Statistic statistic =
         a.extendedStatistic() != null
-            ? statistic(a.extendedStatistic())
-            : a.statistic() == null ? null : statistic(a.statisticAsString());
+            ? Statistic.ofCloudWatchName(a.extendedStatistic())
+            : a.statistic() == null ? null : Statistic.ofCloudWatchName(a.statisticAsString());
     Integer period = a.period();
     if (metricName == null && a.hasMetrics()) {
       for (MetricDataQuery q : a.metrics()) {
         if (q.metricStat() != null) {
           metricName = q.metricStat().metric().metricName();
-          statistic = statistic(q.metricStat().stat());
+          statistic = Statistic.ofCloudWatchName(q.metricStat().stat());
           period = q.metricStat().period();
           break;
         }
@@ -149,34 +149,6 @@ final class ScalingMapper {
   static String actionName(String arn) {
     int i = arn.lastIndexOf(":policyName/");
     return i < 0 ? arn : arn.substring(i + ":policyName/".length());
-  }
-
-  /** A CloudWatch statistic name ({@code Average}, {@code p95}, ...), or {@code null}. */
-  static @Nullable Statistic statistic(@Nullable String s) {
-    if (s == null) {
-      return null;
-    }
-    return switch (s) {
-      case "Average" -> Statistic.AVERAGE;
-      case "Maximum" -> Statistic.MAXIMUM;
-      case "Minimum" -> Statistic.MINIMUM;
-      case "Sum" -> Statistic.SUM;
-      case "SampleCount" -> Statistic.SAMPLE_COUNT;
-      case "p95", "p95.0" -> Statistic.P95;
-      default -> null;
-    };
-  }
-
-  /** The CloudWatch name of a statistic. */
-  static String cloudWatchName(Statistic s) {
-    return switch (s) {
-      case AVERAGE -> "Average";
-      case MAXIMUM -> "Maximum";
-      case MINIMUM -> "Minimum";
-      case SUM -> "Sum";
-      case SAMPLE_COUNT -> "SampleCount";
-      case P95 -> "p95";
-    };
   }
 
   /** {@code null} for the anomaly-band operators the SPI does not model. */

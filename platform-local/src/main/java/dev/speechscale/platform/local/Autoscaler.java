@@ -63,44 +63,10 @@ final class Autoscaler {
       this(rules, 1.0);
     }
 
-    /** AWS's periods multiplied by {@code timeScale} (at least one second each). */
-    static Policy of(
-        double target,
-        double scaleIn,
-        int min,
-        int max,
-        int outCooldownS,
-        int inCooldownS,
-        ScaleInAlarmChoice alarm,
-        double timeScale) {
-      return of(target, scaleIn, min, max, outCooldownS, inCooldownS, alarm, List.of(), timeScale);
-    }
-
-    /** As below, tracking ConcurrentRequestsPerModel. */
-    static Policy of(
-        double target,
-        double scaleIn,
-        int min,
-        int max,
-        int outCooldownS,
-        int inCooldownS,
-        ScaleInAlarmChoice alarm,
-        List<ScheduledFloorEntry> floors,
-        double timeScale) {
-      return of(
-          target,
-          scaleIn,
-          min,
-          max,
-          outCooldownS,
-          inCooldownS,
-          alarm,
-          floors,
-          ScalingMetricChoice.DEFAULT,
-          timeScale);
-    }
-
-    /** As above, with scheduled minimum-capacity floors (UTC times of day, compressed day). */
+    /**
+     * AWS's periods multiplied by {@code timeScale} (at least one second each), with scheduled
+     * minimum-capacity floors (UTC times of day, compressed day).
+     */
     static Policy of(
         double target,
         double scaleIn,

@@ -137,7 +137,11 @@ final class AwsAutoScalingOperations {
     return out;
   }
 
-  private ObjectNode describeScalingPolicies(JsonNode in) {
+  /**
+   * The endpoints a Describe call with an optional {@code ResourceId} names: that one (none when it
+   * names no SageMaker variant), or every endpoint when it is left out.
+   */
+  private List<String> endpointsOfResourceId(JsonNode in) {
     requireSageMaker(in);
     List<String> names = new ArrayList<>();
     String resourceId = in.path("ResourceId").asString();
@@ -149,6 +153,11 @@ final class AwsAutoScalingOperations {
         names.add(endpoint);
       }
     }
+    return names;
+  }
+
+  private ObjectNode describeScalingPolicies(JsonNode in) {
+    List<String> names = endpointsOfResourceId(in);
     ObjectNode out = AwsWire.JSON.createObjectNode();
     ArrayNode policies = out.putArray("ScalingPolicies");
     for (String endpoint : names) {
@@ -323,17 +332,7 @@ final class AwsAutoScalingOperations {
   }
 
   private ObjectNode describeScheduledActions(JsonNode in) {
-    requireSageMaker(in);
-    List<String> names = new ArrayList<>();
-    String resourceId = in.path("ResourceId").asString();
-    if (resourceId.isEmpty()) {
-      names.addAll(endpoints.get());
-    } else {
-      String endpoint = AwsWire.endpointOfResourceId(resourceId);
-      if (endpoint != null) {
-        names.add(endpoint);
-      }
-    }
+    List<String> names = endpointsOfResourceId(in);
     List<String> wanted = new ArrayList<>();
     in.path("ScheduledActionNames").forEach(n -> wanted.add(n.asString()));
     ObjectNode out = AwsWire.JSON.createObjectNode();

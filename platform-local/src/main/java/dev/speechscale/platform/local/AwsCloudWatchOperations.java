@@ -71,29 +71,15 @@ final class AwsCloudWatchOperations {
   }
 
   static String statistic(@Nullable Statistic s) {
-    if (s == null) {
-      return "Average";
-    }
-    return switch (s) {
-      case AVERAGE -> "Average";
-      case MAXIMUM -> "Maximum";
-      case MINIMUM -> "Minimum";
-      case SUM -> "Sum";
-      case SAMPLE_COUNT -> "SampleCount";
-      case P95 -> "p95";
-    };
+    return s == null ? "Average" : s.cloudWatchName();
   }
 
   private static Statistic statistic(String s) {
-    return switch (s) {
-      case "Average" -> Statistic.AVERAGE;
-      case "Maximum" -> Statistic.MAXIMUM;
-      case "Minimum" -> Statistic.MINIMUM;
-      case "Sum" -> Statistic.SUM;
-      case "SampleCount" -> Statistic.SAMPLE_COUNT;
-      case "p95", "p95.0" -> Statistic.P95;
-      default -> throw invalid("The statistic " + s + " is not served by the local control plane.");
-    };
+    Statistic stat = Statistic.ofCloudWatchName(s);
+    if (stat == null) {
+      throw invalid("The statistic " + s + " is not served by the local control plane.");
+    }
+    return stat;
   }
 
   private static String comparison(Alarm.@Nullable Comparison c) {

@@ -92,6 +92,20 @@ record LocalInfra(PlatformSettings settings, String model, PrintStream out, Prin
     return 0;
   }
 
+  private static String notRunning(LocalDeployer.Report r) {
+    return "error: the supervisor of "
+        + r.endpoint()
+        + " (pid "
+        + r.record().supervisorPid()
+        + ") is not running (killed or crashed)";
+  }
+
+  private String redeploy() {
+    return "deploy again with `speech-infra deploy`, or clean up with `speech-infra destroy --model "
+        + model
+        + "`";
+  }
+
   @Override
   public int status(boolean json) {
     LocalDeployer.Report r =
@@ -99,25 +113,12 @@ record LocalInfra(PlatformSettings settings, String model, PrintStream out, Prin
     if (json) {
       out.println(LocalStatusJson.JSON.writeValueAsString(LocalStatusJson.of(r)));
       if (!r.supervisorAlive()) {
-        err.println(
-            "error: the supervisor of "
-                + r.endpoint()
-                + " (pid "
-                + r.record().supervisorPid()
-                + ") is not running (killed or crashed); deploy again with `speech-infra deploy`,"
-                + " or clean up with `speech-infra destroy --model "
-                + model
-                + "`");
+        err.println(notRunning(r) + "; " + redeploy());
       }
       return r.supervisorAlive() ? 0 : 1;
     }
     if (!r.supervisorAlive()) {
-      err.println(
-          "error: the supervisor of "
-              + r.endpoint()
-              + " (pid "
-              + r.record().supervisorPid()
-              + ") is not running (killed or crashed)");
+      err.println(notRunning(r));
       err.println(
           r.orphansStopped().isEmpty()
               ? "no orphaned instance processes were left"
@@ -125,11 +126,7 @@ record LocalInfra(PlatformSettings settings, String model, PrintStream out, Prin
                   + r.orphansStopped().size()
                   + " orphaned instance process(es): "
                   + r.orphansStopped());
-      err.println(
-          "deploy again with `speech-infra deploy`, or clean up with `speech-infra"
-              + " destroy --model "
-              + model
-              + "`");
+      err.println(redeploy());
       if (r.status() != null) {
         out.println("last published status:");
         printStatus(out, r.status(), r.record());

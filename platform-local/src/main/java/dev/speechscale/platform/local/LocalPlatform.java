@@ -212,13 +212,7 @@ public final class LocalPlatform implements Platform {
     }
     String low = endpoint + "-scale-in";
     return new ScalingState(
-        Optional.of(
-            new ScalingState.ScalableTarget(
-                attached(s.resourceId(), "resource_id"),
-                s.min(),
-                s.max(),
-                new SuspendedState(s.suspendedIn(), s.suspendedOut(), s.suspendedScheduled()),
-                scheduledActions(s))),
+        Optional.of(scalableTarget(s)),
         List.of(
             new ScalingPolicy.TargetTracking(
                 endpoint + "-target-tracking",
@@ -260,6 +254,15 @@ public final class LocalPlatform implements Platform {
         s.reason());
   }
 
+  private static ScalingState.ScalableTarget scalableTarget(Views.Scaling s) {
+    return new ScalingState.ScalableTarget(
+        attached(s.resourceId(), "resource_id"),
+        s.min(),
+        s.max(),
+        new SuspendedState(s.suspendedIn(), s.suspendedOut(), s.suspendedScheduled()),
+        scheduledActions(s));
+  }
+
   /**
    * InvocationsPerInstance target tracking as Application Auto Scaling describes it: one policy,
    * scale-in enabled, its high and low alarms (Sum over 60 s, scaled), no step policy.
@@ -268,13 +271,7 @@ public final class LocalPlatform implements Platform {
     String tracking = endpoint + "-target-tracking";
     String metric = Metric.INVOCATIONS_PER_INSTANCE.cloudWatchName();
     return new ScalingState(
-        Optional.of(
-            new ScalingState.ScalableTarget(
-                attached(s.resourceId(), "resource_id"),
-                s.min(),
-                s.max(),
-                new SuspendedState(s.suspendedIn(), s.suspendedOut(), s.suspendedScheduled()),
-                scheduledActions(s))),
+        Optional.of(scalableTarget(s)),
         List.of(
             new ScalingPolicy.TargetTracking(
                 tracking,

@@ -3,11 +3,15 @@ package dev.speechscale.platform.local;
 import dev.speechscale.platform.NanoClock;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.client.HttpClient;
@@ -24,6 +28,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Blocker;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 import org.jspecify.annotations.Nullable;
@@ -51,6 +56,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class Router implements AutoCloseable {
   static final String BIDI_PATH = "/invocations-bidirectional-stream";
+  private static final long BIDI_CONNECT_TIMEOUT_S = 10;
   private static final Pattern RUNTIME =
       Pattern.compile(
           "^/endpoints/([^/]+)/(invocations|invocations-response-stream"
@@ -313,9 +319,11 @@ final class Router implements AutoCloseable {
    * before any response byte — and nothing has been sent to the client (always the case here: the
    * client is answered only after a response head), the request goes once to another in-service
    * instance. A read timeout is never retried: the instance may be working on it, and the client
-   * would wait twice. The returned attempt's backend holds the request's count.
+   * would wait twice. The returned attempt's backend holds the request's count; the invocation
+   * counts once in the router's stats, however many instances were tried.
    */
   private Attempt route(Backend first, byte[] body, Request request) {
+    stats.invocation();
     String type = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
     String accept = request.getHeaders().get(HttpHeader.ACCEPT);
     try {
@@ -351,33 +359,25 @@ final class Router implements AutoCloseable {
       Responses.json(response, callback, 503, "{\"error\":\"no_instance_in_service\"}");
       return;
     }
-    stats.invocation();
-    Attempt attempt = route(picked.get(), body, request);
-    Backend b = attempt.backend();
-    try {
-      Upstream up = attempt.upstream();
-      if (up == null) { // exactly one of upstream and failure is set
-        instanceFailed(response, callback, b, Objects.requireNonNull(attempt.failure()));
-        return;
-      }
-      stats.status(up.status());
-      response.setStatus(up.status());
-      if (up.contentType() != null) {
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, up.contentType());
-      }
-      if (up.retryAfter() != null) {
-        response.getHeaders().put(HttpHeader.RETRY_AFTER, up.retryAfter());
-      }
-      // the container's own X- headers (its timing above all: X-Queue-Wait-Us,
-      // X-Engine-First-Chunk-Us), as the container contract promises
-      for (var h : up.passOn()) {
-        response.getHeaders().put(h.getKey(), h.getValue());
-      }
-      response.getHeaders().put("X-Speechscale-Instance", b.instanceId());
-      copy(up, response, callback, false, e -> instanceFailed(response, callback, b, e));
-    } finally {
-      b.release();
-    }
+    invoke(
+        route(picked.get(), body, request),
+        (b, e) -> instanceFailed(response, callback, b, e),
+        (b, up) -> {
+          response.setStatus(up.status());
+          if (up.contentType() != null) {
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, up.contentType());
+          }
+          if (up.retryAfter() != null) {
+            response.getHeaders().put(HttpHeader.RETRY_AFTER, up.retryAfter());
+          }
+          // the container's own X- headers (its timing above all: X-Queue-Wait-Us,
+          // X-Engine-First-Chunk-Us), as the container contract promises
+          for (var h : up.passOn()) {
+            response.getHeaders().put(h.getKey(), h.getValue());
+          }
+          response.getHeaders().put("X-Speechscale-Instance", b.instanceId());
+          copy(up, response, callback, false, e -> instanceFailed(response, callback, b, e));
+        });
   }
 
   /** 502 {@code instance_failed}: the instance failed before the router committed a byte. */
@@ -428,47 +428,75 @@ final class Router implements AutoCloseable {
           "No instance of endpoint " + endpointName + " is in service.");
       return;
     }
-    stats.invocation();
-    Attempt attempt = route(picked.get(), body, request);
+    invoke(
+        route(picked.get(), body, request),
+        (b, e) -> runtimeInstanceFailed(response, callback, b, e),
+        (b, up) -> {
+          if (up.status() / 100 != 2) {
+            byte[] original;
+            try (InputStream in = up.body()) {
+              original = in.readAllBytes();
+            }
+            Responses.modelError(
+                response,
+                callback,
+                up.status(),
+                new String(original, StandardCharsets.UTF_8),
+                endpointName,
+                b.instanceId());
+            return;
+          }
+          response.setStatus(200);
+          response.getHeaders().put("x-Amzn-Invoked-Production-Variant", "AllTraffic");
+          if (streaming) {
+            response
+                .getHeaders()
+                .put(HttpHeader.CONTENT_TYPE, "application/vnd.amazon.eventstream");
+            response
+                .getHeaders()
+                .put(
+                    "X-Amzn-SageMaker-Content-Type",
+                    up.contentType() == null ? "application/octet-stream" : up.contentType());
+          } else {
+            response
+                .getHeaders()
+                .put(
+                    HttpHeader.CONTENT_TYPE,
+                    up.contentType() == null ? "application/octet-stream" : up.contentType());
+          }
+          copy(
+              up,
+              response,
+              callback,
+              streaming,
+              e -> runtimeInstanceFailed(response, callback, b, e));
+        });
+  }
+
+  /** Answers an invocation no instance answered: {@code b} was tried last, {@code e} is why. */
+  private interface Failed {
+    void reply(Backend b, Exception e);
+  }
+
+  /** Answers an invocation from {@code up}, the response of instance {@code b}. */
+  private interface Answered {
+    void reply(Backend b, Upstream up) throws IOException;
+  }
+
+  /**
+   * Answers a routed invocation with {@code failed} when no instance answered, else with {@code
+   * answered}; the instance is released after.
+   */
+  private void invoke(Attempt attempt, Failed failed, Answered answered) throws IOException {
     Backend b = attempt.backend();
     try {
       Upstream up = attempt.upstream();
       if (up == null) { // exactly one of upstream and failure is set
-        runtimeInstanceFailed(response, callback, b, Objects.requireNonNull(attempt.failure()));
+        failed.reply(b, Objects.requireNonNull(attempt.failure()));
         return;
       }
       stats.status(up.status());
-      if (up.status() / 100 != 2) {
-        byte[] original;
-        try (InputStream in = up.body()) {
-          original = in.readAllBytes();
-        }
-        Responses.modelError(
-            response,
-            callback,
-            up.status(),
-            new String(original, StandardCharsets.UTF_8),
-            endpointName,
-            b.instanceId());
-        return;
-      }
-      response.setStatus(200);
-      response.getHeaders().put("x-Amzn-Invoked-Production-Variant", "AllTraffic");
-      if (streaming) {
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/vnd.amazon.eventstream");
-        response
-            .getHeaders()
-            .put(
-                "X-Amzn-SageMaker-Content-Type",
-                up.contentType() == null ? "application/octet-stream" : up.contentType());
-      } else {
-        response
-            .getHeaders()
-            .put(
-                HttpHeader.CONTENT_TYPE,
-                up.contentType() == null ? "application/octet-stream" : up.contentType());
-      }
-      copy(up, response, callback, streaming, e -> runtimeInstanceFailed(response, callback, b, e));
+      answered.reply(b, up);
     } finally {
       b.release();
     }
@@ -540,5 +568,13 @@ final class Router implements AutoCloseable {
       response.write(false, ByteBuffer.wrap(bytes), cb);
       cb.block();
     }
+  }
+
+  /** Opens {@code b}'s bidirectional session, {@code listener} taking the instance's frames. */
+  static Session connectBidi(WebSocketClient client, Session.Listener listener, Backend b)
+      throws IOException, InterruptedException, ExecutionException, TimeoutException {
+    return client
+        .connect(listener, URI.create("ws://" + b.host() + ":" + b.port() + BIDI_PATH))
+        .get(BIDI_CONNECT_TIMEOUT_S, TimeUnit.SECONDS);
   }
 }

@@ -2,7 +2,6 @@ package dev.speechscale.platform.local;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -53,7 +52,6 @@ import org.jspecify.annotations.Nullable;
  * and splitting them would only pass that state around.
  */
 public final class RuntimeBidiStream {
-  private static final long CONNECT_TIMEOUT_S = 10;
   private static final long SEND_TIMEOUT_S = 30;
 
   private final Backends backends;
@@ -151,12 +149,7 @@ public final class RuntimeBidiStream {
     sessions.incrementAndGet();
     stats.invocation();
     try {
-      upstream =
-          client
-              .connect(
-                  new Upstream(),
-                  URI.create("ws://" + b.host() + ":" + b.port() + Router.BIDI_PATH))
-              .get(CONNECT_TIMEOUT_S, TimeUnit.SECONDS);
+      upstream = Router.connectBidi(client, new Upstream(), b);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       release();

@@ -197,16 +197,29 @@ final class UpstreamConnection implements AutoCloseable {
     }
   }
 
-  /** A chunked body: ends at the zero-length chunk; a connection lost before it is an error. */
-  private final class Chunked extends InputStream {
-    private long remaining;
-    private boolean done;
-
+  /** A body that reads at most what is left of it; a connection lost before then is an error. */
+  private abstract class Body extends InputStream {
     @Override
     public int read() throws IOException {
       byte[] one = new byte[1];
       return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
     }
+
+    /** Up to {@code len} bytes but no more than {@code remaining}; the lost connection named. */
+    int readSome(byte[] b, int off, int len, long remaining, String cut) throws IOException {
+      int n = in.read(b, off, (int) Math.min(len, remaining));
+      if (n < 0) {
+        reusable = false;
+        throw new IOException("connection to " + host + " closed mid-body" + cut);
+      }
+      return n;
+    }
+  }
+
+  /** A chunked body: ends at the zero-length chunk; a connection lost before it is an error. */
+  private final class Chunked extends Body {
+    private long remaining;
+    private boolean done;
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
@@ -225,11 +238,7 @@ final class UpstreamConnection implements AutoCloseable {
           return -1;
         }
       }
-      int n = in.read(b, off, (int) Math.min(len, remaining));
-      if (n < 0) {
-        reusable = false;
-        throw new IOException("connection to " + host + " closed mid-body (chunked stream cut)");
-      }
+      int n = readSome(b, off, len, remaining, " (chunked stream cut)");
       remaining -= n;
       if (remaining == 0) {
         line();
@@ -262,7 +271,7 @@ final class UpstreamConnection implements AutoCloseable {
   }
 
   /** A body of known length. */
-  private final class Fixed extends InputStream {
+  private final class Fixed extends Body {
     private long remaining;
 
     Fixed(long length) {
@@ -270,21 +279,11 @@ final class UpstreamConnection implements AutoCloseable {
     }
 
     @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
     public int read(byte[] b, int off, int len) throws IOException {
       if (remaining == 0) {
         return -1;
       }
-      int n = in.read(b, off, (int) Math.min(len, remaining));
-      if (n < 0) {
-        reusable = false;
-        throw new IOException("connection to " + host + " closed mid-body");
-      }
+      int n = readSome(b, off, len, remaining, "");
       remaining -= n;
       return n;
     }

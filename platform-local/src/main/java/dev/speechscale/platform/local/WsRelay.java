@@ -1,6 +1,5 @@
 package dev.speechscale.platform.local;
 
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -31,7 +30,6 @@ import org.jspecify.annotations.Nullable;
  * WsRelayTest} existed.
  */
 public final class WsRelay implements Session.Listener.AutoDemanding {
-  private static final long CONNECT_TIMEOUT_S = 10;
   private static final long SEND_TIMEOUT_S = 30;
 
   private final Backends backends;
@@ -61,12 +59,7 @@ public final class WsRelay implements Session.Listener.AutoDemanding {
     Backend b = picked.get();
     backend = b;
     try {
-      upstream =
-          client
-              .connect(
-                  new Upstream(),
-                  URI.create("ws://" + b.host() + ":" + b.port() + Router.BIDI_PATH))
-              .get(CONNECT_TIMEOUT_S, TimeUnit.SECONDS);
+      upstream = Router.connectBidi(client, new Upstream(), b);
     } catch (Exception e) {
       session.close(
           StatusCode.SERVER_ERROR,

@@ -38,7 +38,17 @@ class AutoscalerTest {
   /** Target 4, scale-in at 2, 1..3 instances, cooldowns 30 s out and 120 s in, AWS periods. */
   private final Autoscaler scaler =
       new Autoscaler(
-          Autoscaler.Policy.of(4, 2, 1, 3, 30, 120, ScaleInAlarmChoice.AVERAGE_60S, 1.0),
+          Autoscaler.Policy.of(
+              4,
+              2,
+              1,
+              3,
+              30,
+              120,
+              ScaleInAlarmChoice.AVERAGE_60S,
+              java.util.List.of(),
+              dev.speechscale.artifacts.ScalingMetricChoice.DEFAULT,
+              1.0),
           store,
           capacity);
 
@@ -147,7 +157,17 @@ class AutoscalerTest {
   @Test
   void policy_timeScale_compressesThePeriodsButNotBelowOneSecond() {
     Autoscaler.Policy p =
-        Autoscaler.Policy.of(4, 2, 1, 3, 30, 120, ScaleInAlarmChoice.AVERAGE_60S, 0.1);
+        Autoscaler.Policy.of(
+            4,
+            2,
+            1,
+            3,
+            30,
+            120,
+            ScaleInAlarmChoice.AVERAGE_60S,
+            java.util.List.of(),
+            dev.speechscale.artifacts.ScalingMetricChoice.DEFAULT,
+            0.1);
 
     assertThat(p.trackingPeriod().toMillis()).isEqualTo(1000);
     assertThat(p.scaleInPeriod().toMillis()).isEqualTo(6000);
@@ -171,6 +191,7 @@ class AutoscalerTest {
                 java.util.List.of(
                     new dev.speechscale.artifacts.ScheduledFloorEntry("00:00", 1),
                     new dev.speechscale.artifacts.ScheduledFloorEntry("08:00", 3)),
+                dev.speechscale.artifacts.ScalingMetricChoice.DEFAULT,
                 0.01),
             store,
             c);

@@ -31,7 +31,17 @@ class ScaleInAlarmChoiceTest {
   @Test
   void policy_maximum10s_deploysTheMaximumOverTenSecondsTimeScaled() {
     Autoscaler.Policy p =
-        Autoscaler.Policy.of(4, 2, 1, 3, 30, 120, ScaleInAlarmChoice.MAXIMUM_10S, 0.5);
+        Autoscaler.Policy.of(
+            4,
+            2,
+            1,
+            3,
+            30,
+            120,
+            ScaleInAlarmChoice.MAXIMUM_10S,
+            java.util.List.of(),
+            dev.speechscale.artifacts.ScalingMetricChoice.DEFAULT,
+            0.5);
 
     assertThat(p.scaleInStatistic()).isEqualTo(MetricStatistic.MAXIMUM);
     assertThat(p.scaleInPeriod()).isEqualTo(Duration.ofSeconds(5));
