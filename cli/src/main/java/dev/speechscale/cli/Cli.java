@@ -115,6 +115,17 @@ final class Cli {
     return own.isEmpty() ? qualified : qualified + " " + String.join(" ", own);
   }
 
+  /**
+   * The {@code tts-bench} command line as typed, for provenance, whether the command runs under
+   * {@code tts-bench} (the original arguments start with its name) or on its own (tests: they do
+   * not).
+   */
+  static String typedUnderTtsBench(CommandLine.Model.CommandSpec spec) {
+    java.util.List<String> args = spec.commandLine().getParseResult().originalArgs();
+    boolean named = !args.isEmpty() && args.getFirst().equals(spec.name());
+    return "tts-bench " + (named ? "" : spec.name() + " ") + String.join(" ", args);
+  }
+
   /** Builds a usage error for the current command: exit code 2 with the message as given. */
   static CommandLine.ParameterException usage(CommandLine.Model.CommandSpec spec, String message) {
     return new CommandLine.ParameterException(spec.commandLine(), message);

@@ -81,7 +81,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
             typed ? SearchTypes.instanceType(q0) + ": " : "",
             t0);
     Provenance provenance =
-        Provenance.capture(commandLine(), Map.of("plan", f.files.plan.toString()));
+        Provenance.capture(Cli.typedUnderTtsBench(spec), Map.of("plan", f.files.plan.toString()));
     Path target = f.output != null ? f.output : Path.of("plan-search-" + p.model() + ".json");
     if (price == null) {
       SearchPlan.Record rec = record(in, heldSeed, in.scale());
@@ -122,7 +122,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
               a.ttotal() == null,
               p,
               f.files.plan,
-              commandLine(),
+              Cli.typedUnderTtsBench(spec),
               line -> err.println("search: " + SearchTypes.instanceType(q) + ": " + line),
               clock.instant());
       InstanceModel model =
@@ -291,11 +291,5 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
       }
       return out;
     }
-  }
-
-  private String commandLine() {
-    List<String> args = spec.commandLine().getParseResult().originalArgs();
-    boolean named = !args.isEmpty() && args.getFirst().equals(spec.name());
-    return "tts-bench " + (named ? "" : spec.name() + " ") + String.join(" ", args);
   }
 }

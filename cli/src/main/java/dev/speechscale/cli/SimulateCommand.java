@@ -115,7 +115,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
                 delay.source(),
                 in.sources(),
                 results,
-                Provenance.capture(commandLine(), parameters(q.platform())),
+                Provenance.capture(Cli.typedUnderTtsBench(spec), parameters(q.platform())),
                 clock.instant()));
     Path target = output != null ? output : Path.of(artifact.defaultFileName());
     ArtifactCodec.write(target, artifact);
@@ -126,16 +126,6 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
         .print(json ? ArtifactCodec.toJson(artifact) : SimulateTable.render(artifact));
     spec.commandLine().getErr().println("wrote " + target + " and " + html);
     return 0;
-  }
-
-  /**
-   * The command as typed. Under {@code tts-bench} the original arguments start with the
-   * subcommand's name; run on its own (tests) they do not.
-   */
-  private String commandLine() {
-    List<String> args = spec.commandLine().getParseResult().originalArgs();
-    boolean named = !args.isEmpty() && args.getFirst().equals(spec.name());
-    return "tts-bench " + (named ? "" : spec.name() + " ") + String.join(" ", args);
   }
 
   private Map<String, Object> parameters(String platform) {
