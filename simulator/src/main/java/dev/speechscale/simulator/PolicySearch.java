@@ -191,23 +191,14 @@ public final class PolicySearch {
       Map<String, Integer> sameAsRival = new LinkedHashMap<>();
       sameAsRival.put(start.key(), rivalIndex(rivals, "plan"));
       cache.put(start.key(), new Tried("c1", "start", start, rs.get(rivalIndex(rivals, "plan"))));
-      Candidate best = start;
-      for (SearchSpace.Dimension d : space.dimensions(floors)) {
-        List<Candidate> moves = d.moves().apply(best);
-        screen(moves, d.name(), cache, run, screenFitted, fitOpt, k);
-        for (Candidate c : moves) {
-          if (better(tried(cache, c), tried(cache, best), in.goal())) {
-            best = c;
-          }
-        }
-        progress.accept(
-            "screened "
-                + d.name()
-                + ": "
-                + cache.size()
-                + " candidates, best "
-                + tried(cache, best).name());
-      }
+      Candidate best =
+          descend(
+              start,
+              space.dimensions(floors),
+              cache,
+              new Screening(run, screenFitted, fitOpt, k),
+              in.goal(),
+              progress);
       // then InvocationsPerInstance target tracking, from the invocations rival's settings (the
       // same policy as that rival: its screening is reused)
       Candidate inv = space.invocationsStart(in.plan());
@@ -217,22 +208,14 @@ public final class PolicySearch {
         cache.put(
             inv.key(), new Tried("c" + (cache.size() + 1), "invocations start", inv, rs.get(ri)));
       }
-      for (SearchSpace.Dimension d : space.invocationDimensions(floors)) {
-        List<Candidate> moves = d.moves().apply(inv);
-        screen(moves, d.name(), cache, run, screenFitted, fitOpt, k);
-        for (Candidate c : moves) {
-          if (better(tried(cache, c), tried(cache, inv), in.goal())) {
-            inv = c;
-          }
-        }
-        progress.accept(
-            "screened "
-                + d.name()
-                + ": "
-                + cache.size()
-                + " candidates, best "
-                + tried(cache, inv).name());
-      }
+      inv =
+          descend(
+              inv,
+              space.invocationDimensions(floors),
+              cache,
+              new Screening(run, screenFitted, fitOpt, k),
+              in.goal(),
+              progress);
       List<Tried> tried = List.copyOf(cache.values());
       // the frontier of what can be deployed: the candidates and the deployable rivals
       List<Frontier.Point> points = new ArrayList<>();
@@ -471,6 +454,42 @@ public final class PolicySearch {
       return x.attainment() > y.attainment();
     }
     return x.shed() < y.shed();
+  }
+
+  /**
+   * How candidates are screened: on which runner, over which traffic, with which options, at 1/k.
+   */
+  private record Screening(Runner run, Traffic traffic, FleetSimulator.Options opt, int k) {}
+
+  /**
+   * Coordinate descent from {@code from}: each dimension's moves from the best so far are screened,
+   * and the best of them (by {@link #better}) is where the next dimension starts.
+   */
+  private static Candidate descend(
+      Candidate from,
+      List<SearchSpace.Dimension> dimensions,
+      Map<String, Tried> cache,
+      Screening s,
+      SearchGoal goal,
+      Consumer<String> progress) {
+    Candidate best = from;
+    for (SearchSpace.Dimension d : dimensions) {
+      List<Candidate> moves = d.moves().apply(best);
+      screen(moves, d.name(), cache, s.run(), s.traffic(), s.opt(), s.k());
+      for (Candidate c : moves) {
+        if (better(tried(cache, c), tried(cache, best), goal)) {
+          best = c;
+        }
+      }
+      progress.accept(
+          "screened "
+              + d.name()
+              + ": "
+              + cache.size()
+              + " candidates, best "
+              + tried(cache, best).name());
+    }
+    return best;
   }
 
   private static void screen(
