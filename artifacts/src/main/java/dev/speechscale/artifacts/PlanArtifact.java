@@ -362,7 +362,13 @@ public record PlanArtifact(
    * @param recommendation what to change, or {@code null}
    */
   public record FindingEntry(
-      String name, Verdict verdict, String detail, @Nullable String recommendation) {}
+      String name, Verdict verdict, String detail, @Nullable String recommendation) {
+
+    /** A finding that recommends nothing (its {@code recommendation} is absent). */
+    public static FindingEntry withoutRecommendation(String name, Verdict verdict, String detail) {
+      return new FindingEntry(name, verdict, detail, null);
+    }
+  }
 
   /**
    * What the plan was derived from.

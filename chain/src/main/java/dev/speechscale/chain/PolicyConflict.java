@@ -168,13 +168,12 @@ final class PolicyConflict {
       double tTotalSeconds) {
     if (plan.infeasible() || !plan.hasUnitsConversion()) {
       return new Outcome(
-          new PlanArtifact.FindingEntry(
+          PlanArtifact.FindingEntry.withoutRecommendation(
               "policy_conflict",
               Verdict.SUPPRESSED,
               "not simulated: the plan deploys no scaling ("
                   + (plan.infeasible() ? "INFEASIBLE" : "no measured units conversion")
-                  + ")",
-              null),
+                  + ")"),
           ScaleInAlarmChoice.DEFAULT,
           "not simulated: this plan deploys no scaling");
     }

@@ -267,8 +267,7 @@ final class ScaleOutObserver {
             m.stage(),
             m.at(),
             String.format(Locale.ROOT, "container log marker (elapsed_s=%.3f)", m.elapsedSeconds()),
-            false,
-            null);
+            false);
         if (m.stage().equals(ScaleOutStage.FRAMEWORK_INIT.wireName())) {
           long ms = Math.round(m.elapsedSeconds() * 1000);
           mark(
@@ -329,6 +328,16 @@ final class ScaleOutObserver {
       previousStage = stage;
     }
     return out;
+  }
+
+  /** Puts {@code stage}'s entry, which carries no note, into {@code timeline}. */
+  private static void mark(
+      Map<String, TtotalArtifact.TimelineEntry> timeline,
+      String stage,
+      Instant at,
+      String source,
+      boolean bounded) {
+    mark(timeline, stage, at, source, bounded, null);
   }
 
   /** Puts {@code stage}'s entry into {@code timeline}. */
