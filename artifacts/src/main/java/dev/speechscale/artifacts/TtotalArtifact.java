@@ -78,6 +78,42 @@ public record TtotalArtifact(
   }
 
   /**
+   * One measured scale-out: its timeline as observed, with everything that follows from it (the
+   * stage durations, the missing stages, T_total and its bound) derived by {@link #withDerived()};
+   * {@code runs} stays absent (one run; {@link #combine} adds them for more).
+   */
+  public static TtotalArtifact measured(
+      Header header,
+      String model,
+      String endpoint,
+      String trigger,
+      DeployedConfig deployedConfig,
+      double policyLagBoundS,
+      List<TimelineEntry> timeline,
+      List<String> notes,
+      Map<String, Object> probe,
+      @Nullable NewInstanceService newInstance) {
+    return new TtotalArtifact(
+            header,
+            model,
+            endpoint,
+            trigger,
+            deployedConfig,
+            1, // t_total_s until the timeline has both ends (withDerived)
+            policyLagBoundS,
+            null,
+            null,
+            timeline,
+            List.of(),
+            List.of(),
+            notes,
+            probe,
+            null,
+            newInstance)
+        .withDerived();
+  }
+
+  /**
    * One artifact from the single-run artifacts of {@code ttotal --runs N}: every run kept under
    * {@code runs}, the top level repeating the slowest run (policy lag bound and provenance of the
    * last). One run gives that run unchanged.

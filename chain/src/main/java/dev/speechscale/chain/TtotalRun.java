@@ -362,27 +362,20 @@ public final class TtotalRun {
       List<String> notes,
       Map<String, Object> probeInfo,
       @Nullable NewInstanceService fresh) {
-    return new TtotalArtifact(
-            Header.of(
-                ArtifactKind.TTOTAL,
-                Stamp.current(
-                    clock.instant(),
-                    Provenance.capture(o.command(), o.parameters()).withCpuLimit(cpu))),
-            o.model(),
-            endpoint,
-            "force-desired",
-            deployed,
-            1,
-            lag.seconds(),
-            null, // t_total_with_policy_bound_s: withDerived() computes it
-            null, // t_total_bounded: withDerived() computes it
-            ordered,
-            List.of(), // durations and missing stages: withDerived() computes them
-            List.of(),
-            notes,
-            probeInfo,
-            null, // runs: one run; RepeatedTtotal adds them for more
-            fresh)
-        .withDerived();
+    return TtotalArtifact.measured(
+        Header.of(
+            ArtifactKind.TTOTAL,
+            Stamp.current(
+                clock.instant(),
+                Provenance.capture(o.command(), o.parameters()).withCpuLimit(cpu))),
+        o.model(),
+        endpoint,
+        "force-desired",
+        deployed,
+        lag.seconds(),
+        ordered,
+        notes,
+        probeInfo,
+        fresh);
   }
 }
