@@ -67,7 +67,8 @@ class CandidateTest {
             37.5,
             5000,
             0.056,
-            17.9);
+            17.9,
+            ScaleInAlarm.AVERAGE_60S);
     Policies.PlanNumbers fixed = legacy.withScaleInAlarm("maximum_10s");
 
     assertThat(SearchSpace.around(fixed, 3, true).alarms())
@@ -89,7 +90,8 @@ class CandidateTest {
             37.5,
             5000,
             0.056,
-            17.9);
+            17.9,
+            ScaleInAlarm.AVERAGE_60S);
     SearchSpace space = SearchSpace.around(plan, 3, true);
     Candidate start = Rival.planned(Policies.planned(plan), 280);
     List<Candidate> thresholds =
@@ -118,7 +120,8 @@ class CandidateTest {
                 37.5,
                 5000,
                 0.056,
-                17.9)
+                17.9,
+                ScaleInAlarm.AVERAGE_60S)
             .withScaleInAlarm("maximum_10s");
     SearchSpace space = SearchSpace.around(plan, 3, true);
     Candidate start = Rival.planned(Policies.planned(plan), 280);
