@@ -481,7 +481,9 @@ class QuickstartReportTest {
             new ValidateArtifact.Verdict(ValidateArtifact.Verdict.Kind.FAIL, 1),
             List.of(
                 new ValidateArtifact.Check(
-                    HOSTILE, ValidateArtifact.Result.FAIL, HOSTILE, HOSTILE, HOSTILE)));
+                    HOSTILE, ValidateArtifact.Result.FAIL, HOSTILE, HOSTILE, HOSTILE)),
+            null,
+            null);
 
     String page =
         QuickstartReport.html(new QuickstartReport.Inputs(TITLE, null, null, null, v, null, null));
