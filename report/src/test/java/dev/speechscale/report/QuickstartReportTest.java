@@ -583,6 +583,7 @@ class QuickstartReportTest {
                 null,
                 null,
                 null,
+                null,
                 null));
 
     assertThat(page)
@@ -607,7 +608,7 @@ class QuickstartReportTest {
     String page =
         QuickstartReport.html(
             new QuickstartReport.Inputs(
-                TITLE, null, null, null, null, null, null, null, replay, null));
+                TITLE, null, null, null, null, null, null, null, replay, null, null));
 
     assertThat(page)
         .contains("replay vs simulator</div><div class=\"big\"><span class=\"ok\">within</span>")
@@ -621,7 +622,7 @@ class QuickstartReportTest {
     String page =
         QuickstartReport.html(
             new QuickstartReport.Inputs(
-                "t", null, null, null, null, null, null, null, null, "fleet not <settled>"));
+                "t", null, null, null, null, null, null, null, null, "fleet not <settled>", null));
 
     assertThat(page).contains("not run: fleet not &lt;settled&gt;");
   }
