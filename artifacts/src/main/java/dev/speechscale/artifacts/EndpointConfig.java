@@ -69,23 +69,12 @@ public record EndpointConfig(
 
   /** This config with {@code scaling_metric} set to {@code metric}. */
   public EndpointConfig withScalingMetric(@Nullable ScalingMetricChoice metric) {
-    return new EndpointConfig(
-        modelName,
-        engine,
-        engineSettings,
-        instanceType,
-        minInstances,
-        maxInstances,
+    return withScaling(
         scalingTargetValue,
         scaleInThreshold,
         scaleOutCooldownS,
         scaleInCooldownS,
         scaleInAlarm,
-        ttfabSloMs,
-        queueMaxDepth,
-        containerEnv,
-        local,
-        aws,
         scheduledFloors,
         metric);
   }
@@ -98,47 +87,6 @@ public record EndpointConfig(
   /** The scheduled floors this config deploys: its own, else none. */
   public List<ScheduledFloorEntry> scheduledFloorsOrNone() {
     return scheduledFloors != null ? scheduledFloors : List.of();
-  }
-
-  /**
-   * A config that leaves the scale-in alarm, the scheduled floors and the scaling metric to the
-   * plan.
-   */
-  public EndpointConfig(
-      String modelName,
-      String engine,
-      Map<String, String> engineSettings,
-      String instanceType,
-      int minInstances,
-      int maxInstances,
-      @Nullable Double scalingTargetValue,
-      @Nullable Double scaleInThreshold,
-      @Nullable Integer scaleOutCooldownS,
-      @Nullable Integer scaleInCooldownS,
-      int ttfabSloMs,
-      int queueMaxDepth,
-      Map<String, String> containerEnv,
-      Local local,
-      @Nullable Aws aws) {
-    this(
-        modelName,
-        engine,
-        engineSettings,
-        instanceType,
-        minInstances,
-        maxInstances,
-        scalingTargetValue,
-        scaleInThreshold,
-        scaleOutCooldownS,
-        scaleInCooldownS,
-        null,
-        ttfabSloMs,
-        queueMaxDepth,
-        containerEnv,
-        local,
-        aws,
-        null,
-        null);
   }
 
   /** The scale-in alarm this config deploys: its own, else {@link ScaleInAlarmChoice#DEFAULT}. */
@@ -209,6 +157,25 @@ public record EndpointConfig(
 
   /** This config with the scaling values taken from a plan where the config left them out. */
   public EndpointConfig withPlanValues(PlanArtifact plan) {
+    return withScaling(
+        scalingTargetValue != null ? scalingTargetValue : plan.scalingTargetValue(),
+        scaleInThreshold != null ? scaleInThreshold : plan.scaleInThreshold(),
+        scaleOutCooldownS != null ? scaleOutCooldownS : Integer.valueOf(plan.scaleOutCooldownS()),
+        scaleInCooldownS != null ? scaleInCooldownS : Integer.valueOf(plan.scaleInCooldownS()),
+        scaleInAlarm != null ? scaleInAlarm : plan.scaleInAlarmChoice(),
+        scheduledFloors != null ? scheduledFloors : plan.scheduledFloors(),
+        scalingMetric != null ? scalingMetric : plan.scalingMetricChoice());
+  }
+
+  /** This config with the scaling values given, the rest kept. */
+  private EndpointConfig withScaling(
+      @Nullable Double target,
+      @Nullable Double threshold,
+      @Nullable Integer outCooldownS,
+      @Nullable Integer inCooldownS,
+      @Nullable ScaleInAlarmChoice alarm,
+      @Nullable List<ScheduledFloorEntry> floors,
+      @Nullable ScalingMetricChoice metric) {
     return new EndpointConfig(
         modelName,
         engine,
@@ -216,18 +183,18 @@ public record EndpointConfig(
         instanceType,
         minInstances,
         maxInstances,
-        scalingTargetValue != null ? scalingTargetValue : plan.scalingTargetValue(),
-        scaleInThreshold != null ? scaleInThreshold : plan.scaleInThreshold(),
-        scaleOutCooldownS != null ? scaleOutCooldownS : Integer.valueOf(plan.scaleOutCooldownS()),
-        scaleInCooldownS != null ? scaleInCooldownS : Integer.valueOf(plan.scaleInCooldownS()),
-        scaleInAlarm != null ? scaleInAlarm : plan.scaleInAlarmChoice(),
+        target,
+        threshold,
+        outCooldownS,
+        inCooldownS,
+        alarm,
         ttfabSloMs,
         queueMaxDepth,
         containerEnv,
         local,
         aws,
-        scheduledFloors != null ? scheduledFloors : plan.scheduledFloors(),
-        scalingMetric != null ? scalingMetric : plan.scalingMetricChoice());
+        floors,
+        metric);
   }
 
   private static Map<String, String> sorted(Map<String, String> in) {

@@ -41,19 +41,6 @@ public record ValidateArtifact(
     checks = List.copyOf(checks);
   }
 
-  /** A validation with neither a timeline nor a refusal-cost measurement (static checks only). */
-  public ValidateArtifact(
-      Header header,
-      String model,
-      String endpoint,
-      String platform,
-      String plan,
-      boolean live,
-      Verdict verdict,
-      List<Check> checks) {
-    this(header, model, endpoint, platform, plan, live, verdict, checks, null, null);
-  }
-
   /**
    * What refusing cost one saturated instance's serving: its served throughput without refusals
    * (closed loop just below {@code queue_max_depth}, before and after), and while refusing (closed

@@ -9,6 +9,7 @@ import dev.speechscale.capacity.Rung;
 import dev.speechscale.capacity.ScaleOutTime;
 import dev.speechscale.capacity.Scenario;
 import dev.speechscale.capacity.ServiceTimeDistribution;
+import dev.speechscale.capacity.SurgeSimulation;
 import dev.speechscale.capacity.UnitsRatio;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,7 +81,16 @@ public class PlanBenchmark {
             List.of());
     scaleOut = new ScaleOutTime(260.2, 60, true, List.of(), List.of());
     scenario =
-        Scenario.of(3000, 1.25, new Load.RequestRate(5000), new Load.RequestRate(10), 1, 0.10, 60);
+        new Scenario(
+            3000,
+            1.25,
+            new Load.RequestRate(5000),
+            new Load.RequestRate(10),
+            1,
+            0.10,
+            60,
+            SurgeSimulation.DEFAULT_TRIALS,
+            SurgeSimulation.DEFAULT_SEED);
   }
 
   /** The whole plan, as {@code tts-bench plan} computes it. */

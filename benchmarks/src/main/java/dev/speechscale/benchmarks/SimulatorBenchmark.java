@@ -1,6 +1,7 @@
 package dev.speechscale.benchmarks;
 
 import dev.speechscale.capacity.ServiceTimeDistribution;
+import dev.speechscale.scaling.ScaleInAlarm;
 import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.InstanceModel;
 import dev.speechscale.simulator.Policies;
@@ -71,7 +72,8 @@ public class SimulatorBenchmark {
                 37.5,
                 5000,
                 0.0613,
-                17.9));
+                17.9,
+                ScaleInAlarm.AVERAGE_60S));
     System.out.printf(
         "%narrivals per operation: peak %d, ramp %d%n",
         peak.countArrivals(SEED), ramp.countArrivals(SEED));

@@ -61,25 +61,4 @@ public record Scenario(
       throw new CapacityException("trials (" + trials + ") must be at least 1");
     }
   }
-
-  /** A scenario with the default trials and seed. */
-  public static Scenario of(
-      double sloMs,
-      double surgeRatio,
-      Load peak,
-      @Nullable Load trough,
-      int minFloor,
-      double shedTarget,
-      double ceilingSeconds) {
-    return new Scenario(
-        sloMs,
-        surgeRatio,
-        peak,
-        trough,
-        minFloor,
-        shedTarget,
-        ceilingSeconds,
-        SurgeSimulation.DEFAULT_TRIALS,
-        SurgeSimulation.DEFAULT_SEED);
-  }
 }

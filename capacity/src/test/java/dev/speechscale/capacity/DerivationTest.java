@@ -14,7 +14,16 @@ class DerivationTest {
   private static final Thresholds KOKORO_THRESHOLDS = Thresholds.of(50, 1.25);
 
   private static Scenario scenario(double k, Load peak, Load trough, int floor) {
-    return Scenario.of(3000, k, peak, trough, floor, 0.10, 60);
+    return new Scenario(
+        3000,
+        k,
+        peak,
+        trough,
+        floor,
+        0.10,
+        60,
+        SurgeSimulation.DEFAULT_TRIALS,
+        SurgeSimulation.DEFAULT_SEED);
   }
 
   // Throughput

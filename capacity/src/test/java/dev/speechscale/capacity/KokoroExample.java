@@ -87,8 +87,16 @@ final class KokoroExample {
   }
 
   static Scenario scenario() {
-    return Scenario.of(
-        3000, 1.25, new Load.RequestRate(5000), new Load.RequestRate(10), 1, 0.10, 60);
+    return new Scenario(
+        3000,
+        1.25,
+        new Load.RequestRate(5000),
+        new Load.RequestRate(10),
+        1,
+        0.10,
+        60,
+        SurgeSimulation.DEFAULT_TRIALS,
+        SurgeSimulation.DEFAULT_SEED);
   }
 
   /** The Kokoro rungs with throughput (achieved_rps) left out. */

@@ -16,7 +16,16 @@ class PlannerTest {
   }
 
   private static Scenario scenario(double slo, double k, Load peak, Load trough, int floor) {
-    return Scenario.of(slo, k, peak, trough, floor, 0.10, 60);
+    return new Scenario(
+        slo,
+        k,
+        peak,
+        trough,
+        floor,
+        0.10,
+        60,
+        SurgeSimulation.DEFAULT_TRIALS,
+        SurgeSimulation.DEFAULT_SEED);
   }
 
   @Test
@@ -264,8 +273,28 @@ class PlannerTest {
 
   @Test
   void invocationCeiling_deadlineAtTheCeiling_isOk_andPast_isInfeasible() {
-    Scenario at = Scenario.of(3000, 1.25, new Load.RequestRate(5000), null, 1, 0.1, 3.0);
-    Scenario under = Scenario.of(3000, 1.25, new Load.RequestRate(5000), null, 1, 0.1, 2.999);
+    Scenario at =
+        new Scenario(
+            3000,
+            1.25,
+            new Load.RequestRate(5000),
+            null,
+            1,
+            0.1,
+            3.0,
+            SurgeSimulation.DEFAULT_TRIALS,
+            SurgeSimulation.DEFAULT_SEED);
+    Scenario under =
+        new Scenario(
+            3000,
+            1.25,
+            new Load.RequestRate(5000),
+            null,
+            1,
+            0.1,
+            2.999,
+            SurgeSimulation.DEFAULT_TRIALS,
+            SurgeSimulation.DEFAULT_SEED);
 
     assertThat(plan(KokoroExample.measurement(), at).finding("invocation_ceiling").verdict())
         .isEqualTo(Verdict.OK);

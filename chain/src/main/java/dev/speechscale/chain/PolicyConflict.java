@@ -361,7 +361,8 @@ final class PolicyConflict {
         p.cScaleMax(),
         0,
         p.inputs().measured().sMeanS(),
-        model.saturatedPerSecond());
+        model.saturatedPerSecond(),
+        ScaleInAlarm.AVERAGE_60S);
   }
 
   private static String f(String format, Object... args) {

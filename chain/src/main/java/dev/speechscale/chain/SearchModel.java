@@ -6,6 +6,7 @@ import dev.speechscale.artifacts.PlanSaturation;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ScaleOutColdStart;
 import dev.speechscale.artifacts.StartupDelaySamples;
+import dev.speechscale.scaling.ScaleInAlarm;
 import dev.speechscale.simulator.InstanceModel;
 import dev.speechscale.simulator.Policies;
 import java.time.Duration;
@@ -56,17 +57,17 @@ public final class SearchModel {
     double sMean =
         p.inputs() == null ? model.responseTimes().meanSeconds() : p.inputs().measured().sMeanS();
     return new Policies.PlanNumbers(
-            p.minInstances(),
-            p.maxInstances(),
-            p.scalingTargetValue(),
-            p.scaleInThreshold(),
-            Duration.ofSeconds(p.scaleOutCooldownS()),
-            Duration.ofSeconds(p.scaleInCooldownS()),
-            p.cScaleMax(),
-            peak,
-            sMean,
-            model.saturatedPerSecond())
-        .withScaleInAlarm(p.scaleInAlarmChoice().label());
+        p.minInstances(),
+        p.maxInstances(),
+        p.scalingTargetValue(),
+        p.scaleInThreshold(),
+        Duration.ofSeconds(p.scaleOutCooldownS()),
+        Duration.ofSeconds(p.scaleInCooldownS()),
+        p.cScaleMax(),
+        peak,
+        sMean,
+        model.saturatedPerSecond(),
+        ScaleInAlarm.ofLabel(p.scaleInAlarmChoice().label()));
   }
 
   /** Whole minutes at least {@code tTotalS}: how long before its hour a scheduled floor fires. */

@@ -85,7 +85,8 @@ class DeployedPolicyTest {
                 5.0,
                 Alarm.Comparison.GREATER_THAN_THRESHOLD,
                 Alarm.AlarmState.OK,
-                List.of("track")),
+                List.of("track"),
+                null),
             new Alarm(
                 "low",
                 metric,
@@ -95,7 +96,8 @@ class DeployedPolicyTest {
                 2.5,
                 Alarm.Comparison.LESS_THAN_OR_EQUAL_TO_THRESHOLD,
                 Alarm.AlarmState.OK,
-                List.of("step"))),
+                List.of("step"),
+                null)),
         null);
   }
 }

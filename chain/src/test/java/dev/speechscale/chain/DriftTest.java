@@ -530,11 +530,14 @@ class DriftTest {
         c.scaleInThreshold(),
         c.scaleOutCooldownS(),
         c.scaleInCooldownS(),
+        null,
         c.ttfabSloMs(),
         c.queueMaxDepth(),
         c.containerEnv(),
         c.local(),
-        c.aws());
+        c.aws(),
+        null,
+        null);
   }
 
   @Test

@@ -197,7 +197,8 @@ final class FakePlatform implements Platform {
                 targetValue,
                 Alarm.Comparison.GREATER_THAN_THRESHOLD,
                 trackingAlarmState,
-                List.of(trackingName())));
+                List.of(trackingName()),
+                null));
       }
     }
     if (stepPolicy) {

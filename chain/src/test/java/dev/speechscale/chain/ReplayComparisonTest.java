@@ -255,7 +255,8 @@ class ReplayComparisonTest {
 
     String page =
         QuickstartReport.html(
-            new QuickstartReport.Inputs("t", null, null, null, null, null, null, null, a, null));
+            new QuickstartReport.Inputs(
+                "t", null, null, null, null, null, null, null, a, null, null));
 
     assertThat(page)
         .contains("Simulator against the live fleet (replay)")

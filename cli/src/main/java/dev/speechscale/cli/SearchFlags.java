@@ -75,10 +75,7 @@ final class SearchFlags {
   @Option(
       names = Flags.METRIC_DELAY,
       paramLabel = "DURATION",
-      description =
-          "how late a metric period becomes readable; by default that of the platform the qmax"
-              + " artifact was measured on, CloudWatch's minute for SageMaker's invocation metrics"
-              + " on aws (default: 0s local, 60s aws)")
+      description = SimulateFleetOptions.METRIC_DELAY_DESCRIPTION)
   @Nullable Duration metricDelay;
 
   @Option(

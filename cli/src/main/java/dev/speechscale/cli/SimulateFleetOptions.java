@@ -20,6 +20,12 @@ final class SimulateFleetOptions {
   /** The server's default MAX_REQUEST_AGE_S. */
   static final String DEFAULT_MAX_REQUEST_AGE = "56s";
 
+  /** The help of {@code --metric-delay}, the same for {@code simulate} and {@code search}. */
+  static final String METRIC_DELAY_DESCRIPTION =
+      "how late a metric period becomes readable; by default that of the platform the qmax"
+          + " artifact was measured on, CloudWatch's minute for SageMaker's invocation metrics"
+          + " on aws (default: 0s local, 60s aws)";
+
   @Option(
       names = Flags.POLICIES,
       defaultValue = "plan,naive,invocations,cpu",
@@ -40,10 +46,7 @@ final class SimulateFleetOptions {
   @Option(
       names = Flags.METRIC_DELAY,
       paramLabel = "DURATION",
-      description =
-          "how late a metric period becomes readable; by default that of the platform the qmax"
-              + " artifact was measured on, CloudWatch's minute for SageMaker's invocation metrics"
-              + " on aws (default: 0s local, 60s aws)")
+      description = SimulateFleetOptions.METRIC_DELAY_DESCRIPTION)
   @Nullable Duration metricDelay;
 
   @Option(

@@ -34,30 +34,6 @@ public record Alarm(
     actions = List.copyOf(actions);
   }
 
-  /** An alarm that states no treatment of missing data (CloudWatch's default, {@code missing}). */
-  public Alarm(
-      String name,
-      @Nullable String metricName,
-      @Nullable Statistic statistic,
-      int periodSeconds,
-      int evaluationPeriods,
-      double threshold,
-      @Nullable Comparison comparison,
-      AlarmState state,
-      List<String> actions) {
-    this(
-        name,
-        metricName,
-        statistic,
-        periodSeconds,
-        evaluationPeriods,
-        threshold,
-        comparison,
-        state,
-        actions,
-        null);
-  }
-
   /** CloudWatch alarm states. */
   public enum AlarmState {
     OK,

@@ -74,32 +74,6 @@ public final class QuickstartReport {
       qmaxTrust = qmaxTrust == null ? List.of() : List.copyOf(qmaxTrust);
     }
 
-    /** Without a search. */
-    public Inputs(
-        String title,
-        @Nullable QmaxArtifact qmax,
-        List<String> qmaxTrust,
-        @Nullable TtotalArtifact ttotal,
-        @Nullable PlanArtifact plan,
-        @Nullable ValidateArtifact validate,
-        @Nullable DriftArtifact drift,
-        Map<String, String> commands,
-        @Nullable ReplayArtifact replay,
-        @Nullable String replayNotRun) {
-      this(
-          title,
-          qmax,
-          qmaxTrust,
-          ttotal,
-          plan,
-          validate,
-          drift,
-          commands,
-          replay,
-          replayNotRun,
-          null);
-    }
-
     /** Without trust lines and without a replay. */
     public Inputs(
         String title,

@@ -481,7 +481,9 @@ class QuickstartReportTest {
             new ValidateArtifact.Verdict(ValidateArtifact.Verdict.Kind.FAIL, 1),
             List.of(
                 new ValidateArtifact.Check(
-                    HOSTILE, ValidateArtifact.Result.FAIL, HOSTILE, HOSTILE, HOSTILE)));
+                    HOSTILE, ValidateArtifact.Result.FAIL, HOSTILE, HOSTILE, HOSTILE)),
+            null,
+            null);
 
     String page =
         QuickstartReport.html(new QuickstartReport.Inputs(TITLE, null, null, null, v, null, null));
@@ -581,6 +583,7 @@ class QuickstartReportTest {
                 null,
                 null,
                 null,
+                null,
                 null));
 
     assertThat(page)
@@ -605,7 +608,7 @@ class QuickstartReportTest {
     String page =
         QuickstartReport.html(
             new QuickstartReport.Inputs(
-                TITLE, null, null, null, null, null, null, null, replay, null));
+                TITLE, null, null, null, null, null, null, null, replay, null, null));
 
     assertThat(page)
         .contains("replay vs simulator</div><div class=\"big\"><span class=\"ok\">within</span>")
@@ -619,7 +622,7 @@ class QuickstartReportTest {
     String page =
         QuickstartReport.html(
             new QuickstartReport.Inputs(
-                "t", null, null, null, null, null, null, null, null, "fleet not <settled>"));
+                "t", null, null, null, null, null, null, null, null, "fleet not <settled>", null));
 
     assertThat(page).contains("not run: fleet not &lt;settled&gt;");
   }

@@ -67,30 +67,6 @@ public record Candidate(
     }
   }
 
-  /** A candidate tracking ConcurrentRequestsPerModel. */
-  public Candidate(
-      double targetValue,
-      double scaleInThreshold,
-      ScaleInAlarm alarm,
-      int scaleOutCooldownS,
-      int scaleInCooldownS,
-      int min,
-      int max,
-      double floorFraction,
-      List<Floors.Floor> floors) {
-    this(
-        targetValue,
-        scaleInThreshold,
-        alarm,
-        scaleOutCooldownS,
-        scaleInCooldownS,
-        min,
-        max,
-        floorFraction,
-        floors,
-        Metric.CONCURRENT_REQUESTS_PER_MODEL);
-  }
-
   /** Whether target tracking scales in itself (InvocationsPerInstance: no step policy). */
   public boolean tracksScaleIn() {
     return metric == Metric.INVOCATIONS_PER_INSTANCE;
@@ -112,6 +88,30 @@ public record Candidate(
         fraction,
         newFloors,
         metric);
+  }
+
+  /** The same policy with another target and scale-in threshold. */
+  public Candidate withTarget(double target, double threshold) {
+    return with(target, threshold, alarm, scaleOutCooldownS, scaleInCooldownS, min, max);
+  }
+
+  /** The same policy with another scale-in alarm. */
+  public Candidate withAlarm(ScaleInAlarm a) {
+    return with(targetValue, scaleInThreshold, a, scaleOutCooldownS, scaleInCooldownS, min, max);
+  }
+
+  /** The same policy with other cooldowns. */
+  public Candidate withCooldowns(int outS, int inS) {
+    return with(targetValue, scaleInThreshold, alarm, outS, inS, min, max);
+  }
+
+  /** The same policy with other instance bounds. */
+  public Candidate withInstances(int lo, int hi) {
+    return with(targetValue, scaleInThreshold, alarm, scaleOutCooldownS, scaleInCooldownS, lo, hi);
+  }
+
+  private Candidate with(double t, double in, ScaleInAlarm a, int outS, int inS, int lo, int hi) {
+    return new Candidate(t, in, a, outS, inS, lo, hi, floorFraction, floors, metric);
   }
 
   /** A short unique name, the key the search caches its screenings under. */
@@ -142,33 +142,33 @@ public record Candidate(
 
   /** One line with the numbers that define it. */
   public String description() {
+    String rest =
+        String.format(
+            Locale.ROOT,
+            "cooldowns %d s out / %d s in, %d..%d instances, scheduled floors: %s",
+            scaleOutCooldownS,
+            scaleInCooldownS,
+            min,
+            max,
+            Floors.describe(floors));
     if (tracksScaleIn()) {
       return String.format(
-          Locale.ROOT,
-          "%s target tracking at %s per instance per minute (Sum, 60 s; scale-in enabled, no step"
-              + " policy), cooldowns %d s out / %d s in, %d..%d instances, scheduled floors: %s",
-          Metric.INVOCATIONS_PER_INSTANCE.cloudWatchName(),
-          SearchGoal.plain(targetValue),
-          scaleOutCooldownS,
-          scaleInCooldownS,
-          min,
-          max,
-          Floors.describe(floors));
+              Locale.ROOT,
+              "%s target tracking at %s per instance per minute (Sum, 60 s; scale-in enabled, no"
+                  + " step policy), ",
+              Metric.INVOCATIONS_PER_INSTANCE.cloudWatchName(),
+              SearchGoal.plain(targetValue))
+          + rest;
     }
     return String.format(
-        Locale.ROOT,
-        "%s Maximum > %s (10 s x 3), step scale-in at %s <= %s (%d s x 3),"
-            + " cooldowns %d s out / %d s in, %d..%d instances, scheduled floors: %s",
-        Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName(),
-        SearchGoal.plain(targetValue),
-        alarm.statistic().awsName(),
-        SearchGoal.plain(scaleInThreshold),
-        alarm.period().toSeconds(),
-        scaleOutCooldownS,
-        scaleInCooldownS,
-        min,
-        max,
-        Floors.describe(floors));
+            Locale.ROOT,
+            "%s Maximum > %s (10 s x 3), step scale-in at %s <= %s (%d s x 3), ",
+            Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName(),
+            SearchGoal.plain(targetValue),
+            alarm.statistic().awsName(),
+            SearchGoal.plain(scaleInThreshold),
+            alarm.period().toSeconds())
+        + rest;
   }
 
   /** The policy as deployed, under {@code name}. */

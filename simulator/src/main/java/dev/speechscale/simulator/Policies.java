@@ -64,32 +64,6 @@ public final class Policies {
       double sMeanSeconds,
       double saturatedPerSecond,
       ScaleInAlarm scaleInAlarm) {
-    /** A plan written before issue 35: its scale-in alarm is the Average over 60 s. */
-    public PlanNumbers(
-        int minInstances,
-        int maxInstances,
-        double targetValue,
-        double scaleInThreshold,
-        Duration scaleOutCooldown,
-        Duration scaleInCooldown,
-        double cScaleMax,
-        double peakPerSecond,
-        double sMeanSeconds,
-        double saturatedPerSecond) {
-      this(
-          minInstances,
-          maxInstances,
-          targetValue,
-          scaleInThreshold,
-          scaleOutCooldown,
-          scaleInCooldown,
-          cScaleMax,
-          peakPerSecond,
-          sMeanSeconds,
-          saturatedPerSecond,
-          ScaleInAlarm.AVERAGE_60S);
-    }
-
     /** These numbers with the scale-in alarm labelled {@code label} (e.g. {@code maximum_10s}). */
     public PlanNumbers withScaleInAlarm(String label) {
       return new PlanNumbers(

@@ -88,7 +88,12 @@ public final class PolicySearch {
    * @param full the full simulation
    */
   public record Compared(
-      String name, boolean deployable, String notDeployable, Outcome screened, Outcome full) {}
+      String name, boolean deployable, String notDeployable, Outcome screened, Outcome full) {
+    /** A rival's pair. */
+    static Compared of(Rival r, Outcome screened, Outcome full) {
+      return new Compared(r.name(), r.deployable(), r.notDeployable(), screened, full);
+    }
+  }
 
   /**
    * What the search found.
@@ -233,14 +238,9 @@ public final class PolicySearch {
       List<Compared> marginPairs = new ArrayList<>();
       for (int i = 0; i < rivals.size(); i++) {
         if (heldFull.get(i) != null) {
-          Rival r = rivals.get(i);
           marginPairs.add(
-              new Compared(
-                  r.name(),
-                  r.deployable(),
-                  r.notDeployable(),
-                  run.await(heldScreened.get(i)),
-                  run.await(heldFull.get(i))));
+              Compared.of(
+                  rivals.get(i), run.await(heldScreened.get(i)), run.await(heldFull.get(i))));
         }
       }
       Margin margin = Margin.of(marginPairs);
@@ -312,14 +312,8 @@ public final class PolicySearch {
       heldOutRows.add(
           new Compared(chosen.name(), true, "", run.await(recScreened), run.await(recFull)));
       for (int i = 0; i < rivals.size(); i++) {
-        Rival r = rivals.get(i);
         heldOutRows.add(
-            new Compared(
-                r.name(),
-                r.deployable(),
-                r.notDeployable(),
-                run.await(heldScreened.get(i)),
-                run.await(heldFull.get(i))));
+            Compared.of(rivals.get(i), run.await(heldScreened.get(i)), run.await(heldFull.get(i))));
       }
       progress.accept(
           "simulated it and the rivals on the held-out day"

@@ -62,6 +62,7 @@ public record Rival(String name, Policy full, Policy screened, String notDeploya
         p.minInstances(),
         max,
         0,
-        List.of());
+        List.of(),
+        dev.speechscale.platform.MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL);
   }
 }

@@ -1,9 +1,9 @@
 package dev.speechscale.simulator;
 
 import dev.speechscale.scaling.ScaleInAlarm;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
 
 /**
@@ -92,50 +92,20 @@ public record SearchSpace(
 
   /** The InvocationsPerInstance settings in search order (target, cooldowns, floors). */
   public List<Dimension> invocationDimensions(UnaryOperator<Candidate> withFloors) {
-    List<Dimension> d = new ArrayList<>();
-    d.add(
-        new Dimension(
+    return List.of(
+        dimension(
             "invocations target",
-            c ->
-                invocationTargets.stream()
-                    .map(t -> with(c, t, c.scaleOutCooldownS(), c.scaleInCooldownS()))
-                    .toList()));
-    d.add(
-        new Dimension(
+            invocationTargets,
+            (c, t) -> c.withTarget(t, c.scaleInThreshold())),
+        dimension(
             "invocations scale-in cooldown",
-            c ->
-                invocationScaleInCooldowns.stream()
-                    .map(s -> with(c, c.targetValue(), c.scaleOutCooldownS(), s))
-                    .toList()));
-    d.add(
-        new Dimension(
+            invocationScaleInCooldowns,
+            (c, s) -> c.withCooldowns(c.scaleOutCooldownS(), s)),
+        dimension(
             "invocations scale-out cooldown",
-            c ->
-                invocationScaleOutCooldowns.stream()
-                    .map(s -> with(c, c.targetValue(), s, c.scaleInCooldownS()))
-                    .toList()));
-    d.add(
-        new Dimension(
-            "invocations scheduled floors",
-            c ->
-                floorFractions.stream()
-                    .map(f -> withFloors.apply(c.withFloors(f, List.of())))
-                    .toList()));
-    return List.copyOf(d);
-  }
-
-  private static Candidate with(Candidate c, double target, int outS, int inS) {
-    return new Candidate(
-        target,
-        c.scaleInThreshold(),
-        c.alarm(),
-        outS,
-        inS,
-        c.min(),
-        c.max(),
-        c.floorFraction(),
-        c.floors(),
-        c.metric());
+            invocationScaleOutCooldowns,
+            (c, s) -> c.withCooldowns(s, c.scaleInCooldownS())),
+        floorsDimension("invocations scheduled floors", withFloors));
   }
 
   private static double round(double v) {
@@ -155,136 +125,49 @@ public record SearchSpace(
 
   /** The settings in search order, each mapping a start to its neighbours. */
   public List<Dimension> dimensions(UnaryOperator<Candidate> withFloors) {
-    List<Dimension> d = new ArrayList<>();
-    d.add(
-        new Dimension(
+    return List.of(
+        dimension(
             "target",
-            c ->
-                targets.stream()
-                    .map(t ->
-                        new Candidate(
-                            t,
-                            round(t * c.scaleInThreshold() / c.targetValue()),
-                            c.alarm(),
-                            c.scaleOutCooldownS(),
-                            c.scaleInCooldownS(),
-                            c.min(),
-                            c.max(),
-                            c.floorFraction(),
-                            c.floors()))
-                    .toList()));
-    d.add(
-        new Dimension(
+            targets,
+            (c, t) -> c.withTarget(t, round(t * c.scaleInThreshold() / c.targetValue()))),
+        dimension(
             "scale-in cooldown",
-            c ->
-                scaleInCooldowns.stream()
-                    .map(s ->
-                        new Candidate(
-                            c.targetValue(),
-                            c.scaleInThreshold(),
-                            c.alarm(),
-                            c.scaleOutCooldownS(),
-                            s,
-                            c.min(),
-                            c.max(),
-                            c.floorFraction(),
-                            c.floors()))
-                    .toList()));
-    d.add(
-        new Dimension(
+            scaleInCooldowns,
+            (c, s) -> c.withCooldowns(c.scaleOutCooldownS(), s)),
+        dimension(
             "scale-in threshold",
-            c ->
-                scaleInRatios.stream()
-                    .map(r ->
-                        new Candidate(
-                            c.targetValue(),
-                            round(c.targetValue() * r),
-                            c.alarm(),
-                            c.scaleOutCooldownS(),
-                            c.scaleInCooldownS(),
-                            c.min(),
-                            c.max(),
-                            c.floorFraction(),
-                            c.floors()))
-                    .toList()));
-    d.add(
-        new Dimension(
-            "scale-in alarm",
-            c ->
-                alarms.stream()
-                    .map(a ->
-                        new Candidate(
-                            c.targetValue(),
-                            c.scaleInThreshold(),
-                            a,
-                            c.scaleOutCooldownS(),
-                            c.scaleInCooldownS(),
-                            c.min(),
-                            c.max(),
-                            c.floorFraction(),
-                            c.floors()))
-                    .toList()));
-    d.add(
-        new Dimension(
+            scaleInRatios,
+            (c, r) -> c.withTarget(c.targetValue(), round(c.targetValue() * r))),
+        dimension("scale-in alarm", alarms, Candidate::withAlarm),
+        dimension(
             "scale-out cooldown",
-            c ->
-                scaleOutCooldowns.stream()
-                    .map(s ->
-                        new Candidate(
-                            c.targetValue(),
-                            c.scaleInThreshold(),
-                            c.alarm(),
-                            s,
-                            c.scaleInCooldownS(),
-                            c.min(),
-                            c.max(),
-                            c.floorFraction(),
-                            c.floors()))
-                    .toList()));
-    d.add(
-        new Dimension(
-            "min",
-            c ->
-                mins.stream()
-                    .map(m ->
-                        withFloors.apply(
-                            new Candidate(
-                                c.targetValue(),
-                                c.scaleInThreshold(),
-                                c.alarm(),
-                                c.scaleOutCooldownS(),
-                                c.scaleInCooldownS(),
-                                m,
-                                Math.max(m, c.max()),
-                                c.floorFraction(),
-                                c.floors())))
-                    .toList()));
-    d.add(
+            scaleOutCooldowns,
+            (c, s) -> c.withCooldowns(s, c.scaleInCooldownS())),
+        dimension(
+            "min", mins, (c, m) -> withFloors.apply(c.withInstances(m, Math.max(m, c.max())))),
         new Dimension(
             "max",
             c ->
                 maxes.stream()
                     .filter(m -> m >= c.min())
-                    .map(m ->
-                        withFloors.apply(
-                            new Candidate(
-                                c.targetValue(),
-                                c.scaleInThreshold(),
-                                c.alarm(),
-                                c.scaleOutCooldownS(),
-                                c.scaleInCooldownS(),
-                                c.min(),
-                                m,
-                                c.floorFraction(),
-                                c.floors())))
-                    .toList()));
-    d.add(
-        new Dimension(
-            "scheduled floors",
-            c ->
-                floorFractions.stream()
-                    .map(f -> withFloors.apply(c.withFloors(f, List.of())))
-                    .toList()));
-    return List.copyOf(d);
+                    .map(m -> withFloors.apply(c.withInstances(c.min(), m)))
+                    .toList()),
+        floorsDimension("scheduled floors", withFloors));
+  }
+
+  /** A setting whose neighbours are {@code move} applied to the start and each of its values. */
+  private static <T> Dimension dimension(
+      String name, List<T> values, BiFunction<Candidate, T, Candidate> move) {
+    return new Dimension(name, c -> values.stream().map(v -> move.apply(c, v)).toList());
+  }
+
+  /** The scheduled floors at each of {@link #floorFractions}. */
+  private Dimension floorsDimension(String name, UnaryOperator<Candidate> withFloors) {
+    return new Dimension(
+        name,
+        c ->
+            floorFractions.stream()
+                .map(f -> withFloors.apply(c.withFloors(f, List.of())))
+                .toList());
   }
 }

@@ -2,6 +2,7 @@ package dev.speechscale.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.speechscale.platform.MetricQuery.Metric;
 import dev.speechscale.scaling.ScaleInAlarm;
 import dev.speechscale.scaling.ScalingRules;
 import dev.speechscale.scaling.StepScaleIn;
@@ -12,7 +13,17 @@ import org.junit.jupiter.api.Test;
 /** The screening's scaled-down policy and the search's ranking. */
 class CandidateTest {
   private static final Candidate C =
-      new Candidate(9.375, 6.25, ScaleInAlarm.MAXIMUM_10S, 30, 300, 3, 280, 0, List.of());
+      new Candidate(
+          9.375,
+          6.25,
+          ScaleInAlarm.MAXIMUM_10S,
+          30,
+          300,
+          3,
+          280,
+          0,
+          List.of(),
+          Metric.CONCURRENT_REQUESTS_PER_MODEL);
 
   @Test
   void theScreenedPolicyDividesTheFleetAndMultipliesTheScaleInCooldown() {
@@ -56,7 +67,8 @@ class CandidateTest {
             37.5,
             5000,
             0.056,
-            17.9);
+            17.9,
+            ScaleInAlarm.AVERAGE_60S);
     Policies.PlanNumbers fixed = legacy.withScaleInAlarm("maximum_10s");
 
     assertThat(SearchSpace.around(fixed, 3, true).alarms())
@@ -78,7 +90,8 @@ class CandidateTest {
             37.5,
             5000,
             0.056,
-            17.9);
+            17.9,
+            ScaleInAlarm.AVERAGE_60S);
     SearchSpace space = SearchSpace.around(plan, 3, true);
     Candidate start = Rival.planned(Policies.planned(plan), 280);
     List<Candidate> thresholds =
@@ -92,6 +105,107 @@ class CandidateTest {
         .extracting(Candidate::scaleInThreshold)
         .containsExactly(25.0, 18.75, 30.0);
     assertThat(thresholds.getFirst().key()).isEqualTo(start.key());
+  }
+
+  @Test
+  void eachDimensionMovesOneSettingOfTheStart_theOthersKept() {
+    Policies.PlanNumbers plan =
+        new Policies.PlanNumbers(
+                1,
+                280,
+                37.5,
+                25,
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(960),
+                37.5,
+                5000,
+                0.056,
+                17.9,
+                ScaleInAlarm.AVERAGE_60S)
+            .withScaleInAlarm("maximum_10s");
+    SearchSpace space = SearchSpace.around(plan, 3, true);
+    Candidate start = Rival.planned(Policies.planned(plan), 280);
+    Candidate inv = space.invocationsStart(plan);
+    List<String> moves = new java.util.ArrayList<>();
+    for (SearchSpace.Dimension d : space.dimensions(c -> c)) {
+      moves.add(d.name() + ": " + d.moves().apply(start).stream().map(Candidate::key).toList());
+    }
+    for (SearchSpace.Dimension d : space.invocationDimensions(c -> c)) {
+      moves.add(d.name() + ": " + d.moves().apply(inv).stream().map(Candidate::key).toList());
+    }
+    String k = "t37.5/in25/maximum_10s/cd30-960/1-280/f0";
+    String i = "inv537/cd300-300/1-280/f0";
+    assertThat(moves)
+        .containsExactly(
+            "target: ["
+                + k
+                + ", t28.125/in18.75/maximum_10s/cd30-960/1-280/f0,"
+                + " t18.75/in12.5/maximum_10s/cd30-960/1-280/f0,"
+                + " t9.375/in6.25/maximum_10s/cd30-960/1-280/f0,"
+                + " t3.75/in2.5/maximum_10s/cd30-960/1-280/f0]",
+            "scale-in cooldown: ["
+                + k
+                + ", t37.5/in25/maximum_10s/cd30-600/1-280/f0,"
+                + " t37.5/in25/maximum_10s/cd30-300/1-280/f0,"
+                + " t37.5/in25/maximum_10s/cd30-120/1-280/f0,"
+                + " t37.5/in25/maximum_10s/cd30-60/1-280/f0]",
+            "scale-in threshold: ["
+                + k
+                + ", t37.5/in18.75/maximum_10s/cd30-960/1-280/f0,"
+                + " t37.5/in30/maximum_10s/cd30-960/1-280/f0]",
+            "scale-in alarm: [" + k + "]",
+            "scale-out cooldown: [" + k + ", t37.5/in25/maximum_10s/cd60-960/1-280/f0]",
+            "min: [" + k + ", t37.5/in25/maximum_10s/cd30-960/3-280/f0]",
+            "max: [" + k + ", t37.5/in25/maximum_10s/cd30-960/1-336/f0]",
+            "scheduled floors: ["
+                + k
+                + ", t37.5/in25/maximum_10s/cd30-960/1-280/f0.5,"
+                + " t37.5/in25/maximum_10s/cd30-960/1-280/f0.8,"
+                + " t37.5/in25/maximum_10s/cd30-960/1-280/f1]",
+            "invocations target: ["
+                + i
+                + ", inv644.4/cd300-300/1-280/f0,"
+                + " inv751.8/cd300-300/1-280/f0]",
+            "invocations scale-in cooldown: ["
+                + i
+                + ", inv537/cd300-120/1-280/f0,"
+                + " inv537/cd300-60/1-280/f0]",
+            "invocations scale-out cooldown: [" + i + ", inv537/cd60-300/1-280/f0]",
+            "invocations scheduled floors: ["
+                + i
+                + ", inv537/cd300-300/1-280/f0.5,"
+                + " inv537/cd300-300/1-280/f0.8, inv537/cd300-300/1-280/f1]");
+    assertThat(
+            space.dimensions(c -> c).getFirst().moves().apply(start).stream()
+                .map(Candidate::metric)
+                .distinct())
+        .containsExactly(Metric.CONCURRENT_REQUESTS_PER_MODEL);
+  }
+
+  @Test
+  void theDescriptionSpellsTheDeployedNumbers() {
+    assertThat(C.description())
+        .isEqualTo(
+            "ConcurrentRequestsPerModel Maximum > 9.375 (10 s x 3), step scale-in at Maximum <="
+                + " 6.25 (10 s x 3), cooldowns 30 s out / 300 s in, 3..280 instances, scheduled"
+                + " floors: none");
+    Candidate inv =
+        new Candidate(
+            644.4,
+            25,
+            ScaleInAlarm.MAXIMUM_10S,
+            60,
+            120,
+            1,
+            280,
+            0.5,
+            List.of(new Floors.Floor(6 * 3600, 40)),
+            Metric.INVOCATIONS_PER_INSTANCE);
+    assertThat(inv.description())
+        .isEqualTo(
+            "InvocationsPerInstance target tracking at 644.4 per instance per minute (Sum, 60 s;"
+                + " scale-in enabled, no step policy), cooldowns 60 s out / 120 s in, 1..280"
+                + " instances, scheduled floors: 06:00 40");
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.speechscale.capacity.ServiceTimeDistribution;
+import dev.speechscale.scaling.ScaleInAlarm;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -89,7 +90,17 @@ class FleetSimulatorTest {
 
   static Policies.PlanNumbers numbers(int max) {
     return new Policies.PlanNumbers(
-        1, max, 5, 2, Duration.ofSeconds(30), Duration.ofSeconds(300), 5, 30, 0.1, 10);
+        1,
+        max,
+        5,
+        2,
+        Duration.ofSeconds(30),
+        Duration.ofSeconds(300),
+        5,
+        30,
+        0.1,
+        10,
+        ScaleInAlarm.AVERAGE_60S);
   }
 
   @Test
@@ -123,7 +134,17 @@ class FleetSimulatorTest {
     Traffic t = Traffic.step(30, 2, Duration.ofSeconds(3600));
     Policies.PlanNumbers n =
         new Policies.PlanNumbers(
-            1, 4, 5, 2, Duration.ofSeconds(30), Duration.ofSeconds(300), 5, 30, 0.1 / 3, 10);
+            1,
+            4,
+            5,
+            2,
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(300),
+            5,
+            30,
+            0.1 / 3,
+            10,
+            ScaleInAlarm.AVERAGE_60S);
 
     Policy.PublishedSizing naive = Policies.published(n);
     PolicyResult published = run(m, t, naive);

@@ -8,6 +8,7 @@ import dev.speechscale.capacity.Ladder;
 import dev.speechscale.capacity.Measurement;
 import dev.speechscale.capacity.Rung;
 import dev.speechscale.capacity.ServiceTimeDistribution;
+import dev.speechscale.scaling.ScaleInAlarm;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -217,7 +218,17 @@ class InstanceModelTest {
               t,
               Policies.planned(
                   new Policies.PlanNumbers(
-                      1, 6, 5, 2, Duration.ofSeconds(30), Duration.ofSeconds(300), 5, 30, 0.1, 10)),
+                      1,
+                      6,
+                      5,
+                      2,
+                      Duration.ofSeconds(30),
+                      Duration.ofSeconds(300),
+                      5,
+                      30,
+                      0.1,
+                      10,
+                      ScaleInAlarm.AVERAGE_60S)),
               new FleetSimulator.Options(3000, Duration.ZERO, seed),
               Progress.none());
       for (PolicyResult.ScalingEvent e : r.events()) {
@@ -252,7 +263,17 @@ class InstanceModelTest {
     Policy p =
         Policies.planned(
             new Policies.PlanNumbers(
-                1, 4, 5, 2, Duration.ofSeconds(30), Duration.ofSeconds(300), 5, 30, 0.05, 16));
+                1,
+                4,
+                5,
+                2,
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(300),
+                5,
+                30,
+                0.05,
+                16,
+                ScaleInAlarm.AVERAGE_60S));
     FleetSimulator.Options o =
         new FleetSimulator.Options(1000, Duration.ZERO, 7, new FleetSimulator.PreRoll.Window());
 

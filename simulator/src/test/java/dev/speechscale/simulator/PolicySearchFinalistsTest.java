@@ -2,6 +2,7 @@ package dev.speechscale.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.speechscale.platform.MetricQuery.Metric;
 import dev.speechscale.scaling.ScaleInAlarm;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,18 @@ class PolicySearchFinalistsTest {
   private static final SearchGoal GOAL = new SearchGoal(0.999, 0.001);
 
   private static PolicySearch.Tried tried(String name, double instanceHours, double attainment) {
-    Candidate c = new Candidate(37.5, 25, ScaleInAlarm.MAXIMUM_10S, 30, 960, 1, 280, 0, List.of());
+    Candidate c =
+        new Candidate(
+            37.5,
+            25,
+            ScaleInAlarm.MAXIMUM_10S,
+            30,
+            960,
+            1,
+            280,
+            0,
+            List.of(),
+            Metric.CONCURRENT_REQUESTS_PER_MODEL);
     return new PolicySearch.Tried(
         name,
         "test",

@@ -135,10 +135,13 @@ class AwsEndpointSpecTest {
         c.scaleInThreshold(),
         c.scaleOutCooldownS(),
         c.scaleInCooldownS(),
+        null,
         c.ttfabSloMs(),
         c.queueMaxDepth(),
         Map.copyOf(c.containerEnv()),
         c.local(),
-        aws);
+        aws,
+        null,
+        null);
   }
 }

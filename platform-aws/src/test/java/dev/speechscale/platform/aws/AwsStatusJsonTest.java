@@ -62,7 +62,8 @@ class AwsStatusJsonTest {
                     1.25,
                     Alarm.Comparison.values()[0],
                     Alarm.AlarmState.values()[0],
-                    List.of("arn:step-in"))),
+                    List.of("arn:step-in"),
+                    null)),
             null);
 
     JsonNode o = AwsStatusJson.of(ENDPOINT, s);

@@ -13,6 +13,7 @@ import dev.speechscale.platform.SuspendedState;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -252,14 +253,16 @@ final class AwsAutoScalingOperations {
   }
 
   private ObjectNode registerScalableTarget(JsonNode in) {
-    requireSageMaker(in);
-    String resourceId = AwsWire.required(in, "ResourceId");
-    String endpoint = AwsWire.endpointOfResourceId(resourceId);
-    ScalingState s = endpoint == null ? null : state(endpoint);
-    if (endpoint == null || s == null) {
-      throw AwsWireError.validation(
-          "Unsupported resource id " + resourceId + ": no such SageMaker endpoint variant");
-    }
+    Resource r =
+        resource(
+            in,
+            resourceId ->
+                AwsWireError.validation(
+                    "Unsupported resource id "
+                        + resourceId
+                        + ": no such SageMaker endpoint variant"));
+    String endpoint = r.endpoint();
+    ScalingState s = r.state();
     if (s.target().isEmpty()) {
       throw AwsWireError.validation(
           "the local platform registers a scalable target only when it deploys "
@@ -294,19 +297,37 @@ final class AwsAutoScalingOperations {
 
   /** The endpoint of a request's ResourceId, which must have a scalable target. */
   private String targetEndpoint(JsonNode in) {
+    Function<String, AwsWireError> none =
+        resourceId ->
+            new AwsWireError(
+                400,
+                "ObjectNotFoundException",
+                "No scalable target registered for service namespace: sagemaker, resource ID: "
+                    + resourceId
+                    + ", scalable dimension: sagemaker:variant:DesiredInstanceCount");
+    Resource r = resource(in, none);
+    if (r.state().target().isEmpty()) {
+      throw none.apply(r.resourceId());
+    }
+    return r.endpoint();
+  }
+
+  /** A request's SageMaker ResourceId, the endpoint it names and that endpoint's scaling. */
+  private record Resource(String resourceId, String endpoint, ScalingState state) {}
+
+  /**
+   * The endpoint a request's ResourceId names, with its scaling; {@code notFound} of the ResourceId
+   * when it names no endpoint in the state directory.
+   */
+  private Resource resource(JsonNode in, Function<String, AwsWireError> notFound) {
     requireSageMaker(in);
     String resourceId = AwsWire.required(in, "ResourceId");
     String endpoint = AwsWire.endpointOfResourceId(resourceId);
     ScalingState s = endpoint == null ? null : state(endpoint);
-    if (endpoint == null || s == null || s.target().isEmpty()) {
-      throw new AwsWireError(
-          400,
-          "ObjectNotFoundException",
-          "No scalable target registered for service namespace: sagemaker, resource ID: "
-              + resourceId
-              + ", scalable dimension: sagemaker:variant:DesiredInstanceCount");
+    if (endpoint == null || s == null) {
+      throw notFound.apply(resourceId);
     }
-    return endpoint;
+    return new Resource(resourceId, endpoint, s);
   }
 
   private ObjectNode putScheduledAction(JsonNode in) {

@@ -80,10 +80,14 @@ final class AwsSageMakerOperations {
   }
 
   private EndpointDescription describe(String endpoint) {
+    return describe(endpoint, noEndpoint(endpoint));
+  }
+
+  private EndpointDescription describe(String endpoint, AwsWireError notFound) {
     try {
       return backend.describe(endpoint);
     } catch (PlatformException e) {
-      throw AwsWire.map(e, noEndpoint(endpoint));
+      throw AwsWire.map(e, notFound);
     }
   }
 
@@ -136,12 +140,7 @@ final class AwsSageMakerOperations {
     AwsWireError notFound =
         AwsWireError.validation("Could not find endpoint configuration \"" + name + "\".");
     String endpoint = strip(name, "-config", notFound);
-    EndpointDescription d;
-    try {
-      d = backend.describe(endpoint);
-    } catch (PlatformException e) {
-      throw AwsWire.map(e, notFound);
-    }
+    EndpointDescription d = describe(endpoint, notFound);
     ObjectNode out = AwsWire.JSON.createObjectNode();
     out.put("EndpointConfigName", name);
     out.put("EndpointConfigArn", wire.arn("sagemaker", "endpoint-config/" + name));

@@ -230,16 +230,12 @@ public final class LocalPlatform implements Platform {
                 s.scaleInCooldownS(),
                 List.of(low))),
         List.of(
-            new Alarm(
+            highAlarm(
+                s,
                 high,
                 Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName(),
                 Statistic.MAXIMUM,
-                s.trackingPeriodS(),
-                s.trackingEvaluationPeriods(),
-                s.targetValue(),
-                Alarm.Comparison.GREATER_THAN_THRESHOLD,
-                Alarm.AlarmState.valueOf(attached(s.highAlarmState(), "high_alarm_state")),
-                List.of(endpoint + "-target-tracking")),
+                endpoint + "-target-tracking"),
             new Alarm(
                 low,
                 Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName(),
@@ -252,6 +248,25 @@ public final class LocalPlatform implements Platform {
                 List.of(endpoint + "-step-scale-in"),
                 s.scaleInTreatMissingData())),
         s.reason());
+  }
+
+  /**
+   * Target tracking's high alarm: {@code metric}'s {@code statistic} above the target for the
+   * tracking periods, invoking {@code policy}.
+   */
+  private static Alarm highAlarm(
+      Views.Scaling s, String name, String metric, Statistic statistic, String policy) {
+    return new Alarm(
+        name,
+        metric,
+        statistic,
+        s.trackingPeriodS(),
+        s.trackingEvaluationPeriods(),
+        s.targetValue(),
+        Alarm.Comparison.GREATER_THAN_THRESHOLD,
+        Alarm.AlarmState.valueOf(attached(s.highAlarmState(), "high_alarm_state")),
+        List.of(policy),
+        null);
   }
 
   private static ScalingState.ScalableTarget scalableTarget(Views.Scaling s) {
@@ -283,16 +298,7 @@ public final class LocalPlatform implements Platform {
                 s.scaleInCooldownS(),
                 false)),
         List.of(
-            new Alarm(
-                high,
-                metric,
-                Statistic.SUM,
-                s.trackingPeriodS(),
-                s.trackingEvaluationPeriods(),
-                s.targetValue(),
-                Alarm.Comparison.GREATER_THAN_THRESHOLD,
-                Alarm.AlarmState.valueOf(attached(s.highAlarmState(), "high_alarm_state")),
-                List.of(tracking)),
+            highAlarm(s, high, metric, Statistic.SUM, tracking),
             new Alarm(
                 "TargetTracking-" + endpoint + "-AlarmLow",
                 metric,
@@ -302,7 +308,8 @@ public final class LocalPlatform implements Platform {
                 s.scaleInThreshold(),
                 Alarm.Comparison.LESS_THAN_THRESHOLD,
                 Alarm.AlarmState.valueOf(attached(s.lowAlarmState(), "low_alarm_state")),
-                List.of(tracking))),
+                List.of(tracking),
+                null)),
         s.reason());
   }
 
