@@ -13,12 +13,14 @@
 # 16,384.
 #   benchmarks/open-loop.sh [output-dir]      (default target/bench/open-loop)
 # Environment: RATES (default 1000,2000,3000,4000,5000,6000), SECONDS_PER_RATE (30),
-# WARMUP_SECONDS (10), PACES ("burst paced"), SHARD_RATE (500), SHARD_SECONDS (10).
+# WARMUP_SECONDS (60: with 10 s the JIT was still compiling on the generator's one core when the
+# first measured rate began, and stalled it for up to 0.7 s), PACES ("burst paced"), SHARD_RATE
+# (500), SHARD_SECONDS (10).
 # ISOLATE=1 (root only) gives each core to its own process for the ramps: every other process on
 # the machine is moved to CPU 1 while a ramp runs (re-applied every 0.5 s, so processes started
 # meanwhile follow) and given back its own CPU mask afterwards. Other runnable work on the
 # generator's core is what breaks the 5 ms lag bound first (measurements/open-loop.md).
-# Wall time with the defaults: about 8 minutes (build excluded).
+# Wall time with the defaults: about 10 minutes (build excluded).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../bin/lib/common.sh"
 
@@ -34,7 +36,7 @@ out="${1:-$SS_ROOT/target/bench/open-loop}"
 rm -rf "$out" && mkdir -p "$out"
 rates="${RATES:-1000,2000,3000,4000,5000,6000}"
 seconds="${SECONDS_PER_RATE:-30}"
-warmup="${WARMUP_SECONDS:-10}"
+warmup="${WARMUP_SECONDS:-60}"
 shard_rate="${SHARD_RATE:-500}"
 shard_seconds="${SHARD_SECONDS:-10}"
 cp="$SS_ROOT/benchmarks/target/classes:$SS_ROOT/benchmarks/target/lib/*"
