@@ -8,8 +8,22 @@ import java.util.Objects;
  * or by a separate step scaling policy (what a SpeechScale plan deploys).
  */
 public sealed interface ScaleIn permits ScaleIn.Disabled, ScaleIn.Tracking, StepScaleIn {
+
+  /**
+   * How the scale-in alarm treats a period without data: the step policy's own alarm what the plan
+   * deploys ({@link TreatMissingData#SCALE_IN_DEPLOYED}), target tracking's low alarm what
+   * Application Auto Scaling creates ({@link TreatMissingData#TARGET_TRACKING}), and with no
+   * scale-in CloudWatch's default.
+   */
+  TreatMissingData treatMissingData();
+
   /** No scale-in policy: target tracking with {@code DisableScaleIn} and nothing else. */
-  record Disabled() implements ScaleIn {}
+  record Disabled() implements ScaleIn {
+    @Override
+    public TreatMissingData treatMissingData() {
+      return TreatMissingData.MISSING;
+    }
+  }
 
   /**
    * Target tracking with scale-in enabled (AWS's default): a low alarm on the tracking policy's
@@ -34,6 +48,11 @@ public sealed interface ScaleIn permits ScaleIn.Disabled, ScaleIn.Tracking, Step
       }
       Objects.requireNonNull(cooldown, "cooldown");
       Checks.cooldown("scale-in cooldown", cooldown);
+    }
+
+    @Override
+    public TreatMissingData treatMissingData() {
+      return TreatMissingData.TARGET_TRACKING;
     }
   }
 }

@@ -371,11 +371,7 @@ public final class ScalingEngine {
 
   /** The scale-in alarm's treatment of missing data. */
   private TreatMissingData lowTreatment() {
-    return switch (rules.scaleIn()) {
-      case StepScaleIn s -> s.treatMissingData();
-      case ScaleIn.Tracking tr -> TreatMissingData.TARGET_TRACKING;
-      case ScaleIn.Disabled d -> TreatMissingData.MISSING;
-    };
+    return rules.scaleIn().treatMissingData();
   }
 
   /** The newest real value of an evaluation range, NaN when every period is missing. */

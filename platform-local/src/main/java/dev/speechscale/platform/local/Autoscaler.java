@@ -183,9 +183,12 @@ final class Autoscaler {
       return rules.scaleIn() instanceof ScaleIn.Tracking t ? t.datapoints() : step().datapoints();
     }
 
-    /** How the scale-in alarm treats a period without data (the plan deploys notBreaching). */
+    /**
+     * How the scale-in alarm treats a period without data: the step policy's (the plan deploys
+     * notBreaching), or target tracking's low alarm's (missing) when it scales in itself.
+     */
     TreatMissingData scaleInTreatMissingData() {
-      return step().treatMissingData();
+      return rules.scaleIn().treatMissingData();
     }
   }
 

@@ -69,6 +69,15 @@ class AutoscalerInvocationsTest {
   }
 
   @Test
+  void describingTheScaleInAlarm_givesTargetTrackingsTreatmentOfMissingData() {
+    // the supervisor's status (speech-infra status, DescribeAlarms, every deploy's wait for in
+    // service) reads it; it cast the scale-in to a step policy and the supervisor died with a
+    // ClassCastException on the quickstart's InvocationsPerInstance policy
+    assertThat(scaler.policy().scaleInTreatMissingData())
+        .isEqualTo(dev.speechscale.scaling.TreatMissingData.TARGET_TRACKING);
+  }
+
+  @Test
   void theStoreAnswersInvocationsPerInstanceAsRequestsPerInstancePerPeriod() {
     load(0, 60, 20, 2);
     var series =
