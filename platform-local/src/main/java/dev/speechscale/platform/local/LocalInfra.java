@@ -2,6 +2,7 @@ package dev.speechscale.platform.local;
 
 import dev.speechscale.artifacts.EndpointConfig;
 import dev.speechscale.artifacts.EndpointConfigFile;
+import dev.speechscale.artifacts.ScalingMetricChoice;
 import dev.speechscale.platform.Infra;
 import dev.speechscale.platform.MetricQuery;
 import dev.speechscale.platform.PlatformException;
@@ -150,6 +151,63 @@ record LocalInfra(PlatformSettings settings, String model, PrintStream out, Prin
             "the local platform has nothing to synthesize; use speech-infra deploy"));
   }
 
+  /**
+   * The attached policies: target tracking on ConcurrentRequestsPerModel with the plan's step
+   * scale-in, or (scaling_metric invocations_per_instance) target tracking on
+   * InvocationsPerInstance that scales in itself through its low alarm.
+   */
+  static void printPolicies(PrintStream out, Views.Scaling sc) {
+    if (ScalingMetricChoice.INVOCATIONS_PER_INSTANCE.label().equals(sc.scalingMetric())) {
+      String metric = MetricQuery.Metric.INVOCATIONS_PER_INSTANCE.cloudWatchName();
+      String statistic = sc.scaleInStatistic() == null ? "Sum" : sc.scaleInStatistic();
+      out.printf(
+          Locale.ROOT,
+          "  target tracking  %s %s/%ds > %.3f for %d periods,"
+              + " scale-in enabled, cooldowns %ds out / %ds in  [alarm %s]%n",
+          metric,
+          statistic,
+          sc.trackingPeriodS(),
+          sc.targetValue(),
+          sc.trackingEvaluationPeriods(),
+          sc.scaleOutCooldownS(),
+          sc.scaleInCooldownS(),
+          sc.highAlarmState());
+      out.printf(
+          Locale.ROOT,
+          "  its low alarm    %s %s/%ds < %.3f for %d periods, no step policy  [alarm %s]%n",
+          metric,
+          statistic,
+          sc.scaleInPeriodS(),
+          sc.scaleInThreshold(),
+          sc.scaleInEvaluationPeriods(),
+          sc.lowAlarmState());
+      return;
+    }
+    out.printf(
+        Locale.ROOT,
+        "  target tracking  "
+            + MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
+            + " Maximum/%ds > %.3f for %d periods,"
+            + " scale-in disabled, scale-out cooldown %ds  [alarm %s]%n",
+        sc.trackingPeriodS(),
+        sc.targetValue(),
+        sc.trackingEvaluationPeriods(),
+        sc.scaleOutCooldownS(),
+        sc.highAlarmState());
+    out.printf(
+        Locale.ROOT,
+        "  step scale-in    "
+            + MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
+            + " %s/%ds <= %.3f for %d periods,"
+            + " -1 instance, cooldown %ds  [alarm %s]%n",
+        sc.scaleInStatistic() == null ? "Average" : sc.scaleInStatistic(),
+        sc.scaleInPeriodS(),
+        sc.scaleInThreshold(),
+        sc.scaleInEvaluationPeriods(),
+        sc.scaleInCooldownS(),
+        sc.lowAlarmState());
+  }
+
   static void printStatus(PrintStream out, Views.Status s, LocalState.EndpointRecord r) {
     Views.Describe d = s.describe();
     out.printf(
@@ -214,29 +272,7 @@ record LocalInfra(PlatformSettings settings, String model, PrintStream out, Prin
           sc.suspendedIn(),
           sc.suspendedOut(),
           sc.suspendedScheduled());
-      out.printf(
-          Locale.ROOT,
-          "  target tracking  "
-              + MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
-              + " Maximum/%ds > %.3f for %d periods,"
-              + " scale-in disabled, scale-out cooldown %ds  [alarm %s]%n",
-          sc.trackingPeriodS(),
-          sc.targetValue(),
-          sc.trackingEvaluationPeriods(),
-          sc.scaleOutCooldownS(),
-          sc.highAlarmState());
-      out.printf(
-          Locale.ROOT,
-          "  step scale-in    "
-              + MetricQuery.Metric.CONCURRENT_REQUESTS_PER_MODEL.cloudWatchName()
-              + " %s/%ds <= %.3f for %d periods,"
-              + " -1 instance, cooldown %ds  [alarm %s]%n",
-          sc.scaleInStatistic() == null ? "Average" : sc.scaleInStatistic(),
-          sc.scaleInPeriodS(),
-          sc.scaleInThreshold(),
-          sc.scaleInEvaluationPeriods(),
-          sc.scaleInCooldownS(),
-          sc.lowAlarmState());
+      printPolicies(out, sc);
     }
     List<Views.Activity> recent =
         sc.activities().subList(Math.max(0, sc.activities().size() - 5), sc.activities().size());
