@@ -20,7 +20,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** Options every chain command shares: which endpoint, on which platform. */
+/**
+ * Options every chain command shares: which endpoint, on which platform. Option help: {@code
+ * flags.properties}.
+ */
 final class ChainOptions {
   private static final String ENDPOINT_PREFIX = "speech-";
 
@@ -28,20 +31,14 @@ final class ChainOptions {
   CommandSpec mixee;
 
   /** Set by {@code --model NAME} or {@code --endpoint speech-NAME}; checked by {@link Cli}. */
-  @Option(
-      names = Flags.MODEL,
-      paramLabel = "NAME",
-      description = "the model; the endpoint is speech-<NAME> (required unless --endpoint)")
+  @Option(names = Flags.MODEL, paramLabel = "NAME")
   @Nullable String model;
 
   /**
    * The published tool's spelling ({@code thaw --endpoint speech-kokoro-82m}): the endpoint by
    * name, the same as {@code --model kokoro-82m}.
    */
-  @Option(
-      names = Flags.ENDPOINT,
-      paramLabel = "speech-NAME",
-      description = "the endpoint by name, as the published tool takes it: same as --model NAME")
+  @Option(names = Flags.ENDPOINT, paramLabel = "speech-NAME")
   void endpoint(String name) {
     if (!name.startsWith(ENDPOINT_PREFIX) || name.length() == ENDPOINT_PREFIX.length()) {
       throw new ParameterException(
@@ -96,34 +93,19 @@ final class ChainOptions {
 
   @Mixin PlatformChoice where;
 
-  @Option(
-      names = Flags.CONFIG,
-      paramLabel = "FILE",
-      defaultValue = "endpoints.yaml",
-      description = "endpoint config file (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.CONFIG, paramLabel = "FILE", defaultValue = "endpoints.yaml")
   Path config;
 
-  @Option(
-      names = Flags.REGION,
-      paramLabel = "REGION",
-      description = "aws: the region (default $AWS_REGION)")
+  @Option(names = Flags.REGION, paramLabel = "REGION")
   @Nullable String region;
 
-  @Option(names = Flags.PROFILE, paramLabel = "NAME", description = "aws: a credentials profile")
+  @Option(names = Flags.PROFILE, paramLabel = "NAME")
   @Nullable String profile;
 
-  @Option(
-      names = Flags.RUNTIME_URL,
-      paramLabel = "URL",
-      description = "aws: SageMaker Runtime endpoint override (e.g. a local platform's router)")
+  @Option(names = Flags.RUNTIME_URL, paramLabel = "URL")
   java.net.@Nullable URI runtimeUrl;
 
-  @Option(
-      names = Flags.ENDPOINT_URL,
-      paramLabel = "URL",
-      description =
-          "aws: control-plane endpoint override for SageMaker, Application Auto Scaling,"
-              + " CloudWatch and CloudWatch Logs (e.g. a local AWS-shaped control plane)")
+  @Option(names = Flags.ENDPOINT_URL, paramLabel = "URL")
   java.net.@Nullable URI endpointUrl;
 
   String endpoint() {

@@ -6,6 +6,8 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Locale;
+import java.util.ResourceBundle;
 import picocli.CommandLine;
 
 /**
@@ -62,12 +64,20 @@ final class Cli {
   }
 
   /**
-   * The command line as every run builds it: our converters, the published tool's flags ({@link
-   * PublishedFlags}), and the model check that lets {@code --model}, {@code --endpoint} and a
-   * positional MODEL stand for one another.
+   * The resource bundle that holds every option's description ({@code
+   * src/main/resources/dev/speechscale/cli/flags.properties}): the annotations declare an option's
+   * name, default and label, the bundle what its help says.
+   */
+  static final String FLAGS_BUNDLE = "dev.speechscale.cli.flags";
+
+  /**
+   * The command line as every run builds it: the options' descriptions ({@link #FLAGS_BUNDLE}), our
+   * converters, the published tool's flags ({@link PublishedFlags}), and the model check that lets
+   * {@code --model}, {@code --endpoint} and a positional MODEL stand for one another.
    */
   static CommandLine commandLine(Object command) {
     CommandLine cl = new CommandLine(command);
+    cl.setResourceBundle(ResourceBundle.getBundle(FLAGS_BUNDLE, Locale.ROOT));
     cl.registerConverter(Duration.class, new Durations());
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     PublishedFlagOptions.Pending aliases = PublishedFlagOptions.register(cl);

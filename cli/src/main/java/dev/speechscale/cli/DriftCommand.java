@@ -25,7 +25,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code tts-bench drift}: read-only reconciliation of deployed scaling vs config and plan. */
+/**
+ * {@code tts-bench drift}: read-only reconciliation of deployed scaling vs config and plan. Option
+ * help: {@code flags.properties}.
+ */
 @Command(
     name = "drift",
     mixinStandardHelpOptions = true,
@@ -42,22 +45,16 @@ final class DriftCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ChainOptions common;
 
-  @Option(
-      names = Flags.PLAN,
-      paramLabel = "FILE",
-      description = "the plan deployed behind (default plan-<model>.json beside the config)")
+  @Option(names = Flags.PLAN, paramLabel = "FILE")
   @Nullable Path plan;
 
-  @Option(
-      names = Flags.ORPHANS,
-      description =
-          "scan for scaling resources of endpoints that no longer exist (alone: only the scan)")
+  @Option(names = Flags.ORPHANS)
   boolean orphans;
 
-  @Option(names = Flags.OUTPUT, paramLabel = "FILE", description = "also write a drift artifact")
+  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
   @Nullable Path output;
 
-  @Option(names = Flags.JSON, description = "print the drift artifact as JSON")
+  @Option(names = Flags.JSON)
   boolean json;
 
   @Override

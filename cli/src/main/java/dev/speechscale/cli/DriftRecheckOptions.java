@@ -7,44 +7,21 @@ import java.time.Duration;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
-/** {@code qmax}'s drift re-check options, read as a {@link DriftRecheck} by {@link #recheck}. */
+/**
+ * {@code qmax}'s drift re-check options, read as a {@link DriftRecheck} by {@link #recheck}. Option
+ * help: {@code flags.properties}.
+ */
 final class DriftRecheckOptions {
-  @Option(
-      names = Flags.DRIFT_CHECK,
-      defaultValue = "end",
-      paramLabel = "end|bisection|off",
-      description =
-          "re-measure the reference rung (each run's highest coarse rung that meets the SLO) at"
-              + " the end of the run, also between bisection steps, or never, and compare it with"
-              + " its first measurement (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.DRIFT_CHECK, defaultValue = "end", paramLabel = "end|bisection|off")
   String driftCheck;
 
-  @Option(
-      names = Flags.DRIFT_TOLERANCE,
-      defaultValue = "10",
-      paramLabel = "PERCENT",
-      description =
-          "throughput change of the re-measured reference rung, in percent of its first"
-              + " measurement, still counted as noise; beyond it the artifact carries a drift"
-              + " finding and the plan warns (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.DRIFT_TOLERANCE, defaultValue = "10", paramLabel = "PERCENT")
   String driftTolerance;
 
-  @Option(
-      names = Flags.DRIFT_P95_TOLERANCE,
-      defaultValue = "15",
-      paramLabel = "PERCENT",
-      description = "the same for its p95 TTFAB (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.DRIFT_P95_TOLERANCE, defaultValue = "15", paramLabel = "PERCENT")
   String driftP95Tolerance;
 
-  @Option(
-      names = Flags.DRIFT_REWARM_BUDGET,
-      defaultValue = "5m",
-      paramLabel = "DURATION",
-      description =
-          "when the end-of-run re-check drifts beyond tolerance and the host-speed probe says the"
-              + " machine did not move, the extra time the run may spend warming the instance up"
-              + " (at the reference rung, until its windows agree) and measuring its rungs again;"
-              + " 0s only flags the drift (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.DRIFT_REWARM_BUDGET, defaultValue = "5m", paramLabel = "DURATION")
   Duration driftRewarmBudget;
 
   /** The drift check the options ask for; a malformed one is a usage error. */

@@ -17,7 +17,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code tts-bench export}: artifacts in formats other tools read. */
+/**
+ * {@code tts-bench export}: artifacts in formats other tools read. Option help: {@code
+ * flags.properties}.
+ */
 @Command(
     name = "export",
     mixinStandardHelpOptions = true,
@@ -30,20 +33,13 @@ import picocli.CommandLine.Spec;
 final class ExportCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = Flags.QMAX, paramLabel = "FILE", description = "qmax artifact")
+  @Option(names = Flags.QMAX, paramLabel = "FILE")
   @Nullable Path qmax;
 
-  @Option(
-      names = Flags.EVENTS,
-      paramLabel = "FILE",
-      description = "per-request JSON-lines log (qmax --events, replay --events)")
+  @Option(names = Flags.EVENTS, paramLabel = "FILE")
   @Nullable Path events;
 
-  @Option(
-      names = Flags.OUTPUT_DIR,
-      paramLabel = "DIR",
-      defaultValue = ".",
-      description = "where the files go (default: the current directory)")
+  @Option(names = Flags.OUTPUT_DIR, paramLabel = "DIR", defaultValue = ".")
   Path outputDir;
 
   @Override

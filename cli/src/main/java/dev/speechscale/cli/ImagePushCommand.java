@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code bin/image push}: the built image into ECR, its digest into the endpoint config ({@link
  * ImagePush}). Prints the digest alone on stdout, so {@code DIGEST=$(bin/image push ...)} works;
- * progress and what was written go to stderr.
+ * progress and what was written go to stderr. Option help: {@code flags.properties}.
  */
 @Command(
     name = "image push",
@@ -33,48 +33,25 @@ import picocli.CommandLine.Spec;
 public final class ImagePushCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(
-      names = Flags.CONFIG,
-      paramLabel = "FILE",
-      defaultValue = "endpoints.yaml",
-      description = "endpoint config to pin (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.CONFIG, paramLabel = "FILE", defaultValue = "endpoints.yaml")
   Path config;
 
-  @Option(
-      names = Flags.MODEL,
-      paramLabel = "NAME",
-      description = "the model whose image to pin (needed when the config has several)")
+  @Option(names = Flags.MODEL, paramLabel = "NAME")
   @Nullable String model;
 
-  @Option(
-      names = Flags.GPU,
-      description =
-          "push the GPU image (bin/image build --gpu, localhost/speech-server:gpu) and pin it in"
-              + " gpu_image_uri")
+  @Option(names = Flags.GPU)
   boolean gpu;
 
-  @Option(
-      names = Flags.IMAGE,
-      paramLabel = "NAME",
-      description =
-          "the local image to push (default localhost/speech-server:latest, :gpu with --gpu)")
+  @Option(names = Flags.IMAGE, paramLabel = "NAME")
   @Nullable String image;
 
-  @Option(
-      names = Flags.REGION,
-      paramLabel = "REGION",
-      description = "the region (default $AWS_REGION, $AWS_DEFAULT_REGION, the profile's region)")
+  @Option(names = Flags.REGION, paramLabel = "REGION")
   @Nullable String region;
 
-  @Option(names = Flags.PROFILE, paramLabel = "NAME", description = "a credentials profile")
+  @Option(names = Flags.PROFILE, paramLabel = "NAME")
   @Nullable String profile;
 
-  @Option(
-      names = Flags.ENDPOINT_URL,
-      paramLabel = "URL",
-      description =
-          "send ECR's GetAuthorizationToken here instead of AWS (the local platform's AWS-shaped"
-              + " control plane)")
+  @Option(names = Flags.ENDPOINT_URL, paramLabel = "URL")
   @Nullable URI endpointUrl;
 
   @Override

@@ -10,7 +10,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code speech-infra deploy}: validate, decide scaling, start, return when InService. */
+/**
+ * {@code speech-infra deploy}: validate, decide scaling, start, return when InService. Option help:
+ * {@code flags.properties}.
+ */
 @Command(
     name = "deploy",
     mixinStandardHelpOptions = true,
@@ -24,17 +27,10 @@ final class InfraDeploy implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin InfraOptions common;
 
-  @Option(
-      names = Flags.CONFIG,
-      paramLabel = "FILE",
-      defaultValue = "endpoints.yaml",
-      description = "endpoint config (YAML, see config/README.md; default ${DEFAULT-VALUE})")
+  @Option(names = Flags.CONFIG, paramLabel = "FILE", defaultValue = "endpoints.yaml")
   Path config;
 
-  @Option(
-      names = Flags.PLAN,
-      paramLabel = "FILE",
-      description = "plan artifact gating scaling (default plan-<model>.json beside the config)")
+  @Option(names = Flags.PLAN, paramLabel = "FILE")
   @Nullable Path plan;
 
   @Override

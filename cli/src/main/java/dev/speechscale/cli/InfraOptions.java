@@ -13,16 +13,13 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** Options every {@code speech-infra} command shares. */
+/** Options every {@code speech-infra} command shares. Option help: {@code flags.properties}. */
 final class InfraOptions {
   @Spec(Spec.Target.MIXEE)
   CommandSpec mixee;
 
   /** Set by {@code --model NAME} or the positional {@code MODEL}; checked by {@link Cli}. */
-  @Option(
-      names = Flags.MODEL,
-      paramLabel = "NAME",
-      description = "model name in the config; the endpoint is speech-<NAME>")
+  @Option(names = Flags.MODEL, paramLabel = "NAME", descriptionKey = "speech-infra.model")
   @Nullable String model;
 
   /** The published tool's spelling: {@code speech-infra deploy kokoro-82m}. */
@@ -63,23 +60,16 @@ final class InfraOptions {
 
   @Mixin PlatformChoice where;
 
-  @Option(
-      names = Flags.REGION,
-      paramLabel = "REGION",
-      description = "aws: the region (default $AWS_REGION; CDK context region)")
+  @Option(names = Flags.REGION, paramLabel = "REGION", descriptionKey = "speech-infra.region")
   @Nullable String region;
 
-  @Option(names = Flags.ACCOUNT, paramLabel = "ID", description = "aws: the account (CDK context)")
+  @Option(names = Flags.ACCOUNT, paramLabel = "ID")
   @Nullable String account;
 
-  @Option(names = Flags.PROFILE, paramLabel = "NAME", description = "aws: a credentials profile")
+  @Option(names = Flags.PROFILE, paramLabel = "NAME")
   @Nullable String profile;
 
-  @Option(
-      names = Flags.OUT,
-      paramLabel = "DIR",
-      defaultValue = "cdk.out",
-      description = "aws: the cloud assembly directory (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.OUT, paramLabel = "DIR", defaultValue = "cdk.out")
   Path out;
 
   /**

@@ -8,7 +8,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code speech-infra status}: instances, stages, counts, policies, alarms, suspended flags. */
+/**
+ * {@code speech-infra status}: instances, stages, counts, policies, alarms, suspended flags. Option
+ * help: {@code flags.properties}.
+ */
 @Command(
     name = "status",
     mixinStandardHelpOptions = true,
@@ -21,9 +24,7 @@ final class InfraStatus implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin InfraOptions common;
 
-  @Option(
-      names = Flags.JSON,
-      description = "print the same facts as one JSON object (field names: docs/speech-infra.md)")
+  @Option(names = Flags.JSON)
   boolean json;
 
   @Override

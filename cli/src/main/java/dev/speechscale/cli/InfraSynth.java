@@ -11,7 +11,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code speech-infra synth --platform aws}: write the cloud assembly offline. */
+/**
+ * {@code speech-infra synth --platform aws}: write the cloud assembly offline. Option help: {@code
+ * flags.properties}.
+ */
 @Command(
     name = "synth",
     mixinStandardHelpOptions = true,
@@ -24,17 +27,10 @@ final class InfraSynth implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin InfraOptions common;
 
-  @Option(
-      names = Flags.CONFIG,
-      required = true,
-      paramLabel = "FILE",
-      description = "endpoint config")
+  @Option(names = Flags.CONFIG, required = true, paramLabel = "FILE")
   Path config;
 
-  @Option(
-      names = Flags.PLAN,
-      paramLabel = "FILE",
-      description = "plan artifact (default plan-<model>.json beside the config)")
+  @Option(names = Flags.PLAN, paramLabel = "FILE")
   @Nullable Path plan;
 
   @Override

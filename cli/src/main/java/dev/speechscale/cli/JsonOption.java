@@ -5,9 +5,12 @@ import dev.speechscale.chain.Flags;
 import java.io.PrintWriter;
 import picocli.CommandLine.Option;
 
-/** {@code --json}: print the artifact a command wrote as JSON instead of its table. */
+/**
+ * {@code --json}: print the artifact a command wrote as JSON instead of its table. Option help:
+ * {@code flags.properties}.
+ */
 final class JsonOption {
-  @Option(names = Flags.JSON, description = "print the artifact as JSON")
+  @Option(names = Flags.JSON)
   boolean asked;
 
   /** Prints {@code artifact} as JSON when {@code --json} was given; true when it did. */

@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code tts-bench plan}: measured artifacts in, an explained, deployable plan out. No endpoint.
+ * Option help: {@code flags.properties}.
  */
 @Command(
     name = "plan",
@@ -47,14 +48,13 @@ final class PlanCommand implements Callable<Integer> {
   @Nullable TimeSource time;
 
   static final class TimeSource {
-    @Option(names = Flags.TTOTAL, paramLabel = "FILE", description = "ttotal artifact (measured)")
+    @Option(names = Flags.TTOTAL, paramLabel = "FILE")
     @Nullable Path ttotal;
 
     @Option(
         names = Flags.ASSUME_T_TOTAL,
         paramLabel = "DURATION",
-        converter = PublishedSeconds.class,
-        description = "assumed T instead of a measurement (e.g. 320s)")
+        converter = PublishedSeconds.class)
     @Nullable Duration assumed;
   }
 
@@ -62,10 +62,10 @@ final class PlanCommand implements Callable<Integer> {
   @Nullable LoadOption peak;
 
   static final class LoadOption {
-    @Option(names = Flags.PEAK_RPS, paramLabel = "N", description = "peak requests per second")
+    @Option(names = Flags.PEAK_RPS, paramLabel = "N")
     @Nullable Double rps;
 
-    @Option(names = Flags.PEAK_STREAMS, paramLabel = "N", description = "peak concurrent streams")
+    @Option(names = Flags.PEAK_STREAMS, paramLabel = "N")
     @Nullable Double streams;
   }
 
@@ -73,77 +73,41 @@ final class PlanCommand implements Callable<Integer> {
   @Nullable TroughOption trough;
 
   static final class TroughOption {
-    @Option(names = Flags.TROUGH_RPS, paramLabel = "N", description = "trough requests per second")
+    @Option(names = Flags.TROUGH_RPS, paramLabel = "N")
     @Nullable Double rps;
 
-    @Option(names = Flags.TROUGH_STREAMS, paramLabel = "N", description = "trough streams")
+    @Option(names = Flags.TROUGH_STREAMS, paramLabel = "N")
     @Nullable Double streams;
   }
 
-  @Option(
-      names = Flags.SURGE_RATIO,
-      defaultValue = "1.25",
-      paramLabel = "K",
-      description =
-          "traffic growth to survive within one scale-out, in [1, 1.5) (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.SURGE_RATIO, defaultValue = "1.25", paramLabel = "K")
   double surgeRatio;
 
-  @Option(
-      names = Flags.MIN_FLOOR,
-      defaultValue = "1",
-      paramLabel = "N",
-      description = "fewest instances to keep (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.MIN_FLOOR, defaultValue = "1", paramLabel = "N")
   int minFloor;
 
-  @Option(
-      names = Flags.SHED_TARGET,
-      defaultValue = "0.10",
-      paramLabel = "P",
-      description = "surge shed probability for recommended_c_scale_max (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.SHED_TARGET, defaultValue = "0.10", paramLabel = "P")
   double shedTarget;
 
-  @Option(
-      names = Flags.CEILING,
-      defaultValue = "60s",
-      paramLabel = "DURATION",
-      description = "platform invocation ceiling (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.CEILING, defaultValue = "60s", paramLabel = "DURATION")
   Duration ceiling;
 
-  @Option(
-      names = Flags.SLO,
-      paramLabel = "DURATION",
-      description = "p95 TTFAB SLO; must equal the ladder's (default: the ladder's)")
+  @Option(names = Flags.SLO, paramLabel = "DURATION")
   @Nullable Duration slo;
 
-  @Option(
-      names = Flags.ALLOW_CONFIG_MISMATCH,
-      description = "pair artifacts whose fingerprints differ (warns instead of refusing)")
+  @Option(names = Flags.ALLOW_CONFIG_MISMATCH)
   boolean allowConfigMismatch;
 
-  @Option(
-      names = Flags.PRICE_PER_HOUR,
-      paramLabel = "USD",
-      description =
-          "one instance's price per hour: adds $/hour at trough and peak, $ per million requests"
-              + " and $ per audio hour (when the ladder recorded audio per request)")
+  @Option(names = Flags.PRICE_PER_HOUR, paramLabel = "USD")
   @Nullable Double pricePerHour;
 
-  @Option(
-      names = Flags.OUTPUT,
-      paramLabel = "FILE",
-      description = "where to write the plan artifact (default plan-<model>.json)")
+  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
   @Nullable Path output;
 
-  @Option(
-      names = Flags.TTOTAL_STATISTIC,
-      defaultValue = "max",
-      paramLabel = "max|p90|median",
-      description =
-          "with a ttotal artifact of several runs (ttotal --runs N): which run's T_total the plan"
-              + " sizes against, by nearest rank (default max: the slowest scale-out seen)")
+  @Option(names = Flags.TTOTAL_STATISTIC, defaultValue = "max", paramLabel = "max|p90|median")
   String ttotalStatistic;
 
-  @Option(names = Flags.JSON, description = "print the plan artifact as JSON instead of the report")
+  @Option(names = Flags.JSON)
   boolean json;
 
   private final NanoClock clock;

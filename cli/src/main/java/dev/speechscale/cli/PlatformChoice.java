@@ -13,23 +13,16 @@ import picocli.CommandLine.Option;
 /**
  * Which platform, and where its local control state lives: the two options {@code tts-bench}'s
  * {@link ChainOptions} and {@code speech-infra}'s {@link InfraOptions} both declare through this
- * one mixin.
+ * one mixin. Option help: {@code flags.properties}.
  */
 final class PlatformChoice {
   /** The platform when {@code --platform} is not given. */
   static final String DEFAULT_PLATFORM = "local";
 
-  @Option(
-      names = Flags.PLATFORM,
-      defaultValue = DEFAULT_PLATFORM,
-      paramLabel = "local|aws",
-      description = "where the endpoint runs (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.PLATFORM, defaultValue = DEFAULT_PLATFORM, paramLabel = "local|aws")
   String platform;
 
-  @Option(
-      names = Flags.STATE_DIR,
-      paramLabel = "DIR",
-      description = "local control state (default $SPEECHSCALE_STATE_DIR or ~/.speechscale/local)")
+  @Option(names = Flags.STATE_DIR, paramLabel = "DIR")
   @Nullable Path stateDir;
 
   /** The chosen platform's provider, if it is on the classpath. */

@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code tts-bench qmax}: the concurrency ceiling of one instance inside the SLO. Its options fill
- * a {@link QmaxRequest} ({@link #request()}); {@link QmaxRun} runs it.
+ * a {@link QmaxRequest} ({@link #request()}); {@link QmaxRun} runs it. Option help: {@code
+ * flags.properties}.
  */
 @Command(
     name = "qmax",
@@ -40,10 +41,7 @@ final class QmaxCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ChainOptions common;
 
-  @Option(
-      names = Flags.SLO,
-      paramLabel = "DURATION",
-      description = "p95 TTFAB SLO (default: ttfab_slo_ms of the endpoint config)")
+  @Option(names = Flags.SLO, paramLabel = "DURATION")
   @Nullable Duration slo;
 
   /** The published tool's {@code --slo-ms 3000}: the same SLO in whole milliseconds. */
@@ -52,20 +50,14 @@ final class QmaxCommand implements Callable<Integer> {
     slo = Duration.ofMillis(ms);
   }
 
-  @Option(
-      names = Flags.TRANSPORT,
-      paramLabel = "http-stream|response-stream|bidi",
-      description = "default http-stream locally, response-stream on aws")
+  @Option(names = Flags.TRANSPORT, paramLabel = "http-stream|response-stream|bidi")
   @Nullable String transport;
 
   @Mixin QmaxLadderOptions ladder;
   @Mixin DriftRecheckOptions drift;
   @Mixin QmaxLoadOptions load;
 
-  @Option(
-      names = Flags.OUTPUT,
-      paramLabel = "FILE",
-      description = "artifact path (default qmax-<model>-<transport>-<slug>.json)")
+  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
   @Nullable Path output;
 
   @Mixin JsonOption json;

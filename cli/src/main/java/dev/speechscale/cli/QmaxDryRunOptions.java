@@ -9,23 +9,22 @@ import dev.speechscale.platform.LadderDefaults;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
-/** {@code qmax --dry-run}: the schedule and a wall-clock estimate, no endpoint call. */
+/**
+ * {@code qmax --dry-run}: the schedule and a wall-clock estimate, no endpoint call. Option help:
+ * {@code flags.properties}.
+ */
 final class QmaxDryRunOptions {
-  @Option(names = Flags.DRY_RUN, description = "print the schedule and estimate; no endpoint calls")
+  @Option(names = Flags.DRY_RUN)
   boolean dryRun;
 
   @Option(
       names = {Flags.ASSUME_SERVICE_TIME, Flags.DRY_RUN_S},
       converter = PublishedSeconds.class,
       defaultValue = "100ms",
-      paramLabel = "DURATION",
-      description = "dry run: one uncontended request's service time (default ${DEFAULT-VALUE})")
+      paramLabel = "DURATION")
   Duration assumedService;
 
-  @Option(
-      names = Flags.ASSUME_PARALLELISM,
-      defaultValue = "1",
-      description = "dry run: requests the server really serves at once (default 1, serial)")
+  @Option(names = Flags.ASSUME_PARALLELISM, defaultValue = "1")
   int assumedParallelism;
 
   /** The schedule of {@code ladder} on {@code platform} and its estimate, as printed. */

@@ -4,8 +4,11 @@ import dev.speechscale.chain.Flags;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
-/** {@code --qmax FILE}: the qmax artifact a step builds on (required). */
+/**
+ * {@code --qmax FILE}: the qmax artifact a step builds on (required). Option help: {@code
+ * flags.properties}.
+ */
 final class QmaxFileOption {
-  @Option(names = Flags.QMAX, required = true, paramLabel = "FILE", description = "qmax artifact")
+  @Option(names = Flags.QMAX, required = true, paramLabel = "FILE")
   Path file;
 }

@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
  * with the default engine, runs drift → qmax → ttotal → plan → search →
  * deploy-with-the-chosen-policy → validate → replay, writes every artifact and a self-contained
  * HTML report, prints a short summary with the command that reruns each step, and destroys the
- * endpoint.
+ * endpoint. Option help: {@code flags.properties}.
  */
 @Command(
     name = "quickstart",
@@ -49,76 +49,42 @@ import picocli.CommandLine.Spec;
 final class QuickstartCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(
-      names = Flags.OUTPUT_DIR,
-      paramLabel = "DIR",
-      description =
-          "where artifacts and the report go (default speechscale-runs/quickstart-<time>)")
+  @Option(names = Flags.OUTPUT_DIR, paramLabel = "DIR")
   @Nullable Path outputDir;
 
-  @Option(
-      names = Flags.MODEL,
-      defaultValue = "quickstart",
-      description = "model name (default" + " ${DEFAULT-VALUE})")
+  @Option(names = Flags.MODEL, defaultValue = "quickstart")
   String model;
 
-  @Option(
-      names = Flags.SLO,
-      defaultValue = "1000ms",
-      paramLabel = "DURATION",
-      description = "p95 TTFAB SLO (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.SLO, defaultValue = "1000ms", paramLabel = "DURATION")
   Duration slo;
 
-  @Option(
-      names = Flags.RUNGS,
-      split = ",",
-      defaultValue = "1,2,4,8,16,32",
-      description = "qmax coarse rungs (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.RUNGS, split = ",", defaultValue = "1,2,4,8,16,32")
   List<Integer> rungs;
 
-  @Option(
-      names = Flags.HOLD,
-      defaultValue = "8s",
-      description = "qmax rung hold (default" + " ${DEFAULT-VALUE})")
+  @Option(names = Flags.HOLD, defaultValue = "8s")
   Duration hold;
 
-  @Option(
-      names = Flags.WINDOW,
-      defaultValue = "5s",
-      description = "qmax window (default" + " ${DEFAULT-VALUE})")
+  @Option(names = Flags.WINDOW, defaultValue = "5s")
   Duration window;
 
   @Mixin StabilityOptions stability;
 
-  @Option(
-      names = Flags.WARMUP,
-      defaultValue = "20s",
-      description = "qmax warm-up before the first rung, not measured (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.WARMUP, defaultValue = "20s")
   Duration warmup;
 
-  @Option(
-      names = Flags.RECOVERY_WINDOW,
-      defaultValue = "15s",
-      description = "ttotal recovery window (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.RECOVERY_WINDOW, defaultValue = "15s")
   Duration recoveryWindow;
 
-  @Option(
-      names = Flags.PHASE,
-      defaultValue = "8s",
-      description = "validate --live phase length (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.PHASE, defaultValue = "8s")
   Duration phase;
 
-  @Option(names = Flags.STATE_DIR, paramLabel = "DIR", description = "local control state")
+  @Option(names = Flags.STATE_DIR, paramLabel = "DIR")
   @Nullable Path stateDir;
 
-  @Option(names = Flags.KEEP, description = "leave the endpoint running at the end")
+  @Option(names = Flags.KEEP)
   boolean keep;
 
-  @Option(
-      names = Flags.AWS_PHYSICS,
-      description =
-          "run under SageMaker's physics: 60 s metric publication delay, 5 control calls/s,"
-              + " 60 s instance start (local.aws_physics in the configs it writes)")
+  @Option(names = Flags.AWS_PHYSICS)
   boolean awsPhysics;
 
   /** What {@code --aws-physics} turns on (issue 13's figures). */

@@ -17,25 +17,13 @@ import picocli.CommandLine.Option;
  * {@code --validate FILE} or {@code --refusal-cost-ms MS}: what each 503 at {@code queue_max_depth}
  * takes of the simulated instance's serving capacity. Neither: nothing (the model as before;
  * SageMaker's router is the service's, so there a refusal costs the instance only its own 503).
+ * Option help: {@code flags.properties}.
  */
 final class RefusalCostOptions {
-  @Option(
-      names = Flags.VALIDATE,
-      paramLabel = "FILE",
-      description =
-          "validate artifact (validate --live) whose measured refusal_cost the simulated instance"
-              + " spends per 503 at queue_max_depth (default: refusals cost nothing); repeat it"
-              + " to pool several runs' open-loop figures by their uncertainties")
+  @Option(names = Flags.VALIDATE, paramLabel = "FILE")
   @Nullable List<Path> validate;
 
-  @Option(
-      names = Flags.REFUSAL_COST_MS,
-      paramLabel = "MS",
-      description =
-          "milliseconds of the instance's serving capacity per 503 at queue_max_depth, instead of"
-              + " "
-              + Flags.VALIDATE
-              + " (default 0)")
+  @Option(names = Flags.REFUSAL_COST_MS, paramLabel = "MS")
   @Nullable Double refusalCostMs;
 
   /** The cost the options name; usage errors and unreadable artifacts are refused. */

@@ -20,7 +20,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code tts-bench replay}: the simulator's prediction against the live fleet, one trace. */
+/**
+ * {@code tts-bench replay}: the simulator's prediction against the live fleet, one trace. Option
+ * help: {@code flags.properties}.
+ */
 @Command(
     name = "replay",
     mixinStandardHelpOptions = true,
@@ -42,10 +45,7 @@ final class ReplayCommand implements Callable<Integer> {
   @Mixin ReplayInputOptions inputs;
   @Mixin ReplayLiveOptions live;
 
-  @Option(
-      names = Flags.OUTPUT,
-      paramLabel = "FILE",
-      description = "artifact path (default replay-<model>.json)")
+  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
   @Nullable Path output;
 
   @Mixin JsonOption json;

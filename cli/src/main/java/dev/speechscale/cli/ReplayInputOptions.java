@@ -19,6 +19,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code replay}'s inputs: the trace (a file, or the calibration trace's shape) and the artifacts.
+ * Option help: {@code flags.properties}.
  */
 final class ReplayInputOptions {
   // picocli fills a multiplicity-1 group before call(), or refuses the command line (exit 2)
@@ -27,58 +28,31 @@ final class ReplayInputOptions {
   TraceChoice trace;
 
   static final class TraceChoice {
-    @Option(
-        names = Flags.TRACE,
-        paramLabel = "FILE",
-        description = "a trace: CSV time_s,rps (the last row ends it) or arrival_s")
+    @Option(names = Flags.TRACE, paramLabel = "FILE")
     @Nullable Path file;
 
-    @Option(
-        names = Flags.CALIBRATION,
-        paramLabel = "FILE",
-        description = "write the calibration trace to FILE and replay it")
+    @Option(names = Flags.CALIBRATION, paramLabel = "FILE")
     @Nullable Path calibration;
   }
 
-  @Option(
-      names = Flags.SURGE_AT,
-      paramLabel = "DURATION",
-      description = "where the trace's surge starts (with --trace; --calibration knows)")
+  @Option(names = Flags.SURGE_AT, paramLabel = "DURATION")
   @Nullable Duration surgeAt;
 
-  @Option(names = Flags.PLAN, required = true, paramLabel = "FILE", description = "plan artifact")
+  @Option(names = Flags.PLAN, required = true, paramLabel = "FILE")
   Path plan;
 
   @Mixin QmaxFileOption qmax;
 
-  @Option(
-      names = Flags.TTOTAL,
-      required = true,
-      paramLabel = "FILE",
-      description =
-          "ttotal artifact; give it once per ttotal run (a --runs N artifact counts its N runs)"
-              + " and each simulated instance draws one of the start-up delays (seeded)")
+  @Option(names = Flags.TTOTAL, required = true, paramLabel = "FILE")
   List<Path> ttotal;
 
-  @Option(
-      names = Flags.QUIET,
-      defaultValue = "60s",
-      paramLabel = "DURATION",
-      description = "calibration: quiet period before the surge (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.QUIET, defaultValue = "60s", paramLabel = "DURATION")
   Duration quiet;
 
-  @Option(
-      names = Flags.SURGE,
-      defaultValue = "150s",
-      paramLabel = "DURATION",
-      description = "calibration: surge length (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.SURGE, defaultValue = "150s", paramLabel = "DURATION")
   Duration surge;
 
-  @Option(
-      names = Flags.FALL,
-      defaultValue = "150s",
-      paramLabel = "DURATION",
-      description = "calibration: quiet period after it (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.FALL, defaultValue = "150s", paramLabel = "DURATION")
   Duration fall;
 
   /**

@@ -10,45 +10,29 @@ import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** How {@code replay}'s live half runs: arrivals, sampling, transport, texts, its request log. */
+/**
+ * How {@code replay}'s live half runs: arrivals, sampling, transport, texts, its request log.
+ * Option help: {@code flags.properties}.
+ */
 final class ReplayLiveOptions {
-  @Option(
-      names = Flags.SEED,
-      defaultValue = "1",
-      paramLabel = "N",
-      description = "arrivals' seed (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.SEED, defaultValue = "1", paramLabel = "N")
   long seed;
 
-  @Option(
-      names = Flags.METRIC_DELAY,
-      paramLabel = "DURATION",
-      description = "metric publication delay simulated (default: 0s local, 60s aws)")
+  @Option(names = Flags.METRIC_DELAY, paramLabel = "DURATION")
   @Nullable Duration metricDelay;
 
-  @Option(
-      names = Flags.SAMPLE_EVERY,
-      defaultValue = "200ms",
-      paramLabel = "DURATION",
-      description = "how often instance counts are read (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.SAMPLE_EVERY, defaultValue = "200ms", paramLabel = "DURATION")
   Duration sampleEvery;
 
-  @Option(
-      names = Flags.NO_ALIGN,
-      description = "start at once instead of on the next alarm-period boundary")
+  @Option(names = Flags.NO_ALIGN)
   boolean noAlign;
 
-  @Option(
-      names = Flags.TRANSPORT,
-      paramLabel = "http-stream|response-stream|bidi",
-      description = "transport of the replay")
+  @Option(names = Flags.TRANSPORT, paramLabel = "http-stream|response-stream|bidi")
   @Nullable String transport;
 
   @Mixin TextsOption texts;
 
-  @Option(
-      names = Flags.EVENTS,
-      paramLabel = "FILE",
-      description = "per-request JSON-lines log of the live side (as qmax --events)")
+  @Option(names = Flags.EVENTS, paramLabel = "FILE")
   @Nullable Path events;
 
   /** The live half, with {@code warmup} before the trace. */

@@ -11,65 +11,36 @@ import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
-/** What {@code replay}'s prediction starts from: the warm-up, the instances, history and speeds. */
+/**
+ * What {@code replay}'s prediction starts from: the warm-up, the instances, history and speeds.
+ * Option help: {@code flags.properties}.
+ */
 final class ReplayPredictionOptions {
-  @Option(
-      names = Flags.WARMUP,
-      defaultValue = "20s",
-      paramLabel = "DURATION",
-      description =
-          "load sent at N=4 (below the deployed target) before the trace and not measured, so the"
-              + " trace does not start on a cold instance; 0s for none (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.WARMUP, defaultValue = "20s", paramLabel = "DURATION")
   Duration warmup;
 
   @Option(
       names = Flags.INITIAL_INSTANCES,
       defaultValue = "fresh",
       paramLabel = "fresh|warm",
-      converter = InitialInstancesChoice.class,
-      description =
-          "what the endpoint's instances had served when the replay began: 'fresh' (default)"
-              + " deployed for it, so the prediction's go on along the scale-out's cold start (the"
-              + " ttotal artifact's new instance) from the requests the warm-up served (after 20 s"
-              + " still 5-20 %% slower than qmax's ladder instance on the local fleet); 'warm' long"
-              + " in service before it, as warm as qmax's ladder instance")
+      converter = InitialInstancesChoice.class)
   Replay.InitialInstances initialInstances;
 
-  @Option(
-      names = Flags.PRE_ROLL,
-      defaultValue = "live",
-      paramLabel = "live|window|0s|DURATION",
-      description =
-          "the metric history the prediction starts from: 'live' (default) the endpoint's own,"
-              + " read back from the platform, so the predicted alarms start with the periods the"
-              + " live ones had; 'window' a simulated quiet spell at the trace's first rate as long"
-              + " as the policy's longest alarm window; 0s none")
+  @Option(names = Flags.PRE_ROLL, defaultValue = "live", paramLabel = "live|window|0s|DURATION")
   String preRoll;
 
   @Option(
       names = Flags.SPEED,
       defaultValue = "ladder",
       paramLabel = "ladder|warmup",
-      converter = SpeedChoice.class,
-      description =
-          "the instance's speed for the prediction: 'ladder' (default) the ladder's X_sat as"
-              + " measured; 'warmup' scales it by what the instance served in the warm-up's second"
-              + " half against the ladder's X at the same N. Either way the warm-up's speed is"
-              + " recorded: on a freshly deployed instance it reads the instance still warming"
-              + " (x0.73 in a quiet quickstart whose surge then served faster than the ladder)")
+      converter = SpeedChoice.class)
   InstanceSpeed.Source speed;
 
   @Option(
       names = Flags.HOST_SPEED,
       defaultValue = "live",
       paramLabel = "live|off",
-      converter = HostSpeedChoice.class,
-      description =
-          "the hosts' speed: 'live' (default) probes the cores the instances run on during the run"
-              + " (local platform) and slows each simulated instance by its host's time over the"
-              + " speed qmax's ladder ran at (the qmax artifact's host_speed), second by second;"
-              + " 'off' neither probes nor applies. Not applied, and said why, when either side"
-              + " has no probe")
+      converter = HostSpeedChoice.class)
   HostSpeedLogs.Source hostSpeed;
 
   static final class InitialInstancesChoice extends Choice<Replay.InitialInstances> {

@@ -6,22 +6,18 @@ import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
-/** The measured artifacts {@code simulate} builds its fleet from. */
+/**
+ * The measured artifacts {@code simulate} builds its fleet from. Option help: {@code
+ * flags.properties}.
+ */
 final class SimulateArtifactOptions {
-  @Option(names = Flags.QMAX, required = true, paramLabel = "FILE", description = "qmax artifact")
+  @Option(names = Flags.QMAX, required = true, paramLabel = "FILE")
   Path qmax;
 
-  @Option(
-      names = Flags.TTOTAL,
-      required = true,
-      paramLabel = "FILE",
-      description =
-          "ttotal artifact (start-up delay: desired_set -> in_service); give it once per ttotal"
-              + " run (a --runs N artifact counts its N runs) and each new instance draws one of"
-              + " the delays (seeded)")
+  @Option(names = Flags.TTOTAL, required = true, paramLabel = "FILE")
   List<Path> ttotal;
 
-  @Option(names = Flags.PLAN, required = true, paramLabel = "FILE", description = "plan artifact")
+  @Option(names = Flags.PLAN, required = true, paramLabel = "FILE")
   Path plan;
 
   /** The artifacts, read and checked against each other. */

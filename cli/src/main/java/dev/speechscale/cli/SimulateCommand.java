@@ -33,7 +33,8 @@ import picocli.CommandLine.Spec;
  * {@code tts-bench simulate}: what each policy would do with a traffic trace on a fleet modelled
  * from the measured artifacts. Wiring only: reads the artifacts, builds the model, runs the
  * policies (in parallel, one thread each up to the processors; the results do not depend on it),
- * prints the comparison, writes the artifact and the HTML report.
+ * prints the comparison, writes the artifact and the HTML report. Option help: {@code
+ * flags.properties}.
  */
 @Command(
     name = "simulate",
@@ -50,19 +51,13 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
   @Mixin SimulateTrafficOptions traffic;
   @Mixin SimulateFleetOptions fleet;
 
-  @Option(
-      names = Flags.OUTPUT,
-      paramLabel = "FILE",
-      description = "where to write the artifact (default simulate-<model>.json)")
+  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
   @Nullable Path output;
 
-  @Option(
-      names = Flags.REPORT,
-      paramLabel = "FILE",
-      description = "where to write the HTML report (default simulate-<model>.html)")
+  @Option(names = Flags.REPORT, paramLabel = "FILE")
   @Nullable Path report;
 
-  @Option(names = Flags.JSON, description = "print the artifact as JSON instead of the table")
+  @Option(names = Flags.JSON)
   boolean json;
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")

@@ -14,82 +14,37 @@ import picocli.CommandLine.Option;
 /**
  * How {@code simulate} runs the fleet: which policies, the seed, the metric delay, the instances'
  * start jitter and capacity limit ({@link StartPhysics}), the warm history before t = 0, the
- * server's deadline and the instance-hour's price.
+ * server's deadline and the instance-hour's price. Option help: {@code flags.properties}.
  */
 final class SimulateFleetOptions {
   /** The server's default MAX_REQUEST_AGE_S. */
   static final String DEFAULT_MAX_REQUEST_AGE = "56s";
 
-  /** The help of {@code --metric-delay}, the same for {@code simulate} and {@code search}. */
-  static final String METRIC_DELAY_DESCRIPTION =
-      "how late a metric period becomes readable; by default that of the platform the qmax"
-          + " artifact was measured on, CloudWatch's minute for SageMaker's invocation metrics"
-          + " on aws (default: 0s local, 60s aws)";
-
-  @Option(
-      names = Flags.POLICIES,
-      defaultValue = "plan,naive,invocations,cpu",
-      paramLabel = "LIST",
-      description =
-          "comma-separated: plan, naive, invocations, cpu, fixed:N; plan:average_60s or"
-              + " plan:maximum_10s is the plan with that step scale-in alarm (default"
-              + " ${DEFAULT-VALUE})")
+  @Option(names = Flags.POLICIES, defaultValue = "plan,naive,invocations,cpu", paramLabel = "LIST")
   String policies;
 
-  @Option(
-      names = Flags.SEED,
-      defaultValue = "1",
-      paramLabel = "N",
-      description = "arrivals and service times (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.SEED, defaultValue = "1", paramLabel = "N")
   long seed;
 
-  @Option(
-      names = Flags.METRIC_DELAY,
-      paramLabel = "DURATION",
-      description = SimulateFleetOptions.METRIC_DELAY_DESCRIPTION)
+  @Option(names = Flags.METRIC_DELAY, paramLabel = "DURATION")
   @Nullable Duration metricDelay;
 
-  @Option(
-      names = Flags.INSTANCE_START_JITTER,
-      defaultValue = "0s",
-      paramLabel = "DURATION",
-      description =
-          "each new instance's start takes up to this much longer than the measured delay, drawn"
-              + " per instance from the seed (local.aws_physics.instance_start_jitter_s; AWS"
-              + " publishes no figure; default ${DEFAULT-VALUE})")
+  @Option(names = Flags.INSTANCE_START_JITTER, defaultValue = "0s", paramLabel = "DURATION")
   Duration instanceStartJitter;
 
-  @Option(
-      names = Flags.CAPACITY_LIMIT,
-      defaultValue = "0",
-      paramLabel = "N",
-      description =
-          "instances the Region can provision: a scale-out past it fails with"
-              + " InsufficientInstanceCapacity and desired falls back to what runs"
-              + " (local.aws_physics.capacity_limit; 0 = no limit; default ${DEFAULT-VALUE})")
+  @Option(names = Flags.CAPACITY_LIMIT, defaultValue = "0", paramLabel = "N")
   int capacityLimit;
 
-  @Option(
-      names = Flags.PRE_ROLL,
-      defaultValue = "window",
-      paramLabel = "window|DURATION",
-      description =
-          "warm history simulated before t = 0 at the trace's first rate, counted nowhere:"
-              + " 'window' = each policy's longest alarm window (180s for the plan's rules),"
-              + " 0s = none, or whole seconds (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.PRE_ROLL, defaultValue = "window", paramLabel = "window|DURATION")
   String preRoll;
 
   @Option(
       names = Flags.MAX_REQUEST_AGE,
       defaultValue = DEFAULT_MAX_REQUEST_AGE,
-      paramLabel = "DURATION",
-      description = "the server's MAX_REQUEST_AGE_S deadline (default ${DEFAULT-VALUE})")
+      paramLabel = "DURATION")
   Duration maxRequestAge;
 
-  @Option(
-      names = Flags.PRICE_PER_HOUR,
-      paramLabel = "N",
-      description = "price of one instance-hour; adds a cost column")
+  @Option(names = Flags.PRICE_PER_HOUR, paramLabel = "N")
   @Nullable Double pricePerHour;
 
   /** Refuses what no run could use, before any file is read. */

@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
 
 /**
  * The traffic {@code simulate} offers the fleet: a {@code --trace} file, or a {@code --pattern}
- * shaped by {@code --peak-rps}/{@code --trough-rps}, which default to the plan's.
+ * shaped by {@code --peak-rps}/{@code --trough-rps}, which default to the plan's. Option help:
+ * {@code flags.properties}.
  */
 final class SimulateTrafficOptions {
   // picocli fills a multiplicity-1 group before call(), or refuses the command line (exit 2)
@@ -27,16 +28,10 @@ final class SimulateTrafficOptions {
   TrafficChoice traffic;
 
   static final class TrafficChoice {
-    @Option(
-        names = Flags.TRACE,
-        paramLabel = "FILE",
-        description = "CSV: header time_s,rps (rate intervals) or arrival_s (arrival times)")
+    @Option(names = Flags.TRACE, paramLabel = "FILE")
     @Nullable Path trace;
 
-    @Option(
-        names = Flags.PATTERN,
-        paramLabel = "SHAPE",
-        description = "built-in traffic: ${COMPLETION-CANDIDATES}")
+    @Option(names = Flags.PATTERN, paramLabel = "SHAPE")
     @Nullable Pattern pattern;
   }
 
@@ -47,23 +42,13 @@ final class SimulateTrafficOptions {
     spike
   }
 
-  @Option(
-      names = Flags.PEAK_RPS,
-      paramLabel = "N",
-      description = "pattern peak (default: the plan's peak)")
+  @Option(names = Flags.PEAK_RPS, paramLabel = "N")
   @Nullable Double peakRps;
 
-  @Option(
-      names = Flags.TROUGH_RPS,
-      paramLabel = "N",
-      description = "pattern trough (default: the plan's trough, else 0)")
+  @Option(names = Flags.TROUGH_RPS, paramLabel = "N")
   @Nullable Double troughRps;
 
-  @Option(
-      names = Flags.DURATION,
-      defaultValue = "24h",
-      paramLabel = "DURATION",
-      description = "pattern length, whole seconds (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.DURATION, defaultValue = "24h", paramLabel = "DURATION")
   Duration duration;
 
   /** Refuses a rate given for a trace, which has its own. */

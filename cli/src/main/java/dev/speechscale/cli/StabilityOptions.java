@@ -11,9 +11,11 @@ import picocli.CommandLine.Option;
 /**
  * The options that hold each qmax rung until its windows agree ({@link StabilityRule}), shared by
  * {@code qmax} and {@code quickstart}; checked against the ladder's hold and window by {@link
- * #rule}.
+ * #rule}. Option help: {@code flags.properties}.
  */
 final class StabilityOptions {
+  // the one help text written here, not in flags.properties: its default is StabilityRule's
+  // constant
   @Option(
       names = Flags.STABILITY_WINDOWS,
       paramLabel = "K",
@@ -26,19 +28,10 @@ final class StabilityOptions {
               + ")")
   @Nullable Integer windows;
 
-  @Option(
-      names = Flags.STABILITY_PERCENT,
-      paramLabel = "PERCENT",
-      description = "how far each window's figures may lie from the windows' mean (default 10)")
+  @Option(names = Flags.STABILITY_PERCENT, paramLabel = "PERCENT")
   @Nullable String percent;
 
-  @Option(
-      names = Flags.MAX_HOLD,
-      paramLabel = "DURATION",
-      description =
-          "the longest a rung is held waiting for its windows to agree, warm-up included; a rung"
-              + " that reaches it is unstable and unusable (default: hold + (K + 1) x window, room"
-              + " for two windows more than K)")
+  @Option(names = Flags.MAX_HOLD, paramLabel = "DURATION")
   @Nullable Duration maxHold;
 
   /**

@@ -5,8 +5,11 @@ import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
-/** {@code --texts FILE}: the request texts a live load sends, one a line. */
+/**
+ * {@code --texts FILE}: the request texts a live load sends, one a line. Option help: {@code
+ * flags.properties}.
+ */
 final class TextsOption {
-  @Option(names = Flags.TEXTS, paramLabel = "FILE", description = "one request text per line")
+  @Option(names = Flags.TEXTS, paramLabel = "FILE")
   @Nullable Path file;
 }

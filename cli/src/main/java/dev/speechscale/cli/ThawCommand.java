@@ -13,7 +13,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code tts-bench thaw}: resume scaling a hard-killed qmax or ttotal left suspended. */
+/**
+ * {@code tts-bench thaw}: resume scaling a hard-killed qmax or ttotal left suspended. Option help:
+ * {@code flags.properties}.
+ */
 @Command(
     name = "thaw",
     mixinStandardHelpOptions = true,
@@ -24,7 +27,7 @@ final class ThawCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ChainOptions common;
 
-  @Option(names = Flags.DESIRED, paramLabel = "N", description = "set desired capacity to N")
+  @Option(names = Flags.DESIRED, paramLabel = "N")
   @Nullable Integer desired;
 
   @Override

@@ -20,7 +20,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code tts-bench ttotal}: how long a real scale-out takes, stage by stage. */
+/**
+ * {@code tts-bench ttotal}: how long a real scale-out takes, stage by stage. Option help: {@code
+ * flags.properties}.
+ */
 @Command(
     name = "ttotal",
     mixinStandardHelpOptions = true,
@@ -40,70 +43,33 @@ final class TtotalCommand implements Callable<Integer> {
 
   @Mixin QmaxFileOption qmax;
 
-  @Option(
-      names = Flags.TRANSPORT,
-      paramLabel = "http-stream|response-stream|bidi",
-      description = "the probe's transport (default: the ladder's)")
+  @Option(names = Flags.TRANSPORT, paramLabel = "http-stream|response-stream|bidi")
   @Nullable String transport;
 
-  @Option(
-      names = Flags.PROBE_CONCURRENCY,
-      paramLabel = "N",
-      description = "probe N (default: largest even usable rung <= Q_max whose half is a rung)")
+  @Option(names = Flags.PROBE_CONCURRENCY, paramLabel = "N")
   @Nullable Integer probe;
 
-  @Option(
-      names = Flags.RECOVERY_WINDOW,
-      defaultValue = "60s",
-      paramLabel = "DURATION",
-      description = "forward window a recovery must hold for (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.RECOVERY_WINDOW, defaultValue = "60s", paramLabel = "DURATION")
   Duration recoveryWindow;
 
-  @Option(
-      names = Flags.SETTLE,
-      defaultValue = "10s",
-      paramLabel = "DURATION",
-      description = "probe time before the trigger (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.SETTLE, defaultValue = "10s", paramLabel = "DURATION")
   Duration settle;
 
-  @Option(
-      names = Flags.TIMEOUT,
-      paramLabel = "DURATION",
-      description =
-          "how long to wait for recovery (default: the platform's instance start-up bound plus"
-              + " twice the recovery window)")
+  @Option(names = Flags.TIMEOUT, paramLabel = "DURATION")
   @Nullable Duration timeout;
 
-  @Option(
-      names = Flags.NEW_INSTANCE_FOR,
-      defaultValue = "60s",
-      paramLabel = "DURATION",
-      description =
-          "keep probing at least this long past in service, to measure the new instance's service"
-              + " against the old one per 15 s (the simulator's cold start; default"
-              + " ${DEFAULT-VALUE})")
+  @Option(names = Flags.NEW_INSTANCE_FOR, defaultValue = "60s", paramLabel = "DURATION")
   Duration newInstanceFor;
 
-  @Option(
-      names = Flags.ALLOW_CONFIG_MISMATCH,
-      description = "use a ladder measured on another deployment (warns instead of refusing)")
+  @Option(names = Flags.ALLOW_CONFIG_MISMATCH)
   boolean allowConfigMismatch;
 
   @Mixin TextsOption texts;
 
-  @Option(
-      names = Flags.OUTPUT,
-      paramLabel = "FILE",
-      description = "artifact path (default ttotal-<model>-force-desired-<slug>.json)")
+  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
   @Nullable Path output;
 
-  @Option(
-      names = Flags.RUNS,
-      defaultValue = "1",
-      description =
-          "scale-outs to time, restoring to one instance between them; with N > 1 the artifact"
-              + " keeps every run and the spread of T_total, its top level the slowest run"
-              + " (default 1)")
+  @Option(names = Flags.RUNS, defaultValue = "1")
   int runs;
 
   @Mixin JsonOption json;

@@ -18,7 +18,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code tts-bench validate}: the deployed policy is the plan, and (--live) behaves like it. */
+/**
+ * {@code tts-bench validate}: the deployed policy is the plan, and (--live) behaves like it. Option
+ * help: {@code flags.properties}.
+ */
 @Command(
     name = "validate",
     mixinStandardHelpOptions = true,
@@ -34,33 +37,21 @@ final class ValidateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ChainOptions common;
 
-  @Option(
-      names = Flags.PLAN,
-      paramLabel = "FILE",
-      description = "the plan (default plan-<model>.json beside the config)")
+  @Option(names = Flags.PLAN, paramLabel = "FILE")
   @Nullable Path plan;
 
-  @Option(
-      names = Flags.LIVE,
-      description = "also run the load checks (minutes; mutates capacity" + " and restores it)")
+  @Option(names = Flags.LIVE)
   boolean live;
 
-  @Option(
-      names = Flags.PHASE,
-      defaultValue = "15s",
-      paramLabel = "DURATION",
-      description = "length of each live load phase (default ${DEFAULT-VALUE})")
+  @Option(names = Flags.PHASE, defaultValue = "15s", paramLabel = "DURATION")
   Duration phase;
 
-  @Option(
-      names = Flags.TRANSPORT,
-      paramLabel = "http-stream|response-stream|bidi",
-      description = "transport of the live checks")
+  @Option(names = Flags.TRANSPORT, paramLabel = "http-stream|response-stream|bidi")
   @Nullable String transport;
 
   @Mixin TextsOption texts;
 
-  @Option(names = Flags.OUTPUT, paramLabel = "FILE", description = "also write the artifact")
+  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
   @Nullable Path output;
 
   @Mixin JsonOption json;
