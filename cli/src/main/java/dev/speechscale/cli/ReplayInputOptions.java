@@ -38,8 +38,7 @@ final class ReplayInputOptions {
   @Option(names = Flags.SURGE_AT, paramLabel = "DURATION")
   @Nullable Duration surgeAt;
 
-  @Option(names = Flags.PLAN, required = true, paramLabel = "FILE")
-  Path plan;
+  @Mixin PlanFileOption plan;
 
   @Mixin QmaxFileOption qmax;
 
@@ -92,17 +91,18 @@ final class ReplayInputOptions {
                 new StartupDelaySamples.Input(ArtifactCodec.readTtotal(file), file.toString()))
             .toList();
     return new ReplayPrediction.Inputs(
-        q, qmax.file.toString(), ttotals, ArtifactCodec.readPlan(plan), plan.toString(), cost);
+        q,
+        qmax.file.toString(),
+        ttotals,
+        ArtifactCodec.readPlan(plan.file),
+        plan.file.toString(),
+        cost);
   }
 
   /** The artifacts' files, as the artifact's parameters record them. */
   void record(Map<String, Object> params) {
-    params.put("plan", plan.toString());
+    params.put("plan", plan.file.toString());
     params.put("qmax", qmax.file.toString());
-    params.put(
-        "ttotal",
-        ttotal.size() == 1
-            ? ttotal.getFirst().toString()
-            : ttotal.stream().map(Path::toString).toList());
+    params.put("ttotal", SimulateArtifactOptions.recorded(ttotal));
   }
 }

@@ -81,11 +81,12 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
             typed ? SearchTypes.instanceType(q0) + ": " : "",
             t0);
     Provenance provenance =
-        Provenance.capture(Cli.typedUnderTtsBench(spec), Map.of("plan", f.files.plan.toString()));
+        Provenance.capture(
+            Cli.typedUnderTtsBench(spec), Map.of("plan", f.files.plan.file.toString()));
     Path target = f.output != null ? f.output : Path.of("plan-search-" + p.model() + ".json");
     if (price == null) {
       SearchPlan.Record rec = record(in, heldSeed, in.scale());
-      String json = SearchPlan.json(f.files.plan, r, rec, provenance, clock.instant());
+      String json = SearchPlan.json(f.files.plan.file, r, rec, provenance, clock.instant());
       ArtifactCodec.writeText(target, json);
       spec.commandLine().getOut().print(SearchSummary.render(r, rec));
       err.printf(Locale.ROOT, "wrote %s in %.1f s%n", target, (clock.nanoTime() - t0) / 1e9);
@@ -97,13 +98,13 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
     types.add(
         new SearchTypes.Type(
             SearchTypes.instanceType(q0),
-            f.files.qmax.toString(),
+            f.files.qmax.file.toString(),
             SearchTypes.qMax(q0),
             price,
             given,
-            f.files.plan.toString(),
+            f.files.plan.file.toString(),
             p,
-            read(f.files.plan),
+            read(f.files.plan.file),
             r));
     scales.add(in.scale());
     for (AlsoType a : also) {
@@ -121,7 +122,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
               a.ttotal() != null ? a.ttotal() : f.files.ttotal.getFirst(),
               a.ttotal() == null,
               p,
-              f.files.plan,
+              f.files.plan.file,
               Cli.typedUnderTtsBench(spec),
               line -> err.println("search: " + SearchTypes.instanceType(q) + ": " + line),
               clock.instant());
@@ -146,7 +147,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
               SearchTypes.qMax(q),
               a.pricePerHour(),
               a.ttotal() == null ? given : "its own " + a.ttotal(),
-              "derived from " + f.files.plan + " for this ladder",
+              "derived from " + f.files.plan.file + " for this ladder",
               pa,
               ArtifactCodec.toJson(pa),
               ra));

@@ -45,8 +45,8 @@ record SearchInputs(
     QmaxArtifact q = in.qmax();
     PlanArtifact p = in.plan();
     InstanceModel model =
-        SearchModel.instance(q, f.files.qmax.toString(), in.ttotals(), p, f.maxRequestAge);
-    Traffic traffic = f.traffic.offered(p, f.files.plan, spec);
+        SearchModel.instance(q, f.files.qmax.file.toString(), in.ttotals(), p, f.maxRequestAge);
+    Traffic traffic = f.traffic.offered(p, f.files.plan.file, spec);
     RateTable table = RateTable.count(traffic, f.seed);
     String digest =
         f.traffic.traffic.trace != null ? sha256(f.traffic.traffic.trace) : table.digest();

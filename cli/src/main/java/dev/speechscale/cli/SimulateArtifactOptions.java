@@ -4,6 +4,7 @@ import dev.speechscale.chain.Flags;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -11,28 +12,29 @@ import picocli.CommandLine.Option;
  * flags.properties}.
  */
 final class SimulateArtifactOptions {
-  @Option(names = Flags.QMAX, required = true, paramLabel = "FILE")
-  Path qmax;
+  @Mixin QmaxFileOption qmax;
 
   @Option(names = Flags.TTOTAL, required = true, paramLabel = "FILE")
   List<Path> ttotal;
 
-  @Option(names = Flags.PLAN, required = true, paramLabel = "FILE")
-  Path plan;
+  @Mixin PlanFileOption plan;
 
   /** The artifacts, read and checked against each other. */
   SimulateInputs read() {
-    return SimulateInputs.read(qmax, ttotal, plan);
+    return SimulateInputs.read(qmax.file, ttotal, plan.file);
   }
 
   /** The files as the artifact's parameters record them. */
   void record(Map<String, Object> m) {
-    m.put("qmax", qmax.toString());
-    m.put(
-        "ttotal",
-        ttotal.size() == 1
-            ? ttotal.getFirst().toString()
-            : ttotal.stream().map(Path::toString).toList());
-    m.put("plan", plan.toString());
+    m.put("qmax", qmax.file.toString());
+    m.put("ttotal", recorded(ttotal));
+    m.put("plan", plan.file.toString());
+  }
+
+  /** {@code --ttotal} files as parameters record them: the one path, or the list of several. */
+  static Object recorded(List<Path> ttotal) {
+    return ttotal.size() == 1
+        ? ttotal.getFirst().toString()
+        : ttotal.stream().map(Path::toString).toList();
   }
 }

@@ -87,7 +87,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
             fleet.maxRequestAge,
             refusalCost == null ? RefusalCost.NONE : refusalCost.resolve(spec));
     List<Policy> chosen = Policies.parse(fleet.policies, in.planNumbers(model));
-    Traffic offered = traffic.offered(p, artifacts.plan, spec);
+    Traffic offered = traffic.offered(p, artifacts.plan.file, spec);
     List<PolicyResult> results =
         ParallelPolicies.run(
             model,
