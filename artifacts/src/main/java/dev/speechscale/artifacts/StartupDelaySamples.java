@@ -51,27 +51,12 @@ public record StartupDelaySamples(StartupDelays delays, String source) {
           samples.add(d);
           each.add(String.format(Locale.ROOT, "%.3f", d.toMillis() / 1000.0));
         }
-        source
-            .append(source.isEmpty() ? "" : "; ")
-            .append(
-                String.format(
-                    Locale.ROOT,
-                    "%s: desired_set -> in_service of its %d runs = %s s",
-                    fileName(in.file()),
-                    each.size(),
-                    String.join(", ", each)));
+        note(source, in, "of its " + each.size() + " runs = " + String.join(", ", each) + " s");
         continue;
       }
       Duration d = delay(in.artifact(), in.file());
       samples.add(d);
-      source
-          .append(source.isEmpty() ? "" : "; ")
-          .append(
-              String.format(
-                  Locale.ROOT,
-                  "%s: desired_set -> in_service = %.3f s",
-                  fileName(in.file()),
-                  d.toMillis() / 1000.0));
+      note(source, in, String.format(Locale.ROOT, "= %.3f s", d.toMillis() / 1000.0));
     }
     if (samples.size() > 1) {
       source.append(
@@ -79,6 +64,17 @@ public record StartupDelaySamples(StartupDelays delays, String source) {
               Locale.ROOT, " (each new instance draws one of the %d, seeded)", samples.size()));
     }
     return new StartupDelaySamples(new StartupDelays(samples), source.toString());
+  }
+
+  /**
+   * Appends what one artifact gave, after the others: its file name, the stages and {@code what}.
+   */
+  private static void note(StringBuilder source, Input in, String what) {
+    source
+        .append(source.isEmpty() ? "" : "; ")
+        .append(fileName(in.file()))
+        .append(": desired_set -> in_service ")
+        .append(what);
   }
 
   /** desired_set → in_service of one artifact. */

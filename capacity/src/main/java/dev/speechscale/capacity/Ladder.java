@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -131,13 +132,7 @@ public final class Ladder {
     if (!one.isEmpty()) {
       return one;
     }
-    Optional<Rung> lowest = lowestUsable();
-    if (lowest.isEmpty()) {
-      return List.of();
-    }
-    int n = lowest.get().concurrency();
-    return rungs.stream()
-        .filter(r -> r.usable() && r.concurrency() == n)
+    return atLowestUsable()
         .filter(r -> r.latencyMeanMs() != null && r.latencyP95Ms() != null)
         .toList();
   }
@@ -176,15 +171,13 @@ public final class Ladder {
 
   /** p95 TTFAB at the lowest usable rung, the basis of the first-chunk latency alarm. */
   public OptionalDouble lowestRungTtfabP95Ms() {
-    Optional<Rung> lowest = lowestUsable();
-    if (lowest.isEmpty()) {
-      return OptionalDouble.empty();
-    }
-    int n = lowest.get().concurrency();
-    return rungs.stream()
-        .filter(r -> r.usable() && r.concurrency() == n)
-        .mapToDouble(Rung::ttfabP95Ms)
-        .max();
+    return atLowestUsable().mapToDouble(Rung::ttfabP95Ms).max();
+  }
+
+  /** Every run's usable rung at the lowest usable concurrency; none when no rung is usable. */
+  private Stream<Rung> atLowestUsable() {
+    int n = lowestUsable().map(Rung::concurrency).orElse(0); // no usable rung: none match
+    return rungs.stream().filter(r -> r.usable() && r.concurrency() == n);
   }
 
   /**

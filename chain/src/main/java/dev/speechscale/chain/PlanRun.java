@@ -144,11 +144,12 @@ public final class PlanRun {
     artifact =
         PolicyConflict.apply(
             artifact,
-            q,
-            o.qmax().toString(),
-            t,
-            ttotalFile == null ? null : ttotalFile.toString(),
-            plan.tTotalSeconds());
+            new PolicyConflict.Measured(
+                q,
+                o.qmax().toString(),
+                t,
+                ttotalFile == null ? null : ttotalFile.toString(),
+                plan.tTotalSeconds()));
     return new Result(artifact, plan, scaleOut, scenario);
   }
 

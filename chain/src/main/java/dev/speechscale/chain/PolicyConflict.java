@@ -123,6 +123,22 @@ final class PolicyConflict {
   }
 
   /**
+   * What the plan was derived from, the instance the simulation models.
+   *
+   * @param qmax the qmax artifact
+   * @param qmaxFile its path as given
+   * @param ttotal the ttotal artifact, or {@code null} when T was assumed
+   * @param ttotalFile its path, or {@code null}
+   * @param tTotalSeconds T as planned, the start-up delay without a ttotal artifact
+   */
+  record Measured(
+      QmaxArtifact qmax,
+      String qmaxFile,
+      @Nullable TtotalArtifact ttotal,
+      @Nullable String ttotalFile,
+      double tTotalSeconds) {}
+
+  /**
    * What was found and chosen.
    *
    * @param entry the finding as the plan records it
@@ -135,14 +151,8 @@ final class PolicyConflict {
    * The plan with the finding and the chosen alarm; {@code plan} unchanged but for a suppressed
    * finding when it deploys no scaling.
    */
-  static PlanArtifact apply(
-      PlanArtifact plan,
-      QmaxArtifact qmax,
-      String qmaxFile,
-      @Nullable TtotalArtifact ttotal,
-      @Nullable String ttotalFile,
-      double tTotalSeconds) {
-    Outcome o = find(plan, qmax, qmaxFile, ttotal, ttotalFile, tTotalSeconds);
+  static PlanArtifact apply(PlanArtifact plan, Measured measured) {
+    Outcome o = find(plan, measured);
     List<PlanArtifact.FindingEntry> findings = new ArrayList<>(plan.findings());
     findings.add(o.entry());
     findings.sort(
@@ -159,13 +169,7 @@ final class PolicyConflict {
     return warnings == 0 ? PlanVerdict.ok() : PlanVerdict.warn(warnings);
   }
 
-  static Outcome find(
-      PlanArtifact plan,
-      QmaxArtifact qmax,
-      String qmaxFile,
-      @Nullable TtotalArtifact ttotal,
-      @Nullable String ttotalFile,
-      double tTotalSeconds) {
+  static Outcome find(PlanArtifact plan, Measured measured) {
     if (plan.infeasible() || !plan.hasUnitsConversion()) {
       return new Outcome(
           PlanArtifact.FindingEntry.withoutRecommendation(
@@ -177,7 +181,8 @@ final class PolicyConflict {
           ScaleInAlarmChoice.DEFAULT,
           "not simulated: this plan deploys no scaling");
     }
-    InstanceModel model = model(plan, qmax, qmaxFile, ttotal, ttotalFile, tTotalSeconds);
+    InstanceModel model = model(plan, measured);
+    QmaxArtifact qmax = measured.qmax();
     Policies.PlanNumbers numbers = numbers(plan, model);
     double x = model.saturatedPerSecond();
     double quiet = QUIET_SHARE * x * plan.minInstances();
@@ -324,20 +329,18 @@ final class PolicyConflict {
     return Traffic.csv("policy_conflict quiet-down", () -> Stream.of(lines.toArray(String[]::new)));
   }
 
-  private static InstanceModel model(
-      PlanArtifact plan,
-      QmaxArtifact qmax,
-      String qmaxFile,
-      @Nullable TtotalArtifact ttotal,
-      @Nullable String ttotalFile,
-      double tTotalSeconds) {
+  private static InstanceModel model(PlanArtifact plan, Measured measured) {
+    QmaxArtifact qmax = measured.qmax();
+    String qmaxFile = measured.qmaxFile();
+    TtotalArtifact ttotal = measured.ttotal();
+    String ttotalFile = measured.ttotalFile();
     List<StartupDelaySamples.Input> ttotals =
         ttotal == null || ttotalFile == null
             ? List.of()
             : List.of(new StartupDelaySamples.Input(ttotal, ttotalFile));
     StartupDelays delays =
         ttotals.isEmpty()
-            ? StartupDelays.fixed(Duration.ofMillis(Math.round(tTotalSeconds * 1000)))
+            ? StartupDelays.fixed(Duration.ofMillis(Math.round(measured.tTotalSeconds() * 1000)))
             : StartupDelaySamples.of(ttotals).delays();
     return InstanceModel.fromMeasurement(
             qmax.measurement(qmaxFile),

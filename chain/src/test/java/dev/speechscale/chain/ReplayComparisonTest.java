@@ -8,6 +8,7 @@ import dev.speechscale.artifacts.FleetFigures;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.capacity.ServiceTimeDistribution;
 import dev.speechscale.report.QuickstartReport;
+import dev.speechscale.scaling.ScaleInAlarm;
 import dev.speechscale.simulator.ColdStart;
 import dev.speechscale.simulator.FleetSimulator;
 import dev.speechscale.simulator.InstanceModel;
@@ -359,7 +360,15 @@ class ReplayComparisonTest {
             Duration.ofSeconds(56),
             Duration.ofSeconds(8),
             label),
-        new Policy.Planned(1, 2, 7.5, 5, Duration.ofSeconds(30), Duration.ofSeconds(300)),
+        new Policy.Planned(
+            "plan",
+            1,
+            2,
+            7.5,
+            5,
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(300),
+            ScaleInAlarm.AVERAGE_60S),
         new FleetSimulator.Options(1000, Duration.ZERO, 1),
         new ReplayArtifact.Physics(0, 1, 2, 7.5, 5, 30, 300, 1, 8, label, 0.0));
   }

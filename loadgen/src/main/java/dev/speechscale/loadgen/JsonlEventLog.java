@@ -1,5 +1,6 @@
 package dev.speechscale.loadgen;
 
+import dev.speechscale.platform.JsonText;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.ResponseBreakdown;
 import java.io.BufferedOutputStream;
@@ -224,27 +225,7 @@ public final class JsonlEventLog implements RequestListener, AutoCloseable {
       line.append("null");
       return;
     }
-    line.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> line.append("\\\"");
-        case '\\' -> line.append("\\\\");
-        case '\n' -> line.append("\\n");
-        case '\r' -> line.append("\\r");
-        case '\t' -> line.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            line.append("\\u00")
-                .append(Character.forDigit(c >> 4, 16))
-                .append(Character.forDigit(c & 15, 16));
-          } else {
-            line.append(c);
-          }
-        }
-      }
-    }
-    line.append('"');
+    JsonText.appendQuoted(line, s);
   }
 
   private void write(StringBuilder line) {

@@ -32,40 +32,20 @@ public record SynthesisRequest(
    * stream} flag).
    */
   public String toSessionJson(String requestId) {
-    return fields().append(",\"request_id\":").append(quote(requestId)).append('}').toString();
+    return JsonText.appendQuoted(fields().append(",\"request_id\":"), requestId)
+        .append('}')
+        .toString();
   }
 
   /** The object's opening and the fields both messages share; the caller closes it. */
   private StringBuilder fields() {
-    StringBuilder b = new StringBuilder("{\"text\":").append(quote(text));
+    StringBuilder b = JsonText.appendQuoted(new StringBuilder("{\"text\":"), text);
     if (voice != null) {
-      b.append(",\"voice\":").append(quote(voice));
+      JsonText.appendQuoted(b.append(",\"voice\":"), voice);
     }
     if (speed != null) {
       b.append(",\"speed\":").append(speed);
     }
     return b;
-  }
-
-  static String quote(String s) {
-    StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> b.append("\\\"");
-        case '\\' -> b.append("\\\\");
-        case '\n' -> b.append("\\n");
-        case '\r' -> b.append("\\r");
-        case '\t' -> b.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            b.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            b.append(c);
-          }
-        }
-      }
-    }
-    return b.append('"').toString();
   }
 }

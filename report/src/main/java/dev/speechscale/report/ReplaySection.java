@@ -16,6 +16,14 @@ final class ReplaySection {
   private static final String PREDICTED = "#3b6fd8";
   private static final String MEASURED = "#d8743b";
 
+  /** Both charts' width and margins, in SVG units; only their heights differ. */
+  private static final int WIDTH = 900;
+
+  private static final int LEFT = 60;
+  private static final int RIGHT = 20;
+  private static final int TOP = 36;
+  private static final int BOTTOM = 36;
+
   private ReplaySection() {}
 
   /** The section for a replay that ran. */
@@ -104,36 +112,26 @@ final class ReplaySection {
     for (int v : b) {
       maxY = Math.max(maxY, v);
     }
-    int w = 900;
     int ht = 216;
-    int left = 60;
-    int right = 20;
-    int top = 36;
-    int bottom = 36;
-    double px = (w - left - right) / (double) n;
-    double py = (ht - top - bottom) / (maxY + 0.5);
-    h.append(
-        f(
-            "<div class=\"chart\"><svg viewBox=\"0 0 %d %d\" width=\"100%%\" role=\"img\" aria-label=\"instances in"
-                + " service per second, predicted and measured\">",
-            w, ht));
-    axes(h, w, ht, left, right, top, bottom);
+    double px = (WIDTH - LEFT - RIGHT) / (double) n;
+    double py = (ht - TOP - BOTTOM) / (maxY + 0.5);
+    open(h, ht, "instances in service per second, predicted and measured");
     for (int y = 0; y <= maxY; y++) {
-      double yy = ht - bottom - y * py;
+      double yy = ht - BOTTOM - y * py;
       h.append(
           f(
               "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" text-anchor=\"end\">%d</text>",
-              left - 6, yy + 4, y));
+              LEFT - 6, yy + 4, y));
     }
     for (int s = 0; s <= n; s += 30) {
       h.append(
           f(
               "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%d s</text>",
-              left + s * px, ht - bottom + 16, s));
+              LEFT + s * px, ht - BOTTOM + 16, s));
     }
-    h.append(step(a, left, ht - bottom, px, py, PREDICTED, 0));
-    h.append(step(b, left, ht - bottom, px, py, MEASURED, 2));
-    legend(h, left + 10, 6, "instances in service: predicted", "measured");
+    h.append(step(a, LEFT, ht - BOTTOM, px, py, PREDICTED, 0));
+    h.append(step(b, LEFT, ht - BOTTOM, px, py, MEASURED, 2));
+    legend(h, LEFT + 10, 6, "instances in service: predicted", "measured");
     h.append("</svg></div>\n");
   }
 
@@ -148,31 +146,21 @@ final class ReplaySection {
       maxY = Math.max(maxY, p95(m, i));
     }
     maxY *= 1.1;
-    int w = 900;
     int ht = 256;
-    int left = 60;
-    int right = 20;
-    int top = 36;
-    int bottom = 36;
-    double slot = (w - left - right) / (double) n;
+    double slot = (WIDTH - LEFT - RIGHT) / (double) n;
     double bar = Math.min(60, slot * 0.35);
-    double py = (ht - top - bottom) / maxY;
-    h.append(
-        f(
-            "<div class=\"chart\"><svg viewBox=\"0 0 %d %d\" width=\"100%%\" role=\"img\" aria-label=\"p95 TTFAB per"
-                + " minute, predicted and measured\">",
-            w, ht));
-    axes(h, w, ht, left, right, top, bottom);
+    double py = (ht - TOP - BOTTOM) / maxY;
+    open(h, ht, "p95 TTFAB per minute, predicted and measured");
     for (int i = 0; i < n; i++) {
-      double x = left + i * slot + slot / 2;
-      bar(h, x - bar, ht - bottom, bar, p95(p, i) * py, PREDICTED, p95(p, i));
-      bar(h, x, ht - bottom, bar, p95(m, i) * py, MEASURED, p95(m, i));
+      double x = LEFT + i * slot + slot / 2;
+      bar(h, x - bar, ht - BOTTOM, bar, p95(p, i) * py, PREDICTED, p95(p, i));
+      bar(h, x, ht - BOTTOM, bar, p95(m, i) * py, MEASURED, p95(m, i));
       h.append(
           f(
               "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">minute %d</text>",
-              x, ht - bottom + 16, i));
+              x, ht - BOTTOM + 16, i));
     }
-    legend(h, left + 10, 6, "p95 TTFAB per minute: predicted", "measured");
+    legend(h, LEFT + 10, 6, "p95 TTFAB per minute: predicted", "measured");
     h.append("</svg></div>\n");
   }
 
@@ -210,16 +198,21 @@ final class ReplaySection {
         "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\"/>", d.toString(), color);
   }
 
-  private static void axes(
-      StringBuilder h, int w, int ht, int left, int right, int top, int bottom) {
+  /** Opens a chart {@code ht} high, labelled {@code label}, with its two axes drawn. */
+  private static void open(StringBuilder h, int ht, String label) {
+    h.append(
+        f(
+            "<div class=\"chart\"><svg viewBox=\"0 0 %d %d\" width=\"100%%\" role=\"img\""
+                + " aria-label=\"%s\">",
+            WIDTH, ht, label));
     h.append(
         f(
             "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#8a93a6\"/>",
-            left, ht - bottom, w - right, ht - bottom));
+            LEFT, ht - BOTTOM, WIDTH - RIGHT, ht - BOTTOM));
     h.append(
         f(
             "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#8a93a6\"/>",
-            left, top, left, ht - bottom));
+            LEFT, TOP, LEFT, ht - BOTTOM));
   }
 
   private static void legend(StringBuilder h, int x, int y, String first, String second) {

@@ -153,14 +153,7 @@ public final class SimulateReport {
       p95.add(new Svg.Line(p.minutes().ttfabP95Ms(), c, p.name()));
     }
     h.append("<h2>All policies</h2>\n<div class=\"grid\">")
-        .append(
-            Svg.chart(
-                "instances in service, mean per minute",
-                "instances",
-                instances,
-                minutes,
-                Double.NaN,
-                ""))
+        .append(Svg.chart("instances in service, mean per minute", "instances", instances, minutes))
         .append(
             Svg.chart(
                 "p95 TTFAB per minute",
@@ -186,9 +179,7 @@ public final class SimulateReport {
                 "arrivals per minute",
                 "requests",
                 List.of(new Svg.Line(s.arrived(), "#4b5563", "arrivals")),
-                minutes,
-                Double.NaN,
-                ""))
+                minutes))
         .append(
             Svg.chart(
                 "instances in service (mean and max per minute)",
@@ -196,9 +187,7 @@ public final class SimulateReport {
                 List.of(
                     new Svg.Line(s.meanInService(), color, "mean"),
                     new Svg.Line(s.maxInService(), "#9aa3b5", "max")),
-                minutes,
-                Double.NaN,
-                ""))
+                minutes))
         .append(
             Svg.chart(
                 "p95 TTFAB per minute",
@@ -212,9 +201,7 @@ public final class SimulateReport {
                 "shed per minute",
                 "requests",
                 List.of(new Svg.Line(s.shed(), "#c0262d", "shed")),
-                minutes,
-                Double.NaN,
-                ""))
+                minutes))
         .append("</div>\n");
     events(h, p);
   }

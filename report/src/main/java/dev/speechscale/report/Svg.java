@@ -23,6 +23,11 @@ final class Svg {
    */
   record Line(List<? extends Number> values, String color, String label) {}
 
+  /** A chart of {@code lines} over {@code minutes} minutes, without a reference line. */
+  static String chart(String title, String unit, List<Line> lines, int minutes) {
+    return chart(title, unit, lines, minutes, Double.NaN, "");
+  }
+
   /**
    * A chart of {@code lines} over {@code minutes} minutes.
    *

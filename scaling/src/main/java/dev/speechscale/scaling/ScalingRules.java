@@ -113,31 +113,9 @@ public record ScalingRules(
   /**
    * What a SpeechScale plan deploys: target tracking on ConcurrentRequestsPerModel, Maximum over 10
    * s periods, 3 datapoints, {@code DisableScaleIn}, the scale-out cooldown; plus step scale-in on
-   * the Average over 60 s periods, 3 periods at or below {@code scaleInThreshold} → −1 instance,
-   * the scale-in cooldown.
-   */
-  public static ScalingRules planned(
-      double targetValue,
-      double scaleInThreshold,
-      int min,
-      int max,
-      Duration scaleOutCooldown,
-      Duration scaleInCooldown) {
-    return planned(
-        targetValue,
-        scaleInThreshold,
-        min,
-        max,
-        scaleOutCooldown,
-        scaleInCooldown,
-        ScaleInAlarm.AVERAGE_60S);
-  }
-
-  /**
-   * What a SpeechScale plan deploys, its step scale-in on {@code alarm}'s statistic and period
-   * ({@link ScaleInAlarm#MAXIMUM_10S} cannot undo a fresh scale-out; {@link
-   * ScaleInAlarm#AVERAGE_60S} is the pair {@link #planned(double, double, int, int, Duration,
-   * Duration)} builds).
+   * {@code alarm}'s statistic and period, 3 periods at or below {@code scaleInThreshold} → −1
+   * instance, the scale-in cooldown ({@link ScaleInAlarm#MAXIMUM_10S} cannot undo a fresh
+   * scale-out; {@link ScaleInAlarm#AVERAGE_60S} is the pair plans deployed before issue 35).
    */
   public static ScalingRules planned(
       double targetValue,

@@ -64,9 +64,11 @@ class ScaleInAlarmTest {
     assertThat(in.statistic()).isEqualTo(MetricStatistic.MAXIMUM);
     assertThat(in.period()).isEqualTo(Duration.ofSeconds(10));
     assertThat(in.datapoints()).isEqualTo(3);
-    assertThat(ScalingRules.planned(4, 2, 1, 5, OUT, IN).scaleIn())
-        .as("the six-argument planned is today's pair")
-        .isEqualTo(rules(ScaleInAlarm.AVERAGE_60S).scaleIn());
+    StepScaleIn average = (StepScaleIn) rules(ScaleInAlarm.AVERAGE_60S).scaleIn();
+    assertThat(average.statistic())
+        .as("the pair before issue 35")
+        .isEqualTo(MetricStatistic.AVERAGE);
+    assertThat(average.period()).isEqualTo(Duration.ofSeconds(60));
   }
 
   @Test

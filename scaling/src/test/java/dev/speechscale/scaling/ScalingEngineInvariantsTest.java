@@ -41,7 +41,13 @@ class ScalingEngineInvariantsTest {
     SplittableRandom rnd = new SplittableRandom(seed);
     ScalingRules rules =
         ScalingRules.planned(
-            4, 2, 1, 2 + rnd.nextInt(8), Duration.ofSeconds(30), Duration.ofSeconds(120));
+            4,
+            2,
+            1,
+            2 + rnd.nextInt(8),
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(120),
+            ScaleInAlarm.AVERAGE_60S);
     SecondSamples load = randomLoad(rnd, 3600).delay(rnd.nextInt(3) * 30_000L);
     Fleet fleet = new Fleet(1, 1);
     fleet.inServiceFollows = true;

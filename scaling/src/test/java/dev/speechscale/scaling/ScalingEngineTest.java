@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ScalingEngineTest {
   /** Target 4, scale-in at 2, 1..5 instances, cooldowns 30 s out and 120 s in. */
   static final ScalingRules PLANNED =
-      ScalingRules.planned(4, 2, 1, 5, Duration.ofSeconds(30), Duration.ofSeconds(120));
+      ScalingRules.planned(
+          4, 2, 1, 5, Duration.ofSeconds(30), Duration.ofSeconds(120), ScaleInAlarm.AVERAGE_60S);
 
   /** An endpoint that does what it is told, instantly (in service follows desired if asked). */
   static final class Fleet {
@@ -361,7 +362,8 @@ class ScalingEngineTest {
   void evaluate_simulatorClockFromZero_hasNoCooldownBeforeTheFirstAction() {
     SecondSamples load = new SecondSamples(0).set(0, 100, 6.0);
     ScalingRules rules =
-        ScalingRules.planned(4, 2, 1, 5, Duration.ofSeconds(300), Duration.ofSeconds(300));
+        ScalingRules.planned(
+            4, 2, 1, 5, Duration.ofSeconds(300), Duration.ofSeconds(300), ScaleInAlarm.AVERAGE_60S);
 
     ScalingDecision d = new ScalingEngine(rules).evaluate(30_000, load, 1, 1, Suspension.NONE);
 

@@ -13,7 +13,7 @@ class ScalingRulesTest {
 
   @Test
   void planned_isTheShapeAPlanDeploys() {
-    ScalingRules r = ScalingRules.planned(4, 2, 1, 3, OUT, IN);
+    ScalingRules r = ScalingRules.planned(4, 2, 1, 3, OUT, IN, ScaleInAlarm.AVERAGE_60S);
 
     assertThat(r.tracking())
         .isEqualTo(
@@ -38,26 +38,31 @@ class ScalingRulesTest {
 
   @Test
   void timeScaled_compressesPeriodsButNotBelowOneSecondAndKeepsCooldowns() {
-    ScalingRules r = ScalingRules.planned(4, 2, 1, 3, OUT, IN).timeScaled(0.1);
+    ScalingRules r =
+        ScalingRules.planned(4, 2, 1, 3, OUT, IN, ScaleInAlarm.AVERAGE_60S).timeScaled(0.1);
 
     assertThat(r.tracking().period()).isEqualTo(Duration.ofSeconds(1));
     assertThat(((StepScaleIn) r.scaleIn()).period()).isEqualTo(Duration.ofSeconds(6));
     assertThat(r.tracking().scaleOutCooldown()).isEqualTo(OUT);
     assertThat(((StepScaleIn) r.scaleIn()).cooldown()).isEqualTo(IN);
-    assertThat(ScalingRules.planned(4, 2, 1, 3, OUT, IN).timeScaled(0.01).tracking().period())
+    assertThat(
+            ScalingRules.planned(4, 2, 1, 3, OUT, IN, ScaleInAlarm.AVERAGE_60S)
+                .timeScaled(0.01)
+                .tracking()
+                .period())
         .isEqualTo(Duration.ofSeconds(1));
   }
 
   @Test
   void timeScaled_realTime_isUnchanged() {
-    ScalingRules r = ScalingRules.planned(4, 2, 1, 3, OUT, IN);
+    ScalingRules r = ScalingRules.planned(4, 2, 1, 3, OUT, IN, ScaleInAlarm.AVERAGE_60S);
 
     assertThat(r.timeScaled(1.0)).isEqualTo(r);
   }
 
   @Test
   void constructor_maxBelowMin_isRefusedWithBothValues() {
-    assertThatThrownBy(() -> ScalingRules.planned(4, 2, 3, 2, OUT, IN))
+    assertThatThrownBy(() -> ScalingRules.planned(4, 2, 3, 2, OUT, IN, ScaleInAlarm.AVERAGE_60S))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("max capacity (2)")
         .hasMessageContaining("min capacity (3)");
@@ -65,7 +70,7 @@ class ScalingRulesTest {
 
   @Test
   void constructor_zeroTarget_isRefused() {
-    assertThatThrownBy(() -> ScalingRules.planned(0, 0, 1, 2, OUT, IN))
+    assertThatThrownBy(() -> ScalingRules.planned(0, 0, 1, 2, OUT, IN, ScaleInAlarm.AVERAGE_60S))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("target value (0.0)");
   }
@@ -88,7 +93,10 @@ class ScalingRulesTest {
 
   @Test
   void constructor_negativeCooldown_isRefused() {
-    assertThatThrownBy(() -> ScalingRules.planned(4, 2, 1, 2, Duration.ofSeconds(-1), IN))
+    assertThatThrownBy(
+            () ->
+                ScalingRules.planned(
+                    4, 2, 1, 2, Duration.ofSeconds(-1), IN, ScaleInAlarm.AVERAGE_60S))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("scale-out cooldown (PT-1S) must not be negative");
   }

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /** Scheduled minimum-capacity floors: the time-of-day arithmetic and the engine's use of them. */
 class ScheduledFloorTest {
   static final ScalingRules BASE =
-      ScalingRules.planned(4, 2, 1, 6, Duration.ofSeconds(30), Duration.ofSeconds(60));
+      ScalingRules.planned(
+          4, 2, 1, 6, Duration.ofSeconds(30), Duration.ofSeconds(60), ScaleInAlarm.AVERAGE_60S);
 
   /** T0 is midnight UTC. */
   static long at(int hour, int minute, int second) {

@@ -130,14 +130,7 @@ public record ColdStart(List<Step> steps, String source) {
    * @param source where they were measured, for the derivation
    */
   public static ColdStart fromWindows(List<Integer> requests, List<Double> factors, String source) {
-    if (requests.size() != factors.size()) {
-      throw new SimulatorException(
-          "cold-start windows: "
-              + requests.size()
-              + " request counts but "
-              + factors.size()
-              + " factors; each window needs both");
-    }
+    requirePaired("window", requests, "request counts", factors, "factors");
     // the windows up to the first without a factor (too few requests to give one)
     int usable = 0;
     while (usable < factors.size() && factors.get(usable) >= 0 && requests.get(usable) >= 1) {
@@ -198,14 +191,7 @@ public record ColdStart(List<Step> steps, String source) {
     public Buckets {
       untilRequest = List.copyOf(untilRequest);
       meanS = List.copyOf(meanS);
-      if (untilRequest.size() != meanS.size()) {
-        throw new SimulatorException(
-            "cold-start buckets: "
-                + untilRequest.size()
-                + " ends but "
-                + meanS.size()
-                + " means; each bucket needs both");
-      }
+      requirePaired("bucket", untilRequest, "ends", meanS, "means");
     }
 
     /** The buckets of {@code serviceSeconds}, in the order the requests ended. */
@@ -252,5 +238,25 @@ public record ColdStart(List<Step> steps, String source) {
       from = s.untilRequest();
     }
     return b.append(" a warm one's time (").append(source).append(')').toString();
+  }
+
+  /**
+   * Refuses two lists that should hold one entry per {@code item} each but differ in length; the
+   * message names both counts.
+   */
+  private static void requirePaired(
+      String item, List<?> first, String firstName, List<?> second, String secondName) {
+    if (first.size() != second.size()) {
+      throw new SimulatorException(
+          String.format(
+              Locale.ROOT,
+              "cold-start %ss: %d %s but %d %s; each %s needs both",
+              item,
+              first.size(),
+              firstName,
+              second.size(),
+              secondName,
+              item));
+    }
   }
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * One instance of the fleet, as measured.
@@ -159,11 +160,7 @@ public record InstanceModel(
    * slower; the derivation says so when there are steps (with none it is this model, unchanged).
    */
   public InstanceModel withColdStart(ColdStart cold) {
-    return with(
-        cold.none() ? derivation : derivation + "; " + cold.describe(),
-        refusalCost,
-        cold,
-        idleStart);
+    return with(noting(cold.none(), cold::describe), refusalCost, cold, idleStart);
   }
 
   /**
@@ -172,11 +169,12 @@ public record InstanceModel(
    * (then it is this model, unchanged).
    */
   public InstanceModel withIdleStart(IdleStart idle) {
-    return with(
-        idle.none() ? derivation : derivation + "; " + idle.describe(),
-        refusalCost,
-        coldStart,
-        idle);
+    return with(noting(idle.none(), idle::describe), refusalCost, coldStart, idle);
+  }
+
+  /** The derivation, with {@code what} after it unless there is nothing to note. */
+  private String noting(boolean nothing, Supplier<String> what) {
+    return nothing ? derivation : derivation + "; " + what.get();
   }
 
   /** This instance with another derivation, refusal cost, cold start and idle start. */

@@ -84,25 +84,6 @@ public sealed interface Policy
       java.util.Objects.requireNonNull(scaleInAlarm, "scaleInAlarm");
     }
 
-    /** The plan named {@code plan} with the Average over 60 s scale-in (before issue 35). */
-    public Planned(
-        int minInstances,
-        int maxInstances,
-        double targetValue,
-        double scaleInThreshold,
-        Duration scaleOutCooldown,
-        Duration scaleInCooldown) {
-      this(
-          "plan",
-          minInstances,
-          maxInstances,
-          targetValue,
-          scaleInThreshold,
-          scaleOutCooldown,
-          scaleInCooldown,
-          ScaleInAlarm.AVERAGE_60S);
-    }
-
     @Override
     public String description() {
       return String.format(

@@ -265,7 +265,7 @@ class FleetSimulatorTest {
     Traffic t = Traffic.step(30, 2, Duration.ofSeconds(3600));
     dev.speechscale.scaling.ScalingRules planned =
         dev.speechscale.scaling.ScalingRules.planned(
-            5, 2, 1, 4, Duration.ofSeconds(30), Duration.ofSeconds(300));
+            5, 2, 1, 4, Duration.ofSeconds(30), Duration.ofSeconds(300), ScaleInAlarm.AVERAGE_60S);
 
     PolicyResult real = run(m, t, new Policy.Rules("plan", planned));
     PolicyResult fast = run(m, t, new Policy.Rules("plan-fast", planned.timeScaled(0.1)));

@@ -3,6 +3,7 @@ package dev.speechscale.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.speechscale.scaling.ScaleInAlarm;
 import dev.speechscale.scaling.ScalingRules;
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +29,14 @@ class PreRollTest {
   private static Policy planned() {
     return new Policy.Rules(
         "plan",
-        ScalingRules.planned(7.5, 5.0, 1, 2, Duration.ofSeconds(30), Duration.ofSeconds(300)));
+        ScalingRules.planned(
+            7.5,
+            5.0,
+            1,
+            2,
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(300),
+            ScaleInAlarm.AVERAGE_60S));
   }
 
   /** One slot, 1 s per request: the surge's 10 req/s fills the queue of 20 within seconds. */

@@ -36,6 +36,7 @@ import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScal
 import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalingPoliciesRequest;
 import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScalingPoliciesResponse;
 import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScheduledActionsRequest;
+import software.amazon.awssdk.services.applicationautoscaling.model.DescribeScheduledActionsResponse;
 import software.amazon.awssdk.services.applicationautoscaling.model.RegisterScalableTargetRequest;
 import software.amazon.awssdk.services.applicationautoscaling.model.ScalableTarget;
 import software.amazon.awssdk.services.applicationautoscaling.model.ServiceNamespace;
@@ -302,40 +303,37 @@ public final class AwsPlatform implements Platform {
     Optional<ScalableTarget> target = target(resourceId);
     List<ScalingPolicy> policies = new ArrayList<>();
     List<String> alarmNames = new ArrayList<>();
-    String token = null;
-    do {
-      String next = token;
-      DescribeScalingPoliciesResponse page =
-          AwsErrors.call(
-              "DescribeScalingPolicies",
-              resourceId,
-              () ->
-                  clients
-                      .autoScaling()
-                      .describeScalingPolicies(
-                          DescribeScalingPoliciesRequest.builder()
-                              .serviceNamespace(SAGEMAKER)
-                              .resourceId(resourceId)
-                              .nextToken(next)
-                              .build()));
-      for (var p : page.scalingPolicies()) {
-        switch (p.policyTypeAsString()) {
-          case "TargetTrackingScaling" ->
-              policies.add(
-                  ScalingMapper.targetTracking(
-                      p.policyName(), p.targetTrackingScalingPolicyConfiguration()));
-          case "StepScaling" ->
-              policies.add(
-                  ScalingMapper.stepScaling(
-                      p.policyName(), p.stepScalingPolicyConfiguration(), p.alarms()));
-          default -> {
-            // Predictive scaling does not apply to SageMaker variants; nothing to report.
+    AwsErrors.eachPage(
+        "DescribeScalingPolicies",
+        resourceId,
+        token ->
+            clients
+                .autoScaling()
+                .describeScalingPolicies(
+                    DescribeScalingPoliciesRequest.builder()
+                        .serviceNamespace(SAGEMAKER)
+                        .resourceId(resourceId)
+                        .nextToken(token)
+                        .build()),
+        DescribeScalingPoliciesResponse::nextToken,
+        page -> {
+          for (var p : page.scalingPolicies()) {
+            switch (p.policyTypeAsString()) {
+              case "TargetTrackingScaling" ->
+                  policies.add(
+                      ScalingMapper.targetTracking(
+                          p.policyName(), p.targetTrackingScalingPolicyConfiguration()));
+              case "StepScaling" ->
+                  policies.add(
+                      ScalingMapper.stepScaling(
+                          p.policyName(), p.stepScalingPolicyConfiguration(), p.alarms()));
+              default -> {
+                // Predictive scaling does not apply to SageMaker variants; nothing to report.
+              }
+            }
+            p.alarms().forEach(a -> alarmNames.add(a.alarmName()));
           }
-        }
-        p.alarms().forEach(a -> alarmNames.add(a.alarmName()));
-      }
-      token = page.nextToken();
-    } while (token != null);
+        });
     var alarms = new AlarmReader(clients.cloudWatch()).read(alarmNames);
     return new ScalingState(
         target.map(t ->
@@ -496,26 +494,21 @@ public final class AwsPlatform implements Platform {
   /** The target's scheduled actions, every page (DescribeScheduledActions). */
   private List<ScheduledAction> scheduledActions(String resourceId) {
     List<ScheduledAction> out = new ArrayList<>();
-    String token = null;
-    do {
-      String next = token;
-      var page =
-          AwsErrors.call(
-              "DescribeScheduledActions",
-              resourceId,
-              () ->
-                  clients
-                      .autoScaling()
-                      .describeScheduledActions(
-                          DescribeScheduledActionsRequest.builder()
-                              .serviceNamespace(SAGEMAKER)
-                              .resourceId(resourceId)
-                              .scalableDimension(AwsNames.SCALABLE_DIMENSION)
-                              .nextToken(next)
-                              .build()));
-      page.scheduledActions().forEach(a -> out.add(ScalingMapper.scheduledAction(a)));
-      token = page.nextToken();
-    } while (token != null);
+    AwsErrors.eachPage(
+        "DescribeScheduledActions",
+        resourceId,
+        token ->
+            clients
+                .autoScaling()
+                .describeScheduledActions(
+                    DescribeScheduledActionsRequest.builder()
+                        .serviceNamespace(SAGEMAKER)
+                        .resourceId(resourceId)
+                        .scalableDimension(AwsNames.SCALABLE_DIMENSION)
+                        .nextToken(token)
+                        .build()),
+        DescribeScheduledActionsResponse::nextToken,
+        page -> page.scheduledActions().forEach(a -> out.add(ScalingMapper.scheduledAction(a))));
     return out;
   }
 

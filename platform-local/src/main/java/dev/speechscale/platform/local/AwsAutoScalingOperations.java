@@ -56,20 +56,8 @@ import tools.jackson.databind.node.ObjectNode;
  *       : deletes one by name; an unknown name is ObjectNotFoundException.
  * </ul>
  */
-final class AwsAutoScalingOperations {
-  private final Platform backend;
-  private final AwsWire wire;
-  private final Clock clock;
-  private final Supplier<List<String>> endpoints;
-
-  AwsAutoScalingOperations(
-      Platform backend, AwsWire wire, Clock clock, Supplier<List<String>> endpoints) {
-    this.backend = backend;
-    this.wire = wire;
-    this.clock = clock;
-    this.endpoints = endpoints;
-  }
-
+record AwsAutoScalingOperations(
+    Platform backend, AwsWire wire, Clock clock, Supplier<List<String>> endpoints) {
   ObjectNode call(String operation, JsonNode in) {
     return switch (operation) {
       case "DescribeScalableTargets" -> describeScalableTargets(in);

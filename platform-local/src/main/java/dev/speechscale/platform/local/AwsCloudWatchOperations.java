@@ -45,20 +45,8 @@ import org.jspecify.annotations.Nullable;
  *       metrics. Every query is answered whole: StatusCode Complete, no NextToken.
  * </ul>
  */
-final class AwsCloudWatchOperations {
-  private final Platform backend;
-  private final AwsWire wire;
-  private final Clock clock;
-  private final Supplier<List<String>> endpoints;
-
-  AwsCloudWatchOperations(
-      Platform backend, AwsWire wire, Clock clock, Supplier<List<String>> endpoints) {
-    this.backend = backend;
-    this.wire = wire;
-    this.clock = clock;
-    this.endpoints = endpoints;
-  }
-
+record AwsCloudWatchOperations(
+    Platform backend, AwsWire wire, Clock clock, Supplier<List<String>> endpoints) {
   /** The inner XML of {@code <ActionResult>}. */
   String call(String action, Map<String, String> form) {
     return switch (action) {

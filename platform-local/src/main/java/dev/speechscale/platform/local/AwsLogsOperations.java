@@ -27,17 +27,9 @@ import tools.jackson.databind.node.ObjectNode;
  *       that was passed in.
  * </ul>
  */
-final class AwsLogsOperations {
+record AwsLogsOperations(Platform backend, AwsWire wire) {
   private static final int DEFAULT_LIMIT = 10_000;
   private static final String GROUP_PREFIX = "/aws/sagemaker/Endpoints/";
-
-  private final Platform backend;
-  private final AwsWire wire;
-
-  AwsLogsOperations(Platform backend, AwsWire wire) {
-    this.backend = backend;
-    this.wire = wire;
-  }
 
   ObjectNode call(String operation, JsonNode in) {
     return switch (operation) {

@@ -1,5 +1,6 @@
 package dev.speechscale.platform.local;
 
+import dev.speechscale.platform.JsonText;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -36,8 +37,8 @@ final class EventStream {
     headers.put(":message-type", "exception");
     String json =
         "{\"Message\":"
-            + quote(message)
-            + (errorCode == null ? "" : ",\"ErrorCode\":" + quote(errorCode))
+            + JsonText.quoted(message)
+            + (errorCode == null ? "" : ",\"ErrorCode\":" + JsonText.quoted(errorCode))
             + "}";
     return message(headers, json.getBytes(StandardCharsets.UTF_8));
   }
@@ -116,24 +117,5 @@ final class EventStream {
     CRC32 crc = new CRC32();
     crc.update(bytes, offset, length);
     return crc.getValue();
-  }
-
-  static String quote(String s) {
-    StringBuilder b = new StringBuilder("\"");
-    for (char c : s.toCharArray()) {
-      switch (c) {
-        case '"' -> b.append("\\\"");
-        case '\\' -> b.append("\\\\");
-        case '\n' -> b.append("\\n");
-        default -> {
-          if (c < 0x20) {
-            b.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            b.append(c);
-          }
-        }
-      }
-    }
-    return b.append('"').toString();
   }
 }

@@ -1,5 +1,6 @@
 package dev.speechscale.platform.local;
 
+import dev.speechscale.platform.JsonText;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -47,7 +48,7 @@ final class Responses {
       Response response, Callback callback, int status, String type, String message) {
     response.getHeaders().put("x-amzn-ErrorType", type);
     response.getHeaders().put("x-amzn-RequestId", java.util.UUID.randomUUID().toString());
-    json(response, callback, status, "{\"message\":" + EventStream.quote(message) + "}");
+    json(response, callback, status, "{\"message\":" + JsonText.quoted(message) + "}");
   }
 
   /**
@@ -81,11 +82,11 @@ final class Responses {
         "{\"ErrorCode\":\""
             + (originalStatus >= 500 ? "SERVER_ERROR_FROM_MODEL" : "CLIENT_ERROR_FROM_MODEL")
             + "\",\"LogStreamArn\":"
-            + EventStream.quote("local:/speechscale/Endpoints/" + endpoint + "/" + instanceId)
+            + JsonText.quoted("local:/speechscale/Endpoints/" + endpoint + "/" + instanceId)
             + ",\"Message\":"
-            + EventStream.quote(message)
+            + JsonText.quoted(message)
             + ",\"OriginalMessage\":"
-            + EventStream.quote(originalMessage)
+            + JsonText.quoted(originalMessage)
             + ",\"OriginalStatusCode\":"
             + originalStatus
             + "}");

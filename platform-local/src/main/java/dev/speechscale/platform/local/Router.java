@@ -1,5 +1,6 @@
 package dev.speechscale.platform.local;
 
+import dev.speechscale.platform.JsonText;
 import dev.speechscale.platform.NanoClock;
 import java.io.IOException;
 import java.io.InputStream;
@@ -236,7 +237,7 @@ final class Router implements AutoCloseable {
           response,
           callback,
           404,
-          "{\"error\":\"not_found\",\"path\":" + EventStream.quote(path) + "}");
+          "{\"error\":\"not_found\",\"path\":" + JsonText.quoted(path) + "}");
       return true;
     }
   }
@@ -388,9 +389,9 @@ final class Router implements AutoCloseable {
         callback,
         502,
         "{\"error\":\"instance_failed\",\"instance\":"
-            + EventStream.quote(b.instanceId())
+            + JsonText.quoted(b.instanceId())
             + ",\"detail\":"
-            + EventStream.quote(String.valueOf(e.getMessage()))
+            + JsonText.quoted(String.valueOf(e.getMessage()))
             + "}");
   }
 

@@ -27,28 +27,13 @@ import java.util.zip.ZipFile;
  * classes directory), the engine and its settings, and the container environment. Rebuilding
  * unchanged code gives the same digest; changing the server or an engine setting gives another, and
  * measurements stop pairing with the deployment.
+ *
+ * @param classpath the classpath instances run from
+ * @param javaBinary the JDK's {@code java} that starts them
  */
-final class ServerBuild {
+record ServerBuild(String classpath, String javaBinary) {
   static final String MAIN_CLASS = "dev.speechscale.server.Main";
   private static final String MAIN_RESOURCE = "dev/speechscale/server/Main.class";
-
-  private final String classpath;
-  private final String javaBinary;
-
-  ServerBuild(String classpath, String java) {
-    this.classpath = classpath;
-    this.javaBinary = java;
-  }
-
-  /** The classpath instances run from. */
-  String classpath() {
-    return classpath;
-  }
-
-  /** The JDK's {@code java} that starts them. */
-  String javaBinary() {
-    return javaBinary;
-  }
 
   /** The build this process runs: {@code speechscale.server.classpath}, else its own classpath. */
   static ServerBuild current() {
