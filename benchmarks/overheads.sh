@@ -105,6 +105,10 @@ run503() {
 runPing() {
   taskset -c 1 wrk -t1 -c32 -d"${seconds}s" "http://127.0.0.1:$port/ping" >"$out/wrk-ping-$1.txt"
 }
+# one unrecorded round of each first: the first 503 round of a fresh server ran at a tenth of the
+# later ones (the JIT compiling the refusal path), which no later round repeats
+run503 warmup
+runPing warmup
 for r in $(seq 1 "$rounds"); do
   if [ $((r % 2)) -eq 1 ]; then run503 "$r"; runPing "$r"; else runPing "$r"; run503 "$r"; fi
   a="$(rps "$out/wrk-503-$r.txt")"

@@ -216,10 +216,16 @@ final class UpstreamConnection implements AutoCloseable {
     }
   }
 
-  /** A chunked body: ends at the zero-length chunk; a connection lost before it is an error. */
+  /**
+   * A chunked body: ends at the zero-length chunk; a connection lost before it is an error. The
+   * CRLF that closes a chunk's data is read with the next chunk's size line, not right after the
+   * data: Jetty (the container's server) sends that CRLF only in front of the next chunk, so
+   * waiting for it held every chunk back until the next one arrived, the first audio included.
+   */
   private final class Chunked extends Body {
     private long remaining;
     private boolean done;
+    private boolean dataEnded;
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
@@ -227,6 +233,14 @@ final class UpstreamConnection implements AutoCloseable {
         return -1;
       }
       if (remaining == 0) {
+        if (dataEnded) {
+          String crlf = line();
+          if (!crlf.isEmpty()) {
+            reusable = false;
+            throw new IOException("a chunk from " + host + " was not followed by CRLF");
+          }
+          dataEnded = false;
+        }
         String size = line();
         int semi = size.indexOf(';');
         remaining = Long.parseLong((semi < 0 ? size : size.substring(0, semi)).trim(), 16);
@@ -240,9 +254,7 @@ final class UpstreamConnection implements AutoCloseable {
       }
       int n = readSome(b, off, len, remaining, " (chunked stream cut)");
       remaining -= n;
-      if (remaining == 0) {
-        line();
-      }
+      dataEnded = remaining == 0;
       return n;
     }
 
