@@ -93,10 +93,8 @@ class ScalingRulesTest {
 
   @Test
   void constructor_negativeCooldown_isRefused() {
-    assertThatThrownBy(
-            () ->
-                ScalingRules.planned(
-                    4, 2, 1, 2, Duration.ofSeconds(-1), IN, ScaleInAlarm.AVERAGE_60S))
+    assertThatThrownBy(() ->
+            ScalingRules.planned(4, 2, 1, 2, Duration.ofSeconds(-1), IN, ScaleInAlarm.AVERAGE_60S))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("scale-out cooldown (PT-1S) must not be negative");
   }
