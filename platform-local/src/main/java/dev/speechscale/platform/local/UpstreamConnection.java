@@ -55,17 +55,13 @@ final class UpstreamConnection implements AutoCloseable {
   }
 
   /**
-   * The response head and a body stream; the body must be read to its end (or this connection
-   * closed) before the connection is used again.
+   * The instance's response head and a body stream; the body must be read to its end (or this
+   * connection closed) before the connection is used again.
    *
    * @param status the status code
    * @param contentType Content-Type, or {@code null}
    * @param retryAfter Retry-After, or {@code null}
    * @param body the decoded body
-   */
-  /**
-   * The instance's response head and body.
-   *
    * @param passOn the container's own {@code X-} headers (request id, characters, the engine's and
    *     the queue's timing), name as sent and value, in order: the container contract passes them
    *     on
