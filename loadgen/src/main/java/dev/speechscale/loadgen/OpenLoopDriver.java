@@ -90,7 +90,21 @@ public final class OpenLoopDriver implements AutoCloseable {
    * @throws LoadgenException when the schedule goes back in time or the request listener failed
    */
   public OpenLoopResult run(OpenLoopSpec spec, DoubleSupplier schedule) {
-    return drive(spec, java.util.Objects.requireNonNull(schedule, "schedule"), Shard.WHOLE);
+    return run(spec, schedule, Shard.WHOLE);
+  }
+
+  /**
+   * Shard {@code shard} of the given times ({@link #run(OpenLoopSpec, DoubleSupplier)}): every time
+   * is drawn, and only the shard's arrivals ({@link Shard#owns}) are sent, each keeping its place
+   * {@code seq} in the whole schedule.
+   *
+   * @throws LoadgenException when the schedule goes back in time or the request listener failed
+   */
+  public OpenLoopResult run(OpenLoopSpec spec, DoubleSupplier schedule, Shard shard) {
+    return drive(
+        spec,
+        java.util.Objects.requireNonNull(schedule, "schedule"),
+        java.util.Objects.requireNonNull(shard, "shard"));
   }
 
   private OpenLoopResult drive(OpenLoopSpec spec, @Nullable DoubleSupplier schedule, Shard shard) {

@@ -1,5 +1,7 @@
 package dev.speechscale.loadgen;
 
+import java.nio.file.Path;
+
 /**
  * One of {@code count} load processes sharing one seeded open-loop schedule: shard {@code index}
  * sends arrival {@code seq} exactly when {@code seq % count == index}. Every shard draws the whole
@@ -51,6 +53,37 @@ public record Shard(int index, int count) {
   /** Whether arrival {@code seq} of the schedule is this shard's. */
   public boolean owns(long seq) {
     return seq % count == index;
+  }
+
+  /** Whether this is the whole schedule ({@code 0/1}). */
+  public boolean whole() {
+    return count == 1;
+  }
+
+  /**
+   * This shard's event log, for the whole run's {@code eventLog}: the same path for the whole
+   * schedule, else {@code .k-of-N} before the extension ({@code events.jsonl} → {@code
+   * events.1-of-4.jsonl}), so every shard can be given the same name and the files still differ.
+   */
+  public Path eventLog(Path eventLog) {
+    if (whole()) {
+      return eventLog;
+    }
+    String name = eventLog.getFileName().toString();
+    int dot = name.lastIndexOf('.');
+    String tag = "." + index + "-of-" + count;
+    return eventLog.resolveSibling(
+        dot <= 0 ? name + tag : name.substring(0, dot) + tag + name.substring(dot));
+  }
+
+  /**
+   * The HdrHistogram log ({@link ShardLog}) that goes with {@code eventLog}: the extension replaced
+   * by {@code .hlog} ({@code events.1-of-4.jsonl} → {@code events.1-of-4.hlog}).
+   */
+  public static Path histogramLog(Path eventLog) {
+    String name = eventLog.getFileName().toString();
+    int dot = name.lastIndexOf('.');
+    return eventLog.resolveSibling((dot <= 0 ? name : name.substring(0, dot)) + ".hlog");
   }
 
   /** {@code k/N}. */

@@ -15,6 +15,7 @@ import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 import org.HdrHistogram.HistogramLogWriter;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -30,6 +31,7 @@ import tools.jackson.databind.json.JsonMapper;
  * @param seed the schedule's seed
  * @param histograms tag ({@code p<phase>.<metric>}) to the sum over shards
  * @param arrivals every arrival (sent or dropped), in schedule order
+ * @param answers how each of them ended, in the same order
  * @param lines the event-log lines in the same order
  */
 public record ShardMerge(
@@ -37,12 +39,14 @@ public record ShardMerge(
     long seed,
     Map<String, Histogram> histograms,
     List<Arrival> arrivals,
+    List<Answer> answers,
     List<String> lines) {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   public ShardMerge {
     histograms = Map.copyOf(histograms);
     arrivals = List.copyOf(arrivals);
+    answers = List.copyOf(answers);
     lines = List.copyOf(lines);
   }
 
@@ -54,6 +58,16 @@ public record ShardMerge(
    * @param offsetNanos its intended send time, from the schedule's start
    */
   public record Arrival(long seq, int phase, long offsetNanos) {}
+
+  /**
+   * How one arrival ended, as its event-log line says.
+   *
+   * @param outcome {@code OK}, {@code REJECTED}, {@code CLIENT_ERROR}, {@code SERVER_ERROR}, {@code
+   *     TRANSPORT_ERROR}, or {@code DROPPED} (never sent)
+   * @param ttfabMs first audio byte after the intended send time, or {@code null} without audio
+   * @param sendLagMs actual minus intended send time, or {@code null} when never sent
+   */
+  public record Answer(String outcome, @Nullable Double ttfabMs, @Nullable Double sendLagMs) {}
 
   /**
    * Reads shard {@code k}'s HdrHistogram log {@code hlogs.get(k)} and event log {@code
@@ -126,7 +140,32 @@ public record ShardMerge(
         seed,
         sums,
         entries.stream().map(e -> e.arrival).toList(),
+        entries.stream().map(e -> e.answer).toList(),
         entries.stream().map(e -> e.line).toList());
+  }
+
+  /**
+   * Whether a shard has finished writing both logs: each is there and readable, and the histogram
+   * log (written last) counts as many arrivals as the event log has lines. A log still being
+   * written or copied is not complete.
+   */
+  public static boolean complete(Path hlog, Path eventLog) {
+    if (!Files.isRegularFile(hlog) || !Files.isRegularFile(eventLog)) {
+      return false;
+    }
+    try {
+      header(hlog);
+      Map<String, Histogram> sums = new TreeMap<>();
+      addIntervals(hlog, sums);
+      long arrivals =
+          sums.entrySet().stream()
+              .filter(e -> e.getKey().endsWith(".arrivals"))
+              .mapToLong(e -> e.getValue().getTotalCount())
+              .sum();
+      return !sums.isEmpty() && arrivals == entries(eventLog).size();
+    } catch (RuntimeException e) {
+      return false; // still being written: a truncated line or histogram
+    }
   }
 
   /** The arrivals an open-loop event log records, in schedule order. */
@@ -178,7 +217,7 @@ public record ShardMerge(
 
   private record Header(Shard shard, long seed) {}
 
-  private record Entry(Arrival arrival, String line) {}
+  private record Entry(Arrival arrival, Answer answer, String line) {}
 
   private static Header header(Path hlog) {
     try {
@@ -228,6 +267,11 @@ public record ShardMerge(
     }
   }
 
+  private static @Nullable Double millis(JsonNode line, String field) {
+    JsonNode v = line.get(field);
+    return v == null || !v.isNumber() ? null : v.asDouble();
+  }
+
   private static List<Entry> entries(Path eventLog) {
     List<Entry> out = new ArrayList<>();
     List<String> lines;
@@ -255,6 +299,10 @@ public record ShardMerge(
         out.add(
             new Entry(
                 new Arrival(n.get("seq").asLong(), n.get("step_index").asInt(), offset.asLong()),
+                new Answer(
+                    n.path("outcome").asString(""),
+                    millis(n, "ttfab_ms"),
+                    millis(n, "send_lag_ms")),
                 line));
       } catch (JacksonException e) {
         throw new LoadgenException(

@@ -95,6 +95,61 @@ class ShardMergeTest {
   }
 
   @Test
+  void complete_onlyWhenTheHistogramLogCountsTheEventLogsLines(@TempDir Path dir) throws Exception {
+    try (FakeTtsServer server = FakeTtsServer.fast();
+        Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri())) {
+      OpenLoopSpec shortSpec =
+          OpenLoopSpec.constant(100, Duration.ofMillis(50), OpenLoopSpec.Arrivals.POISSON, 8, 3);
+      Path d = dir.resolve("s");
+      OpenLoopResult r = runShard(invoker, shortSpec, new Shard(1, 2), d);
+      Path hlog = d.resolve("run.hlog");
+      Path events = d.resolve("events.jsonl");
+      assertThat(ShardMerge.complete(hlog, events)).isTrue();
+      assertThat(ShardMerge.complete(d.resolve("absent.hlog"), events)).isFalse();
+
+      List<String> lines = java.nio.file.Files.readAllLines(events);
+      assertThat(lines).hasSize((int) r.phases().getFirst().intended()).hasSizeGreaterThan(1);
+      java.nio.file.Files.write(events, lines.subList(0, lines.size() - 1)); // still copying
+      assertThat(ShardMerge.complete(hlog, events)).isFalse();
+      java.nio.file.Files.write(events, lines);
+      byte[] h = java.nio.file.Files.readAllBytes(hlog);
+      java.nio.file.Files.write(hlog, java.util.Arrays.copyOf(h, h.length / 2));
+      assertThat(ShardMerge.complete(hlog, events)).isFalse();
+    }
+  }
+
+  @Test
+  void answers_sayHowEachArrivalEnded(@TempDir Path dir) throws Exception {
+    try (FakeTtsServer server = FakeTtsServer.fast();
+        Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri())) {
+      OpenLoopSpec shortSpec =
+          OpenLoopSpec.constant(100, Duration.ofMillis(50), OpenLoopSpec.Arrivals.POISSON, 8, 3);
+      runShard(invoker, shortSpec, Shard.WHOLE, dir.resolve("w"));
+      ShardMerge m =
+          ShardMerge.read(
+              List.of(dir.resolve("w").resolve("run.hlog")),
+              List.of(dir.resolve("w").resolve("events.jsonl")));
+      assertThat(m.answers()).hasSameSizeAs(m.arrivals()).isNotEmpty();
+      assertThat(m.answers())
+          .allSatisfy(a -> {
+            assertThat(a.outcome()).isEqualTo("OK");
+            assertThat(a.ttfabMs()).isNotNull().isPositive();
+            assertThat(a.sendLagMs()).isNotNull();
+          });
+    }
+  }
+
+  @Test
+  void eventLog_ofAShard_carriesItsPlaceInTheName() {
+    Path events = Path.of("logs", "events.jsonl");
+    assertThat(Shard.WHOLE.eventLog(events)).isEqualTo(events);
+    assertThat(new Shard(1, 4).eventLog(events)).isEqualTo(Path.of("logs", "events.1-of-4.jsonl"));
+    assertThat(new Shard(0, 2).eventLog(Path.of("log"))).isEqualTo(Path.of("log.0-of-2"));
+    assertThat(Shard.histogramLog(Path.of("logs", "events.1-of-4.jsonl")))
+        .isEqualTo(Path.of("logs", "events.1-of-4.hlog"));
+  }
+
+  @Test
   void parse_badShard_namesTheValueAndTheForm() {
     assertThat(Shard.parse("2/4")).isEqualTo(new Shard(2, 4));
     assertThatThrownBy(() -> Shard.parse("4/4"))
