@@ -109,10 +109,13 @@ public final class Flags {
   public static final String SEED = "--seed";
   public static final String SETTLE = "--settle";
   public static final String SETTLE_BETWEEN_STEPS = "--settle-between-steps";
+  public static final String SHARD = "--shard";
+  public static final String SHARD_WAIT = "--shard-wait";
   public static final String SHED_TARGET = "--shed-target";
   public static final String SLO = "--slo";
   public static final String SLO_MS = "--slo-ms";
   public static final String SPEED = "--speed";
+  public static final String START_AT = "--start-at";
   public static final String STABILITY_PERCENT = "--stability-percent";
   public static final String STABILITY_WINDOWS = "--stability-windows";
   public static final String STATE_DIR = "--state-dir";

@@ -5,6 +5,7 @@ import dev.speechscale.artifacts.HostSpeedLog;
 import dev.speechscale.artifacts.QmaxArtifact;
 import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.loadgen.LadderSpec;
+import dev.speechscale.loadgen.Shard;
 import dev.speechscale.platform.HostSpeedProbe;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Platform;
@@ -142,6 +143,13 @@ public final class Replay {
           .add(Flags.TRANSPORT, live.transport().label())
           .optional(Flags.TEXTS, live.texts())
           .optional(Flags.EVENTS, live.events())
+          .optional(Flags.SHARD, live.sharding().shard().whole() ? null : live.sharding().shard())
+          .optional(Flags.START_AT, live.sharding().startAt())
+          .optional(
+              Flags.SHARD_WAIT,
+              live.sharding().mergeWait().equals(Sharding.DEFAULT_WAIT)
+                  ? null
+                  : live.sharding().mergeWait())
           .add(Flags.WARMUP, live.warmup())
           .add(
               Flags.INITIAL_INSTANCES,
@@ -179,6 +187,7 @@ public final class Replay {
    * @param warmup closed-loop load before the trace, not measured (qmax's warm-up; a freshly
    *     deployed instance still serves slower than the ladder after it, which {@link
    *     Prediction#initialInstances} tells the prediction); zero for none
+   * @param sharding which of the trace's arrivals this process sends, and when the trace starts
    */
   public record Live(
       Transport transport,
@@ -186,9 +195,38 @@ public final class Replay {
       Duration sampleEvery,
       boolean align,
       @Nullable Path events,
-      Duration warmup) {
+      Duration warmup,
+      Sharding sharding) {
     public Live {
       Objects.requireNonNull(warmup, "warmup");
+      Objects.requireNonNull(sharding, "sharding");
+      if (!sharding.shard().whole() && events == null) {
+        throw new ChainException(
+            Flags.SHARD
+                + " "
+                + sharding.shard()
+                + " needs "
+                + Flags.EVENTS
+                + " FILE: each shard logs its requests there (with ."
+                + sharding.shard().index()
+                + "-of-"
+                + sharding.shard().count()
+                + " before the extension) and shard 0 merges the logs; give every shard the"
+                + " same "
+                + Flags.EVENTS);
+      }
+      if (!sharding.shard().whole() && sharding.startAt() == null) {
+        throw new ChainException(
+            Flags.SHARD
+                + " "
+                + sharding.shard()
+                + " needs "
+                + Flags.START_AT
+                + ": every shard starts the trace at that instant; give each the same UTC time,"
+                + " a few minutes ahead (e.g. "
+                + Flags.START_AT
+                + " 2026-12-08T10:00:00Z)");
+      }
     }
 
     /** The live half with the built-in sentences. */
@@ -198,7 +236,41 @@ public final class Replay {
         boolean align,
         @Nullable Path events,
         Duration warmup) {
-      this(transport, null, sampleEvery, align, events, warmup);
+      this(transport, null, sampleEvery, align, events, warmup, Sharding.NONE);
+    }
+  }
+
+  /**
+   * How this process shares the trace with other load processes ({@code --shard k/N}): every shard
+   * draws the trace's whole arrival schedule from the seed and sends every N-th arrival, starting
+   * at the same instant; shard 0 also warms up, reads the fleet and probes the hosts, then waits
+   * for the other shards' logs, merges them ({@link dev.speechscale.loadgen.ShardMerge}) and writes
+   * the one artifact. The others write their two logs and nothing else.
+   *
+   * @param shard which arrivals this process sends
+   * @param startAt when the trace starts (on the first alarm-period boundary at or after it when
+   *     aligned), the same instant in every shard; {@code null}: on the next boundary after the
+   *     warm-up
+   * @param mergeWait how long shard 0 waits for the other shards' logs after its own run
+   */
+  public record Sharding(Shard shard, @Nullable Instant startAt, Duration mergeWait) {
+    /** How long shard 0 waits by default: time to copy the other shards' logs over. */
+    public static final Duration DEFAULT_WAIT = Duration.ofMinutes(10);
+
+    /** One process sends the whole trace. */
+    public static final Sharding NONE = new Sharding(Shard.WHOLE, null, DEFAULT_WAIT);
+
+    public Sharding {
+      Objects.requireNonNull(shard, "shard");
+      if (!mergeWait.isPositive()) {
+        throw new ChainException(
+            Flags.SHARD_WAIT + " (" + mergeWait + ") must be positive; 10m is usual");
+      }
+    }
+
+    /** Whether this process writes the artifact (the only one, or shard 0). */
+    public boolean lead() {
+      return shard.index() == 0;
     }
   }
 
@@ -264,17 +336,76 @@ public final class Replay {
     }
   }
 
-  /** Predicts, replays and compares. */
-  public static ReplayArtifact run(
+  /**
+   * What one shard other than shard 0 sent ({@link #runShard}).
+   *
+   * @param shard the shard
+   * @param arrivals the shard's arrivals, sent or dropped
+   * @param dropped never sent: the client's in-flight bound was reached
+   * @param eventLog the shard's event log
+   * @param histogramLog the shard's HdrHistogram log
+   */
+  public record ShardSent(
+      Shard shard, long arrivals, long dropped, Path eventLog, Path histogramLog) {}
+
+  /**
+   * Runs a shard other than shard 0 ({@link Sharding}): sends its arrivals of the trace from the
+   * common start and writes its event log and HdrHistogram log for shard 0 to merge. No prediction,
+   * no artifact.
+   */
+  public static ShardSent runShard(
       Platform platform, Request r, NanoClock clocks, Consumer<String> progress) {
+    Shard shard = r.live().sharding().shard();
+    if (r.live().sharding().lead()) {
+      throw new IllegalArgumentException("shard " + shard + " writes the artifact: use run()");
+    }
+    Traced t = traced(platform, r, progress);
+    LiveReplay live = ReplayRun.run(platform, t.options(r), clocks.wall(), clocks, progress);
+    Path events = shard.eventLog(Objects.requireNonNull(r.live().events(), "events"));
+    return new ShardSent(
+        shard,
+        live.requests().size(),
+        live.requests().stream().filter(q -> q.status() == LiveReplay.Status.DROPPED).count(),
+        events,
+        Shard.histogramLog(events));
+  }
+
+  /** The trace, its texts and the prediction's setup, read before the endpoint is driven. */
+  private record Traced(
+      List<String> texts,
+      ReplayPrediction.Setup setup,
+      Path traceFile,
+      double surgeStartS,
+      Traffic traffic) {
+    ReplayRun.Options options(Request r) {
+      return new ReplayRun.Options(
+          r.target().model(),
+          traffic,
+          surgeStartS,
+          setup.policy().initialInstances(),
+          new ReplayRun.Load(
+              r.live().transport(),
+              texts,
+              r.seed(),
+              ReplayRun.Load.MAX_IN_FLIGHT,
+              r.live().sharding().shard()),
+          new ReplayRun.Sampling(
+              r.live().sampleEvery(),
+              r.live().align(),
+              r.live().events(),
+              r.live().sharding().startAt()),
+          new ReplayRun.Warmup(
+              r.live().sharding().lead() ? r.live().warmup() : Duration.ZERO,
+              warmupConcurrency(setup.physics().targetValue())));
+    }
+  }
+
+  private static Traced traced(Platform platform, Request r, Consumer<String> progress) {
     List<String> texts = Texts.load(r.live().texts()); // a bad file before the endpoint is read
-    Clock clock = clocks.wall();
-    NanoClock nanos = clocks;
-    String endpoint = r.target().endpoint();
     ReplayPrediction.Setup setup =
         ReplayPrediction.setup(
             platform,
-            endpoint,
+            r.target().endpoint(),
             r.inputs(),
             r.prediction().metricDelay(),
             r.seed(),
@@ -286,36 +417,48 @@ public final class Replay {
           case TraceSource.File f -> new TraceAt(f.file(), f.surgeStartS());
           case TraceSource.Calibration c -> writeCalibration(c, r, setup, progress);
         };
-    Path traceFile = at.file();
-    double surgeStartS = at.surgeStartS();
-    Traffic traffic = traffic(traceFile);
+    return new Traced(texts, setup, at.file(), at.surgeStartS(), traffic(at.file()));
+  }
+
+  /**
+   * Predicts, replays and compares; as shard 0 of several, also waits for the other shards' logs
+   * and compares the merged arrivals.
+   */
+  public static ReplayArtifact run(
+      Platform platform, Request r, NanoClock clocks, Consumer<String> progress) {
+    if (!r.live().sharding().lead()) {
+      throw new IllegalArgumentException(
+          "shard " + r.live().sharding().shard() + " writes no artifact: use runShard()");
+    }
+    Clock clock = clocks.wall();
+    NanoClock nanos = clocks;
+    String endpoint = r.target().endpoint();
+    Traced t = traced(platform, r, progress);
+    ReplayPrediction.Setup setup = t.setup();
+    Path traceFile = t.traceFile();
+    double surgeStartS = t.surgeStartS();
+    Traffic traffic = t.traffic();
     LiveReplay live;
     HostSpeedLog hostLog = null;
     try (HostSpeedProbe probe =
         r.prediction().hostSpeed() == HostSpeedLogs.Source.LIVE
             ? HostSpeedLogs.start(platform, endpoint, progress).orElse(null)
             : null) {
-      live =
-          ReplayRun.run(
-              platform,
-              new ReplayRun.Options(
-                  r.target().model(),
-                  traffic,
-                  surgeStartS,
-                  setup.policy().initialInstances(),
-                  ReplayRun.Load.of(r.live().transport(), texts, r.seed()),
-                  new ReplayRun.Sampling(
-                      r.live().sampleEvery(), r.live().align(), r.live().events()),
-                  new ReplayRun.Warmup(
-                      r.live().warmup(), warmupConcurrency(setup.physics().targetValue()))),
-              clock,
-              nanos,
-              progress);
+      live = ReplayRun.run(platform, t.options(r), clock, nanos, progress);
       if (probe != null) {
         hostLog =
             HostSpeedLogs.log(
                 probe, live.origin().startedAt(), (int) Math.ceil(live.schedule().durationS()));
       }
+    }
+    if (!r.live().sharding().shard().whole()) {
+      live =
+          ReplayShards.merge(
+              live,
+              Objects.requireNonNull(r.live().events(), "events"),
+              r.live().sharding(),
+              clock,
+              progress);
     }
     InstanceSpeed.Decision speed =
         InstanceSpeed.of(
@@ -352,6 +495,10 @@ public final class Replay {
     Map<String, Object> params = new LinkedHashMap<>(r.parameters());
     params.put("trace", traceFile.toString());
     params.put("surge_start_s", surgeStartS);
+    if (!r.live().sharding().shard().whole()) {
+      params.put("shards", r.live().sharding().shard().count());
+      params.put("start_at", String.valueOf(r.live().sharding().startAt()));
+    }
     return ReplayComparison.of(
         new ReplayComparison.About(
             r.target().model(),

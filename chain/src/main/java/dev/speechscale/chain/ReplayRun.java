@@ -7,6 +7,8 @@ import dev.speechscale.loadgen.OpenLoopResult;
 import dev.speechscale.loadgen.OpenLoopSpec;
 import dev.speechscale.loadgen.RequestEvent;
 import dev.speechscale.loadgen.RequestListener;
+import dev.speechscale.loadgen.Shard;
+import dev.speechscale.loadgen.ShardLog;
 import dev.speechscale.loadgen.TextPool;
 import dev.speechscale.platform.Alarm;
 import dev.speechscale.platform.EndpointDescription;
@@ -78,19 +80,17 @@ public final class ReplayRun {
    * @param texts the text pool
    * @param seed seeds the arrivals (as the simulator draws them) and the text order
    * @param maxInFlight the client's bound (an arrival past it is dropped and counted)
+   * @param shard which of the trace's arrivals this process sends
    */
-  public record Load(Transport transport, List<String> texts, long seed, int maxInFlight) {
+  public record Load(
+      Transport transport, List<String> texts, long seed, int maxInFlight, Shard shard) {
     /** The open loop's usual bound on outstanding requests. */
     public static final int MAX_IN_FLIGHT = 4096;
 
     public Load {
       Objects.requireNonNull(transport, "transport");
+      Objects.requireNonNull(shard, "shard");
       texts = List.copyOf(texts);
-    }
-
-    /** At most {@link #MAX_IN_FLIGHT} outstanding. */
-    public static Load of(Transport transport, List<String> texts, long seed) {
-      return new Load(transport, texts, seed, MAX_IN_FLIGHT);
     }
   }
 
@@ -99,9 +99,13 @@ public final class ReplayRun {
    *
    * @param every how often the instance counts are read
    * @param align wait for the next multiple of the longest alarm period before starting
-   * @param events a JSONL file for every live request (as {@code qmax --events}), or {@code null}
+   * @param events a JSONL file for every live request (as {@code qmax --events}), or {@code null};
+   *     a shard of several writes {@link Shard#eventLog} of it and the HdrHistogram log beside
+   * @param startAt when the trace starts (on the first alarm-period boundary at or after it when
+   *     aligning), or {@code null} for the next boundary after the warm-up
    */
-  public record Sampling(Duration every, boolean align, @Nullable Path events) {
+  public record Sampling(
+      Duration every, boolean align, @Nullable Path events, @Nullable Instant startAt) {
     public Sampling {
       if (!every.isPositive()) {
         throw new ChainException(
@@ -177,19 +181,31 @@ public final class ReplayRun {
     requireReady(platform, endpoint, o);
     WarmupSpeed warmup = warmUp(platform, endpoint, o, nanos, progress);
     Duration align = o.sampling().align() ? longestAlarmPeriod(platform, endpoint) : Duration.ZERO;
-    waitForBoundary(align, clock, progress);
+    Instant startAt = o.sampling().startAt();
+    if (startAt != null) {
+      waitForStart(startAt, align, clock, progress);
+    } else {
+      waitForBoundary(align, clock, progress);
+    }
+    Shard shard = o.load().shard();
     Instant startedAt = clock.instant();
     long t0 = nanos.nanoTime();
+    // only one process reads the fleet: N shards polling DescribeEndpoint would be throttled
     CapacitySampler sampler =
         new CapacitySampler(platform, endpoint, nanos, t0, o.sampling().every());
-    Thread sampling = Thread.ofPlatform().daemon().name("replay-sampler").start(sampler);
+    Thread sampling =
+        shard.index() == 0
+            ? Thread.ofPlatform().daemon().name("replay-sampler").start(sampler)
+            : null;
     ConcurrentLinkedQueue<Long> dropped = new ConcurrentLinkedQueue<>();
     RequestListener drops = droppedInto(dropped);
-    JsonlEventLog events =
-        o.sampling().events() == null
-            ? null
-            : JsonlEventLog.open(o.sampling().events(), nanos, clock);
+    Path eventPath = o.sampling().events() == null ? null : shard.eventLog(o.sampling().events());
+    JsonlEventLog events = eventPath == null ? null : JsonlEventLog.open(eventPath, nanos, clock);
+    ShardLog shardLog = shard.whole() ? null : new ShardLog(shard);
     RequestListener listener = events == null ? drops : RequestListener.both(drops, events);
+    if (shardLog != null) {
+      listener = RequestListener.both(listener, shardLog);
+    }
     OpenLoopResult r;
     try {
       r = drive(platform, endpoint, o, nanos, listener, progress);
@@ -198,11 +214,25 @@ public final class ReplayRun {
         events.close();
       }
       sampler.stop();
-      try {
-        sampling.join(Duration.ofSeconds(10));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+      if (sampling != null) {
+        try {
+          sampling.join(Duration.ofSeconds(10));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
       }
+    }
+    if (shardLog != null && eventPath != null) {
+      // written after the event log is closed: shard 0 takes a shard as done when this log's
+      // arrivals match the event log's lines
+      shardLog.write(Shard.histogramLog(eventPath), spec(o), r);
+      progress.accept(
+          "replay: shard "
+              + shard
+              + " wrote "
+              + eventPath
+              + " and "
+              + Shard.histogramLog(eventPath));
     }
     if (sampler.failures() > 0) {
       progress.accept(
@@ -264,6 +294,48 @@ public final class ReplayRun {
     }
   }
 
+  /**
+   * Sleeps until {@code startAt}, or the first multiple of {@code align} at or after it: computed
+   * from {@code startAt} alone, so every shard given the same instant starts at the same moment.
+   *
+   * @throws ChainException when that moment has passed (the warm-up outlasted it)
+   */
+  static void waitForStart(
+      Instant startAt, Duration align, Clock clock, Consumer<String> progress) {
+    long start = startOn(startAt, align).toEpochMilli();
+    long now = clock.millis();
+    if (now > start) {
+      throw new ChainException(
+          Flags.START_AT
+              + " "
+              + startAt
+              + ": the trace's start "
+              + Instant.ofEpochMilli(start)
+              + " passed "
+              + (now - start)
+              + " ms ago (after the warm-up); give every shard a later "
+              + Flags.START_AT);
+    }
+    progress.accept(
+        String.format(
+            Locale.ROOT,
+            "replay: waiting %.1f s for the common start %s",
+            (start - now) / 1000.0,
+            Instant.ofEpochMilli(start)));
+    while (clock.millis() < start) {
+      Sleeper.sleep(Duration.ofMillis(Math.max(1, Math.min(500, start - clock.millis()))));
+    }
+  }
+
+  /** {@code startAt}, or the first multiple of {@code align} at or after it when positive. */
+  static Instant startOn(Instant startAt, Duration align) {
+    if (!align.isPositive()) {
+      return startAt;
+    }
+    long periodMs = align.toMillis();
+    return Instant.ofEpochMilli(Math.ceilDiv(startAt.toEpochMilli(), periodMs) * periodMs);
+  }
+
   /** Sleeps until the next multiple of {@code align} on the wall clock (none when zero). */
   private static void waitForBoundary(Duration align, Clock clock, Consumer<String> progress) {
     if (align.isPositive()) {
@@ -302,22 +374,37 @@ public final class ReplayRun {
               endpoint,
               o.load().seed(),
               o.traffic().expectedArrivals()));
-      long seconds = o.traffic().durationSeconds();
-      OpenLoopSpec spec =
-          new OpenLoopSpec(
-              List.of(
-                  new OpenLoopSpec.Phase(
-                      "trace",
-                      o.traffic().expectedArrivals() / seconds,
-                      Duration.ofSeconds(seconds))),
-              OpenLoopSpec.Arrivals.POISSON,
-              o.load().maxInFlight(),
-              o.load().seed(),
-              Duration.ofMillis(5));
+      if (!o.load().shard().whole()) {
+        progress.accept(
+            "replay: shard "
+                + o.load().shard()
+                + " sends arrivals "
+                + o.load().shard().index()
+                + ", "
+                + (o.load().shard().index() + o.load().shard().count())
+                + ", ... of them (every "
+                + o.load().shard().count()
+                + " from "
+                + o.load().shard().index()
+                + ")");
+      }
       try (Traffic.Arrivals arrivals = o.traffic().arrivals(o.load().seed())) {
-        return driver.run(spec, arrivals::nextSeconds);
+        return driver.run(spec(o), arrivals::nextSeconds, o.load().shard());
       }
     }
+  }
+
+  /** The trace as one open-loop phase; the arrivals come from the trace itself. */
+  private static OpenLoopSpec spec(Options o) {
+    long seconds = o.traffic().durationSeconds();
+    return new OpenLoopSpec(
+        List.of(
+            new OpenLoopSpec.Phase(
+                "trace", o.traffic().expectedArrivals() / seconds, Duration.ofSeconds(seconds))),
+        OpenLoopSpec.Arrivals.POISSON,
+        o.load().maxInFlight(),
+        o.load().seed(),
+        Duration.ofMillis(5));
   }
 
   /** The longest period among the deployed alarms, zero when no scaling is attached. */

@@ -37,6 +37,7 @@ import picocli.CommandLine.Spec;
       Flags.CALIBRATION
           + " FILE writes the calibration trace (quiet, a step surge past one instance,"
           + " quiet again) there and replays it. Writes replay-<model>.json.",
+      Flags.SHARD + " K/N splits the arrivals across N load processes (docs/tts-bench.md, replay).",
       "Exit 0 when every judged figure is within its tolerance, 1 on a miss or a failure."
     })
 final class ReplayCommand implements Callable<Integer> {
@@ -59,6 +60,18 @@ final class ReplayCommand implements Callable<Integer> {
   public Integer call() {
     common.checkTransport(live.transport);
     Replay.Request request = request();
+    if (!request.live().sharding().lead()) {
+      Replay.ShardSent sent =
+          common.onPlatform((platform, progress) ->
+              Replay.runShard(platform, request, NanoClock.SYSTEM, progress));
+      spec.commandLine()
+          .getOut()
+          .printf(
+              "shard %s: %d arrivals (%d dropped by the client); wrote %s and %s: shard 0 merges"
+                  + " them once both are beside its own log%n",
+              sent.shard(), sent.arrivals(), sent.dropped(), sent.eventLog(), sent.histogramLog());
+      return 0;
+    }
     ReplayArtifact artifact =
         common.onPlatform(
             (platform, progress) -> Replay.run(platform, request, NanoClock.SYSTEM, progress));

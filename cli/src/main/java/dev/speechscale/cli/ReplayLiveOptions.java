@@ -2,11 +2,16 @@ package dev.speechscale.cli;
 
 import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.Replay;
+import dev.speechscale.loadgen.LoadgenException;
+import dev.speechscale.loadgen.Shard;
 import dev.speechscale.platform.Transport;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -35,9 +40,58 @@ final class ReplayLiveOptions {
   @Option(names = Flags.EVENTS, paramLabel = "FILE")
   @Nullable Path events;
 
+  @Option(
+      names = Flags.SHARD,
+      defaultValue = "0/1",
+      paramLabel = "K/N",
+      converter = ShardConverter.class)
+  Shard shard;
+
+  @Option(names = Flags.START_AT, paramLabel = "INSTANT", converter = InstantConverter.class)
+  @Nullable Instant startAt;
+
+  @Option(names = Flags.SHARD_WAIT, defaultValue = "10m", paramLabel = "DURATION")
+  Duration shardWait;
+
   /** The live half, with {@code warmup} before the trace. */
   Replay.Live live(Transport t, Duration warmup) {
-    return new Replay.Live(t, texts.file, sampleEvery, !noAlign, events, warmup);
+    return new Replay.Live(
+        t,
+        texts.file,
+        sampleEvery,
+        !noAlign,
+        events,
+        warmup,
+        new Replay.Sharding(shard, startAt, shardWait));
+  }
+
+  /** {@code k/N}, with {@link Shard#parse}'s error. */
+  static final class ShardConverter implements CommandLine.ITypeConverter<Shard> {
+    @Override
+    public Shard convert(String value) {
+      try {
+        return Shard.parse(value);
+      } catch (LoadgenException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** An ISO-8601 UTC instant. */
+  static final class InstantConverter implements CommandLine.ITypeConverter<Instant> {
+    @Override
+    public Instant convert(String value) {
+      try {
+        return Instant.parse(value);
+      } catch (DateTimeParseException e) {
+        throw new CommandLine.TypeConversionException(
+            Flags.START_AT
+                + " ("
+                + value
+                + ") is not a UTC instant; write e.g. 2026-12-08T10:00:00Z, the same for every"
+                + " shard");
+      }
+    }
   }
 
   /** The options as the artifact's parameters record them, the simulated metric delay resolved. */

@@ -1,6 +1,7 @@
 package dev.speechscale.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.speechscale.chain.QmaxRequest;
 import dev.speechscale.chain.Replay;
@@ -253,6 +254,12 @@ class RequestRoundTripTest {
             "texts.txt",
             "--events",
             "events.jsonl",
+            "--shard",
+            "1/3",
+            "--start-at",
+            "2026-12-08T10:00:00Z",
+            "--shard-wait",
+            "90s",
             "--warmup",
             "0s",
             "--initial-instances",
@@ -269,6 +276,18 @@ class RequestRoundTripTest {
         parsed(new ReplayCommand(), after("tts-bench replay", typed.commandLine())).request();
 
     assertSameReplay(again, typed);
+  }
+
+  @Test
+  void replay_shardWithoutStartOrEvents_namesTheMissingFlag() {
+    List<String> args = new java.util.ArrayList<>(artifacts());
+    args.addAll(List.of("--model", "quickstart", "--calibration", "cal.csv", "--shard", "1/2"));
+    assertThatThrownBy(() -> parsed(new ReplayCommand(), args).request())
+        .hasMessageContaining("--shard 1/2 needs --events FILE");
+    args.addAll(List.of("--events", "e.jsonl"));
+    assertThatThrownBy(() -> parsed(new ReplayCommand(), args).request())
+        .hasMessageContaining("--shard 1/2 needs --start-at")
+        .hasMessageContaining("the same UTC time");
   }
 
   @Test

@@ -13,13 +13,18 @@ import dev.speechscale.artifacts.ReplayArtifact;
 import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.artifacts.ValidateTimeline;
+import dev.speechscale.loadgen.ShardMerge;
 import dev.speechscale.platform.ScalingState;
 import dev.speechscale.platform.SuspendedState;
 import dev.speechscale.platform.local.LocalPlatform;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -140,6 +145,70 @@ class ChainEndToEndTest {
         awaitDesired(platform, pa.minInstances()); // the interrupted replay's warm-up, scaled in
       }
       validateLive(endpoint, plan);
+
+      try (LocalPlatform platform = new LocalPlatform(endpoint.state())) {
+        awaitDesired(platform, pa.minInstances()); // validate's surge, scaled in
+      }
+      shardedReplay(endpoint, plan, qmax, ttotal, trace);
+    }
+  }
+
+  /**
+   * The same replay split across two load processes ({@code --shard 0/2} here, {@code 1/2} in a JVM
+   * of its own) from one start instant: shard 0 merges the other's logs, and the merged arrivals
+   * (seq, intended offset) are exactly those the single process above sent.
+   */
+  private void shardedReplay(LocalEndpoint endpoint, Path plan, Path qmax, Path ttotal, Path trace)
+      throws Exception {
+    Path events = dir.resolve("shards").resolve("events.jsonl");
+    Path out = dir.resolve("replay-sharded.json");
+    // far enough ahead for the second JVM to start and both to read the endpoint
+    String startAt = Instant.now().plusSeconds(12).truncatedTo(ChronoUnit.SECONDS).toString();
+    String[] args =
+        LocalEndpoint.concat(
+            LocalEndpoint.concat(new String[] {"replay"}, endpoint.behind(plan)),
+            "--qmax",
+            qmax.toString(),
+            "--ttotal",
+            ttotal.toString(),
+            "--trace",
+            trace.toString(),
+            "--surge-at",
+            "2s",
+            "--no-align",
+            "--warmup",
+            "0s",
+            "--events",
+            events.toString(),
+            "--start-at",
+            startAt,
+            "--shard-wait",
+            "60s",
+            "--output",
+            out.toString());
+    Path log = dir.resolve("shard-1.log");
+    Process other = Cli.start(log, LocalEndpoint.concat(args, "--shard", "1/2"));
+    try {
+      Cli lead = Cli.ttsBench(LocalEndpoint.concat(args, "--shard", "0/2"));
+      assertThat(other.waitFor(60, TimeUnit.SECONDS)).as("shard 1/2 ended").isTrue();
+      String otherOut = Files.readString(log);
+      assertThat(other.exitValue()).as(otherOut).isZero();
+      assertThat(otherOut).contains("shard 1/2: ", "events.1-of-2.jsonl", "events.1-of-2.hlog");
+      assertThat(lead.exitCode()).as(lead.err()).isIn(0, 1);
+      assertThat(lead.err()).contains("replay: merged 2 shards' ");
+
+      List<ShardMerge.Arrival> single = ShardMerge.arrivals(dir.resolve("replay-events.jsonl"));
+      assertThat(ShardMerge.arrivals(events)).isEqualTo(single).isNotEmpty();
+      assertThat(Files.exists(events.resolveSibling("events.hlog"))).isTrue();
+      ReplayArtifact a = ArtifactCodec.readReplay(out);
+      assertThat(a.measured().arrivals()).isEqualTo(single.size());
+      assertThat(a.measured().arrivals()).isEqualTo(a.predicted().arrivals());
+      assertThat(a.provenance().parameters()).containsEntry("shards", 2);
+    } finally {
+      if (other.isAlive()) {
+        other.destroyForcibly();
+        other.waitFor(30, TimeUnit.SECONDS);
+      }
     }
   }
 

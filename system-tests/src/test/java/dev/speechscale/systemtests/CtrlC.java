@@ -40,13 +40,8 @@ final class CtrlC {
             "perl",
             "-e",
             "use POSIX (); POSIX::setsid() or die \"setsid: $!\"; $SIG{INT} = 'DEFAULT';"
-                + " exec @ARGV or die \"exec: $!\";",
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--enable-native-access=ALL-UNNAMED",
-            "-cp",
-            System.getProperty("java.class.path"),
-            "dev.speechscale.cli.TtsBench"));
-    command.addAll(List.of(args));
+                + " exec @ARGV or die \"exec: $!\";"));
+    command.addAll(Cli.ttsBenchCommand(args));
     Process p =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
