@@ -31,6 +31,18 @@ class ReadmeMapTest {
   private static final Pattern TYPE = Pattern.compile("[A-Z][A-Za-z0-9]*");
   private static final Pattern MEMBER = Pattern.compile("([A-Z][A-Za-z0-9]*)\\.([A-Za-z_][\\w]*)");
 
+  /**
+   * The README is a user's guide a newcomer reads in ten minutes: at most 2,500 words, counted as
+   * {@code wc -w} counts them (runs of non-whitespace). Every command's full reference lives in
+   * docs/, every figure's account in measurements/.
+   */
+  @Test
+  void readme_isAtMost2500Words() throws IOException {
+    String readme = Files.readString(ROOT.resolve("README.md"), StandardCharsets.UTF_8);
+    long words = Pattern.compile("\\S+").matcher(readme).results().count();
+    assertThat(words).as("README.md's words (wc -w)").isPositive().isLessThanOrEqualTo(2500);
+  }
+
   @Test
   void newcomersMap_citesOnlyFilesAndSymbolsThatExist() throws IOException {
     String map = mapTable();
