@@ -12,9 +12,7 @@ import dev.speechscale.platform.InvokerTarget;
 import dev.speechscale.platform.Invokers;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.Transport;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -73,9 +70,9 @@ public final class LoadgenVsWrk {
         "wrk.method = \"POST\"\nwrk.body = '"
             + BODY
             + "'\nwrk.headers[\"Content-Type\"] = \"application/json\"\n");
-    Process server = startServer();
+    Process server = ChildJvm.start(TrivialHttpServer.class);
     try {
-      int port = port(server);
+      int port = ChildJvm.port(server, "the trivial server");
       URI base = URI.create("http://127.0.0.1:" + port);
       out.println("server: TrivialHttpServer (separate JVM) on " + base);
       out.println();
@@ -211,25 +208,5 @@ public final class LoadgenVsWrk {
         r == null ? "—" : String.format(Locale.ROOT, "%.2f", r.stats.concurrencyMean()),
         r == null ? "—" : r.verdict.name());
     out.flush();
-  }
-
-  private static Process startServer() throws IOException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new ArrayList<>();
-    cmd.add(java);
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(TrivialHttpServer.class.getName());
-    return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-  }
-
-  private static int port(Process server) throws IOException {
-    BufferedReader r =
-        new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-    String line = r.readLine();
-    if (line == null || !line.startsWith("listening ")) {
-      throw new IOException("the trivial server did not start: " + line);
-    }
-    return Integer.parseInt(line.substring("listening ".length()).trim());
   }
 }

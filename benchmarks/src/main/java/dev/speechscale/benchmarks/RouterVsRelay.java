@@ -4,17 +4,14 @@ import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.platform.local.LocalDeployer;
 import dev.speechscale.platform.local.LocalState;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -53,8 +50,8 @@ public final class RouterVsRelay {
       dev.speechscale.platform.local.Views.Status status =
           java.util.Objects.requireNonNull(r.status(), "the deployed endpoint has no status");
       LocalState.InstanceRecord instance = status.instances().getFirst();
-      relay = startRelay(instance.port());
-      int relayPort = port(relay);
+      relay = ChildJvm.start(TcpRelay.class, Integer.toString(instance.port()));
+      int relayPort = ChildJvm.port(relay, "the relay");
       try (Client direct = new Client(instance.port());
           Client relayed = new Client(relayPort);
           Client routed = new Client(status.routerPort())) {
@@ -128,26 +125,6 @@ public final class RouterVsRelay {
       }
       deployer.destroy(d.endpoint());
     }
-  }
-
-  private static Process startRelay(int targetPort) throws IOException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(TcpRelay.class.getName());
-    cmd.add(Integer.toString(targetPort));
-    return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-  }
-
-  private static int port(Process p) throws IOException {
-    BufferedReader r =
-        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-    String line = r.readLine();
-    if (line == null || !line.startsWith("listening ")) {
-      throw new IOException("the relay did not start: " + line);
-    }
-    return Integer.parseInt(line.substring("listening ".length()).trim());
   }
 
   private static double pct(long[] sorted, double p) {

@@ -216,15 +216,7 @@ final class PlanCommand implements Callable<Integer> {
     if (ceiling.isNegative() || ceiling.isZero()) {
       throw Cli.usage(spec, Flags.CEILING + " (" + ceiling + ") must be positive, e.g. 60s");
     }
-    if (pricePerHour != null && !(pricePerHour > 0 && pricePerHour < Double.POSITIVE_INFINITY)) {
-      throw Cli.usage(
-          spec,
-          Flags.PRICE_PER_HOUR
-              + " ("
-              + pricePerHour
-              + ") must be a positive number of US dollars, e.g. 1.408 for ml.g5.xlarge on"
-              + " demand");
-    }
+    PricePerHour.check(spec, pricePerHour, ", e.g. 1.408 for ml.g5.xlarge on demand");
     if (t.assumed != null && (t.assumed.isNegative() || t.assumed.isZero())) {
       throw Cli.usage(
           spec, Flags.ASSUME_T_TOTAL + " (" + t.assumed + ") must be positive, e.g. 320s");

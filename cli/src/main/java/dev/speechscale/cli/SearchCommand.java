@@ -246,14 +246,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
         java.util.regex.Pattern.compile("^(.+)=([^=,]+)(?:,(.+))?$");
 
     static List<AlsoType> parse(List<String> given, @Nullable Double basePrice, CommandSpec spec) {
-      if (basePrice != null && !(basePrice > 0 && basePrice < Double.POSITIVE_INFINITY)) {
-        throw Cli.usage(
-            spec,
-            Flags.PRICE_PER_HOUR
-                + " ("
-                + basePrice
-                + ") must be a positive number of US dollars per instance-hour, e.g. 1.408");
-      }
+      PricePerHour.check(spec, basePrice, " per instance-hour, e.g. 1.408");
       if (!given.isEmpty() && basePrice == null) {
         throw Cli.usage(
             spec,
@@ -275,7 +268,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
             // the usage error below
           }
         }
-        if (!m.matches() || !(price > 0 && price < Double.POSITIVE_INFINITY)) {
+        if (!m.matches() || !PricePerHour.valid(price)) {
           throw Cli.usage(
               spec,
               Flags.ALSO_TYPE

@@ -168,12 +168,7 @@ final class Plot {
         f(
             "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"%s/>",
             at, at, m.top(), height - m.bottom(), color, dashed(dash)));
-    boolean left = at > m.left() + 0.8 * plotWidth();
-    s.append(
-        f(
-            "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" font-weight=\"600\" text-anchor=\"%s\""
-                + " fill=\"%s\">%s</text>",
-            left ? at - 5 : at + 5, m.top() + labelDy, left ? "end" : "start", color, esc(label)));
+    labelBeside(at, labelDy, 5, "font-size=\"12\" font-weight=\"600\"", color, label);
     return this;
   }
 
@@ -189,14 +184,28 @@ final class Plot {
                 + " stroke-dasharray=\"2 3\"/>",
             at, at, m.top(), height - m.bottom()));
     if (!label.isEmpty()) {
-      boolean left = at > m.left() + 0.8 * plotWidth();
-      s.append(
-          f(
-              "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"%s\" fill=\"%s\">%s"
-                  + "</text>",
-              left ? at - 4 : at + 4, m.top() + labelDy, left ? "end" : "start", INK, esc(label)));
+      labelBeside(at, labelDy, 4, "font-size=\"11\"", INK, label);
     }
     return this;
+  }
+
+  /**
+   * A label {@code gap} pixels beside the vertical line at SVG x {@code at}, {@code labelDy} below
+   * the plot's top: to the line's right, or to its left when the line is in the right fifth of the
+   * plot, so the label stays inside.
+   */
+  private void labelBeside(
+      double at, int labelDy, int gap, String fontAttributes, String fill, String label) {
+    boolean left = at > m.left() + 0.8 * plotWidth();
+    s.append(
+        f(
+            "<text x=\"%.1f\" y=\"%d\" %s text-anchor=\"%s\" fill=\"%s\">%s</text>",
+            left ? at - gap : at + gap,
+            m.top() + labelDy,
+            fontAttributes,
+            left ? "end" : "start",
+            fill,
+            esc(label)));
   }
 
   /** A horizontal reference line across the plot at {@code v}, labelled at its right end. */
