@@ -33,6 +33,10 @@ class ShardMergeTest {
           11,
           Duration.ofMillis(5));
 
+  /** 50 ms at 100 requests/s: a few arrivals. */
+  private static final OpenLoopSpec SHORT =
+      OpenLoopSpec.constant(100, Duration.ofMillis(50), OpenLoopSpec.Arrivals.POISSON, 8, 3);
+
   @Test
   void merge_fourShards_arrivalsEqualOneProcess(@TempDir Path dir) throws Exception {
     try (FakeTtsServer server =
@@ -74,12 +78,10 @@ class ShardMergeTest {
   void read_missingOrRepeatedShard_namesTheProblem(@TempDir Path dir) throws Exception {
     try (FakeTtsServer server = FakeTtsServer.fast();
         Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri())) {
-      OpenLoopSpec shortSpec =
-          OpenLoopSpec.constant(100, Duration.ofMillis(50), OpenLoopSpec.Arrivals.POISSON, 8, 3);
       Path a = dir.resolve("a");
       Path b = dir.resolve("b");
-      runShard(invoker, shortSpec, new Shard(0, 2), a);
-      runShard(invoker, shortSpec, new Shard(1, 2), b);
+      runShard(invoker, SHORT, new Shard(0, 2), a);
+      runShard(invoker, SHORT, new Shard(1, 2), b);
 
       assertThatThrownBy(() ->
               ShardMerge.read(List.of(a.resolve("run.hlog")), List.of(a.resolve("events.jsonl"))))
@@ -98,10 +100,8 @@ class ShardMergeTest {
   void complete_onlyWhenTheHistogramLogCountsTheEventLogsLines(@TempDir Path dir) throws Exception {
     try (FakeTtsServer server = FakeTtsServer.fast();
         Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri())) {
-      OpenLoopSpec shortSpec =
-          OpenLoopSpec.constant(100, Duration.ofMillis(50), OpenLoopSpec.Arrivals.POISSON, 8, 3);
       Path d = dir.resolve("s");
-      OpenLoopResult r = runShard(invoker, shortSpec, new Shard(1, 2), d);
+      OpenLoopResult r = runShard(invoker, SHORT, new Shard(1, 2), d);
       Path hlog = d.resolve("run.hlog");
       Path events = d.resolve("events.jsonl");
       assertThat(ShardMerge.complete(hlog, events)).isTrue();
@@ -122,9 +122,7 @@ class ShardMergeTest {
   void answers_sayHowEachArrivalEnded(@TempDir Path dir) throws Exception {
     try (FakeTtsServer server = FakeTtsServer.fast();
         Invoker invoker = Targets.invoker(Transport.HTTP_STREAM, server.baseUri())) {
-      OpenLoopSpec shortSpec =
-          OpenLoopSpec.constant(100, Duration.ofMillis(50), OpenLoopSpec.Arrivals.POISSON, 8, 3);
-      runShard(invoker, shortSpec, Shard.WHOLE, dir.resolve("w"));
+      runShard(invoker, SHORT, Shard.WHOLE, dir.resolve("w"));
       ShardMerge m =
           ShardMerge.read(
               List.of(dir.resolve("w").resolve("run.hlog")),

@@ -364,17 +364,7 @@ class AwsChainEndToEndTest {
    * marker}, then kills it with SIGKILL; returns its output.
    */
   private static String killNine(Path log, String marker, String... args) throws Exception {
-    List<String> command =
-        new java.util.ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "dev.speechscale.cli.TtsBench"));
-    command.addAll(List.of(args));
-    Process p =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process p = Cli.start(log, args);
     try {
       long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
       while (!read(log).contains(marker)) {

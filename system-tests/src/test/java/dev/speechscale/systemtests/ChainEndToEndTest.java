@@ -153,6 +153,24 @@ class ChainEndToEndTest {
     }
   }
 
+  /** {@code replay} of the four-second trace behind the plan, its surge at 2 s, unaligned. */
+  private static String[] replayArgs(
+      LocalEndpoint endpoint, Path plan, Path qmax, Path ttotal, Path trace, String... more) {
+    return LocalEndpoint.concat(
+        LocalEndpoint.concat(
+            LocalEndpoint.concat(new String[] {"replay"}, endpoint.behind(plan)),
+            "--qmax",
+            qmax.toString(),
+            "--ttotal",
+            ttotal.toString(),
+            "--trace",
+            trace.toString(),
+            "--surge-at",
+            "2s",
+            "--no-align"),
+        more);
+  }
+
   /**
    * The same replay split across two load processes ({@code --shard 0/2} here, {@code 1/2} in a JVM
    * of its own) from one start instant: shard 0 merges the other's logs, and the merged arrivals
@@ -165,17 +183,12 @@ class ChainEndToEndTest {
     // far enough ahead for the second JVM to start and both to read the endpoint
     String startAt = Instant.now().plusSeconds(12).truncatedTo(ChronoUnit.SECONDS).toString();
     String[] args =
-        LocalEndpoint.concat(
-            LocalEndpoint.concat(new String[] {"replay"}, endpoint.behind(plan)),
-            "--qmax",
-            qmax.toString(),
-            "--ttotal",
-            ttotal.toString(),
-            "--trace",
-            trace.toString(),
-            "--surge-at",
-            "2s",
-            "--no-align",
+        replayArgs(
+            endpoint,
+            plan,
+            qmax,
+            ttotal,
+            trace,
             "--warmup",
             "0s",
             "--events",
@@ -221,17 +234,12 @@ class ChainEndToEndTest {
     Path out = dir.resolve("replay-" + MODEL + ".json");
     Cli r =
         Cli.ttsBench(
-            LocalEndpoint.concat(
-                LocalEndpoint.concat(new String[] {"replay"}, endpoint.behind(plan)),
-                "--qmax",
-                qmax.toString(),
-                "--ttotal",
-                ttotal.toString(),
-                "--trace",
-                trace.toString(),
-                "--surge-at",
-                "2s",
-                "--no-align",
+            replayArgs(
+                endpoint,
+                plan,
+                qmax,
+                ttotal,
+                trace,
                 // 3 s, not 1: the endpoint comes into service just before the replay, and the
                 // prediction's history below needs a second or two of samples before the trace
                 // (with 1 s, a loaded build's metric store held none: "–, –, –")
@@ -399,17 +407,12 @@ class ChainEndToEndTest {
         minimum,
         true,
         "replay: warm-up: N=",
-        LocalEndpoint.concat(
-            LocalEndpoint.concat(new String[] {"replay"}, behind),
-            "--qmax",
-            qmax.toString(),
-            "--ttotal",
-            ttotal.toString(),
-            "--trace",
-            trace.toString(),
-            "--surge-at",
-            "2s",
-            "--no-align",
+        replayArgs(
+            endpoint,
+            plan,
+            qmax,
+            ttotal,
+            trace,
             "--warmup",
             "60s",
             "--output",
