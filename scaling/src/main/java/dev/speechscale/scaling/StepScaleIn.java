@@ -27,7 +27,7 @@ public record StepScaleIn(
     double threshold,
     Duration cooldown,
     TreatMissingData treatMissingData)
-    implements ScaleIn {
+    implements ScaleIn, AlarmMetric {
   /** The step scale-in a plan deploys: its alarm treats missing data as {@code notBreaching}. */
   public StepScaleIn(
       Metric metric,

@@ -26,7 +26,8 @@ public record TargetTracking(
     Duration period,
     int datapoints,
     double targetValue,
-    Duration scaleOutCooldown) {
+    Duration scaleOutCooldown)
+    implements AlarmMetric {
   public TargetTracking {
     Objects.requireNonNull(metric, "metric");
     Objects.requireNonNull(statistic, "statistic");
