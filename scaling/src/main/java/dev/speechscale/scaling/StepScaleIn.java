@@ -48,10 +48,7 @@ public record StepScaleIn(
 
   public StepScaleIn {
     Objects.requireNonNull(treatMissingData, "treatMissingData");
-    Objects.requireNonNull(metric, "metric");
-    Objects.requireNonNull(statistic, "statistic");
-    Checks.period("step scale-in period", period);
-    Checks.datapoints("step scale-in datapoints", datapoints);
+    Checks.alarm("step scale-in", metric, statistic, period, datapoints);
     Checks.finiteNonNegative("scale-in threshold", threshold);
     Checks.cooldown("scale-in cooldown", cooldown);
   }
