@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -32,27 +33,13 @@ record ConfigFields(String at, JsonNode node, List<String> problems) {
   }
 
   @Nullable String stringOrNull(String key) {
-    JsonNode v = node.get(key);
-    if (v == null || v.isNull()) {
-      return null;
-    }
-    if (!v.isString() && !v.isNumber()) {
-      problems.add(at + "." + key + " (" + v + ") must be text");
-      return null;
-    }
-    return v.asString();
+    JsonNode v = valueOrNull(key, x -> x.isString() || x.isNumber(), "text");
+    return v == null ? null : v.asString();
   }
 
   double number(String key, double dflt) {
-    JsonNode v = node.get(key);
-    if (v == null || v.isNull()) {
-      return dflt;
-    }
-    if (!v.isNumber()) {
-      problems.add(at + "." + key + " (" + v + ") must be a number");
-      return dflt;
-    }
-    return v.doubleValue();
+    JsonNode v = valueOrNull(key, JsonNode::isNumber, "a number");
+    return v == null ? dflt : v.doubleValue();
   }
 
   int integer(String key, int dflt, int lo, int hi) {
@@ -61,12 +48,8 @@ record ConfigFields(String at, JsonNode node, List<String> problems) {
   }
 
   @Nullable Integer integerOrNull(String key, int lo, int hi) {
-    JsonNode v = node.get(key);
-    if (v == null || v.isNull()) {
-      return null;
-    }
-    if (!v.isIntegralNumber()) {
-      problems.add(at + "." + key + " (" + v + ") must be a whole number");
+    JsonNode v = valueOrNull(key, JsonNode::isIntegralNumber, "a whole number");
+    if (v == null) {
       return null;
     }
     int i = v.intValue();
@@ -79,22 +62,28 @@ record ConfigFields(String at, JsonNode node, List<String> problems) {
   }
 
   @Nullable Double positiveOrNull(String key) {
+    JsonNode v =
+        valueOrNull(
+            key,
+            x -> x.isNumber() && x.doubleValue() > 0,
+            "a positive number (or left out to take it from the plan)");
+    return v == null ? null : v.doubleValue();
+  }
+
+  /**
+   * The key's value; {@code null} when it is absent or JSON null, and when {@code fits} refuses it,
+   * which adds the problem "{@code at.key (value) must be <rule>}".
+   */
+  private @Nullable JsonNode valueOrNull(String key, Predicate<JsonNode> fits, String rule) {
     JsonNode v = node.get(key);
     if (v == null || v.isNull()) {
       return null;
     }
-    if (!v.isNumber() || !(v.doubleValue() > 0)) {
-      problems.add(
-          at
-              + "."
-              + key
-              + " ("
-              + v
-              + ") must be a positive number (or left out to"
-              + " take it from the plan)");
+    if (!fits.test(v)) {
+      problems.add(at + "." + key + " (" + v + ") must be " + rule);
       return null;
     }
-    return v.doubleValue();
+    return v;
   }
 
   Map<String, String> stringMap(String key) {

@@ -1,9 +1,9 @@
 package dev.speechscale.artifacts;
 
+import dev.speechscale.platform.Fingerprint;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,10 +19,7 @@ public record DeployedConfig(
 
   public DeployedConfig {
     Objects.requireNonNull(instanceType, "instance_type");
-    containerEnv =
-        containerEnv == null
-            ? Map.of()
-            : java.util.Collections.unmodifiableMap(new TreeMap<>(containerEnv));
+    containerEnv = Fingerprint.sortedEnv(containerEnv);
   }
 
   /**

@@ -330,16 +330,7 @@ public record TtotalArtifact(
       return scaleOutTime();
     }
     TtotalRuns.Run r = TtotalRuns.pick(runs.runs(), statistic);
-    return new ScaleOutTime(
-        r.tTotalS(),
-        policyLagBoundS,
-        true,
-        r.durations().stream()
-            .map(d ->
-                new ScaleOutTime.Stage(
-                    d.from(), d.to(), d.seconds(), Boolean.TRUE.equals(d.bounded())))
-            .toList(),
-        r.missingStages());
+    return scaleOutTime(r.tTotalS(), r.durations(), r.missingStages());
   }
 
   /** How many scale-outs were timed: 1 for a single-run artifact. */
@@ -349,16 +340,22 @@ public record TtotalArtifact(
 
   /** The planner's view. */
   public ScaleOutTime scaleOutTime() {
+    return scaleOutTime(tTotalS, durations, missingStages);
+  }
+
+  /** The planner's view of one timing: this artifact's or one of its runs'. */
+  private ScaleOutTime scaleOutTime(
+      double tTotal, List<StageDuration> stages, List<String> missing) {
     return new ScaleOutTime(
-        tTotalS,
+        tTotal,
         policyLagBoundS,
         true,
-        durations.stream()
+        stages.stream()
             .map(d ->
                 new ScaleOutTime.Stage(
                     d.from(), d.to(), d.seconds(), Boolean.TRUE.equals(d.bounded())))
             .toList(),
-        missingStages);
+        missing);
   }
 
   /** The default file name: {@code ttotal-<model>-<trigger>-<slug>.json}. */

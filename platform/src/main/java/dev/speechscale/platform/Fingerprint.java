@@ -17,9 +17,16 @@ public record Fingerprint(
     String instanceType, @Nullable String imageDigest, Map<String, String> containerEnv) {
   public Fingerprint {
     Objects.requireNonNull(instanceType, "instanceType");
-    containerEnv =
-        containerEnv == null
-            ? Map.of()
-            : java.util.Collections.unmodifiableMap(new TreeMap<>(containerEnv));
+    containerEnv = sortedEnv(containerEnv);
+  }
+
+  /**
+   * A container environment as every fingerprint keeps it (the artifacts' {@code deployed_config}
+   * too): sorted by name and unmodifiable; none for {@code null}.
+   */
+  public static Map<String, String> sortedEnv(@Nullable Map<String, String> containerEnv) {
+    return containerEnv == null
+        ? Map.of()
+        : java.util.Collections.unmodifiableMap(new TreeMap<>(containerEnv));
   }
 }

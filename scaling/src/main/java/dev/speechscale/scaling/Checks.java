@@ -1,5 +1,6 @@
 package dev.speechscale.scaling;
 
+import dev.speechscale.platform.MetricQuery.Metric;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -7,6 +8,19 @@ import java.util.Objects;
 /** Validation shared by the rules' compact constructors; messages name thing, value, rule, fix. */
 final class Checks {
   private Checks() {}
+
+  /**
+   * What an alarm watches and how long it must breach ({@link AlarmMetric}): {@code what} names the
+   * alarm's policy in the messages ({@code target tracking period}, {@code step scale-in
+   * datapoints}).
+   */
+  static void alarm(
+      String what, Metric metric, MetricStatistic statistic, Duration period, int datapoints) {
+    Objects.requireNonNull(metric, "metric");
+    Objects.requireNonNull(statistic, "statistic");
+    period(what + " period", period);
+    datapoints(what + " datapoints", datapoints);
+  }
 
   static void period(String what, Duration period) {
     Objects.requireNonNull(period, what);

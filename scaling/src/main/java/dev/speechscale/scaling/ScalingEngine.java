@@ -134,14 +134,7 @@ public final class ScalingEngine {
     long delayMs = checked(desired, inService, datapoints.publicationDelayMs());
     long visibleMs = nowMs - delayMs;
     TargetTracking t = rules.tracking();
-    double[] high =
-        read(
-            datapoints,
-            t.metric(),
-            t.statistic(),
-            t.period().toMillis(),
-            AlarmEvaluation.range(t.datapoints()),
-            visibleMs);
+    double[] high = read(datapoints, t, t.datapoints(), visibleMs);
     highAlarm =
         AlarmEvaluation.evaluate(
             high,
@@ -338,24 +331,9 @@ public final class ScalingEngine {
   private java.util.Optional<double[]> lowPeriods(Datapoints datapoints, long visibleMs) {
     TargetTracking t = rules.tracking();
     return switch (rules.scaleIn()) {
-      case StepScaleIn s ->
-          java.util.Optional.of(
-              read(
-                  datapoints,
-                  s.metric(),
-                  s.statistic(),
-                  s.period().toMillis(),
-                  AlarmEvaluation.range(s.datapoints()),
-                  visibleMs));
+      case StepScaleIn s -> java.util.Optional.of(read(datapoints, s, s.datapoints(), visibleMs));
       case ScaleIn.Tracking tr ->
-          java.util.Optional.of(
-              read(
-                  datapoints,
-                  t.metric(),
-                  t.statistic(),
-                  t.period().toMillis(),
-                  AlarmEvaluation.range(tr.datapoints()),
-                  visibleMs));
+          java.util.Optional.of(read(datapoints, t, tr.datapoints(), visibleMs));
       case ScaleIn.Disabled d -> java.util.Optional.empty();
     };
   }
@@ -397,15 +375,17 @@ public final class ScalingEngine {
     };
   }
 
+  /**
+   * The periods of {@code alarm}'s evaluation range for {@code alarmDatapoints} datapoints ({@link
+   * AlarmEvaluation#range}), the newest ending at the last period published by {@code visibleMs}.
+   */
   private static double[] read(
-      Datapoints datapoints,
-      Metric metric,
-      MetricStatistic statistic,
-      long periodMs,
-      int count,
-      long visibleMs) {
+      Datapoints datapoints, AlarmMetric alarm, int alarmDatapoints, long visibleMs) {
+    Metric metric = alarm.metric();
+    long periodMs = alarm.period().toMillis();
+    int count = AlarmEvaluation.range(alarmDatapoints);
     long endMs = Math.floorDiv(visibleMs, periodMs) * periodMs;
-    double[] values = datapoints.periods(metric, statistic, periodMs, count, endMs);
+    double[] values = datapoints.periods(metric, alarm.statistic(), periodMs, count, endMs);
     if (values == null || values.length != count) {
       throw new IllegalStateException(
           "Datapoints.periods returned "

@@ -27,7 +27,7 @@ public record StepScaleIn(
     double threshold,
     Duration cooldown,
     TreatMissingData treatMissingData)
-    implements ScaleIn {
+    implements ScaleIn, AlarmMetric {
   /** The step scale-in a plan deploys: its alarm treats missing data as {@code notBreaching}. */
   public StepScaleIn(
       Metric metric,
@@ -48,10 +48,7 @@ public record StepScaleIn(
 
   public StepScaleIn {
     Objects.requireNonNull(treatMissingData, "treatMissingData");
-    Objects.requireNonNull(metric, "metric");
-    Objects.requireNonNull(statistic, "statistic");
-    Checks.period("step scale-in period", period);
-    Checks.datapoints("step scale-in datapoints", datapoints);
+    Checks.alarm("step scale-in", metric, statistic, period, datapoints);
     Checks.finiteNonNegative("scale-in threshold", threshold);
     Checks.cooldown("scale-in cooldown", cooldown);
   }

@@ -2,7 +2,6 @@ package dev.speechscale.scaling;
 
 import dev.speechscale.platform.MetricQuery.Metric;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * The scale-out side of a target tracking policy: its high alarm and the proportional step.
@@ -26,12 +25,10 @@ public record TargetTracking(
     Duration period,
     int datapoints,
     double targetValue,
-    Duration scaleOutCooldown) {
+    Duration scaleOutCooldown)
+    implements AlarmMetric {
   public TargetTracking {
-    Objects.requireNonNull(metric, "metric");
-    Objects.requireNonNull(statistic, "statistic");
-    Checks.period("target tracking period", period);
-    Checks.datapoints("target tracking datapoints", datapoints);
+    Checks.alarm("target tracking", metric, statistic, period, datapoints);
     Checks.positiveFinite("target value", targetValue);
     Checks.cooldown("scale-out cooldown", scaleOutCooldown);
   }

@@ -13,11 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.http.Protocol;
-import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sagemakerruntimehttp2.SageMakerRuntimeHttp2AsyncClient;
 import software.amazon.awssdk.services.sagemakerruntimehttp2.model.InvokeEndpointWithBidirectionalStreamResponseHandler;
 import software.amazon.awssdk.services.sagemakerruntimehttp2.model.RequestStreamEvent;
@@ -46,20 +43,9 @@ final class BidiStreamInvoker implements Invoker {
 
   BidiStreamInvoker(InvokerTarget target) {
     this.target = target;
-    int maxConnections = Integer.parseInt(target.options().getOrDefault("max_connections", "1024"));
     this.client =
-        SageMakerRuntimeHttp2AsyncClient.builder()
-            .region(Region.of(target.region() == null ? "us-east-1" : target.region()))
-            .endpointOverride(target.baseUri())
-            .credentialsProvider(ResponseStreamInvoker.credentials(target))
-            .httpClientBuilder(
-                NettyNioAsyncHttpClient.builder()
-                    .protocol(Protocol.HTTP2)
-                    .maxConcurrency(maxConnections)
-                    .connectionAcquisitionTimeout(target.requestTimeout())
-                    .readTimeout(target.requestTimeout()))
-            .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()))
-            .build();
+        ResponseStreamInvoker.client(
+            SageMakerRuntimeHttp2AsyncClient.builder(), target, Protocol.HTTP2);
   }
 
   @Override

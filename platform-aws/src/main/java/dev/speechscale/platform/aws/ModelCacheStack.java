@@ -216,18 +216,8 @@ public final class ModelCacheStack extends Stack {
                 Map.of("StringLike", Map.of("s3:prefix", List.of(spec.weightsPrefix() + "*"))))
             .build());
 
-    Function onEvent = handler("StartSync", ON_EVENT, project);
-    onEvent.addToRolePolicy(
-        PolicyStatement.Builder.create()
-            .actions(List.of("codebuild:StartBuild"))
-            .resources(List.of(project.getProjectArn()))
-            .build());
-    Function isComplete = handler("AwaitSync", IS_COMPLETE, project);
-    isComplete.addToRolePolicy(
-        PolicyStatement.Builder.create()
-            .actions(List.of("codebuild:BatchGetBuilds"))
-            .resources(List.of(project.getProjectArn()))
-            .build());
+    Function onEvent = handler("StartSync", ON_EVENT, project, "codebuild:StartBuild");
+    Function isComplete = handler("AwaitSync", IS_COMPLETE, project, "codebuild:BatchGetBuilds");
     Provider provider =
         Provider.Builder.create(this, "SyncProvider")
             .onEventHandler(onEvent)
@@ -257,14 +247,24 @@ public final class ModelCacheStack extends Stack {
         .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
   }
 
-  private Function handler(String id, String code, Project project) {
-    return Function.Builder.create(this, id)
-        .runtime(Runtime.PYTHON_3_12)
-        .handler("index.handler")
-        .code(Code.fromInline(code))
-        .timeout(Duration.minutes(1))
-        .environment(Map.of("PROJECT_NAME", project.getProjectName()))
-        .build();
+  /**
+   * A sync handler running {@code code}, allowed the one CodeBuild {@code action} on the project.
+   */
+  private Function handler(String id, String code, Project project, String action) {
+    Function f =
+        Function.Builder.create(this, id)
+            .runtime(Runtime.PYTHON_3_12)
+            .handler("index.handler")
+            .code(Code.fromInline(code))
+            .timeout(Duration.minutes(1))
+            .environment(Map.of("PROJECT_NAME", project.getProjectName()))
+            .build();
+    f.addToRolePolicy(
+        PolicyStatement.Builder.create()
+            .actions(List.of(action))
+            .resources(List.of(project.getProjectArn()))
+            .build());
+    return f;
   }
 
   /** The resource that completes when the weights are in the bucket. */

@@ -22,9 +22,12 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsAsyncClientBuilder;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.http.Protocol;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sagemakerruntime.SageMakerRuntimeAsyncClient;
@@ -54,19 +57,30 @@ final class ResponseStreamInvoker implements Invoker {
 
   ResponseStreamInvoker(InvokerTarget target) {
     this.target = target;
+    this.client = client(SageMakerRuntimeAsyncClient.builder(), target, Protocol.HTTP1_1);
+  }
+
+  /**
+   * A runtime client for {@code target}, as both invokers build theirs: its region (us-east-1 when
+   * none is given) and base URI, {@link #credentials}, a Netty pool of {@code max_connections}
+   * (default 1024) speaking {@code protocol} with the request timeout to acquire a connection and
+   * to read, and retries off.
+   */
+  static <B extends AwsAsyncClientBuilder<B, C> & AwsClientBuilder<B, C>, C> C client(
+      B builder, InvokerTarget target, Protocol protocol) {
     int maxConnections = Integer.parseInt(target.options().getOrDefault("max_connections", "1024"));
-    this.client =
-        SageMakerRuntimeAsyncClient.builder()
-            .region(Region.of(target.region() == null ? "us-east-1" : target.region()))
-            .endpointOverride(target.baseUri())
-            .credentialsProvider(credentials(target))
-            .httpClientBuilder(
-                NettyNioAsyncHttpClient.builder()
-                    .maxConcurrency(maxConnections)
-                    .connectionAcquisitionTimeout(target.requestTimeout())
-                    .readTimeout(target.requestTimeout()))
-            .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()))
-            .build();
+    return builder
+        .region(Region.of(target.region() == null ? "us-east-1" : target.region()))
+        .endpointOverride(target.baseUri())
+        .credentialsProvider(credentials(target))
+        .httpClientBuilder(
+            NettyNioAsyncHttpClient.builder()
+                .protocol(protocol)
+                .maxConcurrency(maxConnections)
+                .connectionAcquisitionTimeout(target.requestTimeout())
+                .readTimeout(target.requestTimeout()))
+        .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()))
+        .build();
   }
 
   static AwsCredentialsProvider credentials(InvokerTarget target) {

@@ -71,19 +71,18 @@ final class LocalStatusJson {
       suspended.put("dynamic_scaling_in", sc.suspendedIn());
       suspended.put("dynamic_scaling_out", sc.suspendedOut());
       suspended.put("scheduled_scaling", sc.suspendedScheduled());
-      ObjectNode tracking = o.putObject("target_tracking");
-      tracking.put("metric", "ConcurrentRequestsPerModel");
-      tracking.put("statistic", "Maximum");
-      tracking.put("period_s", sc.trackingPeriodS());
-      tracking.put("evaluation_periods", sc.trackingEvaluationPeriods());
+      ObjectNode tracking =
+          alarm(
+              o,
+              "target_tracking",
+              "Maximum",
+              sc.trackingPeriodS(),
+              sc.trackingEvaluationPeriods());
       tracking.put("target_value", sc.targetValue());
       tracking.put("scale_out_cooldown_s", sc.scaleOutCooldownS());
       tracking.put("alarm_state", sc.highAlarmState());
-      ObjectNode stepIn = o.putObject("step_scale_in");
-      stepIn.put("metric", "ConcurrentRequestsPerModel");
-      stepIn.put("statistic", "Average");
-      stepIn.put("period_s", sc.scaleInPeriodS());
-      stepIn.put("evaluation_periods", sc.scaleInEvaluationPeriods());
+      ObjectNode stepIn =
+          alarm(o, "step_scale_in", "Average", sc.scaleInPeriodS(), sc.scaleInEvaluationPeriods());
       stepIn.put("threshold", sc.scaleInThreshold());
       stepIn.put("adjustment", -1);
       stepIn.put("cooldown_s", sc.scaleInCooldownS());
@@ -101,6 +100,21 @@ final class LocalStatusJson {
           .put("cause", a.cause());
     }
     return o;
+  }
+
+  /**
+   * The object {@code name} of {@code o}, opened with what a scaling policy's alarm watches: the
+   * ConcurrentRequestsPerModel {@code statistic} over {@code periodS} for {@code
+   * evaluationPeriods}.
+   */
+  private static ObjectNode alarm(
+      ObjectNode o, String name, String statistic, int periodS, int evaluationPeriods) {
+    ObjectNode alarm = o.putObject(name);
+    alarm.put("metric", "ConcurrentRequestsPerModel");
+    alarm.put("statistic", statistic);
+    alarm.put("period_s", periodS);
+    alarm.put("evaluation_periods", evaluationPeriods);
+    return alarm;
   }
 
   private static void putInt(ObjectNode o, String name, @Nullable Integer value) {

@@ -510,21 +510,13 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
   }
 
   synchronized void setSuspended(SuspendedState state) {
-    if (autoscaler == null) {
-      throw new IllegalStateException(
-          spec.endpoint() + " has no scalable target: " + spec.scaling().reason());
-    }
-    autoscaler.setSuspended(state);
+    scalableTarget().setSuspended(state);
     say("suspended flags: %s", state);
   }
 
   /** Creates or replaces a scheduled floor (the AWS-shaped plane's PutScheduledAction). */
   synchronized void putFloor(Views.Floor floor) {
-    if (autoscaler == null) {
-      throw new IllegalStateException(
-          spec.endpoint() + " has no scalable target: " + spec.scaling().reason());
-    }
-    autoscaler.putFloor(floor);
+    scalableTarget().putFloor(floor);
     say(
         "scheduled floor %s: min capacity %d from %s UTC",
         floor.name(), floor.minCapacity(), floor.at());
@@ -532,12 +524,17 @@ final class Supervisor implements Autoscaler.Capacity, AutoCloseable {
 
   /** Deletes a scheduled floor by name (DeleteScheduledAction). */
   synchronized void deleteFloor(String name) {
+    scalableTarget().deleteFloor(name);
+    say("scheduled floor %s deleted", name);
+  }
+
+  /** The autoscaler, for a call that needs a scalable target; refused when scaling is detached. */
+  private Autoscaler scalableTarget() {
     if (autoscaler == null) {
       throw new IllegalStateException(
           spec.endpoint() + " has no scalable target: " + spec.scaling().reason());
     }
-    autoscaler.deleteFloor(name);
-    say("scheduled floor %s deleted", name);
+    return autoscaler;
   }
 
   synchronized Views.Status status(Instant now) {

@@ -82,20 +82,26 @@ public final class WsRelay implements Session.Listener.AutoDemanding {
 
   @Override
   public void onWebSocketClose(int statusCode, String reason) {
-    Session up = upstream;
-    if (up != null && up.isOpen()) {
-      up.close(statusCode, reason, Callback.NOOP);
-    }
-    end();
+    closeAndEnd(upstream, statusCode, reason);
   }
 
   @Override
   public void onWebSocketError(Throwable cause) {
-    Session up = upstream;
-    if (up != null && up.isOpen()) {
-      up.close(StatusCode.SERVER_ERROR, "client failed", Callback.NOOP);
+    closeAndEnd(upstream, StatusCode.SERVER_ERROR, "client failed");
+  }
+
+  /** Closes {@code other} with the code and reason if it is still open, and ends the session. */
+  private void closeAndEnd(@Nullable Session other, int code, String reason) {
+    if (other != null && other.isOpen()) {
+      other.close(code, reason, Callback.NOOP);
     }
     end();
+  }
+
+  /** The instance's id, or {@code ?} before one was picked. */
+  private String instanceId() {
+    Backend b = backend;
+    return b == null ? "?" : b.instanceId();
   }
 
   private void end() {
@@ -169,32 +175,18 @@ public final class WsRelay implements Session.Listener.AutoDemanding {
 
     @Override
     public void onWebSocketClose(int statusCode, String reason) {
-      Session down = downstream;
-      Backend b = backend;
-      if (down != null && down.isOpen()) {
-        down.close(
-            statusCode == StatusCode.NO_CODE ? StatusCode.NORMAL : statusCode,
-            reason("instance " + (b == null ? "?" : b.instanceId()) + " closed: " + reason),
-            Callback.NOOP);
-      }
-      end();
+      closeAndEnd(
+          downstream,
+          statusCode == StatusCode.NO_CODE ? StatusCode.NORMAL : statusCode,
+          reason("instance " + instanceId() + " closed: " + reason));
     }
 
     @Override
     public void onWebSocketError(Throwable cause) {
-      Session down = downstream;
-      Backend b = backend;
-      if (down != null && down.isOpen()) {
-        down.close(
-            StatusCode.SERVER_ERROR,
-            reason(
-                "instance "
-                    + (b == null ? "?" : b.instanceId())
-                    + " failed: "
-                    + cause.getMessage()),
-            Callback.NOOP);
-      }
-      end();
+      closeAndEnd(
+          downstream,
+          StatusCode.SERVER_ERROR,
+          reason("instance " + instanceId() + " failed: " + cause.getMessage()));
     }
   }
 }
