@@ -38,6 +38,7 @@ public final class Flags {
   public static final String EVENTS = "--events";
   public static final String FAIL_ON_ERROR = "--fail-on-error";
   public static final String FALL = "--fall";
+  public static final String FAMILIES = "--families";
   public static final String FINALISTS = "--finalists";
   public static final String GOAL_SHED = "--goal-shed";
   public static final String GOAL_SLO = "--goal-slo";

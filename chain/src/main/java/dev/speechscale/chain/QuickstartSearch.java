@@ -31,10 +31,12 @@ import org.jspecify.annotations.Nullable;
  * {@code quickstart}'s search step: {@code tts-bench search} on the run's own qmax, ttotal and plan
  * artifacts over a short trace at this fleet's scale ({@link #trace}: a day's shape pressed into 30
  * min, 0.2 X up to 1.6 X and back, so the second instance is needed; held out 5 min later with the
- * next seed), the default goal (99.9 % within the SLO, 0.1 % shed). It writes the trace, the
- * searched plan artifact (the chosen policy in the plan's fields, scheduled floors included when
- * chosen, and the search's record), which the quickstart then deploys, validates and replays, and
- * the search's summary.
+ * next seed), the default goal (99.9 % within the SLO, 0.1 % shed), over the plan's family of
+ * policies only ({@link PolicySearch.Families#PLANNED}: what the quickstart then validates live and
+ * replays; {@code tts-bench search} alone also ranks InvocationsPerInstance tracking). It writes
+ * the trace, the searched plan artifact (the chosen policy in the plan's fields, scheduled floors
+ * included when chosen, and the search's record), which the quickstart then deploys, validates and
+ * replays, and the search's summary.
  */
 final class QuickstartSearch {
   /** The fitted trace's length. */
@@ -168,7 +170,11 @@ final class QuickstartSearch {
                 scale,
                 1,
                 SearchModel.floorLeadSeconds(plan.tTotalS()),
-                threads),
+                threads,
+                // the quickstart deploys its choice, then validates it live and replays it, and
+                // both check the plan's family only: an InvocationsPerInstance choice would leave
+                // them driving a per-minute invocation target as concurrency
+                PolicySearch.Families.PLANNED),
             progress);
     SearchPlan.Record rec =
         new SearchPlan.Record(
@@ -191,6 +197,7 @@ final class QuickstartSearch {
                     .add(Flags.TRACE, traceFile)
                     .add(Flags.HELD_OUT_SHIFT, HELD_OUT_SHIFT)
                     .add(Flags.METRIC_DELAY, Duration.ZERO)
+                    .add(Flags.FAMILIES, "planned")
                     .add(Flags.OUTPUT, out)
                     .words());
     Map<String, Object> parameters = new java.util.LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.PlanArtifact;
+import dev.speechscale.artifacts.ScalingMetricChoice;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.artifacts.ValidateArtifact.Result;
 import dev.speechscale.loadgen.RungRecording;
@@ -66,20 +67,46 @@ final class ValidateLive {
         refusalCost = single.refusalCost();
       }
       int fleet = Math.min(2, plan.maxInstances());
+      ScalingMetricChoice metric = plan.scalingMetricChoice();
+      boolean concurrency = metric == ScalingMetricChoice.CONCURRENT_REQUESTS_PER_MODEL;
       try (Freeze two = Freeze.pin(platform, endpoint, fleet, settle, clock, progress)) {
         timeline.phase("live_slo_at_threshold_load");
-        out.add(sloAtScaledFleet(load, fleet, sloMs));
+        out.add(
+            concurrency
+                ? sloAtScaledFleet(load, fleet, sloMs)
+                : notRun("live_slo_at_threshold_load", metric, targetValue, progress));
         timeline.phase("live_surge");
         out.add(LiveSurge.run(load, fleet, sloMs, throughput));
       }
       if (plan.maxInstances() > plan.minInstances()) {
         timeline.phase("live_scale_out");
         out.add(
-            LiveScaleOut.run(
-                RetryingPlatform.of(platform), endpoint, load, targetValue, settle, clock));
+            concurrency
+                ? LiveScaleOut.run(
+                    RetryingPlatform.of(platform), endpoint, load, targetValue, settle, clock)
+                : notRun("live_scale_out", metric, targetValue, progress));
       }
     }
     return new Outcome(out, refusalCost);
+  }
+
+  /**
+   * A concurrency check not run for a plan that tracks another metric: it drives the plan's target
+   * as concurrent requests, which for InvocationsPerInstance (requests per instance per minute)
+   * would be hundreds of streams and a failure that says nothing of the policy.
+   */
+  static ValidateArtifact.Check notRun(
+      String name, ScalingMetricChoice metric, double targetValue, Consumer<String> progress) {
+    String why =
+        "not run: the plan tracks "
+            + metric.label()
+            + " at "
+            + Checks.fmt(targetValue)
+            + ", and this check drives the target as concurrent requests (a"
+            + " concurrent_requests_per_model plan's); tts-bench simulate and search predict this"
+            + " policy";
+    progress.accept("live: " + name + " " + why);
+    return Checks.check(name, Result.WARN, "a concurrent_requests_per_model target", "-", why);
   }
 
   /** live_rejections, then the refusal cost measured on the same two phases. */

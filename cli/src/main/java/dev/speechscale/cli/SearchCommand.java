@@ -204,7 +204,8 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
             scale,
             f.finalists,
             SearchModel.floorLeadSeconds(plan.tTotalS()),
-            f.threads != null ? f.threads : Runtime.getRuntime().availableProcessors());
+            f.threads != null ? f.threads : Runtime.getRuntime().availableProcessors(),
+            f.families);
     PrintWriter err = spec.commandLine().getErr();
     return PolicySearch.run(
         inputs,

@@ -1,8 +1,10 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.chain.Flags;
+import dev.speechscale.simulator.PolicySearch;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -36,6 +38,23 @@ final class SearchFlags {
 
   @Option(names = Flags.FINALISTS, defaultValue = "3", paramLabel = "N")
   int finalists;
+
+  @Option(
+      names = Flags.FAMILIES,
+      defaultValue = "all",
+      paramLabel = "all|planned",
+      converter = FamiliesChoice.class)
+  PolicySearch.Families families;
+
+  static final class FamiliesChoice extends Choice<PolicySearch.Families> {
+    FamiliesChoice() {
+      super(
+          Map.of("all", PolicySearch.Families.ALL, "planned", PolicySearch.Families.PLANNED),
+          Flags.FAMILIES
+              + " (%s) must be 'all' (the plan's family and InvocationsPerInstance tracking) or"
+              + " 'planned' (the plan's family only)");
+    }
+  }
 
   @Option(names = Flags.METRIC_DELAY, paramLabel = "DURATION")
   @Nullable Duration metricDelay;

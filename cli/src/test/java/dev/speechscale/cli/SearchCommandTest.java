@@ -132,6 +132,32 @@ class SearchCommandTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void familiesPlanned_triesOnlyThePlansFamily_allTriesInvocationsToo() throws Exception {
+    CliRun all = search("all.json", "2");
+    CliRun planned = search("planned.json", "2", "--families", "planned");
+    assertThat(planned.exitCode()).as(planned.err()).isZero();
+
+    List<Map<String, Object>> allTried = candidates(dir.resolve("all.json"));
+    List<Map<String, Object>> plannedTried = candidates(dir.resolve("planned.json"));
+    assertThat(allTried).anyMatch(c -> c.containsKey("scaling_metric"));
+    assertThat(plannedTried).isNotEmpty().noneMatch(c -> c.containsKey("scaling_metric"));
+    assertThat(plannedTried).noneMatch(c -> ((String) c.get("varied")).startsWith("invocations"));
+    // the rivals are the same: invocations is still simulated, for comparison
+    assertThat(planned.out()).contains("  invocations ");
+
+    CliRun bad = search("x.json", "1", "--families", "cpu");
+    assertThat(bad.exitCode()).isEqualTo(2);
+    assertThat(bad.err()).contains("--families (cpu) must be 'all'");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> candidates(Path file) throws Exception {
+    Map<String, Object> json = ArtifactCodec.mapper().readValue(Files.readString(file), Map.class);
+    return (List<Map<String, Object>>) ((Map<String, Object>) json.get("search")).get("candidates");
+  }
+
+  @Test
   void refusesABadGoalNamingTheFlag() {
     CliRun run = search("x.json", "1", "--goal-slo", "120");
     assertThat(run.exitCode()).isEqualTo(2);

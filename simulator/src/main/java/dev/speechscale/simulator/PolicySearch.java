@@ -40,6 +40,7 @@ public final class PolicySearch {
    *     #finalists})
    * @param floorLeadSeconds how long before its hour a floor fires
    * @param threads simulations run at once
+   * @param families which policy families are searched
    */
   public record Inputs(
       InstanceModel model,
@@ -54,8 +55,10 @@ public final class PolicySearch {
       int scale,
       int finalists,
       long floorLeadSeconds,
-      int threads) {
+      int threads,
+      Families families) {
     public Inputs {
+      java.util.Objects.requireNonNull(families, "families");
       if (scale < 1) {
         throw new SimulatorException("--screen-scale (" + scale + ") must be at least 1");
       }
@@ -66,6 +69,21 @@ public final class PolicySearch {
         throw new SimulatorException("threads (" + threads + ") must be at least 1");
       }
     }
+  }
+
+  /** Which policy families the descents search. */
+  public enum Families {
+    /**
+     * The plan's family (ConcurrentRequestsPerModel target tracking with a step scale-in) and
+     * InvocationsPerInstance target tracking: what {@code tts-bench search} ranks.
+     */
+    ALL,
+    /**
+     * The plan's family only: the policies {@code validate --live} and {@code replay} check live
+     * (the quickstart deploys, validates and replays its choice). The InvocationsPerInstance rival
+     * is still simulated for comparison.
+     */
+    PLANNED
   }
 
   /**
@@ -206,21 +224,22 @@ public final class PolicySearch {
               progress);
       // then InvocationsPerInstance target tracking, from the invocations rival's settings (the
       // same policy as that rival: its screening is reused)
-      Candidate inv = space.invocationsStart(in.plan());
-      if (!cache.containsKey(inv.key())) {
-        int ri = rivalIndex(rivals, "invocations");
-        sameAsRival.put(inv.key(), ri);
-        cache.put(
-            inv.key(), new Tried("c" + (cache.size() + 1), "invocations start", inv, rs.get(ri)));
+      if (in.families() == Families.ALL) {
+        Candidate inv = space.invocationsStart(in.plan());
+        if (!cache.containsKey(inv.key())) {
+          int ri = rivalIndex(rivals, "invocations");
+          sameAsRival.put(inv.key(), ri);
+          cache.put(
+              inv.key(), new Tried("c" + (cache.size() + 1), "invocations start", inv, rs.get(ri)));
+        }
+        descend(
+            inv,
+            space.invocationDimensions(floors),
+            cache,
+            new Screening(run, screenFitted, fitOpt, k),
+            in.goal(),
+            progress);
       }
-      inv =
-          descend(
-              inv,
-              space.invocationDimensions(floors),
-              cache,
-              new Screening(run, screenFitted, fitOpt, k),
-              in.goal(),
-              progress);
       List<Tried> tried = List.copyOf(cache.values());
       // the frontier of what can be deployed: the candidates and the deployable rivals
       List<Frontier.Point> points = new ArrayList<>();
