@@ -70,7 +70,7 @@ class QuickstartSearchTest {
         .contains(
             " --trace "
                 + dir.resolve("trace-search.csv")
-                + " --held-out-shift 300s --metric-delay 0s --output "
+                + " --held-out-shift 300s --metric-delay 0s --families planned --output "
                 + out);
     assertThat(found.line()).startsWith("search chose " + found.result().recommended());
   }
