@@ -2,6 +2,7 @@ package dev.speechscale.chain;
 
 import dev.speechscale.artifacts.FleetFigures;
 import dev.speechscale.loadgen.RequestEvent;
+import dev.speechscale.platform.Invocation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -197,7 +198,7 @@ public record LiveReplay(
           new Request(
               (e.intendedNanos() - t0) / 1e9,
               e.ok() && e.ttfabNanos() >= 0 ? e.ttfabNanos() / 1e6 : null,
-              status(e)));
+              status(e.outcome())));
     }
     for (long at : dropped) {
       requests.add(new Request((at - t0) / 1e9, null, Status.DROPPED));
@@ -206,8 +207,9 @@ public record LiveReplay(
     return requests;
   }
 
-  private static Status status(RequestEvent e) {
-    return switch (e.outcome()) {
+  /** How a sent request that ended with {@code outcome} counts. */
+  static Status status(Invocation.Outcome outcome) {
+    return switch (outcome) {
       case OK -> Status.OK;
       case REJECTED -> Status.SHED;
       case CLIENT_ERROR, SERVER_ERROR, TRANSPORT_ERROR -> Status.ERROR;

@@ -3,6 +3,7 @@ package dev.speechscale.chain;
 import dev.speechscale.loadgen.LoadgenException;
 import dev.speechscale.loadgen.Shard;
 import dev.speechscale.loadgen.ShardMerge;
+import dev.speechscale.platform.Invocation;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -84,13 +85,19 @@ final class ReplayShards {
         .count();
   }
 
+  /** An event-log line's outcome: a driver's drop, else as {@link LiveReplay} counts a request. */
   private static LiveReplay.Status status(String outcome) {
-    return switch (outcome) {
-      case "OK" -> LiveReplay.Status.OK;
-      case "REJECTED" -> LiveReplay.Status.SHED;
-      case "DROPPED" -> LiveReplay.Status.DROPPED;
-      default -> LiveReplay.Status.ERROR;
-    };
+    if (outcome.equals("DROPPED")) {
+      return LiveReplay.Status.DROPPED;
+    }
+    try {
+      return LiveReplay.status(Invocation.Outcome.valueOf(outcome));
+    } catch (IllegalArgumentException e) {
+      throw new ChainException(
+          "a shard's event log has outcome '"
+              + outcome
+              + "', which this version does not know; merge logs written by the same version");
+    }
   }
 
   private static void waitForShards(
@@ -100,7 +107,9 @@ final class ReplayShards {
       Clock clock,
       Consumer<String> progress) {
     long deadline = clock.millis() + wait.toMillis();
-    List<Integer> missing = missing(hlogs, eventLogs);
+    List<Integer> missing =
+        missing(
+            java.util.stream.IntStream.range(0, hlogs.size()).boxed().toList(), hlogs, eventLogs);
     if (!missing.isEmpty()) {
       progress.accept(
           "replay: waiting up to "
@@ -138,14 +147,16 @@ final class ReplayShards {
                 + " and copy their two files here, or give a longer "
                 + Flags.SHARD_WAIT);
       }
-      Sleeper.sleep(Duration.ofMillis(500));
-      missing = missing(hlogs, eventLogs);
+      Sleeper.sleep(Duration.ofSeconds(1));
+      missing = missing(missing, hlogs, eventLogs);
     }
   }
 
-  private static List<Integer> missing(List<Path> hlogs, List<Path> eventLogs) {
+  /** Which of {@code shards} have not finished both logs (a finished shard is not read again). */
+  private static List<Integer> missing(
+      List<Integer> shards, List<Path> hlogs, List<Path> eventLogs) {
     List<Integer> out = new ArrayList<>();
-    for (int k = 0; k < hlogs.size(); k++) {
+    for (int k : shards) {
       if (!ShardMerge.complete(hlogs.get(k), eventLogs.get(k))) {
         out.add(k);
       }

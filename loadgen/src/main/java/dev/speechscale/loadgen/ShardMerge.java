@@ -162,9 +162,28 @@ public record ShardMerge(
               .filter(e -> e.getKey().endsWith(".arrivals"))
               .mapToLong(e -> e.getValue().getTotalCount())
               .sum();
-      return !sums.isEmpty() && arrivals == entries(eventLog).size();
-    } catch (RuntimeException e) {
+      if (!endsWithNewline(eventLog)) {
+        return false; // its last line is still being written or copied
+      }
+      long lines;
+      try (java.util.stream.Stream<String> l = Files.lines(eventLog, StandardCharsets.UTF_8)) {
+        lines = l.filter(line -> !line.isBlank()).count(); // counted, not parsed: this is polled
+      }
+      return !sums.isEmpty() && arrivals == lines;
+    } catch (IOException | RuntimeException e) {
       return false; // still being written: a truncated line or histogram
+    }
+  }
+
+  private static boolean endsWithNewline(Path file) throws IOException {
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
+      long size = ch.size();
+      if (size == 0) {
+        return true;
+      }
+      java.nio.ByteBuffer last = java.nio.ByteBuffer.allocate(1);
+      ch.read(last, size - 1);
+      return last.get(0) == '\n';
     }
   }
 

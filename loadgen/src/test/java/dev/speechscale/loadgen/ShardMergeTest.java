@@ -111,6 +111,9 @@ class ShardMergeTest {
       assertThat(lines).hasSize((int) r.phases().getFirst().intended()).hasSizeGreaterThan(1);
       java.nio.file.Files.write(events, lines.subList(0, lines.size() - 1)); // still copying
       assertThat(ShardMerge.complete(hlog, events)).isFalse();
+      String whole = String.join("\n", lines) + "\n";
+      java.nio.file.Files.writeString(events, whole.substring(0, whole.length() - 5)); // mid-line
+      assertThat(ShardMerge.complete(hlog, events)).isFalse();
       java.nio.file.Files.write(events, lines);
       byte[] h = java.nio.file.Files.readAllBytes(hlog);
       java.nio.file.Files.write(hlog, java.util.Arrays.copyOf(h, h.length / 2));
