@@ -19,6 +19,8 @@ import java.util.Locale;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -47,7 +49,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * scale-in on the Maximum over 10 s, the tracking alarm's own statistic and period) runs the same
  * quiet spell and surge: neither the live fleet nor the simulator removes the surge's instance
  * while the surge lasts.
+ *
+ * <p>The two pairs run side by side ({@code CONCURRENT}), each on an endpoint of its own in its own
+ * directory: a case is mostly a wait for alarm periods to pass (about 80 s of the 160 s both took
+ * one after the other), and its decisions fall on period boundaries, not on how fast flite runs.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class TodaysPolicyPairFightsLiveTest {
   /**
    * A pair of scaling policies as the plan deploys them, and whether a scale-in undoes a fresh
