@@ -14,6 +14,7 @@ import dev.speechscale.artifacts.TtotalArtifact;
 import dev.speechscale.artifacts.ValidateArtifact;
 import dev.speechscale.artifacts.ValidateTimeline;
 import dev.speechscale.loadgen.ShardMerge;
+import dev.speechscale.platform.EndpointStatus;
 import dev.speechscale.platform.ScalingState;
 import dev.speechscale.platform.SuspendedState;
 import dev.speechscale.platform.local.LocalPlatform;
@@ -180,8 +181,9 @@ class ChainEndToEndTest {
       throws Exception {
     Path events = dir.resolve("shards").resolve("events.jsonl");
     Path out = dir.resolve("replay-sharded.json");
-    // far enough ahead for the second JVM to start and both to read the endpoint
-    String startAt = Instant.now().plusSeconds(12).truncatedTo(ChronoUnit.SECONDS).toString();
+    // far enough ahead for the second JVM to start and both to read the endpoint: 12 s was not
+    // at a load average of 13 (shard 1 found its start 1.5 s passed)
+    String startAt = Instant.now().plusSeconds(25).truncatedTo(ChronoUnit.SECONDS).toString();
     String[] args =
         replayArgs(
             endpoint,
@@ -467,6 +469,11 @@ class ChainEndToEndTest {
         "the fleet settled at " + desired,
         Duration.ofMinutes(2),
         () -> platform.describe(ENDPOINT),
-        d -> d.desiredInstances() == desired && d.currentInstances() == desired);
+        // InService too: right after a scale-in the count is down but the endpoint can still be
+        // Updating, and replay refuses an endpoint that is not InService
+        d ->
+            d.desiredInstances() == desired
+                && d.currentInstances() == desired
+                && d.status() == EndpointStatus.IN_SERVICE);
   }
 }
