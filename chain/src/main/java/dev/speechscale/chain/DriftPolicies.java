@@ -28,32 +28,40 @@ final class DriftPolicies {
 
   static void compareTarget(
       List<DriftArtifact.Item> items, EndpointConfig want, ScalingState.ScalableTarget t) {
-    if (t.minCapacity() != want.minInstances()) {
-      items.add(
-          Drift.error(
-              "min_capacity",
-              Integer.toString(want.minInstances()),
-              Integer.toString(t.minCapacity()),
-              "the scalable target's minimum differs"));
+    compare(
+        items,
+        "min_capacity",
+        Integer.toString(want.minInstances()),
+        Integer.toString(t.minCapacity()),
+        "the scalable target's minimum differs");
+    compare(
+        items,
+        "max_capacity",
+        Integer.toString(want.maxInstances()),
+        Integer.toString(t.maxCapacity()),
+        "the scalable target's maximum differs");
+    compare(
+        items,
+        "scheduled_floors",
+        floors(want.scheduledFloorsOrNone()),
+        deployedFloors(t.scheduledActions()),
+        "the scalable target's scheduled actions (minimum-capacity floors) differ from the"
+            + " plan's scheduled_floors; redeploy");
+  }
+
+  /** An error for {@code check} when what is deployed is not what is planned. */
+  private static void compare(
+      List<DriftArtifact.Item> items, String check, String expected, String actual, String detail) {
+    if (!expected.equals(actual)) {
+      items.add(Drift.error(check, expected, actual, detail));
     }
-    if (t.maxCapacity() != want.maxInstances()) {
-      items.add(
-          Drift.error(
-              "max_capacity",
-              Integer.toString(want.maxInstances()),
-              Integer.toString(t.maxCapacity()),
-              "the scalable target's maximum differs"));
-    }
-    String planned = floors(want.scheduledFloorsOrNone());
-    String deployed = deployedFloors(t.scheduledActions());
-    if (!planned.equals(deployed)) {
-      items.add(
-          Drift.error(
-              "scheduled_floors",
-              planned,
-              deployed,
-              "the scalable target's scheduled actions (minimum-capacity floors) differ from the"
-                  + " plan's scheduled_floors; redeploy"));
+  }
+
+  /** An error for {@code check} when a deployed value is more than 1e-6 off the planned one. */
+  private static void compare(
+      List<DriftArtifact.Item> items, String check, double expected, double actual, String detail) {
+    if (Math.abs(actual - expected) > 1e-6) {
+      items.add(Drift.error(check, fmt(expected), fmt(actual), detail));
     }
   }
 
@@ -146,14 +154,12 @@ final class DriftPolicies {
                   : "the policy tracks the wrong metric"));
     }
     double targetValue = planned(want.scalingTargetValue(), "scaling_target_value");
-    if (Math.abs(t.targetValue() - targetValue) > 1e-6) {
-      items.add(
-          Drift.error(
-              "target_value",
-              fmt(targetValue),
-              fmt(t.targetValue()),
-              "the deployed target differs from the plan"));
-    }
+    compare(
+        items,
+        "target_value",
+        targetValue,
+        t.targetValue(),
+        "the deployed target differs from the plan");
     if (t.disableScaleIn() == trackedIn) {
       items.add(
           Drift.error(
@@ -166,25 +172,24 @@ final class DriftPolicies {
                   : "target tracking may scale in; only the step policy should"));
     }
     if (trackedIn) {
-      int scaleInCooldownS = planned(want.scaleInCooldownS(), "scale_in_cooldown_s");
-      if (t.scaleInCooldownSeconds() != scaleInCooldownS) {
-        items.add(
-            Drift.error(
-                "scale_in_cooldown",
-                scaleInCooldownS + "s",
-                t.scaleInCooldownSeconds() + "s",
-                "the deployed scale-in cooldown differs"));
-      }
+      compareScaleInCooldown(items, want, t.scaleInCooldownSeconds());
     }
-    int scaleOutCooldownS = planned(want.scaleOutCooldownS(), "scale_out_cooldown_s");
-    if (t.scaleOutCooldownSeconds() != scaleOutCooldownS) {
-      items.add(
-          Drift.error(
-              "scale_out_cooldown",
-              scaleOutCooldownS + "s",
-              t.scaleOutCooldownSeconds() + "s",
-              "the deployed scale-out cooldown differs"));
-    }
+    compare(
+        items,
+        "scale_out_cooldown",
+        planned(want.scaleOutCooldownS(), "scale_out_cooldown_s") + "s",
+        t.scaleOutCooldownSeconds() + "s",
+        "the deployed scale-out cooldown differs");
+  }
+
+  private static void compareScaleInCooldown(
+      List<DriftArtifact.Item> items, EndpointConfig want, int deployedS) {
+    compare(
+        items,
+        "scale_in_cooldown",
+        planned(want.scaleInCooldownS(), "scale_in_cooldown_s") + "s",
+        deployedS + "s",
+        "the deployed scale-in cooldown differs");
   }
 
   private static void compareStep(
@@ -192,15 +197,7 @@ final class DriftPolicies {
       EndpointConfig want,
       ScalingPolicy.StepScaling step,
       ScalingState s) {
-    int scaleInCooldownS = planned(want.scaleInCooldownS(), "scale_in_cooldown_s");
-    if (step.cooldownSeconds() != scaleInCooldownS) {
-      items.add(
-          Drift.error(
-              "scale_in_cooldown",
-              scaleInCooldownS + "s",
-              step.cooldownSeconds() + "s",
-              "the deployed scale-in cooldown differs"));
-    }
+    compareScaleInCooldown(items, want, step.cooldownSeconds());
     Optional<Alarm> alarm =
         s.alarms().stream().filter(a -> step.alarmNames().contains(a.name())).findFirst();
     if (alarm.isEmpty()) {
@@ -212,15 +209,12 @@ final class DriftPolicies {
               "the step scale-in policy has no alarm; it never fires"));
     } else {
       Alarm a = alarm.get();
-      double threshold = planned(want.scaleInThreshold(), "scale_in_threshold");
-      if (Math.abs(a.threshold() - threshold) > 1e-6) {
-        items.add(
-            Drift.error(
-                "scale_in_threshold",
-                fmt(threshold),
-                fmt(a.threshold()),
-                "the scale-in alarm's threshold differs from the plan"));
-      }
+      compare(
+          items,
+          "scale_in_threshold",
+          planned(want.scaleInThreshold(), "scale_in_threshold"),
+          a.threshold(),
+          "the scale-in alarm's threshold differs from the plan");
       ScaleInAlarmChoice planned = want.scaleInAlarmOrDefault();
       Statistic statistic =
           planned == ScaleInAlarmChoice.MAXIMUM_10S ? Statistic.MAXIMUM : Statistic.AVERAGE;
@@ -235,16 +229,14 @@ final class DriftPolicies {
       // an alarm that states none is CloudWatch's default, missing
       String treat = a.treatMissingData() == null ? "missing" : a.treatMissingData();
       String deployed = TreatMissingData.SCALE_IN_DEPLOYED.awsName();
-      if (!deployed.equals(treat)) {
-        items.add(
-            Drift.error(
-                "scale_in_treat_missing_data",
-                deployed,
-                treat,
-                "the scale-in alarm treats missing data otherwise than the stacks deploy it ("
-                    + deployed
-                    + ": a period without data is never read as quiet); redeploy"));
-      }
+      compare(
+          items,
+          "scale_in_treat_missing_data",
+          deployed,
+          treat,
+          "the scale-in alarm treats missing data otherwise than the stacks deploy it ("
+              + deployed
+              + ": a period without data is never read as quiet); redeploy");
     }
   }
 

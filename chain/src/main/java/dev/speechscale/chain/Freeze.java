@@ -29,35 +29,13 @@ import java.util.function.Consumer;
  * a slow start could outlast; past it the message says how to finish by hand ({@code thaw}).
  */
 public final class Freeze implements AutoCloseable {
-  private final Platform platform;
-  private final String endpoint;
-  private final Consumer<String> progress;
-  private final SuspendedState previousSuspended;
-  private final boolean hadTarget;
-  private final int previousDesired;
-  private final Duration settle;
-  private final Clock clock;
+  private final Restore restore;
   private final Thread hook;
   private boolean restored;
 
-  private Freeze(
-      Platform platform,
-      String endpoint,
-      Consumer<String> progress,
-      SuspendedState previousSuspended,
-      boolean hadTarget,
-      int previousDesired,
-      Duration settle,
-      Clock clock) {
-    this.platform = platform;
-    this.endpoint = endpoint;
-    this.progress = progress;
-    this.previousSuspended = previousSuspended;
-    this.hadTarget = hadTarget;
-    this.previousDesired = previousDesired;
-    this.settle = settle;
-    this.clock = clock;
-    this.hook = new Thread(this::restore, "restore-" + endpoint);
+  private Freeze(Restore restore) {
+    this.restore = restore;
+    this.hook = new Thread(this::restore, "restore-" + restore.endpoint());
     Runtime.getRuntime().addShutdownHook(hook);
   }
 
@@ -82,16 +60,17 @@ public final class Freeze implements AutoCloseable {
         scaling.target().map(ScalingState.ScalableTarget::suspended).orElse(SuspendedState.NONE);
     Freeze f =
         new Freeze(
-            platform,
-            endpoint,
-            progress,
-            previous,
-            scaling.target().isPresent(),
-            before.desiredInstances(),
-            timeout,
-            clock);
+            new Restore(
+                platform,
+                endpoint,
+                progress,
+                previous,
+                scaling.target().isPresent(),
+                before.desiredInstances(),
+                timeout,
+                clock));
     try {
-      if (f.hadTarget) {
+      if (f.restore.hadTarget()) {
         platform.setSuspended(endpoint, SuspendedState.ALL);
       }
       if (before.desiredInstances() != instances) {
@@ -103,7 +82,7 @@ public final class Freeze implements AutoCloseable {
               java.util.Locale.ROOT,
               "froze %s: scaling %s, capacity pinned to %d (was %d); it is restored when this ends",
               endpoint,
-              f.hadTarget ? "suspended" : "not attached",
+              f.restore.hadTarget() ? "suspended" : "not attached",
               instances,
               before.desiredInstances()));
       return f;
@@ -141,19 +120,9 @@ public final class Freeze implements AutoCloseable {
     }
   }
 
-  /** The command that finishes a restore by hand: {@code tts-bench thaw --model M --desired N}. */
-  private String thawCommand() {
-    return "tts-bench thaw --model "
-        + endpoint.replaceFirst("^speech-", "")
-        + " "
-        + Flags.DESIRED
-        + " "
-        + previousDesired;
-  }
-
   /** The desired count before the freeze. */
   public int previousDesired() {
-    return previousDesired;
+    return restore.previousDesired();
   }
 
   /** Puts back the desired count and the suspended flags; idempotent. */
@@ -162,96 +131,127 @@ public final class Freeze implements AutoCloseable {
       return;
     }
     restored = true;
-    RuntimeException first = null;
-    try {
-      restoreDesired();
-    } catch (RuntimeException e) {
-      first = e;
-    }
-    try {
-      if (hadTarget) {
-        platform.setSuspended(endpoint, previousSuspended);
-      }
-    } catch (RuntimeException e) {
-      first = first == null ? e : first;
-    }
-    if (first != null) {
-      progress.accept(
-          "could not restore "
-              + endpoint
-              + " ("
-              + first.getMessage()
-              + "); run `"
-              + thawCommand()
-              + "`");
-      if (first instanceof PlatformException p) {
-        throw p;
-      }
-      throw first;
-    }
-    progress.accept(
-        "restored "
-            + endpoint
-            + ": desired "
-            + previousDesired
-            + ", suspended "
-            + previousSuspended);
+    restore.run();
   }
 
   /**
-   * Sets the desired count back once the endpoint is out of any transitional status, trying again
-   * while a refusal coincides with one, until the settle bound.
+   * What a freeze found and puts back, and how: the suspended flags (when the endpoint has a
+   * scalable target) and the desired count, set again within the settle bound the freeze was given.
    */
-  private void restoreDesired() {
-    Instant deadline = clock.instant().plus(settle);
-    RetryingPlatform control = RetryingPlatform.of(platform, clock);
-    while (true) {
-      EndpointDescription d = awaitSettledStatus(control, deadline);
-      if (d.desiredInstances() == previousDesired) {
-        return;
+  private record Restore(
+      Platform platform,
+      String endpoint,
+      Consumer<String> progress,
+      SuspendedState previousSuspended,
+      boolean hadTarget,
+      int previousDesired,
+      Duration settle,
+      Clock clock) {
+    /**
+     * The command that finishes a restore by hand: {@code tts-bench thaw --model M --desired N}.
+     */
+    private String thawCommand() {
+      return "tts-bench thaw --model "
+          + endpoint.replaceFirst("^speech-", "")
+          + " "
+          + Flags.DESIRED
+          + " "
+          + previousDesired;
+    }
+
+    /** Puts back the desired count, then the suspended flags; the first failure is rethrown. */
+    void run() {
+      RuntimeException first = null;
+      try {
+        restoreDesired();
+      } catch (RuntimeException e) {
+        first = e;
       }
       try {
-        control.setDesiredInstances(endpoint, previousDesired);
-        return;
-      } catch (PlatformException refused) {
-        EndpointDescription now = control.describe(endpoint);
-        if (!transitional(now.status()) || clock.instant().isAfter(deadline)) {
-          throw refused;
+        if (hadTarget) {
+          platform.setSuspended(endpoint, previousSuspended);
         }
-        progress.accept(
-            "restoring "
-                + endpoint
-                + ": the desired count was refused while it is "
-                + now.status()
-                + "; waiting for InService and trying again");
+      } catch (RuntimeException e) {
+        first = first == null ? e : first;
       }
-    }
-  }
-
-  /** Polls describe until the status is not transitional; past {@code deadline}, refuses. */
-  private EndpointDescription awaitSettledStatus(RetryingPlatform control, Instant deadline) {
-    Duration poll = control.pollInterval(endpoint);
-    EndpointDescription d = control.describe(endpoint);
-    while (transitional(d.status())) {
-      if (clock.instant().isAfter(deadline)) {
-        throw new ChainException(
-            endpoint
-                + " was still "
-                + d.status()
-                + " after "
-                + settle
-                + " (the settle bound this freeze was given), so its desired count ("
-                + d.desiredInstances()
-                + ") could not be put back to "
-                + previousDesired
-                + "; when it is InService run `"
+      if (first != null) {
+        progress.accept(
+            "could not restore "
+                + endpoint
+                + " ("
+                + first.getMessage()
+                + "); run `"
                 + thawCommand()
                 + "`");
+        if (first instanceof PlatformException p) {
+          throw p;
+        }
+        throw first;
       }
-      control.pause(poll);
-      d = control.describe(endpoint);
+      progress.accept(
+          "restored "
+              + endpoint
+              + ": desired "
+              + previousDesired
+              + ", suspended "
+              + previousSuspended);
     }
-    return d;
+
+    /**
+     * Sets the desired count back once the endpoint is out of any transitional status, trying again
+     * while a refusal coincides with one, until the settle bound.
+     */
+    private void restoreDesired() {
+      Instant deadline = clock.instant().plus(settle);
+      RetryingPlatform control = RetryingPlatform.of(platform, clock);
+      while (true) {
+        EndpointDescription d = awaitSettledStatus(control, deadline);
+        if (d.desiredInstances() == previousDesired) {
+          return;
+        }
+        try {
+          control.setDesiredInstances(endpoint, previousDesired);
+          return;
+        } catch (PlatformException refused) {
+          EndpointDescription now = control.describe(endpoint);
+          if (!transitional(now.status()) || clock.instant().isAfter(deadline)) {
+            throw refused;
+          }
+          progress.accept(
+              "restoring "
+                  + endpoint
+                  + ": the desired count was refused while it is "
+                  + now.status()
+                  + "; waiting for InService and trying again");
+        }
+      }
+    }
+
+    /** Polls describe until the status is not transitional; past {@code deadline}, refuses. */
+    private EndpointDescription awaitSettledStatus(RetryingPlatform control, Instant deadline) {
+      Duration poll = control.pollInterval(endpoint);
+      EndpointDescription d = control.describe(endpoint);
+      while (transitional(d.status())) {
+        if (clock.instant().isAfter(deadline)) {
+          throw new ChainException(
+              endpoint
+                  + " was still "
+                  + d.status()
+                  + " after "
+                  + settle
+                  + " (the settle bound this freeze was given), so its desired count ("
+                  + d.desiredInstances()
+                  + ") could not be put back to "
+                  + previousDesired
+                  + "; when it is InService run `"
+                  + thawCommand()
+                  + "`");
+        }
+        control.pause(poll);
+        d = control.describe(endpoint);
+      }
+      return d;
+    }
   }
 
   /** Whether the endpoint is between two states and refuses a capacity change until it is done. */

@@ -24,18 +24,12 @@ public final class QmaxBreakdown {
    * artifact whose steps carry none (older artifacts, servers that send no timing headers).
    */
   public static List<String> lines(QmaxArtifact a) {
-    List<Broken> steps = new ArrayList<>();
-    for (QmaxStep s : a.steps()) {
-      StepBreakdown b = s.breakdown();
-      if (b != null) {
-        steps.add(new Broken(s, b));
-      }
-    }
+    List<StepWith<StepBreakdown>> steps = new ArrayList<>(StepWith.of(a, QmaxStep::breakdown));
     if (steps.isEmpty()) {
       return List.of();
     }
     steps.sort(
-        Comparator.comparingInt((Broken x) -> x.step().run())
+        Comparator.comparingInt((StepWith<StepBreakdown> x) -> x.step().run())
             .thenComparingInt(x -> x.step().concurrency()));
     boolean runs = steps.stream().anyMatch(x -> x.step().run() > 0);
     List<String> out = new ArrayList<>();
@@ -51,9 +45,9 @@ public final class QmaxBreakdown {
             "engine p50 / p95",
             "TTFAB p95",
             "audio/req"));
-    for (Broken x : steps) {
+    for (StepWith<StepBreakdown> x : steps) {
       QmaxStep s = x.step();
-      StepBreakdown b = x.breakdown();
+      StepBreakdown b = x.part();
       out.add(
           String.format(
               Locale.ROOT,
@@ -66,9 +60,6 @@ public final class QmaxBreakdown {
     }
     return out;
   }
-
-  /** A step with the breakdown it carries. */
-  private record Broken(QmaxStep step, StepBreakdown breakdown) {}
 
   private static String pair(@Nullable Double p50, @Nullable Double p95) {
     if (p50 == null || p95 == null) {

@@ -123,20 +123,14 @@ public final class QmaxTrust {
    * its windows agreeing (unusable, so Q_max was decided without it).
    */
   static List<String> stability(QmaxArtifact a) {
-    List<Held> held = new ArrayList<>();
-    for (QmaxStep s : a.steps()) {
-      RungStability r = s.stability();
-      if (r != null) {
-        held.add(new Held(s, r));
-      }
-    }
+    List<StepWith<RungStability>> held = StepWith.of(a, QmaxStep::stability);
     if (held.isEmpty()) {
       return List.of();
     }
     List<String> out = new ArrayList<>();
-    RungStability rule = held.getFirst().stability();
+    RungStability rule = held.getFirst().part();
     IntSummaryStatistics windows =
-        held.stream().mapToInt(h -> h.stability().windows().size()).summaryStatistics();
+        held.stream().mapToInt(h -> h.part().windows().size()).summaryStatistics();
     out.add(
         String.format(
             Locale.ROOT,
@@ -147,10 +141,10 @@ public final class QmaxTrust {
             rule.maxHoldS(),
             windows.getMin(),
             windows.getMax()));
-    List<Held> unstable = held.stream().filter(h -> !h.stability().stable()).toList();
-    for (Held h : unstable) {
+    List<StepWith<RungStability>> unstable = held.stream().filter(h -> !h.part().stable()).toList();
+    for (StepWith<RungStability> h : unstable) {
       QmaxStep s = h.step();
-      RungStability r = h.stability();
+      RungStability r = h.part();
       out.add(
           String.format(
               Locale.ROOT,
@@ -181,9 +175,6 @@ public final class QmaxTrust {
     }
     return out;
   }
-
-  /** A step held in stability windows, with its windows. */
-  private record Held(QmaxStep step, RungStability stability) {}
 
   private static String join(List<String> figures) {
     return String.join(", ", figures);

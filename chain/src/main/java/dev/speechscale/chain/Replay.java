@@ -113,11 +113,6 @@ public final class Replay {
       Prediction prediction,
       String command,
       Map<String, Object> parameters) {
-    public Request {
-      Objects.requireNonNull(live, "live");
-      Objects.requireNonNull(prediction, "prediction");
-    }
-
     /** The arguments that run this replay again, after {@code tts-bench replay}. */
     public List<String> arguments() {
       Args args =
@@ -291,14 +286,7 @@ public final class Replay {
       History preRoll,
       InstanceSpeed.Source speed,
       HostSpeedLogs.Source hostSpeed,
-      InitialInstances initialInstances) {
-    public Prediction {
-      Objects.requireNonNull(initialInstances, "initialInstances");
-      Objects.requireNonNull(speed, "speed");
-      Objects.requireNonNull(hostSpeed, "hostSpeed");
-      Objects.requireNonNull(preRoll, "preRoll");
-    }
-  }
+      InitialInstances initialInstances) {}
 
   /** What the endpoint's instances had served when the replay began, as the prediction takes it. */
   public enum InitialInstances {

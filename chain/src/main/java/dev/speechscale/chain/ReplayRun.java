@@ -63,15 +63,7 @@ public final class ReplayRun {
       int startInService,
       Load load,
       Sampling sampling,
-      Warmup warmup) {
-    public Options {
-      Objects.requireNonNull(model, "model");
-      Objects.requireNonNull(traffic, "traffic");
-      Objects.requireNonNull(load, "load");
-      Objects.requireNonNull(sampling, "sampling");
-      Objects.requireNonNull(warmup, "warmup");
-    }
-  }
+      Warmup warmup) {}
 
   /**
    * How requests are sent.

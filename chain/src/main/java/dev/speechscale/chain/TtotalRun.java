@@ -85,13 +85,7 @@ public final class TtotalRun {
    * @param seed the texts' shuffle
    */
   public record Probe(
-      Transport transport, @Nullable Integer concurrency, List<String> texts, long seed) {
-
-    /** The probe at the N the qmax ladder chooses, texts shuffled with seed 1. */
-    public static Probe fromLadder(Transport transport, List<String> texts) {
-      return new Probe(transport, null, texts, 1);
-    }
-  }
+      Transport transport, @Nullable Integer concurrency, List<String> texts, long seed) {}
 
   /**
    * How long each phase of the measurement lasts.

@@ -1,7 +1,6 @@
 package dev.speechscale.platform;
 
 import java.time.Instant;
-import java.util.Objects;
 
 /**
  * An endpoint as the platform reports it.
@@ -19,9 +18,4 @@ public record EndpointDescription(
     int desiredInstances,
     int currentInstances,
     String instanceType,
-    Instant observedAt) {
-  public EndpointDescription {
-    Objects.requireNonNull(name, "name");
-    Objects.requireNonNull(status, "status");
-  }
-}
+    Instant observedAt) {}

@@ -3,7 +3,6 @@ package dev.speechscale.platform;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Where and how an invoker sends requests.
@@ -26,10 +25,6 @@ public record InvokerTarget(
     NanoClock clock,
     Map<String, String> options) {
   public InvokerTarget {
-    Objects.requireNonNull(transport, "transport");
-    Objects.requireNonNull(baseUri, "baseUri");
-    Objects.requireNonNull(requestTimeout, "requestTimeout");
-    Objects.requireNonNull(clock, "clock");
     options = options == null ? Map.of() : Map.copyOf(options);
   }
 }

@@ -2,7 +2,6 @@ package dev.speechscale.platform;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The qmax ladder a platform walks when the user names none: coarse rungs, how long each is held,
@@ -26,10 +25,6 @@ public record LadderDefaults(
     List<Integer> rungs, Duration hold, Duration window, Duration settle, String source) {
   public LadderDefaults {
     rungs = List.copyOf(rungs);
-    Objects.requireNonNull(hold, "hold");
-    Objects.requireNonNull(window, "window");
-    Objects.requireNonNull(settle, "settle");
-    Objects.requireNonNull(source, "source");
     if (rungs.isEmpty()) {
       throw new IllegalArgumentException("a ladder needs at least one rung");
     }

@@ -32,17 +32,7 @@ public interface NanoClock {
 
   /** {@code monotonic}'s readings with {@code wall} beside them (tests drive both). */
   static NanoClock of(Clock wall, NanoClock monotonic) {
-    return new NanoClock() {
-      @Override
-      public long nanoTime() {
-        return monotonic.nanoTime();
-      }
-
-      @Override
-      public Clock wall() {
-        return wall;
-      }
-    };
+    return new PairedClock(wall, monotonic);
   }
 
   /**

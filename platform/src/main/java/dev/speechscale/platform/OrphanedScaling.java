@@ -1,6 +1,6 @@
 package dev.speechscale.platform;
 
-import java.util.Objects;
+import java.util.Locale;
 
 /**
  * A scaling resource left behind by an endpoint that no longer exists: a scalable target, a scaling
@@ -14,28 +14,15 @@ import java.util.Objects;
  * @param detail how it was found and how to remove it
  */
 public record OrphanedScaling(Kind kind, String name, String endpoint, String detail) {
-  public OrphanedScaling {
-    Objects.requireNonNull(kind, "kind");
-    Objects.requireNonNull(name, "name");
-    Objects.requireNonNull(endpoint, "endpoint");
-    Objects.requireNonNull(detail, "detail");
-  }
-
   /** The three kinds of scaling resource. */
   public enum Kind {
-    SCALABLE_TARGET("scalable target"),
-    SCALING_POLICY("scaling policy"),
-    ALARM("alarm");
+    SCALABLE_TARGET,
+    SCALING_POLICY,
+    ALARM;
 
-    private final String label;
-
-    Kind(String label) {
-      this.label = label;
-    }
-
-    /** {@code scalable target}, {@code scaling policy}, {@code alarm}. */
+    /** The constant's name in lower case with spaces: {@code scalable target}, {@code alarm}. */
     public String label() {
-      return label;
+      return name().toLowerCase(Locale.ROOT).replace('_', ' ');
     }
   }
 }

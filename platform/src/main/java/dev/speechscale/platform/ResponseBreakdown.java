@@ -42,11 +42,6 @@ public record ResponseBreakdown(
     return queueWaitUs >= 0;
   }
 
-  /** The server reported its engine's time to first chunk. */
-  public boolean hasEngineFirstChunk() {
-    return engineFirstChunkUs >= 0;
-  }
-
   /** The audio's length is known. */
   public boolean hasAudioSeconds() {
     return audioSeconds >= 0;

@@ -80,11 +80,6 @@ public final class RetryingPlatform implements Platform {
         platform, clock, Thread::sleep, Backoff.THROTTLING, NanoClock.SYSTEM.nanoTime());
   }
 
-  /** The platform underneath. */
-  public Platform delegate() {
-    return delegate;
-  }
-
   /** The clock this path waits on. */
   public Clock clock() {
     return clock;

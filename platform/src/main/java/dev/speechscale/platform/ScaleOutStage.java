@@ -41,11 +41,6 @@ public enum ScaleOutStage {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** True for the stages the container prints as markers. */
-  public boolean printedByContainer() {
-    return CONTAINER.contains(this);
-  }
-
   /** The stages the container prints, in order. */
   public static List<ScaleOutStage> containerStages() {
     return CONTAINER;

@@ -18,7 +18,6 @@ import java.util.List;
  * sorted by N; the legend to the right names each with its p95.
  */
 final class CdfChart {
-  private static final int W = 900;
   private static final int HT = 400;
   private static final int LEGEND = 170;
   private static final Plot.Margins MARGINS = new Plot.Margins(56, LEGEND, 28, 44);
@@ -85,7 +84,6 @@ final class CdfChart {
     double hi = Plot.niceAbove(max);
     Plot p =
         new Plot(
-            W,
             HT,
             MARGINS,
             new Plot.Axis.Log(lo, hi),
@@ -103,7 +101,7 @@ final class CdfChart {
         .vertical(sloMs, "#c0262d", "6 4", "SLO " + Html.millis(sloMs), -6);
     boolean runs = curves.stream().anyMatch(c -> c.step().run() > 0);
     double rowH = Math.min(18, (HT - MARGINS.top() - 10) / (double) curves.size());
-    double legendX = W - LEGEND + 14;
+    double legendX = Plot.WIDTH - LEGEND + 14;
     for (int i = 0; i < curves.size(); i++) {
       Curve c = curves.get(i);
       String color = color(i, curves.size());

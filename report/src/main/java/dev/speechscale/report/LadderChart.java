@@ -19,12 +19,8 @@ import org.jspecify.annotations.Nullable;
  * Concurrency is the x axis here, so {@link Svg}'s charts over minutes do not fit it.
  */
 final class LadderChart {
-  private static final int W = 900;
   private static final int HT = 360;
-  private static final int LEFT = 70;
-  private static final int BOTTOM = 40;
-  private static final int TOP = 20;
-  private static final int RIGHT = 20;
+  private static final Plot.Margins MARGINS = new Plot.Margins(70, 20, 20, 40);
   private static final String[] RUN_COLORS = {"#2f5bd3", "#7b3fb8", "#0f8b8d"};
 
   private LadderChart() {}
@@ -32,11 +28,11 @@ final class LadderChart {
   /** Pixels per unit of concurrency ({@code px}) and per millisecond ({@code py}). */
   private record Scale(double px, double py) {
     double x(double n) {
-      return LEFT + n * px;
+      return MARGINS.left() + n * px;
     }
 
     double y(double ms) {
-      return HT - BOTTOM - ms * py;
+      return HT - MARGINS.bottom() - ms * py;
     }
   }
 
@@ -47,17 +43,23 @@ final class LadderChart {
         Math.max(
             q.sloMs() * 1.15,
             steps.stream().mapToDouble(QmaxStep::ttfabP95Ms).max().orElse(q.sloMs()) * 1.05);
-    Scale s = new Scale((W - LEFT - RIGHT) / maxN, (HT - TOP - BOTTOM) / maxY);
+    Scale s =
+        new Scale(
+            (Plot.WIDTH - MARGINS.left() - MARGINS.right()) / maxN,
+            (HT - MARGINS.top() - MARGINS.bottom()) / maxY);
     h.append(
         f(
             "<div class=\"chart\"><svg viewBox=\"0 0 %d %d\" width=\"100%%\" role=\"img\" aria-label=\"p95 TTFAB"
                 + " against concurrency\">",
-            W, HT));
+            Plot.WIDTH, HT));
     h.append(
         f(
             "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fbfcfe\""
                 + " stroke=\"#d5dbe6\"/>",
-            LEFT, TOP, W - LEFT - RIGHT, HT - TOP - BOTTOM));
+            MARGINS.left(),
+            MARGINS.top(),
+            Plot.WIDTH - MARGINS.left() - MARGINS.right(),
+            HT - MARGINS.top() - MARGINS.bottom()));
     axes(h, s, maxN, maxY);
     markers(h, s, q, plan);
     Map<Integer, List<QmaxStep>> runs = new TreeMap<>();
@@ -78,25 +80,25 @@ final class LadderChart {
       h.append(
           f(
               "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e7ef\"/>",
-              LEFT, W - RIGHT, y, y));
+              MARGINS.left(), Plot.WIDTH - MARGINS.right(), y, y));
       h.append(
           f(
               "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" text-anchor=\"end\""
                   + " fill=\"#5b6478\">%.0f ms</text>",
-              LEFT - 6, y + 4, v));
+              MARGINS.left() - 6, y + 4, v));
     }
     for (int n : xTicks((int) maxN)) {
       h.append(
           f(
               "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\""
                   + " fill=\"#5b6478\">%d</text>",
-              s.x(n), HT - BOTTOM + 18, n));
+              s.x(n), HT - MARGINS.bottom() + 18, n));
     }
     h.append(
         f(
             "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\""
                 + " fill=\"#5b6478\">concurrency N (requests held open)</text>",
-            (W + LEFT) / 2, HT - 4));
+            (Plot.WIDTH + MARGINS.left()) / 2, HT - 4));
   }
 
   /** The SLO line, and the Q_max and C_scale_max verticals when there are such values. */
@@ -107,18 +109,18 @@ final class LadderChart {
         f(
             "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#c0262d\""
                 + " stroke-dasharray=\"6 4\" stroke-width=\"2\"/>",
-            LEFT, W - RIGHT, sloY, sloY));
+            MARGINS.left(), Plot.WIDTH - MARGINS.right(), sloY, sloY));
     h.append(
         f(
             "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" text-anchor=\"end\" fill=\"#c0262d\">"
                 + "SLO %.0f ms</text>",
-            W - RIGHT - 4, sloY - 6, q.sloMs()));
+            Plot.WIDTH - MARGINS.right() - 4, sloY - 6, q.sloMs()));
     if (q.qMax() != null && q.qMax() > 0) {
       vertical(
           h,
           s.x(q.qMax()),
           "stroke=\"#1b7f3b\" stroke-width=\"2\"",
-          TOP + 16,
+          MARGINS.top() + 16,
           "font-size=\"13\" fill=\"#1b7f3b\" font-weight=\"700\"",
           "Q_max " + q.qMax());
     }
@@ -127,7 +129,7 @@ final class LadderChart {
           h,
           s.x(plan.cScaleMax()),
           "stroke=\"#2f5bd3\" stroke-dasharray=\"3 3\"",
-          TOP + 32,
+          MARGINS.top() + 32,
           "font-size=\"12\" fill=\"#2f5bd3\"",
           f("C_scale_max %.1f", plan.cScaleMax()));
     }
@@ -139,7 +141,7 @@ final class LadderChart {
     h.append(
         f(
             "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" %s/>",
-            x, x, TOP, HT - BOTTOM, lineStyle));
+            x, x, MARGINS.top(), HT - MARGINS.bottom(), lineStyle));
     h.append(f("<text x=\"%.1f\" y=\"%d\" %s>%s</text>", x + 5, labelY, textStyle, label));
   }
 

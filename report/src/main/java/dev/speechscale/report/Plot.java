@@ -16,7 +16,9 @@ final class Plot {
   static final String GRID = "#e3e7ef";
   static final String INK = "#5b6478";
 
-  private final int width;
+  /** Every chart of the report is this wide, in SVG units (the page scales it to its column). */
+  static final int WIDTH = 900;
+
   private final int height;
   private final Margins m;
   private final Axis x;
@@ -48,8 +50,7 @@ final class Plot {
     }
   }
 
-  Plot(int width, int height, Margins margins, Axis x, Axis y, String ariaLabel) {
-    this.width = width;
+  Plot(int height, Margins margins, Axis x, Axis y, String ariaLabel) {
     this.height = height;
     this.m = margins;
     this.x = x;
@@ -57,7 +58,7 @@ final class Plot {
     s.append(
         f(
             "<svg viewBox=\"0 0 %d %d\" width=\"100%%\" role=\"img\" aria-label=\"%s\">",
-            width, height, esc(ariaLabel)));
+            WIDTH, height, esc(ariaLabel)));
     s.append(
         f(
             "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"#fbfcfe\""
@@ -66,7 +67,7 @@ final class Plot {
   }
 
   double plotWidth() {
-    return width - m.left() - m.right();
+    return WIDTH - m.left() - m.right();
   }
 
   double plotHeight() {
@@ -129,7 +130,7 @@ final class Plot {
     s.append(
         f(
             "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>",
-            m.left(), width - m.right(), at, at, GRID));
+            m.left(), WIDTH - m.right(), at, at, GRID));
     s.append(
         f(
             "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" text-anchor=\"end\" fill=\"%s\">%s</text>",
@@ -223,11 +224,11 @@ final class Plot {
         f(
             "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\""
                 + "%s/>",
-            m.left(), width - m.right(), at, at, color, dashed(dash)));
+            m.left(), WIDTH - m.right(), at, at, color, dashed(dash)));
     s.append(
         f(
             "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"%s\" fill=\"%s\">%s</text>",
-            atLeft ? m.left() + 4 : width - m.right() - 4,
+            atLeft ? m.left() + 4 : WIDTH - m.right() - 4,
             at - 4,
             atLeft ? "start" : "end",
             color,
@@ -290,14 +291,6 @@ final class Plot {
                 + " stroke-width=\"3\"%s/>",
             atX, atX + 18, atY, atY, color, dashed(dash)));
     return this;
-  }
-
-  int width() {
-    return width;
-  }
-
-  Margins margins() {
-    return m;
   }
 
   /** The finished SVG element. */

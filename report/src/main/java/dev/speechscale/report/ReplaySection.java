@@ -17,9 +17,8 @@ final class ReplaySection {
   private static final String MEASURED = "#d8743b";
 
   /** Both charts' width and margins, in SVG units; only their heights differ. */
-  private static final int WIDTH = 900;
-
   private static final int LEFT = 60;
+
   private static final int RIGHT = 20;
   private static final int TOP = 36;
   private static final int BOTTOM = 36;
@@ -113,7 +112,7 @@ final class ReplaySection {
       maxY = Math.max(maxY, v);
     }
     int ht = 216;
-    double px = (WIDTH - LEFT - RIGHT) / (double) n;
+    double px = (Plot.WIDTH - LEFT - RIGHT) / (double) n;
     double py = (ht - TOP - BOTTOM) / (maxY + 0.5);
     open(h, ht, "instances in service per second, predicted and measured");
     for (int y = 0; y <= maxY; y++) {
@@ -147,7 +146,7 @@ final class ReplaySection {
     }
     maxY *= 1.1;
     int ht = 256;
-    double slot = (WIDTH - LEFT - RIGHT) / (double) n;
+    double slot = (Plot.WIDTH - LEFT - RIGHT) / (double) n;
     double bar = Math.min(60, slot * 0.35);
     double py = (ht - TOP - BOTTOM) / maxY;
     open(h, ht, "p95 TTFAB per minute, predicted and measured");
@@ -204,11 +203,11 @@ final class ReplaySection {
         f(
             "<div class=\"chart\"><svg viewBox=\"0 0 %d %d\" width=\"100%%\" role=\"img\""
                 + " aria-label=\"%s\">",
-            WIDTH, ht, label));
+            Plot.WIDTH, ht, label));
     h.append(
         f(
             "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#8a93a6\"/>",
-            LEFT, ht - BOTTOM, WIDTH - RIGHT, ht - BOTTOM));
+            LEFT, ht - BOTTOM, Plot.WIDTH - RIGHT, ht - BOTTOM));
     h.append(
         f(
             "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#8a93a6\"/>",

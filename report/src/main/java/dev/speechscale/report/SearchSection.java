@@ -12,7 +12,6 @@ import java.util.List;
  * marked, then the held-out day in full. The replay section below drives the chosen policy.
  */
 final class SearchSection {
-  private static final int W = 900;
   private static final int HT = 320;
   private static final Plot.Margins MARGINS = new Plot.Margins(64, 20, 30, 44);
   private static final String FRONTIER = "#2f5bd3";
@@ -105,7 +104,6 @@ final class SearchSection {
     double yLo = Math.max(0, Math.floor((yMin - 0.01) * 20) / 20);
     Plot plot =
         new Plot(
-            W,
             HT,
             MARGINS,
             new Plot.Axis.Linear(0, xMax),

@@ -12,7 +12,6 @@ import dev.speechscale.artifacts.TtotalArtifact;
  * lighter), then the policy-lag bound, the total, and the artifact's notes.
  */
 final class StagesSection {
-  private static final int W = 900;
   private static final int ROW = 28;
   private static final int LEFT = 320;
 
@@ -28,12 +27,12 @@ final class StagesSection {
             t.tTotalWithPolicyBoundS(), t.tTotalS() + t.policyLagBoundS());
     int ht = (t.durations().size() + 2) * ROW + 30;
     // 120 px keeps the last label inside
-    Scale scale = new Scale((W - LEFT - 120) / Math.max(total, 1e-9), total);
+    Scale scale = new Scale((Plot.WIDTH - LEFT - 120) / Math.max(total, 1e-9), total);
     h.append(
         f(
             "<div class=\"chart\"><svg viewBox=\"0 0 %d %d\" width=\"100%%\" role=\"img\" aria-label=\"scale-out"
                 + " waterfall\">",
-            W, ht));
+            Plot.WIDTH, ht));
     double at = 0;
     int y = 10;
     for (TtotalArtifact.StageDuration s : t.durations()) {

@@ -16,7 +16,6 @@ import org.jspecify.annotations.Nullable;
  * next instance starts.
  */
 final class SurgeChart {
-  private static final int W = 900;
   private static final int HT = 320;
   private static final Plot.Margins MARGINS = new Plot.Margins(56, 20, 30, 44);
   private static final String CURVE = "#2f5bd3";
@@ -57,7 +56,6 @@ final class SurgeChart {
     double xMax = Math.max(p.qMax(), curve.getLast().cScaleMax());
     Plot plot =
         new Plot(
-            W,
             HT,
             MARGINS,
             new Plot.Axis.Linear(0, xMax),

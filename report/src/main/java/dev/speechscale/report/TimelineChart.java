@@ -19,7 +19,6 @@ import org.jspecify.annotations.Nullable;
  * load check's start is a dotted line through all four, named in the top one.
  */
 final class TimelineChart {
-  private static final int W = 900;
   private static final int PANEL = 120;
   private static final int LAST_PANEL = PANEL + 36;
   private static final Plot.Margins UPPER = new Plot.Margins(56, 20, 22, 8);
@@ -139,7 +138,6 @@ final class TimelineChart {
     double top = series.whole() ? Math.max(1, Math.ceil(max * 1.2)) : Svg.niceCeiling(max * 1.05);
     Plot p =
         new Plot(
-            W,
             last ? LAST_PANEL : PANEL,
             last ? LOWER : UPPER,
             new Plot.Axis.Linear(0, end),

@@ -43,9 +43,7 @@ public final class FoundationStack extends Stack {
   public static final String IMAGE_REPOSITORY = "speech-server";
 
   private final Bucket modelBucket;
-  private final Repository imageRepository;
   private final Role executionRole;
-  private final Role invocationRole;
 
   FoundationStack(Construct scope, StackProps props) {
     super(scope, AwsNames.FOUNDATION_STACK, props);
@@ -68,7 +66,7 @@ public final class FoundationStack extends Stack {
     // Images are deployed pinned by digest, so nothing here expires an untagged image (it may be
     // the digest an endpoint runs) and tags may move (":gpu" is rebuilt); retained on destroy
     // like the bucket, because a deployed endpoint still pulls from it.
-    imageRepository =
+    Repository imageRepository =
         Repository.Builder.create(this, "ImageRepository")
             .repositoryName(IMAGE_REPOSITORY)
             .imageScanOnPush(true)
@@ -118,7 +116,7 @@ public final class FoundationStack extends Stack {
             .resources(List.of("*"))
             .build());
 
-    invocationRole =
+    Role invocationRole =
         Role.Builder.create(this, "InvocationRole")
             .assumedBy(new AccountRootPrincipal())
             .description("Invokes SpeechScale endpoints (speech-*) and nothing else")
@@ -154,15 +152,7 @@ public final class FoundationStack extends Stack {
     return modelBucket;
   }
 
-  public Repository imageRepository() {
-    return imageRepository;
-  }
-
   public IRole executionRole() {
     return executionRole;
-  }
-
-  public IRole invocationRole() {
-    return invocationRole;
   }
 }

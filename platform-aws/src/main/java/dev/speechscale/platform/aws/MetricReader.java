@@ -128,22 +128,24 @@ final class MetricReader {
       boolean lastPage,
       GetMetricDataResponse page) {
     StatusCode status = r.statusCode();
-    String what = query.metric().cloudWatchName() + " of " + endpoint;
+    // the SDK's status codes print as CloudWatch spells them: InternalError, Forbidden, PartialData
+    String answered =
+        "GetMetricData answered "
+            + status
+            + " for "
+            + query.metric().cloudWatchName()
+            + " of "
+            + endpoint;
     String messages = joined(r.messages()) + joined(page.messages());
     if (status == StatusCode.INTERNAL_ERROR) {
       throw new PlatformException(
           new PlatformException.Reason.Unavailable(
-              "GetMetricData answered InternalError for "
-                  + what
-                  + " ("
-                  + messages
-                  + "); run the command again"));
+              answered + " (" + messages + "); run the command again"));
     }
     if (status == StatusCode.FORBIDDEN) {
       throw new PlatformException(
           new PlatformException.Reason.InvalidRequest(
-              "GetMetricData answered Forbidden for "
-                  + what
+              answered
                   + " ("
                   + messages
                   + "); grant the caller cloudwatch:GetMetricData on AWS/SageMaker"));
@@ -151,8 +153,7 @@ final class MetricReader {
     if (status == StatusCode.PARTIAL_DATA && lastPage) {
       throw new PlatformException(
           new PlatformException.Reason.Unavailable(
-              "GetMetricData answered PartialData for "
-                  + what
+              answered
                   + " with no NextToken to fetch the rest ("
                   + messages
                   + "); a shorter series would be read as a quiet endpoint, so run the command"

@@ -41,10 +41,6 @@ final class Backend {
     return port;
   }
 
-  String baseUrl() {
-    return "http://" + host + ":" + port;
-  }
-
   int inFlight() {
     return inFlight.get();
   }
