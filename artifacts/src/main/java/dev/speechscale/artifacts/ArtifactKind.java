@@ -1,31 +1,21 @@
 package dev.speechscale.artifacts;
 
-import java.util.Locale;
+/**
+ * The kinds of artifact; the {@code kind} field's value is the {@link #label()}, and each kind is
+ * written by the command of the same name.
+ */
+public enum ArtifactKind implements Labelled {
+  QMAX,
+  TTOTAL,
+  PLAN,
+  VALIDATE,
+  DRIFT,
+  SIMULATE,
+  REPLAY;
 
-/** The kinds of artifact, each with the command that writes it. */
-public enum ArtifactKind {
-  QMAX("tts-bench qmax"),
-  TTOTAL("tts-bench ttotal"),
-  PLAN("tts-bench plan"),
-  VALIDATE("tts-bench validate"),
-  DRIFT("tts-bench drift"),
-  SIMULATE("tts-bench simulate"),
-  REPLAY("tts-bench replay");
-
-  private final String writer;
-
-  ArtifactKind(String writer) {
-    this.writer = writer;
-  }
-
-  /** The {@code kind} field's value. */
-  public String label() {
-    return name().toLowerCase(Locale.ROOT);
-  }
-
-  /** The command that writes this kind, for error messages. */
+  /** The command that writes this kind ({@code tts-bench <label>}), for error messages. */
   public String writer() {
-    return writer;
+    return "tts-bench " + label();
   }
 
   /** The JSON Schema resource for this kind. */

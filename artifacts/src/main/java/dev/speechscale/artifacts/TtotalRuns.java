@@ -4,7 +4,6 @@ import dev.speechscale.capacity.Percentiles;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -87,7 +86,7 @@ public record TtotalRuns(
   }
 
   /** Which run a statistic of T_total picks. */
-  public enum Statistic {
+  public enum Statistic implements Labelled {
     /** The slowest run. */
     MAX,
     /** The nearest-rank 90th percentile: the ⌈0.9 N⌉-th fastest run. */
@@ -95,20 +94,16 @@ public record TtotalRuns(
     /** The nearest-rank median: the ⌈0.5 N⌉-th fastest run. */
     MEDIAN;
 
-    /** {@code max}, {@code p90}, {@code median}. */
-    public String label() {
-      return name().toLowerCase(Locale.ROOT);
-    }
-
-    /** Parses a label, naming the accepted ones when it is not one. */
+    /**
+     * Parses a label ({@code max}, {@code p90}, {@code median}), naming them when it is not one.
+     */
     public static Statistic ofLabel(String label) {
-      for (Statistic s : values()) {
-        if (s.label().equals(label)) {
-          return s;
-        }
+      Statistic s = Labels.ofLabelOrNull(Statistic.class, label);
+      if (s == null) {
+        throw new IllegalArgumentException(
+            "T_total statistic '" + label + "' is not one of " + Labels.labels(Statistic.class));
       }
-      throw new IllegalArgumentException(
-          "T_total statistic '" + label + "' is not one of max, p90, median");
+      return s;
     }
 
     /** The 1-based rank among {@code n} sorted values this statistic picks. */

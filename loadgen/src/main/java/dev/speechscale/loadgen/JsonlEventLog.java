@@ -52,10 +52,7 @@ public final class JsonlEventLog implements RequestListener, AutoCloseable {
   /** Appends to {@code path}, creating it (and its parent folders) when missing. */
   public static JsonlEventLog open(Path path, NanoClock clock, Clock wall) {
     try {
-      Path parent = path.toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
-      }
+      createParent(path);
       return new JsonlEventLog(
           Files.newOutputStream(
               path, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE),
@@ -63,6 +60,14 @@ public final class JsonlEventLog implements RequestListener, AutoCloseable {
     } catch (IOException e) {
       throw new LoadgenException(
           "cannot open the event log " + path + ": " + e.getMessage() + "; check the folder", e);
+    }
+  }
+
+  /** Creates the folders {@code path} goes in, when missing. */
+  static void createParent(Path path) throws IOException {
+    Path parent = path.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
     }
   }
 

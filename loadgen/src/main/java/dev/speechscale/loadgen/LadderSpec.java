@@ -50,14 +50,7 @@ public record LadderSpec(
   public static final int WARMUP_CONCURRENCY = 4;
 
   public LadderSpec {
-    Objects.requireNonNull(rungs, "rungs");
-    Objects.requireNonNull(hold, "hold");
-    Objects.requireNonNull(window, "window");
-    Objects.requireNonNull(settle, "settle");
-    Objects.requireNonNull(capacityPoll, "capacityPoll");
-    Objects.requireNonNull(warmup, "warmup");
     Objects.requireNonNull(drift, "drift");
-    Objects.requireNonNull(stability, "stability");
     if (rungs.isEmpty()) {
       throw new LoadgenException("the ladder has no rungs; give at least one concurrency");
     }
@@ -171,10 +164,6 @@ public record LadderSpec(
 
   public LadderSpec withStopAfterBreach(boolean stopAfterBreach) {
     return edit(c -> c.stopAfterBreach = stopAfterBreach);
-  }
-
-  public LadderSpec withCapacityPoll(Duration capacityPoll) {
-    return edit(c -> c.capacityPoll = capacityPoll);
   }
 
   public LadderSpec withWarmup(Duration warmup) {

@@ -3,6 +3,7 @@ package dev.speechscale.loadgen;
 import dev.speechscale.platform.Invocation;
 import dev.speechscale.platform.Invocation.Outcome;
 import dev.speechscale.platform.ResponseBreakdown;
+import java.util.Locale;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -59,17 +60,12 @@ public record RequestEvent(
 
   /** How load was generated; the artifact says which model produced a number. */
   public enum LoadModel {
-    CLOSED_LOOP("closed-loop"),
-    OPEN_LOOP("open-loop");
+    CLOSED_LOOP,
+    OPEN_LOOP;
 
-    private final String label;
-
-    LoadModel(String label) {
-      this.label = label;
-    }
-
+    /** The name in artifacts and event logs: {@code closed-loop}, {@code open-loop}. */
     public String label() {
-      return label;
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
   }
 

@@ -26,9 +26,4 @@ public record RungRecording(
   public RungRecording {
     events = List.copyOf(events);
   }
-
-  /** The trailing window of the hold: [holdEnd − window, holdEnd). */
-  public WindowStats trailingWindow(long windowNanos) {
-    return WindowStats.compute(events, concurrency, holdEndNanos - windowNanos, holdEndNanos);
-  }
 }

@@ -42,9 +42,6 @@ public record RungReport(
     @Nullable RungStability stability) {
 
   public RungReport {
-    Objects.requireNonNull(phase, "phase");
-    Objects.requireNonNull(stats, "stats");
-    Objects.requireNonNull(verdict, "verdict");
     instanceCounts = List.copyOf(instanceCounts);
   }
 

@@ -79,10 +79,7 @@ public final class ShardLog implements RequestListener {
       Histograms.recordNanos(dropped[(int) d[0]], d[1] - startNanos);
     }
     try {
-      Path parent = path.toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
-      }
+      JsonlEventLog.createParent(path);
       try (PrintStream out =
           new PrintStream(Files.newOutputStream(path), false, StandardCharsets.UTF_8)) {
         HistogramLogWriter log = new HistogramLogWriter(out);

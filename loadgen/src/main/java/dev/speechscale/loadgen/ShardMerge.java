@@ -198,12 +198,8 @@ public record ShardMerge(
   /** The merged histograms as one HdrHistogram log, and the merged event log. */
   public void write(Path hlog, Path eventLog) {
     try {
-      for (Path p : List.of(hlog, eventLog)) {
-        Path parent = p.toAbsolutePath().getParent();
-        if (parent != null) {
-          Files.createDirectories(parent);
-        }
-      }
+      JsonlEventLog.createParent(hlog);
+      JsonlEventLog.createParent(eventLog);
       try (PrintStream out =
           new PrintStream(Files.newOutputStream(hlog), false, StandardCharsets.UTF_8)) {
         HistogramLogWriter w = new HistogramLogWriter(out);

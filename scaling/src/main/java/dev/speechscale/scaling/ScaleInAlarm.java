@@ -24,26 +24,24 @@ import java.util.stream.Collectors;
  */
 public enum ScaleInAlarm {
   /** Average over 60 s periods (today's pair before issue 35; it fights target tracking). */
-  AVERAGE_60S("average_60s", MetricStatistic.AVERAGE, Duration.ofSeconds(60)),
+  AVERAGE_60S(MetricStatistic.AVERAGE, Duration.ofSeconds(60)),
   /** Maximum over 10 s periods, the tracking alarm's own: it cannot undo a fresh scale-out. */
-  MAXIMUM_10S("maximum_10s", MetricStatistic.MAXIMUM, Duration.ofSeconds(10));
+  MAXIMUM_10S(MetricStatistic.MAXIMUM, Duration.ofSeconds(10));
 
   /** What a plan deploys unless told otherwise. */
   public static final ScaleInAlarm DEFAULT = MAXIMUM_10S;
 
-  private final String label;
   private final MetricStatistic statistic;
   private final Duration period;
 
-  ScaleInAlarm(String label, MetricStatistic statistic, Duration period) {
-    this.label = label;
+  ScaleInAlarm(MetricStatistic statistic, Duration period) {
     this.statistic = statistic;
     this.period = period;
   }
 
   /** The name in configs and artifacts, e.g. {@code maximum_10s}. */
   public String label() {
-    return label;
+    return name().toLowerCase(Locale.ROOT);
   }
 
   /** The statistic of each period. */
@@ -64,7 +62,7 @@ public enum ScaleInAlarm {
   /** The alarm of {@code label} ({@code average_60s}, {@code maximum_10s}; case-insensitive). */
   public static ScaleInAlarm ofLabel(String label) {
     for (ScaleInAlarm a : values()) {
-      if (a.label.equalsIgnoreCase(label.strip())) {
+      if (a.label().equalsIgnoreCase(label.strip())) {
         return a;
       }
     }
@@ -99,7 +97,7 @@ public enum ScaleInAlarm {
   /** The label, e.g. {@code maximum_10s}. */
   @Override
   public String toString() {
-    return label;
+    return label();
   }
 
   /** e.g. {@code Maximum over 10 s x 3}. */

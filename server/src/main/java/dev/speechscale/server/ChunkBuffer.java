@@ -141,13 +141,4 @@ final class ChunkBuffer {
       lock.unlock();
     }
   }
-
-  long bufferedBytes() {
-    lock.lock();
-    try {
-      return bufferedBytes;
-    } finally {
-      lock.unlock();
-    }
-  }
 }

@@ -46,11 +46,6 @@ final class EspeakEngine implements SpeechEngine {
   }
 
   @Override
-  public int maxConcurrency() {
-    return 1;
-  }
-
-  @Override
   public void synthesize(String text, String voice, double speed, PcmSink sink) {
     int wpm =
         (int)

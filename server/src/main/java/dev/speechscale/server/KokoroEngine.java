@@ -148,11 +148,6 @@ final class KokoroEngine implements SpeechEngine {
   }
 
   @Override
-  public int maxConcurrency() {
-    return 1;
-  }
-
-  @Override
   public void synthesize(String text, String voice, double speed, PcmSink sink) {
     long[] tokens = vocab.encode(phonemizer.toIpa(text, language(voice).espeakLanguage()));
     short[] pcm = new short[CHUNK_SAMPLES];

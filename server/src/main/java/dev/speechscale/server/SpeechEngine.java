@@ -32,8 +32,13 @@ public interface SpeechEngine extends AutoCloseable {
   /** The voice used when a request names none. */
   String defaultVoice();
 
-  /** How many {@link #synthesize} calls may run at once (1 for engines that are not reentrant). */
-  int maxConcurrency();
+  /**
+   * How many {@link #synthesize} calls may run at once: 1 unless the engine is reentrant and says
+   * so.
+   */
+  default int maxConcurrency() {
+    return 1;
+  }
 
   /**
    * Synthesizes one segment of text.

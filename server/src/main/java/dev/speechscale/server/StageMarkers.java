@@ -18,21 +18,15 @@ import java.util.Locale;
  * in the order of {@link ScaleOutStage#containerStages()}. {@code t} is UTC, truncated to the
  * millisecond; {@code elapsed_s} counts from {@code CONTAINER_START_EPOCH} when set, else from the
  * process start. {@code tts-bench ttotal} parses these lines.
+ *
+ * @param clock the wall clock each marker's {@code t} is read from
+ * @param epoch where {@code elapsed_s} counts from
+ * @param out where the markers are printed
  */
-final class StageMarkers {
+record StageMarkers(Clock clock, Instant epoch, PrintStream out) {
   private static final DateTimeFormatter STAMP =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'", Locale.ROOT)
           .withZone(ZoneOffset.UTC);
-
-  private final Clock clock;
-  private final Instant epoch;
-  private final PrintStream out;
-
-  StageMarkers(Clock clock, Instant epoch, PrintStream out) {
-    this.clock = clock;
-    this.epoch = epoch;
-    this.out = out;
-  }
 
   /** Prints the marker for {@code stage} and flushes. */
   void mark(ScaleOutStage stage) {

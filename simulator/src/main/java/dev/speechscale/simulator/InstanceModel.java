@@ -85,13 +85,6 @@ public record InstanceModel(
     IdleStart idleStart) {
 
   public InstanceModel {
-    Objects.requireNonNull(idleStart, "idleStart");
-    Objects.requireNonNull(refusalCost, "refusalCost");
-    Objects.requireNonNull(coldStart, "coldStart");
-    Objects.requireNonNull(responseTimes, "responseTimes");
-    Objects.requireNonNull(firstByte, "firstByte");
-    Objects.requireNonNull(requestDeadline, "requestDeadline");
-    Objects.requireNonNull(startupDelays, "startupDelays");
     if (slots < 1) {
       throw new SimulatorException("slots (" + slots + ") must be at least 1");
     }

@@ -28,15 +28,20 @@ import java.util.stream.Stream;
  *
  * A trace is checked completely when it is built: every bad line is reported with the file, the
  * line number, the value and the rule, and nothing is guessed.
+ *
+ * @param description what the traffic is, for reports
+ * @param durationSeconds how long the traffic runs, in whole seconds
+ * @param peakPerSecond the highest rate (for an arrival trace: the busiest second's arrivals)
+ * @param expectedArrivals the expected number of arrivals (exact for an arrival trace)
+ * @param source where the arrivals come from; only this class's factories make one
  */
-public final class Traffic {
+public record Traffic(
+    String description,
+    long durationSeconds,
+    double peakPerSecond,
+    double expectedArrivals,
+    Traffic.Source source) {
   private static final int ERRORS_SHOWN = 10;
-
-  private final String description;
-  private final long durationSeconds;
-  private final double peakPerSecond;
-  private final double expectedArrivals;
-  private final Source source;
 
   /** Where the arrivals come from: a built-in shape, or a CSV trace read afresh on each use. */
   private sealed interface Source {
@@ -50,19 +55,6 @@ public final class Traffic {
   @FunctionalInterface
   interface RateShape {
     double perSecondAt(long second);
-  }
-
-  private Traffic(
-      String description,
-      long durationSeconds,
-      double peakPerSecond,
-      double expectedArrivals,
-      Source source) {
-    this.description = description;
-    this.durationSeconds = durationSeconds;
-    this.peakPerSecond = peakPerSecond;
-    this.expectedArrivals = expectedArrivals;
-    this.source = source;
   }
 
   /**
@@ -206,26 +198,6 @@ public final class Traffic {
           name + ": --duration (" + duration + ") must be a whole number of seconds, at least 1 s");
     }
     return duration.toSeconds();
-  }
-
-  /** What the traffic is, for reports. */
-  public String description() {
-    return description;
-  }
-
-  /** How long the traffic runs, in whole seconds. */
-  public long durationSeconds() {
-    return durationSeconds;
-  }
-
-  /** The highest rate (for an arrival trace: the busiest second's arrivals). */
-  public double peakPerSecond() {
-    return peakPerSecond;
-  }
-
-  /** The expected number of arrivals (exact for an arrival trace). */
-  public double expectedArrivals() {
-    return expectedArrivals;
   }
 
   /**
