@@ -51,11 +51,9 @@ final class DriftCommand implements Callable<Integer> {
   @Option(names = Flags.ORPHANS)
   boolean orphans;
 
-  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
-  @Nullable Path output;
+  @Mixin OutputOption output;
 
-  @Option(names = Flags.JSON)
-  boolean json;
+  @Mixin JsonOption json;
 
   @Override
   public Integer call() {
@@ -73,8 +71,8 @@ final class DriftCommand implements Callable<Integer> {
     for (String given :
         new String[] {
           plan == null ? null : Flags.PLAN,
-          output == null ? null : Flags.OUTPUT,
-          json ? Flags.JSON : null
+          output.file == null ? null : Flags.OUTPUT,
+          json.asked ? Flags.JSON : null
         }) {
       if (given != null) {
         throw Cli.usage(spec, given + " needs --model NAME: it is about one endpoint's drift");
@@ -90,12 +88,10 @@ final class DriftCommand implements Callable<Integer> {
     EndpointConfig config = common.endpointConfig();
     Path planPath = plan != null ? plan : common.defaultPlan();
     DriftArtifact artifact = drift(platform, config, planPath, plan != null);
-    if (output != null) {
-      ArtifactCodec.write(output, artifact);
+    if (output.file != null) {
+      ArtifactCodec.write(output.file, artifact);
     }
-    if (json) {
-      out.print(ArtifactCodec.toJson(artifact));
-    } else {
+    if (!json.printed(out, artifact)) {
       items(out, artifact.items());
       if (artifact.clean()) {
         out.println(

@@ -13,6 +13,7 @@ import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.PlanRun;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.report.PlanReport;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -101,14 +102,12 @@ final class PlanCommand implements Callable<Integer> {
   @Option(names = Flags.PRICE_PER_HOUR, paramLabel = "USD")
   @Nullable Double pricePerHour;
 
-  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
-  @Nullable Path output;
+  @Mixin OutputOption output;
 
   @Option(names = Flags.TTOTAL_STATISTIC, defaultValue = "max", paramLabel = "max|p90|median")
   String ttotalStatistic;
 
-  @Option(names = Flags.JSON)
-  boolean json;
+  @Mixin JsonOption json;
 
   private final NanoClock clock;
 
@@ -164,12 +163,11 @@ final class PlanCommand implements Callable<Integer> {
                         // null for a ladder measured before audio was recorded per request: the
                         // per-audio-hour figure is then omitted, and the cost says so
                         StepBreakdown.meanAudioSeconds(ArtifactCodec.readQmax(qmax.file).steps())));
-    Path target = output != null ? output : Path.of(artifact.defaultFileName());
+    Path target = output.orDefault(artifact.defaultFileName());
     ArtifactCodec.write(target, artifact);
-    if (json) {
-      spec.commandLine().getOut().print(ArtifactCodec.toJson(artifact));
-    } else {
-      spec.commandLine().getOut().print(report(artifact, r));
+    PrintWriter out = spec.commandLine().getOut();
+    if (!json.printed(out, artifact)) {
+      out.print(report(artifact, r));
     }
     spec.commandLine().getErr().println("wrote " + target);
     return r.plan().infeasible() ? 1 : 0;

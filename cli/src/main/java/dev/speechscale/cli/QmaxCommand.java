@@ -57,8 +57,7 @@ final class QmaxCommand implements Callable<Integer> {
   @Mixin DriftRecheckOptions drift;
   @Mixin QmaxLoadOptions load;
 
-  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
-  @Nullable Path output;
+  @Mixin OutputOption output;
 
   @Mixin JsonOption json;
 
@@ -84,7 +83,7 @@ final class QmaxCommand implements Callable<Integer> {
                 NanoClock.SYSTEM,
                 new ProgressPrinter(err, request.ladder().spec().sloMs()),
                 progress));
-    Path target = output != null ? output : Path.of(a.defaultFileName());
+    Path target = output.orDefault(a.defaultFileName());
     ArtifactCodec.write(target, a);
     if (!json.printed(out, a)) {
       QmaxSummary.print(out, a, target, common.model(), common.where.stateDir);

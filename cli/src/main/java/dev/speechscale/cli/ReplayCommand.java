@@ -17,7 +17,6 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -46,8 +45,7 @@ final class ReplayCommand implements Callable<Integer> {
   @Mixin ReplayInputOptions inputs;
   @Mixin ReplayLiveOptions live;
 
-  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
-  @Nullable Path output;
+  @Mixin OutputOption output;
 
   @Mixin JsonOption json;
 
@@ -75,7 +73,7 @@ final class ReplayCommand implements Callable<Integer> {
     ReplayArtifact artifact =
         common.onPlatform(
             (platform, progress) -> Replay.run(platform, request, NanoClock.SYSTEM, progress));
-    Path target = output != null ? output : Path.of("replay-" + common.model() + ".json");
+    Path target = output.orDefault("replay-" + common.model() + ".json");
     ArtifactCodec.write(target, artifact);
     if (!json.printed(spec.commandLine().getOut(), artifact)) {
       ReplayTable.print(artifact, spec.commandLine().getOut());

@@ -83,7 +83,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
     Provenance provenance =
         Provenance.capture(
             Cli.typedUnderTtsBench(spec), Map.of("plan", f.files.plan.file.toString()));
-    Path target = f.output != null ? f.output : Path.of("plan-search-" + p.model() + ".json");
+    Path target = f.output.orDefault("plan-search-" + p.model() + ".json");
     if (price == null) {
       SearchPlan.Record rec = record(in, heldSeed, in.scale());
       String json = SearchPlan.json(f.files.plan.file, r, rec, provenance, clock.instant());

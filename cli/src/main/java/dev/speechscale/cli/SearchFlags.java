@@ -2,7 +2,6 @@ package dev.speechscale.cli;
 
 import dev.speechscale.chain.Flags;
 import dev.speechscale.simulator.PolicySearch;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -74,6 +73,5 @@ final class SearchFlags {
   @Option(names = Flags.THREADS, paramLabel = "N")
   @Nullable Integer threads;
 
-  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
-  @Nullable Path output;
+  @Mixin OutputOption output;
 }

@@ -17,6 +17,7 @@ import dev.speechscale.simulator.Policy;
 import dev.speechscale.simulator.PolicyResult;
 import dev.speechscale.simulator.RefusalCost;
 import dev.speechscale.simulator.Traffic;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,14 +52,12 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
   @Mixin SimulateTrafficOptions traffic;
   @Mixin SimulateFleetOptions fleet;
 
-  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
-  @Nullable Path output;
+  @Mixin OutputOption output;
 
   @Option(names = Flags.REPORT, paramLabel = "FILE")
   @Nullable Path report;
 
-  @Option(names = Flags.JSON)
-  boolean json;
+  @Mixin JsonOption json;
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")
   @Nullable RefusalCostOptions refusalCost;
@@ -112,13 +111,14 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
                 results,
                 Provenance.capture(Cli.typedUnderTtsBench(spec), parameters(q.platform())),
                 clock.instant()));
-    Path target = output != null ? output : Path.of(artifact.defaultFileName());
+    Path target = output.orDefault(artifact.defaultFileName());
     ArtifactCodec.write(target, artifact);
     Path html = report != null ? report : Path.of("simulate-" + q.model() + ".html");
     ArtifactCodec.writeText(html, SimulateReport.html(artifact));
-    spec.commandLine()
-        .getOut()
-        .print(json ? ArtifactCodec.toJson(artifact) : SimulateTable.render(artifact));
+    PrintWriter out = spec.commandLine().getOut();
+    if (!json.printed(out, artifact)) {
+      out.print(SimulateTable.render(artifact));
+    }
     spec.commandLine().getErr().println("wrote " + target + " and " + html);
     return 0;
   }

@@ -66,8 +66,7 @@ final class TtotalCommand implements Callable<Integer> {
 
   @Mixin TextsOption texts;
 
-  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
-  @Nullable Path output;
+  @Mixin OutputOption output;
 
   @Option(names = Flags.RUNS, defaultValue = "1")
   int runs;
@@ -86,7 +85,7 @@ final class TtotalCommand implements Callable<Integer> {
     TtotalArtifact t =
         common.onPlatform((platform, progress) ->
             RepeatedTtotal.run(platform, request, NanoClock.SYSTEM, progress));
-    Path target = output != null ? output : Path.of(t.defaultFileName());
+    Path target = output.orDefault(t.defaultFileName());
     ArtifactCodec.write(target, t);
     PrintWriter out = spec.commandLine().getOut();
     if (json.printed(out, t)) {

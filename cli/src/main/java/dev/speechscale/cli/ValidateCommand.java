@@ -51,8 +51,7 @@ final class ValidateCommand implements Callable<Integer> {
 
   @Mixin TextsOption texts;
 
-  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
-  @Nullable Path output;
+  @Mixin OutputOption output;
 
   @Mixin JsonOption json;
 
@@ -64,8 +63,8 @@ final class ValidateCommand implements Callable<Integer> {
     ValidateArtifact v =
         common.onPlatform(
             (platform, progress) -> ValidateRun.run(platform, options, NanoClock.SYSTEM, progress));
-    if (output != null) {
-      ArtifactCodec.write(output, v);
+    if (output.file != null) {
+      ArtifactCodec.write(output.file, v);
     }
     PrintWriter out = spec.commandLine().getOut();
     if (!json.printed(out, v)) {
