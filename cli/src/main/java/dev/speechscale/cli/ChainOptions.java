@@ -93,20 +93,14 @@ final class ChainOptions {
 
   @Mixin PlatformChoice where;
 
-  @Option(names = Flags.CONFIG, paramLabel = "FILE", defaultValue = "endpoints.yaml")
-  Path config;
+  @Mixin ConfigOption config;
 
-  @Option(names = Flags.REGION, paramLabel = "REGION")
-  @Nullable String region;
-
-  @Option(names = Flags.PROFILE, paramLabel = "NAME")
-  @Nullable String profile;
+  @Mixin AwsAccessOptions aws;
 
   @Option(names = Flags.RUNTIME_URL, paramLabel = "URL")
   java.net.@Nullable URI runtimeUrl;
 
-  @Option(names = Flags.ENDPOINT_URL, paramLabel = "URL")
-  java.net.@Nullable URI endpointUrl;
+  @Mixin EndpointUrlOption endpointUrl;
 
   String endpoint() {
     return ENDPOINT_PREFIX + model();
@@ -131,7 +125,7 @@ final class ChainOptions {
 
   private PlatformSettings settings() {
     return new PlatformSettings(
-        where.stateDir, region, null, profile, runtimeUrl, null, endpointUrl);
+        where.stateDir, aws.region, null, aws.profile, runtimeUrl, null, endpointUrl.uri);
   }
 
   /** The qmax ladder the chosen platform walks when none is given; no endpoint call. */
@@ -156,19 +150,19 @@ final class ChainOptions {
 
   /** The endpoint a chain step runs against: model, platform, config file and local state. */
   Target target() {
-    return new Target(model(), where.platform, config, where.stateDir);
+    return new Target(model(), where.platform, config.file, where.stateDir);
   }
 
   /** The endpoint config for the model, if the config file exists. */
   EndpointConfig endpointConfig() {
-    if (!Files.exists(config)) {
+    if (!Files.exists(config.file)) {
       throw new CliException(
           "no endpoint config at "
-              + config
+              + config.file
               + "; pass --config FILE (the file"
               + " speech-infra deployed from)");
     }
-    return EndpointConfigFile.read(config).model(model());
+    return EndpointConfigFile.read(config.file).model(model());
   }
 
   /** The transport: given, else the platform's natural one. */
@@ -200,7 +194,7 @@ final class ChainOptions {
 
   /** The file {@code name} in the config file's folder (the root's own, for {@code --config /}). */
   Path besideConfig(String name) {
-    Path file = config.toAbsolutePath();
+    Path file = config.file.toAbsolutePath();
     Path folder = file.getParent();
     return (folder != null ? folder : file).resolve(name);
   }

@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,8 +44,7 @@ final class DriftCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ChainOptions common;
 
-  @Option(names = Flags.PLAN, paramLabel = "FILE")
-  @Nullable Path plan;
+  @Mixin PlanBesideConfigOption plan;
 
   @Option(names = Flags.ORPHANS)
   boolean orphans;
@@ -70,7 +68,7 @@ final class DriftCommand implements Callable<Integer> {
     }
     for (String given :
         new String[] {
-          plan == null ? null : Flags.PLAN,
+          plan.file == null ? null : Flags.PLAN,
           output.file == null ? null : Flags.OUTPUT,
           json.asked ? Flags.JSON : null
         }) {
@@ -86,8 +84,8 @@ final class DriftCommand implements Callable<Integer> {
   /** One endpoint, as before: its items, then the verdict and the next command. */
   private boolean one(Platform platform, PrintWriter out) {
     EndpointConfig config = common.endpointConfig();
-    Path planPath = plan != null ? plan : common.defaultPlan();
-    DriftArtifact artifact = drift(platform, config, planPath, plan != null);
+    Path planPath = plan.orBeside(common);
+    DriftArtifact artifact = drift(platform, config, planPath, plan.file != null);
     if (output.file != null) {
       ArtifactCodec.write(output.file, artifact);
     }
@@ -113,14 +111,14 @@ final class DriftCommand implements Callable<Integer> {
 
   /** Every endpoint in the config, one group each, then the orphan scan. */
   private int all(Platform platform, PrintWriter out) {
-    if (!Files.exists(common.config)) {
+    if (!Files.exists(common.config.file)) {
       throw new CliException(
           "no endpoint config at "
-              + common.config
+              + common.config.file
               + "; drift without --model checks every endpoint in it: pass --config FILE (the"
               + " file speech-infra deployed from), or --model NAME for one endpoint");
     }
-    Map<String, EndpointConfig> models = EndpointConfigFile.read(common.config).models();
+    Map<String, EndpointConfig> models = EndpointConfigFile.read(common.config.file).models();
     int withErrors = 0;
     for (EndpointConfig config : models.values()) {
       out.println("== " + config.endpointName() + " (" + config.modelName() + ")");
@@ -154,7 +152,7 @@ final class DriftCommand implements Callable<Integer> {
         Locale.ROOT,
         "drift: %d endpoint(s) in %s, %d with errors; %s%n",
         models.size(),
-        common.config,
+        common.config.file,
         withErrors,
         noOrphans ? "no orphaned scaling" : "orphaned scaling found");
     if (withErrors == 0 && noOrphans) {

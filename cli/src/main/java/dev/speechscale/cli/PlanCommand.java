@@ -96,11 +96,9 @@ final class PlanCommand implements Callable<Integer> {
   @Option(names = Flags.SLO, paramLabel = "DURATION")
   @Nullable Duration slo;
 
-  @Option(names = Flags.ALLOW_CONFIG_MISMATCH)
-  boolean allowConfigMismatch;
+  @Mixin ConfigMismatchOption mismatch;
 
-  @Option(names = Flags.PRICE_PER_HOUR, paramLabel = "USD")
-  @Nullable Double pricePerHour;
+  @Mixin PricePerHourOption pricePerHour;
 
   @Mixin OutputOption output;
 
@@ -143,19 +141,20 @@ final class PlanCommand implements Callable<Integer> {
                 t.assumed,
                 shape,
                 slo,
-                allowConfigMismatch,
+                mismatch.allowed,
                 Cli.commandLine(spec),
                 parameters(t, shape)),
             statistic(),
             line -> spec.commandLine().getErr().println(line),
             clock.instant());
+    Double price = pricePerHour.usd;
     PlanArtifact artifact =
-        pricePerHour == null
+        price == null
             ? r.artifact()
             : r.artifact()
                 .withCost(
                     FleetCost.of(
-                        pricePerHour,
+                        price,
                         r.plan().minInstances(),
                         r.plan().maxInstances(),
                         r.scenario().trough(),
@@ -214,7 +213,7 @@ final class PlanCommand implements Callable<Integer> {
     if (ceiling.isNegative() || ceiling.isZero()) {
       throw Cli.usage(spec, Flags.CEILING + " (" + ceiling + ") must be positive, e.g. 60s");
     }
-    PricePerHour.check(spec, pricePerHour, ", e.g. 1.408 for ml.g5.xlarge on demand");
+    PricePerHour.check(spec, pricePerHour.usd, ", e.g. 1.408 for ml.g5.xlarge on demand");
     if (t.assumed != null && (t.assumed.isNegative() || t.assumed.isZero())) {
       throw Cli.usage(
           spec, Flags.ASSUME_T_TOTAL + " (" + t.assumed + ") must be positive, e.g. 320s");
@@ -239,8 +238,8 @@ final class PlanCommand implements Callable<Integer> {
     p.put("shed_target", s.shedTarget());
     p.put("ceiling_s", s.ceilingSeconds());
     p.put("slo", slo == null ? "the ladder's" : slo.toString());
-    p.put("allow_config_mismatch", allowConfigMismatch);
-    p.put("price_per_hour_usd", pricePerHour);
+    p.put("allow_config_mismatch", mismatch.allowed);
+    p.put("price_per_hour_usd", pricePerHour.usd);
     p.put("trials", SurgeSimulation.DEFAULT_TRIALS);
     p.put("seed", SurgeSimulation.DEFAULT_SEED);
     return p;

@@ -50,8 +50,7 @@ final class QmaxCommand implements Callable<Integer> {
     slo = Duration.ofMillis(ms);
   }
 
-  @Option(names = Flags.TRANSPORT, paramLabel = "http-stream|response-stream|bidi")
-  @Nullable String transport;
+  @Mixin TransportOption transport;
 
   @Mixin QmaxLadderOptions ladder;
   @Mixin DriftRecheckOptions drift;
@@ -65,7 +64,7 @@ final class QmaxCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    common.checkTransport(transport);
+    common.checkTransport(transport.given);
     PrintWriter out = spec.commandLine().getOut();
     if (dry.dryRun) {
       LadderDefaults defaults = common.ladderDefaults();
@@ -96,7 +95,7 @@ final class QmaxCommand implements Callable<Integer> {
     LadderDefaults defaults = common.ladderDefaults();
     return new QmaxRequest(
         common.target(),
-        load.load(common.transport(transport)),
+        load.load(common.transport(transport.given)),
         new QmaxRequest.Ladder(ladder(defaults), defaults.source()),
         load.checks());
   }

@@ -56,7 +56,7 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    common.checkTransport(live.transport);
+    common.checkTransport(live.transport.given);
     Replay.Request request = request();
     if (!request.live().sharding().lead()) {
       Replay.ShardSent sent =
@@ -88,15 +88,15 @@ final class ReplayCommand implements Callable<Integer> {
    */
   Replay.Request request() {
     Replay.TraceSource source = inputs.traceSource(spec);
-    Duration delay =
-        live.metricDelay != null ? live.metricDelay : common.typicalMetricPublicationDelay();
+    Duration given = live.metricDelay.given;
+    Duration delay = given != null ? given : common.typicalMetricPublicationDelay();
     RefusalCost cost = refusalCost == null ? RefusalCost.NONE : refusalCost.resolve(spec);
     return new Replay.Request(
         common.target(),
         inputs.read(cost),
         source,
-        live.seed,
-        live.live(common.transport(live.transport), prediction.warmup),
+        live.seed.value,
+        live.live(common.transport(live.transport.given), prediction.warmup.value),
         prediction.prediction(spec, delay),
         Cli.commandLine(spec),
         parameters(delay));

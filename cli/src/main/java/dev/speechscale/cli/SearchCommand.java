@@ -62,11 +62,11 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
   public Integer call() {
     long t0 = clock.nanoTime();
     SearchInputs in = SearchInputs.read(f, spec);
-    List<AlsoType> also = AlsoType.parse(f.alsoType, f.pricePerHour, spec);
+    List<AlsoType> also = AlsoType.parse(f.alsoType, f.pricePerHour.usd, spec);
     PlanArtifact p = in.files().plan();
-    long heldSeed = f.heldOutSeed != null ? f.heldOutSeed : f.seed + 1;
+    long heldSeed = f.heldOutSeed != null ? f.heldOutSeed : f.seed.value + 1;
     PrintWriter err = spec.commandLine().getErr();
-    Double price = f.pricePerHour;
+    Double price = f.pricePerHour.usd;
     boolean typed = price != null;
     QmaxArtifact q0 = in.files().qmax();
     PolicySearch.Result r =
@@ -119,7 +119,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
           SearchTypes.derivePlan(
               a.qmax(),
               q,
-              a.ttotal() != null ? a.ttotal() : f.files.ttotal.getFirst(),
+              a.ttotal() != null ? a.ttotal() : f.files.ttotal.files.getFirst(),
               a.ttotal() == null,
               p,
               f.files.plan.file,
@@ -127,7 +127,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
               line -> err.println("search: " + SearchTypes.instanceType(q) + ": " + line),
               clock.instant());
       InstanceModel model =
-          SearchModel.instance(q, a.qmax().toString(), ttotals, pa, f.maxRequestAge);
+          SearchModel.instance(q, a.qmax().toString(), ttotals, pa, f.maxRequestAge.value);
       int scale = SearchInputs.scale(f.screenScale, in.table(), model, spec);
       PolicySearch.Result ra =
           search(
@@ -193,8 +193,8 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
             in.table(),
             new FleetSimulator.Options(
                 q.sloMs(),
-                MetricPhysics.delay(f.metricDelay, q.platform()),
-                f.seed,
+                f.metricDelay.resolved(q.platform()),
+                f.seed.value,
                 new FleetSimulator.PreRoll.Window()),
             in.goal(),
             numbers,
@@ -221,7 +221,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
         in.goal(),
         in.traffic().description(),
         in.traceDigest(),
-        f.seed,
+        f.seed.value,
         heldSeed,
         f.heldOutShift.toSeconds(),
         scale);

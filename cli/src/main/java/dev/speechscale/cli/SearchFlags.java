@@ -23,8 +23,7 @@ final class SearchFlags {
   @Option(names = Flags.GOAL_SHED, defaultValue = "0.1", paramLabel = "PERCENT")
   double goalShed;
 
-  @Option(names = Flags.SEED, defaultValue = "1", paramLabel = "N")
-  long seed;
+  @Mixin SeedOption seed;
 
   @Option(names = Flags.HELD_OUT_SEED, paramLabel = "N")
   @Nullable Long heldOutSeed;
@@ -55,17 +54,11 @@ final class SearchFlags {
     }
   }
 
-  @Option(names = Flags.METRIC_DELAY, paramLabel = "DURATION")
-  @Nullable Duration metricDelay;
+  @Mixin MetricDelayOption metricDelay;
 
-  @Option(
-      names = Flags.MAX_REQUEST_AGE,
-      defaultValue = SimulateFleetOptions.DEFAULT_MAX_REQUEST_AGE,
-      paramLabel = "DURATION")
-  Duration maxRequestAge;
+  @Mixin MaxRequestAgeOption maxRequestAge;
 
-  @Option(names = Flags.PRICE_PER_HOUR, paramLabel = "USD")
-  @Nullable Double pricePerHour;
+  @Mixin PricePerHourOption pricePerHour;
 
   @Option(names = Flags.ALSO_TYPE, paramLabel = "QMAX=USD[,TTOTAL]")
   java.util.List<String> alsoType = new java.util.ArrayList<>();

@@ -83,7 +83,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
     InstanceModel model =
         in.instanceModel(
             delay,
-            fleet.maxRequestAge,
+            fleet.maxRequestAge.value,
             refusalCost == null ? RefusalCost.NONE : refusalCost.resolve(spec));
     List<Policy> chosen = Policies.parse(fleet.policies, in.planNumbers(model));
     Traffic offered = traffic.offered(p, artifacts.plan.file, spec);
@@ -100,8 +100,8 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
                 q.model(),
                 p.endpoint(),
                 q.sloMs(),
-                fleet.seed,
-                fleet.metricDelay(q.platform()).toNanos() / 1e9,
+                fleet.seed.value,
+                fleet.metricDelay.resolved(q.platform()).toNanos() / 1e9,
                 fleet.pricePerHour,
                 offered,
                 traffic.source(),
