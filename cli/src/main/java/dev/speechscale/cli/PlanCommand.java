@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -40,7 +39,7 @@ import picocli.CommandLine.Spec;
       "Derive the scaling policy from a qmax artifact and a ttotal artifact (or an assumed T).",
       "Reads files only; never touches an endpoint. Exit 0 ok, 1 infeasible or refused, 2 usage."
     })
-final class PlanCommand implements Callable<Integer> {
+final class PlanCommand extends StampingCommand {
   @Spec CommandSpec spec;
 
   @Mixin QmaxFileOption qmax;
@@ -107,14 +106,10 @@ final class PlanCommand implements Callable<Integer> {
 
   @Mixin JsonOption json;
 
-  private final NanoClock clock;
-
-  PlanCommand() {
-    this(SourceDateEpoch.fromEnvironment());
-  }
+  PlanCommand() {}
 
   PlanCommand(NanoClock clock) {
-    this.clock = clock;
+    super(clock);
   }
 
   private TtotalRuns.Statistic statistic() {

@@ -43,19 +43,15 @@ import picocli.CommandLine.Spec;
           + " then score it on a held-out day against the plan and its rivals. Reads files only.",
       "Exit 0 ok, 1 refused, 2 usage."
     })
-final class SearchCommand implements java.util.concurrent.Callable<Integer> {
+final class SearchCommand extends StampingCommand {
   @Spec CommandSpec spec;
 
   @Mixin SearchFlags f = new SearchFlags();
 
-  private final NanoClock clock;
-
-  SearchCommand() {
-    this(SourceDateEpoch.fromEnvironment());
-  }
+  SearchCommand() {}
 
   SearchCommand(NanoClock clock) {
-    this.clock = clock;
+    super(clock);
   }
 
   @Override

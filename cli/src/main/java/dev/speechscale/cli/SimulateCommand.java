@@ -46,7 +46,7 @@ import picocli.CommandLine.Spec;
           + " ttotal and plan artifacts. Reads files only.",
       "Exit 0 ok, 1 refused, 2 usage."
     })
-final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
+final class SimulateCommand extends StampingCommand {
   @Spec CommandSpec spec;
   @Mixin SimulateArtifactOptions artifacts;
   @Mixin SimulateTrafficOptions traffic;
@@ -62,14 +62,10 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "0..1")
   @Nullable RefusalCostOptions refusalCost;
 
-  private final NanoClock clock;
-
-  SimulateCommand() {
-    this(SourceDateEpoch.fromEnvironment());
-  }
+  SimulateCommand() {}
 
   SimulateCommand(NanoClock clock) {
-    this.clock = clock;
+    super(clock);
   }
 
   @Override
