@@ -1,7 +1,6 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.EndpointConfig;
-import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.Target;
 import dev.speechscale.platform.LadderDefaults;
@@ -9,7 +8,6 @@ import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.PlatformProvider;
 import dev.speechscale.platform.PlatformSettings;
 import dev.speechscale.platform.Transport;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -155,14 +153,7 @@ final class ChainOptions {
 
   /** The endpoint config for the model, if the config file exists. */
   EndpointConfig endpointConfig() {
-    if (!Files.exists(config.file)) {
-      throw new CliException(
-          "no endpoint config at "
-              + config.file
-              + "; pass --config FILE (the file"
-              + " speech-infra deployed from)");
-    }
-    return EndpointConfigFile.read(config.file).model(model());
+    return config.read("pass --config FILE (the file speech-infra deployed from)").model(model());
   }
 
   /** The transport: given, else the platform's natural one. */

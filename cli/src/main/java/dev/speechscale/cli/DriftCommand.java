@@ -3,7 +3,6 @@ package dev.speechscale.cli;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.DriftArtifact;
 import dev.speechscale.artifacts.EndpointConfig;
-import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.chain.Drift;
 import dev.speechscale.chain.Flags;
@@ -111,14 +110,13 @@ final class DriftCommand implements Callable<Integer> {
 
   /** Every endpoint in the config, one group each, then the orphan scan. */
   private int all(Platform platform, PrintWriter out) {
-    if (!Files.exists(common.config.file)) {
-      throw new CliException(
-          "no endpoint config at "
-              + common.config.file
-              + "; drift without --model checks every endpoint in it: pass --config FILE (the"
-              + " file speech-infra deployed from), or --model NAME for one endpoint");
-    }
-    Map<String, EndpointConfig> models = EndpointConfigFile.read(common.config.file).models();
+    Map<String, EndpointConfig> models =
+        common
+            .config
+            .read(
+                "drift without --model checks every endpoint in it: pass --config FILE (the"
+                    + " file speech-infra deployed from), or --model NAME for one endpoint")
+            .models();
     int withErrors = 0;
     for (EndpointConfig config : models.values()) {
       out.println("== " + config.endpointName() + " (" + config.modelName() + ")");
