@@ -1,7 +1,6 @@
 package dev.speechscale.cli;
 
 import dev.speechscale.artifacts.EndpointConfig;
-import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.Target;
 import dev.speechscale.platform.LadderDefaults;
@@ -9,7 +8,6 @@ import dev.speechscale.platform.Platform;
 import dev.speechscale.platform.PlatformProvider;
 import dev.speechscale.platform.PlatformSettings;
 import dev.speechscale.platform.Transport;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -93,20 +91,14 @@ final class ChainOptions {
 
   @Mixin PlatformChoice where;
 
-  @Option(names = Flags.CONFIG, paramLabel = "FILE", defaultValue = "endpoints.yaml")
-  Path config;
+  @Mixin ConfigOption config;
 
-  @Option(names = Flags.REGION, paramLabel = "REGION")
-  @Nullable String region;
-
-  @Option(names = Flags.PROFILE, paramLabel = "NAME")
-  @Nullable String profile;
+  @Mixin AwsAccessOptions aws;
 
   @Option(names = Flags.RUNTIME_URL, paramLabel = "URL")
   java.net.@Nullable URI runtimeUrl;
 
-  @Option(names = Flags.ENDPOINT_URL, paramLabel = "URL")
-  java.net.@Nullable URI endpointUrl;
+  @Mixin EndpointUrlOption endpointUrl;
 
   String endpoint() {
     return ENDPOINT_PREFIX + model();
@@ -131,7 +123,7 @@ final class ChainOptions {
 
   private PlatformSettings settings() {
     return new PlatformSettings(
-        where.stateDir, region, null, profile, runtimeUrl, null, endpointUrl);
+        where.stateDir, aws.region, null, aws.profile, runtimeUrl, null, endpointUrl.uri);
   }
 
   /** The qmax ladder the chosen platform walks when none is given; no endpoint call. */
@@ -156,19 +148,12 @@ final class ChainOptions {
 
   /** The endpoint a chain step runs against: model, platform, config file and local state. */
   Target target() {
-    return new Target(model(), where.platform, config, where.stateDir);
+    return new Target(model(), where.platform, config.file, where.stateDir);
   }
 
   /** The endpoint config for the model, if the config file exists. */
   EndpointConfig endpointConfig() {
-    if (!Files.exists(config)) {
-      throw new CliException(
-          "no endpoint config at "
-              + config
-              + "; pass --config FILE (the file"
-              + " speech-infra deployed from)");
-    }
-    return EndpointConfigFile.read(config).model(model());
+    return config.read("pass --config FILE (the file speech-infra deployed from)").model(model());
   }
 
   /** The transport: given, else the platform's natural one. */
@@ -200,7 +185,7 @@ final class ChainOptions {
 
   /** The file {@code name} in the config file's folder (the root's own, for {@code --config /}). */
   Path besideConfig(String name) {
-    Path file = config.toAbsolutePath();
+    Path file = config.file.toAbsolutePath();
     Path folder = file.getParent();
     return (folder != null ? folder : file).resolve(name);
   }

@@ -3,7 +3,6 @@ package dev.speechscale.cli;
 import dev.speechscale.artifacts.ArtifactCodec;
 import dev.speechscale.artifacts.DriftArtifact;
 import dev.speechscale.artifacts.EndpointConfig;
-import dev.speechscale.artifacts.EndpointConfigFile;
 import dev.speechscale.artifacts.PlanArtifact;
 import dev.speechscale.chain.Drift;
 import dev.speechscale.chain.Flags;
@@ -18,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,17 +43,14 @@ final class DriftCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ChainOptions common;
 
-  @Option(names = Flags.PLAN, paramLabel = "FILE")
-  @Nullable Path plan;
+  @Mixin PlanBesideConfigOption plan;
 
   @Option(names = Flags.ORPHANS)
   boolean orphans;
 
-  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
-  @Nullable Path output;
+  @Mixin OutputOption output;
 
-  @Option(names = Flags.JSON)
-  boolean json;
+  @Mixin JsonOption json;
 
   @Override
   public Integer call() {
@@ -72,9 +67,9 @@ final class DriftCommand implements Callable<Integer> {
     }
     for (String given :
         new String[] {
-          plan == null ? null : Flags.PLAN,
-          output == null ? null : Flags.OUTPUT,
-          json ? Flags.JSON : null
+          plan.file == null ? null : Flags.PLAN,
+          output.file == null ? null : Flags.OUTPUT,
+          json.asked ? Flags.JSON : null
         }) {
       if (given != null) {
         throw Cli.usage(spec, given + " needs --model NAME: it is about one endpoint's drift");
@@ -88,14 +83,12 @@ final class DriftCommand implements Callable<Integer> {
   /** One endpoint, as before: its items, then the verdict and the next command. */
   private boolean one(Platform platform, PrintWriter out) {
     EndpointConfig config = common.endpointConfig();
-    Path planPath = plan != null ? plan : common.defaultPlan();
-    DriftArtifact artifact = drift(platform, config, planPath, plan != null);
-    if (output != null) {
-      ArtifactCodec.write(output, artifact);
+    Path planPath = plan.orBeside(common);
+    DriftArtifact artifact = drift(platform, config, planPath, plan.file != null);
+    if (output.file != null) {
+      ArtifactCodec.write(output.file, artifact);
     }
-    if (json) {
-      out.print(ArtifactCodec.toJson(artifact));
-    } else {
+    if (!json.printed(out, artifact)) {
       items(out, artifact.items());
       if (artifact.clean()) {
         out.println(
@@ -117,14 +110,13 @@ final class DriftCommand implements Callable<Integer> {
 
   /** Every endpoint in the config, one group each, then the orphan scan. */
   private int all(Platform platform, PrintWriter out) {
-    if (!Files.exists(common.config)) {
-      throw new CliException(
-          "no endpoint config at "
-              + common.config
-              + "; drift without --model checks every endpoint in it: pass --config FILE (the"
-              + " file speech-infra deployed from), or --model NAME for one endpoint");
-    }
-    Map<String, EndpointConfig> models = EndpointConfigFile.read(common.config).models();
+    Map<String, EndpointConfig> models =
+        common
+            .config
+            .read(
+                "drift without --model checks every endpoint in it: pass --config FILE (the"
+                    + " file speech-infra deployed from), or --model NAME for one endpoint")
+            .models();
     int withErrors = 0;
     for (EndpointConfig config : models.values()) {
       out.println("== " + config.endpointName() + " (" + config.modelName() + ")");
@@ -158,7 +150,7 @@ final class DriftCommand implements Callable<Integer> {
         Locale.ROOT,
         "drift: %d endpoint(s) in %s, %d with errors; %s%n",
         models.size(),
-        common.config,
+        common.config.file,
         withErrors,
         noOrphans ? "no orphaned scaling" : "orphaned scaling found");
     if (withErrors == 0 && noOrphans) {

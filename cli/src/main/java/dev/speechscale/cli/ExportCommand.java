@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -36,15 +37,15 @@ final class ExportCommand implements Callable<Integer> {
   @Option(names = Flags.QMAX, paramLabel = "FILE")
   @Nullable Path qmax;
 
-  @Option(names = Flags.EVENTS, paramLabel = "FILE")
-  @Nullable Path events;
+  @Mixin EventsOption events;
 
   @Option(names = Flags.OUTPUT_DIR, paramLabel = "DIR", defaultValue = ".")
   Path outputDir;
 
   @Override
   public Integer call() throws IOException {
-    if (qmax == null && events == null) {
+    Path log = events.file;
+    if (qmax == null && log == null) {
       throw Cli.usage(spec, "give --qmax FILE, --events FILE or both: there is nothing to export");
     }
     try {
@@ -72,16 +73,16 @@ final class ExportCommand implements Callable<Integer> {
         }
       }
     }
-    if (events != null) {
-      if (!Files.isRegularFile(events)) {
+    if (log != null) {
+      if (!Files.isRegularFile(log)) {
         throw new CliException(
             Flags.EVENTS
                 + " "
-                + events
+                + log
                 + ": no such file; give the file qmax or replay --events wrote");
       }
-      List<String> lines = Files.readAllLines(events, StandardCharsets.UTF_8);
-      write("events.csv", Exports.eventsCsv(events.toString(), lines));
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      write("events.csv", Exports.eventsCsv(log.toString(), lines));
     }
     return 0;
   }

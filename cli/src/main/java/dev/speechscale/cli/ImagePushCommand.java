@@ -4,11 +4,10 @@ import dev.speechscale.chain.Flags;
 import dev.speechscale.platform.aws.ImagePush;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.net.URI;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -33,8 +32,7 @@ import picocli.CommandLine.Spec;
 public final class ImagePushCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = Flags.CONFIG, paramLabel = "FILE", defaultValue = "endpoints.yaml")
-  Path config;
+  @Mixin ConfigOption config;
 
   @Option(names = Flags.MODEL, paramLabel = "NAME")
   @Nullable String model;
@@ -45,24 +43,19 @@ public final class ImagePushCommand implements Callable<Integer> {
   @Option(names = Flags.IMAGE, paramLabel = "NAME")
   @Nullable String image;
 
-  @Option(names = Flags.REGION, paramLabel = "REGION")
-  @Nullable String region;
+  @Mixin AwsAccessOptions aws;
 
-  @Option(names = Flags.PROFILE, paramLabel = "NAME")
-  @Nullable String profile;
-
-  @Option(names = Flags.ENDPOINT_URL, paramLabel = "URL")
-  @Nullable URI endpointUrl;
+  @Mixin EndpointUrlOption endpointUrl;
 
   @Override
   public Integer call() {
     PrintStream progress = WriterOutputStream.printStream(spec.commandLine().getErr());
     ImagePush.Result r =
         ImagePush.push(
-            new ImagePush.Request(config, model, gpu, image),
-            region,
-            profile,
-            endpointUrl,
+            new ImagePush.Request(config.file, model, gpu, image),
+            aws.region,
+            aws.profile,
+            endpointUrl.uri,
             progress);
     progress.flush();
     spec.commandLine().getOut().println(r.digest());

@@ -3,7 +3,6 @@ package dev.speechscale.cli;
 import dev.speechscale.chain.Flags;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,11 +29,10 @@ final class InfraDeploy implements Callable<Integer> {
   @Option(names = Flags.CONFIG, paramLabel = "FILE", defaultValue = "endpoints.yaml")
   Path config;
 
-  @Option(names = Flags.PLAN, paramLabel = "FILE")
-  @Nullable Path plan;
+  @Mixin PlanBesideConfigOption plan;
 
   @Override
   public Integer call() {
-    return common.infra(spec).deploy(config, plan);
+    return common.infra(spec).deploy(config, plan.file);
   }
 }

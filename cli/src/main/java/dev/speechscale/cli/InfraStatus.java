@@ -1,11 +1,9 @@
 package dev.speechscale.cli;
 
-import dev.speechscale.chain.Flags;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -24,11 +22,10 @@ final class InfraStatus implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin InfraOptions common;
 
-  @Option(names = Flags.JSON)
-  boolean json;
+  @Mixin JsonOption json;
 
   @Override
   public Integer call() {
-    return common.infra(spec).status(json);
+    return common.infra(spec).status(json.asked);
   }
 }

@@ -4,7 +4,6 @@ import dev.speechscale.chain.Flags;
 import dev.speechscale.platform.Infra;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,8 +29,7 @@ final class InfraSynth implements Callable<Integer> {
   @Option(names = Flags.CONFIG, required = true, paramLabel = "FILE")
   Path config;
 
-  @Option(names = Flags.PLAN, paramLabel = "FILE")
-  @Nullable Path plan;
+  @Mixin PlanBesideConfigOption plan;
 
   @Override
   public Integer call() {
@@ -48,6 +46,6 @@ final class InfraSynth implements Callable<Integer> {
   }
 
   private int synth(Infra infra) {
-    return infra.synth(config, plan);
+    return infra.synth(config, plan.file);
   }
 }

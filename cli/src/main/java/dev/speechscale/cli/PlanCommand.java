@@ -13,11 +13,11 @@ import dev.speechscale.chain.Flags;
 import dev.speechscale.chain.PlanRun;
 import dev.speechscale.platform.NanoClock;
 import dev.speechscale.report.PlanReport;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
       "Derive the scaling policy from a qmax artifact and a ttotal artifact (or an assumed T).",
       "Reads files only; never touches an endpoint. Exit 0 ok, 1 infeasible or refused, 2 usage."
     })
-final class PlanCommand implements Callable<Integer> {
+final class PlanCommand extends StampingCommand {
   @Spec CommandSpec spec;
 
   @Mixin QmaxFileOption qmax;
@@ -95,29 +95,21 @@ final class PlanCommand implements Callable<Integer> {
   @Option(names = Flags.SLO, paramLabel = "DURATION")
   @Nullable Duration slo;
 
-  @Option(names = Flags.ALLOW_CONFIG_MISMATCH)
-  boolean allowConfigMismatch;
+  @Mixin ConfigMismatchOption mismatch;
 
-  @Option(names = Flags.PRICE_PER_HOUR, paramLabel = "USD")
-  @Nullable Double pricePerHour;
+  @Mixin PricePerHourOption pricePerHour;
 
-  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
-  @Nullable Path output;
+  @Mixin OutputOption output;
 
   @Option(names = Flags.TTOTAL_STATISTIC, defaultValue = "max", paramLabel = "max|p90|median")
   String ttotalStatistic;
 
-  @Option(names = Flags.JSON)
-  boolean json;
+  @Mixin JsonOption json;
 
-  private final NanoClock clock;
-
-  PlanCommand() {
-    this(SourceDateEpoch.fromEnvironment());
-  }
+  PlanCommand() {}
 
   PlanCommand(NanoClock clock) {
-    this.clock = clock;
+    super(clock);
   }
 
   private TtotalRuns.Statistic statistic() {
@@ -144,19 +136,20 @@ final class PlanCommand implements Callable<Integer> {
                 t.assumed,
                 shape,
                 slo,
-                allowConfigMismatch,
+                mismatch.allowed,
                 Cli.commandLine(spec),
                 parameters(t, shape)),
             statistic(),
             line -> spec.commandLine().getErr().println(line),
             clock.instant());
+    Double price = pricePerHour.usd;
     PlanArtifact artifact =
-        pricePerHour == null
+        price == null
             ? r.artifact()
             : r.artifact()
                 .withCost(
                     FleetCost.of(
-                        pricePerHour,
+                        price,
                         r.plan().minInstances(),
                         r.plan().maxInstances(),
                         r.scenario().trough(),
@@ -164,12 +157,11 @@ final class PlanCommand implements Callable<Integer> {
                         // null for a ladder measured before audio was recorded per request: the
                         // per-audio-hour figure is then omitted, and the cost says so
                         StepBreakdown.meanAudioSeconds(ArtifactCodec.readQmax(qmax.file).steps())));
-    Path target = output != null ? output : Path.of(artifact.defaultFileName());
+    Path target = output.orDefault(artifact.defaultFileName());
     ArtifactCodec.write(target, artifact);
-    if (json) {
-      spec.commandLine().getOut().print(ArtifactCodec.toJson(artifact));
-    } else {
-      spec.commandLine().getOut().print(report(artifact, r));
+    PrintWriter out = spec.commandLine().getOut();
+    if (!json.printed(out, artifact)) {
+      out.print(report(artifact, r));
     }
     spec.commandLine().getErr().println("wrote " + target);
     return r.plan().infeasible() ? 1 : 0;
@@ -216,7 +208,7 @@ final class PlanCommand implements Callable<Integer> {
     if (ceiling.isNegative() || ceiling.isZero()) {
       throw Cli.usage(spec, Flags.CEILING + " (" + ceiling + ") must be positive, e.g. 60s");
     }
-    PricePerHour.check(spec, pricePerHour, ", e.g. 1.408 for ml.g5.xlarge on demand");
+    PricePerHour.check(spec, pricePerHour.usd, ", e.g. 1.408 for ml.g5.xlarge on demand");
     if (t.assumed != null && (t.assumed.isNegative() || t.assumed.isZero())) {
       throw Cli.usage(
           spec, Flags.ASSUME_T_TOTAL + " (" + t.assumed + ") must be positive, e.g. 320s");
@@ -241,8 +233,8 @@ final class PlanCommand implements Callable<Integer> {
     p.put("shed_target", s.shedTarget());
     p.put("ceiling_s", s.ceilingSeconds());
     p.put("slo", slo == null ? "the ladder's" : slo.toString());
-    p.put("allow_config_mismatch", allowConfigMismatch);
-    p.put("price_per_hour_usd", pricePerHour);
+    p.put("allow_config_mismatch", mismatch.allowed);
+    p.put("price_per_hour_usd", pricePerHour.usd);
     p.put("trials", SurgeSimulation.DEFAULT_TRIALS);
     p.put("seed", SurgeSimulation.DEFAULT_SEED);
     return p;

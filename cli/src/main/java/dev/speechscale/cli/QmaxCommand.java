@@ -50,15 +50,13 @@ final class QmaxCommand implements Callable<Integer> {
     slo = Duration.ofMillis(ms);
   }
 
-  @Option(names = Flags.TRANSPORT, paramLabel = "http-stream|response-stream|bidi")
-  @Nullable String transport;
+  @Mixin TransportOption transport;
 
   @Mixin QmaxLadderOptions ladder;
   @Mixin DriftRecheckOptions drift;
   @Mixin QmaxLoadOptions load;
 
-  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
-  @Nullable Path output;
+  @Mixin OutputOption output;
 
   @Mixin JsonOption json;
 
@@ -66,7 +64,7 @@ final class QmaxCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    common.checkTransport(transport);
+    common.checkTransport(transport.given);
     PrintWriter out = spec.commandLine().getOut();
     if (dry.dryRun) {
       LadderDefaults defaults = common.ladderDefaults();
@@ -84,7 +82,7 @@ final class QmaxCommand implements Callable<Integer> {
                 NanoClock.SYSTEM,
                 new ProgressPrinter(err, request.ladder().spec().sloMs()),
                 progress));
-    Path target = output != null ? output : Path.of(a.defaultFileName());
+    Path target = output.orDefault(a.defaultFileName());
     ArtifactCodec.write(target, a);
     if (!json.printed(out, a)) {
       QmaxSummary.print(out, a, target, common.model(), common.where.stateDir);
@@ -97,7 +95,7 @@ final class QmaxCommand implements Callable<Integer> {
     LadderDefaults defaults = common.ladderDefaults();
     return new QmaxRequest(
         common.target(),
-        load.load(common.transport(transport)),
+        load.load(common.transport(transport.given)),
         new QmaxRequest.Ladder(ladder(defaults), defaults.source()),
         load.checks());
   }

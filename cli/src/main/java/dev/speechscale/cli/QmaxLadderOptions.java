@@ -39,11 +39,9 @@ final class QmaxLadderOptions {
 
   @Mixin StabilityOptions stability;
 
-  @Option(names = Flags.WARMUP, defaultValue = "20s", paramLabel = "DURATION")
-  Duration warmup;
+  @Mixin WarmupOption warmup;
 
-  @Option(names = Flags.RUNS, defaultValue = "1")
-  int runs;
+  @Mixin RunsOption runs;
 
   @Option(names = Flags.NO_REFINE)
   boolean noRefine;
@@ -53,9 +51,13 @@ final class QmaxLadderOptions {
     Duration effectiveHold = hold != null ? hold : defaults.hold();
     Duration effectiveWindow = window != null ? window : defaults.window();
     return LadderSpec.of(
-            rungs != null ? rungs : defaults.rungs(), effectiveHold, effectiveWindow, runs, sloMs)
+            rungs != null ? rungs : defaults.rungs(),
+            effectiveHold,
+            effectiveWindow,
+            runs.value,
+            sloMs)
         .withRefine(!noRefine)
-        .withWarmup(warmup)
+        .withWarmup(warmup.value)
         .withSettle(settle != null ? settle : defaults.settle())
         .withDrift(drift)
         .withStability(stability.rule(spec, effectiveHold, effectiveWindow));

@@ -5,6 +5,7 @@ import dev.speechscale.chain.QmaxRequest;
 import dev.speechscale.platform.Transport;
 import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -24,11 +25,10 @@ final class QmaxLoadOptions {
   @Option(names = Flags.SEED, defaultValue = "1")
   long seed;
 
-  @Option(names = Flags.EVENTS, paramLabel = "FILE")
-  @Nullable Path events;
+  @Mixin EventsOption events;
 
   QmaxRequest.Load load(Transport transport) {
-    return new QmaxRequest.Load(transport, texts, seed, events);
+    return new QmaxRequest.Load(transport, texts, seed, events.file);
   }
 
   QmaxRequest.Checks checks() {

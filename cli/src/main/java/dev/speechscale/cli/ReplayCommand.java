@@ -17,7 +17,6 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -46,8 +45,7 @@ final class ReplayCommand implements Callable<Integer> {
   @Mixin ReplayInputOptions inputs;
   @Mixin ReplayLiveOptions live;
 
-  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
-  @Nullable Path output;
+  @Mixin OutputOption output;
 
   @Mixin JsonOption json;
 
@@ -58,7 +56,7 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    common.checkTransport(live.transport);
+    common.checkTransport(live.transport.given);
     Replay.Request request = request();
     if (!request.live().sharding().lead()) {
       Replay.ShardSent sent =
@@ -75,7 +73,7 @@ final class ReplayCommand implements Callable<Integer> {
     ReplayArtifact artifact =
         common.onPlatform(
             (platform, progress) -> Replay.run(platform, request, NanoClock.SYSTEM, progress));
-    Path target = output != null ? output : Path.of("replay-" + common.model() + ".json");
+    Path target = output.orDefault("replay-" + common.model() + ".json");
     ArtifactCodec.write(target, artifact);
     if (!json.printed(spec.commandLine().getOut(), artifact)) {
       ReplayTable.print(artifact, spec.commandLine().getOut());
@@ -90,15 +88,15 @@ final class ReplayCommand implements Callable<Integer> {
    */
   Replay.Request request() {
     Replay.TraceSource source = inputs.traceSource(spec);
-    Duration delay =
-        live.metricDelay != null ? live.metricDelay : common.typicalMetricPublicationDelay();
+    Duration given = live.metricDelay.given;
+    Duration delay = given != null ? given : common.typicalMetricPublicationDelay();
     RefusalCost cost = refusalCost == null ? RefusalCost.NONE : refusalCost.resolve(spec);
     return new Replay.Request(
         common.target(),
         inputs.read(cost),
         source,
-        live.seed,
-        live.live(common.transport(live.transport), prediction.warmup),
+        live.seed.value,
+        live.live(common.transport(live.transport.given), prediction.warmup.value),
         prediction.prediction(spec, delay),
         Cli.commandLine(spec),
         parameters(delay));

@@ -42,8 +42,7 @@ final class ReplayInputOptions {
 
   @Mixin QmaxFileOption qmax;
 
-  @Option(names = Flags.TTOTAL, required = true, paramLabel = "FILE")
-  List<Path> ttotal;
+  @Mixin TtotalFilesOption ttotal;
 
   @Option(names = Flags.QUIET, defaultValue = "60s", paramLabel = "DURATION")
   Duration quiet;
@@ -86,7 +85,7 @@ final class ReplayInputOptions {
   ReplayPrediction.Inputs read(RefusalCost cost) {
     QmaxArtifact q = ArtifactCodec.readQmax(qmax.file);
     List<StartupDelaySamples.Input> ttotals =
-        ttotal.stream()
+        ttotal.files.stream()
             .map(file ->
                 new StartupDelaySamples.Input(ArtifactCodec.readTtotal(file), file.toString()))
             .toList();
@@ -103,6 +102,6 @@ final class ReplayInputOptions {
   void record(Map<String, Object> params) {
     params.put("plan", plan.file.toString());
     params.put("qmax", qmax.file.toString());
-    params.put("ttotal", SimulateArtifactOptions.recorded(ttotal));
+    params.put("ttotal", ttotal.recorded());
   }
 }

@@ -5,7 +5,6 @@ import dev.speechscale.chain.Replay;
 import dev.speechscale.loadgen.LoadgenException;
 import dev.speechscale.loadgen.Shard;
 import dev.speechscale.platform.Transport;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -20,11 +19,9 @@ import picocli.CommandLine.Option;
  * Option help: {@code flags.properties}.
  */
 final class ReplayLiveOptions {
-  @Option(names = Flags.SEED, defaultValue = "1", paramLabel = "N")
-  long seed;
+  @Mixin SeedOption seed;
 
-  @Option(names = Flags.METRIC_DELAY, paramLabel = "DURATION")
-  @Nullable Duration metricDelay;
+  @Mixin MetricDelayOption metricDelay;
 
   @Option(names = Flags.SAMPLE_EVERY, defaultValue = "200ms", paramLabel = "DURATION")
   Duration sampleEvery;
@@ -32,13 +29,11 @@ final class ReplayLiveOptions {
   @Option(names = Flags.NO_ALIGN)
   boolean noAlign;
 
-  @Option(names = Flags.TRANSPORT, paramLabel = "http-stream|response-stream|bidi")
-  @Nullable String transport;
+  @Mixin TransportOption transport;
 
   @Mixin TextsOption texts;
 
-  @Option(names = Flags.EVENTS, paramLabel = "FILE")
-  @Nullable Path events;
+  @Mixin EventsOption events;
 
   @Option(
       names = Flags.SHARD,
@@ -60,7 +55,7 @@ final class ReplayLiveOptions {
         texts.file,
         sampleEvery,
         !noAlign,
-        events,
+        events.file,
         warmup,
         new Replay.Sharding(shard, startAt, shardWait));
   }
@@ -96,7 +91,7 @@ final class ReplayLiveOptions {
 
   /** The options as the artifact's parameters record them, the simulated metric delay resolved. */
   void record(Map<String, Object> params, Duration delay) {
-    params.put("seed", seed);
+    params.put("seed", seed.value);
     params.put("metric_delay_s", delay.toMillis() / 1000.0);
     params.put("sample_every_s", sampleEvery.toMillis() / 1000.0);
     params.put("align", !noAlign);

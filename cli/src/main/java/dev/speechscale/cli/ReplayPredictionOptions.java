@@ -8,6 +8,7 @@ import dev.speechscale.simulator.FleetSimulator;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
@@ -16,8 +17,7 @@ import picocli.CommandLine.Option;
  * Option help: {@code flags.properties}.
  */
 final class ReplayPredictionOptions {
-  @Option(names = Flags.WARMUP, defaultValue = "20s", paramLabel = "DURATION")
-  Duration warmup;
+  @Mixin WarmupOption warmup;
 
   @Option(
       names = Flags.INITIAL_INSTANCES,
@@ -91,7 +91,7 @@ final class ReplayPredictionOptions {
   /** The options as the artifact's parameters record them ({@code WARM} and {@code warm} alike). */
   void record(Map<String, Object> params) {
     params.put("pre_roll", preRoll);
-    params.put("warmup_s", warmup.toMillis() / 1000.0);
+    params.put("warmup_s", warmup.value.toMillis() / 1000.0);
     params.put("speed", speed.name().toLowerCase(Locale.ROOT));
     params.put("host_speed", hostSpeed.label());
     params.put("initial_instances", initialInstances.name().toLowerCase(Locale.ROOT));

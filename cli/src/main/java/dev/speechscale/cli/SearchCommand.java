@@ -43,30 +43,26 @@ import picocli.CommandLine.Spec;
           + " then score it on a held-out day against the plan and its rivals. Reads files only.",
       "Exit 0 ok, 1 refused, 2 usage."
     })
-final class SearchCommand implements java.util.concurrent.Callable<Integer> {
+final class SearchCommand extends StampingCommand {
   @Spec CommandSpec spec;
 
   @Mixin SearchFlags f = new SearchFlags();
 
-  private final NanoClock clock;
-
-  SearchCommand() {
-    this(SourceDateEpoch.fromEnvironment());
-  }
+  SearchCommand() {}
 
   SearchCommand(NanoClock clock) {
-    this.clock = clock;
+    super(clock);
   }
 
   @Override
   public Integer call() {
     long t0 = clock.nanoTime();
     SearchInputs in = SearchInputs.read(f, spec);
-    List<AlsoType> also = AlsoType.parse(f.alsoType, f.pricePerHour, spec);
+    List<AlsoType> also = AlsoType.parse(f.alsoType, f.pricePerHour.usd, spec);
     PlanArtifact p = in.files().plan();
-    long heldSeed = f.heldOutSeed != null ? f.heldOutSeed : f.seed + 1;
+    long heldSeed = f.heldOutSeed != null ? f.heldOutSeed : f.seed.value + 1;
     PrintWriter err = spec.commandLine().getErr();
-    Double price = f.pricePerHour;
+    Double price = f.pricePerHour.usd;
     boolean typed = price != null;
     QmaxArtifact q0 = in.files().qmax();
     PolicySearch.Result r =
@@ -83,7 +79,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
     Provenance provenance =
         Provenance.capture(
             Cli.typedUnderTtsBench(spec), Map.of("plan", f.files.plan.file.toString()));
-    Path target = f.output != null ? f.output : Path.of("plan-search-" + p.model() + ".json");
+    Path target = f.output.orDefault("plan-search-" + p.model() + ".json");
     if (price == null) {
       SearchPlan.Record rec = record(in, heldSeed, in.scale());
       String json = SearchPlan.json(f.files.plan.file, r, rec, provenance, clock.instant());
@@ -119,7 +115,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
           SearchTypes.derivePlan(
               a.qmax(),
               q,
-              a.ttotal() != null ? a.ttotal() : f.files.ttotal.getFirst(),
+              a.ttotal() != null ? a.ttotal() : f.files.ttotal.files.getFirst(),
               a.ttotal() == null,
               p,
               f.files.plan.file,
@@ -127,7 +123,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
               line -> err.println("search: " + SearchTypes.instanceType(q) + ": " + line),
               clock.instant());
       InstanceModel model =
-          SearchModel.instance(q, a.qmax().toString(), ttotals, pa, f.maxRequestAge);
+          SearchModel.instance(q, a.qmax().toString(), ttotals, pa, f.maxRequestAge.value);
       int scale = SearchInputs.scale(f.screenScale, in.table(), model, spec);
       PolicySearch.Result ra =
           search(
@@ -193,8 +189,8 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
             in.table(),
             new FleetSimulator.Options(
                 q.sloMs(),
-                MetricPhysics.delay(f.metricDelay, q.platform()),
-                f.seed,
+                f.metricDelay.resolved(q.platform()),
+                f.seed.value,
                 new FleetSimulator.PreRoll.Window()),
             in.goal(),
             numbers,
@@ -221,7 +217,7 @@ final class SearchCommand implements java.util.concurrent.Callable<Integer> {
         in.goal(),
         in.traffic().description(),
         in.traceDigest(),
-        f.seed,
+        f.seed.value,
         heldSeed,
         f.heldOutShift.toSeconds(),
         scale);

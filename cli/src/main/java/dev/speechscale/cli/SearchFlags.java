@@ -2,7 +2,6 @@ package dev.speechscale.cli;
 
 import dev.speechscale.chain.Flags;
 import dev.speechscale.simulator.PolicySearch;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -24,8 +23,7 @@ final class SearchFlags {
   @Option(names = Flags.GOAL_SHED, defaultValue = "0.1", paramLabel = "PERCENT")
   double goalShed;
 
-  @Option(names = Flags.SEED, defaultValue = "1", paramLabel = "N")
-  long seed;
+  @Mixin SeedOption seed;
 
   @Option(names = Flags.HELD_OUT_SEED, paramLabel = "N")
   @Nullable Long heldOutSeed;
@@ -56,17 +54,11 @@ final class SearchFlags {
     }
   }
 
-  @Option(names = Flags.METRIC_DELAY, paramLabel = "DURATION")
-  @Nullable Duration metricDelay;
+  @Mixin MetricDelayOption metricDelay;
 
-  @Option(
-      names = Flags.MAX_REQUEST_AGE,
-      defaultValue = SimulateFleetOptions.DEFAULT_MAX_REQUEST_AGE,
-      paramLabel = "DURATION")
-  Duration maxRequestAge;
+  @Mixin MaxRequestAgeOption maxRequestAge;
 
-  @Option(names = Flags.PRICE_PER_HOUR, paramLabel = "USD")
-  @Nullable Double pricePerHour;
+  @Mixin PricePerHourOption pricePerHour;
 
   @Option(names = Flags.ALSO_TYPE, paramLabel = "QMAX=USD[,TTOTAL]")
   java.util.List<String> alsoType = new java.util.ArrayList<>();
@@ -74,6 +66,5 @@ final class SearchFlags {
   @Option(names = Flags.THREADS, paramLabel = "N")
   @Nullable Integer threads;
 
-  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
-  @Nullable Path output;
+  @Mixin OutputOption output;
 }

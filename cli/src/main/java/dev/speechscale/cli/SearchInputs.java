@@ -45,9 +45,10 @@ record SearchInputs(
     QmaxArtifact q = in.qmax();
     PlanArtifact p = in.plan();
     InstanceModel model =
-        SearchModel.instance(q, f.files.qmax.file.toString(), in.ttotals(), p, f.maxRequestAge);
+        SearchModel.instance(
+            q, f.files.qmax.file.toString(), in.ttotals(), p, f.maxRequestAge.value);
     Traffic traffic = f.traffic.offered(p, f.files.plan.file, spec);
-    RateTable table = RateTable.count(traffic, f.seed);
+    RateTable table = RateTable.count(traffic, f.seed.value);
     String digest =
         f.traffic.traffic.trace != null ? sha256(f.traffic.traffic.trace) : table.digest();
     int scale = scale(f.screenScale, table, model, spec);

@@ -17,6 +17,7 @@ import dev.speechscale.simulator.Policy;
 import dev.speechscale.simulator.PolicyResult;
 import dev.speechscale.simulator.RefusalCost;
 import dev.speechscale.simulator.Traffic;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,32 +46,26 @@ import picocli.CommandLine.Spec;
           + " ttotal and plan artifacts. Reads files only.",
       "Exit 0 ok, 1 refused, 2 usage."
     })
-final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
+final class SimulateCommand extends StampingCommand {
   @Spec CommandSpec spec;
   @Mixin SimulateArtifactOptions artifacts;
   @Mixin SimulateTrafficOptions traffic;
   @Mixin SimulateFleetOptions fleet;
 
-  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
-  @Nullable Path output;
+  @Mixin OutputOption output;
 
   @Option(names = Flags.REPORT, paramLabel = "FILE")
   @Nullable Path report;
 
-  @Option(names = Flags.JSON)
-  boolean json;
+  @Mixin JsonOption json;
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")
   @Nullable RefusalCostOptions refusalCost;
 
-  private final NanoClock clock;
-
-  SimulateCommand() {
-    this(SourceDateEpoch.fromEnvironment());
-  }
+  SimulateCommand() {}
 
   SimulateCommand(NanoClock clock) {
-    this.clock = clock;
+    super(clock);
   }
 
   @Override
@@ -84,7 +79,7 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
     InstanceModel model =
         in.instanceModel(
             delay,
-            fleet.maxRequestAge,
+            fleet.maxRequestAge.value,
             refusalCost == null ? RefusalCost.NONE : refusalCost.resolve(spec));
     List<Policy> chosen = Policies.parse(fleet.policies, in.planNumbers(model));
     Traffic offered = traffic.offered(p, artifacts.plan.file, spec);
@@ -101,8 +96,8 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
                 q.model(),
                 p.endpoint(),
                 q.sloMs(),
-                fleet.seed,
-                fleet.metricDelay(q.platform()).toNanos() / 1e9,
+                fleet.seed.value,
+                fleet.metricDelay.resolved(q.platform()).toNanos() / 1e9,
                 fleet.pricePerHour,
                 offered,
                 traffic.source(),
@@ -112,13 +107,14 @@ final class SimulateCommand implements java.util.concurrent.Callable<Integer> {
                 results,
                 Provenance.capture(Cli.typedUnderTtsBench(spec), parameters(q.platform())),
                 clock.instant()));
-    Path target = output != null ? output : Path.of(artifact.defaultFileName());
+    Path target = output.orDefault(artifact.defaultFileName());
     ArtifactCodec.write(target, artifact);
     Path html = report != null ? report : Path.of("simulate-" + q.model() + ".html");
     ArtifactCodec.writeText(html, SimulateReport.html(artifact));
-    spec.commandLine()
-        .getOut()
-        .print(json ? ArtifactCodec.toJson(artifact) : SimulateTable.render(artifact));
+    PrintWriter out = spec.commandLine().getOut();
+    if (!json.printed(out, artifact)) {
+      out.print(SimulateTable.render(artifact));
+    }
     spec.commandLine().getErr().println("wrote " + target + " and " + html);
     return 0;
   }

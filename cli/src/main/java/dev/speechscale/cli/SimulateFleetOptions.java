@@ -8,6 +8,7 @@ import dev.speechscale.simulator.StartPhysics;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
@@ -17,17 +18,12 @@ import picocli.CommandLine.Option;
  * server's deadline and the instance-hour's price. Option help: {@code flags.properties}.
  */
 final class SimulateFleetOptions {
-  /** The server's default MAX_REQUEST_AGE_S. */
-  static final String DEFAULT_MAX_REQUEST_AGE = "56s";
-
   @Option(names = Flags.POLICIES, defaultValue = "plan,naive,invocations,cpu", paramLabel = "LIST")
   String policies;
 
-  @Option(names = Flags.SEED, defaultValue = "1", paramLabel = "N")
-  long seed;
+  @Mixin SeedOption seed;
 
-  @Option(names = Flags.METRIC_DELAY, paramLabel = "DURATION")
-  @Nullable Duration metricDelay;
+  @Mixin MetricDelayOption metricDelay;
 
   @Option(names = Flags.INSTANCE_START_JITTER, defaultValue = "0s", paramLabel = "DURATION")
   Duration instanceStartJitter;
@@ -38,11 +34,7 @@ final class SimulateFleetOptions {
   @Option(names = Flags.PRE_ROLL, defaultValue = "window", paramLabel = "window|DURATION")
   String preRoll;
 
-  @Option(
-      names = Flags.MAX_REQUEST_AGE,
-      defaultValue = DEFAULT_MAX_REQUEST_AGE,
-      paramLabel = "DURATION")
-  Duration maxRequestAge;
+  @Mixin MaxRequestAgeOption maxRequestAge;
 
   @Option(names = Flags.PRICE_PER_HOUR, paramLabel = "N")
   @Nullable Double pricePerHour;
@@ -54,8 +46,9 @@ final class SimulateFleetOptions {
     } catch (SimulatorException e) {
       throw Cli.usage(spec, Cli.message(e));
     }
-    if (metricDelay != null && metricDelay.isNegative()) {
-      throw Cli.usage(spec, Flags.METRIC_DELAY + " (" + metricDelay + ") must be at least 0s");
+    Duration delay = metricDelay.given;
+    if (delay != null && delay.isNegative()) {
+      throw Cli.usage(spec, Flags.METRIC_DELAY + " (" + delay + ") must be at least 0s");
     }
     if (instanceStartJitter.isNegative()) {
       throw Cli.usage(
@@ -69,9 +62,9 @@ final class SimulateFleetOptions {
       throw Cli.usage(
           spec, Flags.CAPACITY_LIMIT + " (" + capacityLimit + ") must be at least 0; 0 = no limit");
     }
-    if (maxRequestAge.isNegative() || maxRequestAge.isZero()) {
-      throw Cli.usage(
-          spec, Flags.MAX_REQUEST_AGE + " (" + maxRequestAge + ") must be positive, e.g. 56s");
+    Duration age = maxRequestAge.value;
+    if (age.isNegative() || age.isZero()) {
+      throw Cli.usage(spec, Flags.MAX_REQUEST_AGE + " (" + age + ") must be positive, e.g. 56s");
     }
     if (pricePerHour != null && !(pricePerHour >= 0 && !pricePerHour.isInfinite())) {
       throw Cli.usage(spec, Flags.PRICE_PER_HOUR + " (" + pricePerHour + ") must be a number >= 0");
@@ -83,13 +76,9 @@ final class SimulateFleetOptions {
    * of the {@code platform} the artifacts were measured on ({@link MetricPhysics}).
    */
   FleetSimulator.Options options(double sloMs, String platform, CommandSpec spec) {
-    return new FleetSimulator.Options(sloMs, metricDelay(platform), seed, preRoll(spec))
+    return new FleetSimulator.Options(
+            sloMs, metricDelay.resolved(platform), seed.value, preRoll(spec))
         .withStartPhysics(new StartPhysics(instanceStartJitter, capacityLimit));
-  }
-
-  /** The metric delay given, else that of the {@code platform} the artifacts were measured on. */
-  Duration metricDelay(String platform) {
-    return MetricPhysics.delay(metricDelay, platform);
   }
 
   /** {@code --pre-roll}: {@code window}, or whole seconds ({@code 0s}: none). */
@@ -113,9 +102,9 @@ final class SimulateFleetOptions {
   /** The options as the artifact's parameters record them. */
   void record(Map<String, Object> m, String platform) {
     m.put("policies", policies);
-    m.put("seed", seed);
-    m.put("metric_delay", metricDelay(platform).toString());
-    m.put("metric_delay_source", MetricPhysics.source(metricDelay, platform));
+    m.put("seed", seed.value);
+    m.put("metric_delay", metricDelay.resolved(platform).toString());
+    m.put("metric_delay_source", MetricPhysics.source(metricDelay.given, platform));
     m.put("pre_roll", preRoll);
     // recorded only when on, so a run without them writes the artifact it always wrote
     if (!instanceStartJitter.isZero()) {
@@ -124,7 +113,7 @@ final class SimulateFleetOptions {
     if (capacityLimit > 0) {
       m.put("capacity_limit", capacityLimit);
     }
-    m.put("max_request_age", maxRequestAge.toString());
+    m.put("max_request_age", maxRequestAge.value.toString());
     m.put("price_per_hour", pricePerHour);
   }
 }

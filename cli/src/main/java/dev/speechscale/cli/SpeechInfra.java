@@ -2,8 +2,6 @@ package dev.speechscale.cli;
 
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /** {@code speech-infra}: deploy one endpoint definition locally or on SageMaker. */
 @Command(
@@ -16,14 +14,7 @@ import picocli.CommandLine.Spec;
       "Scaling is attached only behind a measured plan (tts-bench plan) that matches the config."
     },
     subcommands = {InfraSynth.class, InfraDeploy.class, InfraStatus.class, InfraDestroy.class})
-public final class SpeechInfra implements Runnable {
-  @Spec CommandSpec spec;
-
-  @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
-  }
-
+public final class SpeechInfra extends ToolRoot {
   /** Runs the command line with injected output streams; returns the exit code (0, 1 or 2). */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
     return Cli.run(new SpeechInfra(), args, out, err);

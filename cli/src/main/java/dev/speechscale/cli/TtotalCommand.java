@@ -43,8 +43,7 @@ final class TtotalCommand implements Callable<Integer> {
 
   @Mixin QmaxFileOption qmax;
 
-  @Option(names = Flags.TRANSPORT, paramLabel = "http-stream|response-stream|bidi")
-  @Nullable String transport;
+  @Mixin TransportOption transport;
 
   @Option(names = Flags.PROBE_CONCURRENCY, paramLabel = "N")
   @Nullable Integer probe;
@@ -61,32 +60,32 @@ final class TtotalCommand implements Callable<Integer> {
   @Option(names = Flags.NEW_INSTANCE_FOR, defaultValue = "60s", paramLabel = "DURATION")
   Duration newInstanceFor;
 
-  @Option(names = Flags.ALLOW_CONFIG_MISMATCH)
-  boolean allowConfigMismatch;
+  @Mixin ConfigMismatchOption mismatch;
 
   @Mixin TextsOption texts;
 
-  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
-  @Nullable Path output;
+  @Mixin OutputOption output;
 
-  @Option(names = Flags.RUNS, defaultValue = "1")
-  int runs;
+  @Mixin RunsOption runs;
 
   @Mixin JsonOption json;
 
   @Override
   public Integer call() {
-    common.checkTransport(transport);
-    if (runs < 1) {
+    common.checkTransport(transport.given);
+    if (runs.value < 1) {
       throw Cli.usage(
           spec,
-          Flags.RUNS + " (" + runs + ") must be at least 1; time one scale-out with --runs 1");
+          Flags.RUNS
+              + " ("
+              + runs.value
+              + ") must be at least 1; time one scale-out with --runs 1");
     }
     TtotalRequest request = request();
     TtotalArtifact t =
         common.onPlatform((platform, progress) ->
             RepeatedTtotal.run(platform, request, NanoClock.SYSTEM, progress));
-    Path target = output != null ? output : Path.of(t.defaultFileName());
+    Path target = output.orDefault(t.defaultFileName());
     ArtifactCodec.write(target, t);
     PrintWriter out = spec.commandLine().getOut();
     if (json.printed(out, t)) {
@@ -110,15 +109,15 @@ final class TtotalCommand implements Callable<Integer> {
   /** The measurement the options ask for: the probe's transport the ladder's unless given. */
   TtotalRequest request() {
     Transport t =
-        transport == null
+        transport.given == null
             ? Transport.ofLabel(ArtifactCodec.readQmax(qmax.file).transport())
-            : common.transport(transport);
+            : common.transport(transport.given);
     return new TtotalRequest(
         common.target(),
         qmax.file,
         new TtotalRequest.Probe(t, probe, texts.file),
         new TtotalRun.Timing(recoveryWindow, settle, timeout, newInstanceFor),
-        runs,
-        allowConfigMismatch);
+        runs.value,
+        mismatch.allowed);
   }
 }

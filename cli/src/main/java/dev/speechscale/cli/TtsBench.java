@@ -27,14 +27,7 @@ import picocli.CommandLine.Command;
       ThawCommand.class,
       QuickstartCommand.class
     })
-public final class TtsBench implements Runnable {
-  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
-
-  @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
-  }
-
+public final class TtsBench extends ToolRoot {
   /** Runs the command line with injected output streams; returns the exit code (0, 1 or 2). */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
     return Cli.run(new TtsBench(), args, out, err);

@@ -7,11 +7,9 @@ import dev.speechscale.chain.ValidateRequest;
 import dev.speechscale.chain.ValidateRun;
 import dev.speechscale.platform.NanoClock;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -37,8 +35,7 @@ final class ValidateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ChainOptions common;
 
-  @Option(names = Flags.PLAN, paramLabel = "FILE")
-  @Nullable Path plan;
+  @Mixin PlanBesideConfigOption plan;
 
   @Option(names = Flags.LIVE)
   boolean live;
@@ -46,26 +43,24 @@ final class ValidateCommand implements Callable<Integer> {
   @Option(names = Flags.PHASE, defaultValue = "15s", paramLabel = "DURATION")
   Duration phase;
 
-  @Option(names = Flags.TRANSPORT, paramLabel = "http-stream|response-stream|bidi")
-  @Nullable String transport;
+  @Mixin TransportOption transport;
 
   @Mixin TextsOption texts;
 
-  @Option(names = Flags.OUTPUT, paramLabel = "FILE")
-  @Nullable Path output;
+  @Mixin OutputOption output;
 
   @Mixin JsonOption json;
 
   @Override
   public Integer call() {
-    common.checkTransport(transport);
+    common.checkTransport(transport.given);
     ValidateRequest request = request();
     ValidateRun.Options options = request.options(ArtifactCodec.readPlan(request.plan()));
     ValidateArtifact v =
         common.onPlatform(
             (platform, progress) -> ValidateRun.run(platform, options, NanoClock.SYSTEM, progress));
-    if (output != null) {
-      ArtifactCodec.write(output, v);
+    if (output.file != null) {
+      ArtifactCodec.write(output.file, v);
     }
     PrintWriter out = spec.commandLine().getOut();
     if (!json.printed(out, v)) {
@@ -88,8 +83,8 @@ final class ValidateCommand implements Callable<Integer> {
   ValidateRequest request() {
     return new ValidateRequest(
         common.target(),
-        plan != null ? plan : common.defaultPlan(),
+        plan.orBeside(common),
         live,
-        new ValidateRequest.Load(common.transport(transport), phase, texts.file));
+        new ValidateRequest.Load(common.transport(transport.given), phase, texts.file));
   }
 }

@@ -88,7 +88,8 @@ class SeedCommandLinesTest {
                     "kokoro-82m",
                     "--plan",
                     "p.json")
-                .plan)
+                .plan
+                .file)
         .isEqualTo(Path.of("p.json"));
     assertThat(parsed(new TtsBench(), DriftCommand.class, "drift").common.model).isNull();
   }
