@@ -1,12 +1,9 @@
 package dev.speechscale.cli;
 
-import dev.speechscale.chain.Flags;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -26,13 +23,12 @@ final class InfraDeploy implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin InfraOptions common;
 
-  @Option(names = Flags.CONFIG, paramLabel = "FILE", defaultValue = "endpoints.yaml")
-  Path config;
+  @Mixin ConfigOption config;
 
   @Mixin PlanBesideConfigOption plan;
 
   @Override
   public Integer call() {
-    return common.infra(spec).deploy(config, plan.file);
+    return common.infra(spec).deploy(config.file, plan.file);
   }
 }

@@ -5,9 +5,13 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code speech-infra destroy}: stop everything of speech-model; idempotent. */
+/**
+ * {@code speech-infra destroy}: stop everything of speech-model; idempotent. Option help: {@code
+ * flags.properties}.
+ */
 @Command(
     name = "destroy",
     mixinStandardHelpOptions = true,
@@ -18,21 +22,13 @@ final class InfraDestroy implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin InfraOptions common;
 
-  @picocli.CommandLine.Option(
-      names = Flags.CONFIG,
-      paramLabel = "FILE",
-      defaultValue = "endpoints.yaml",
-      description =
-          "aws: the endpoint config the stacks were deployed from (default" + " ${DEFAULT-VALUE})")
-  java.nio.file.Path config;
+  @Mixin ConfigOption config;
 
-  @picocli.CommandLine.Option(
-      names = Flags.INCLUDE_FOUNDATION,
-      description = "aws: also delete the shared foundation stack (its bucket is retained)")
+  @Option(names = Flags.INCLUDE_FOUNDATION)
   boolean foundation;
 
   @Override
   public Integer call() {
-    return common.infra(spec).destroy(config, foundation);
+    return common.infra(spec).destroy(config.file, foundation);
   }
 }
