@@ -50,7 +50,7 @@ class SeedCommandLinesTest {
     InfraDeploy deploy = parsed(new SpeechInfra(), InfraDeploy.class, "deploy", "kokoro-82m");
 
     assertThat(deploy.common.model).isEqualTo("kokoro-82m");
-    assertThat(deploy.config).isEqualTo(Path.of("endpoints.yaml"));
+    assertThat(deploy.config.file).isEqualTo(Path.of("endpoints.yaml"));
   }
 
   @Test
